@@ -1,0 +1,74 @@
+//! Composition root: builds the services, the schema and the router from a [`Config`].
+
+use std::sync::Arc;
+
+use crate::broker::Broker;
+use crate::config::Config;
+use crate::graphql::{AppSchema, Services, build_schema};
+use crate::http::{AppState, router};
+use crate::identity::keys::SigningKeys;
+use crate::identity::login_limiter::LoginLimiter;
+use crate::identity::{Bootstrap, IdentityService, secrets};
+use crate::projects::ProjectService;
+use crate::settings::SettingsService;
+
+#[derive(Debug, thiserror::Error)]
+pub enum StartError {
+    #[error(transparent)]
+    Config(#[from] crate::config::ConfigError),
+    #[error("database: {0}")]
+    Database(#[from] sea_orm::DbErr),
+    #[error(transparent)]
+    Keys(#[from] crate::identity::keys::KeyError),
+    #[error("data dir {path}: {source}")]
+    DataDir { path: std::path::PathBuf, source: std::io::Error },
+}
+
+pub struct App {
+    pub state: AppState,
+    /// The bootstrap code, while no account exists.
+    pub bootstrap_code: Option<String>,
+}
+
+impl App {
+    /// Opens the data dir and database, applies migrations and wires the services.
+    pub async fn build(config: &Config) -> Result<Self, StartError> {
+        std::fs::create_dir_all(&config.data_dir)
+            .map_err(|source| StartError::DataDir { path: config.data_dir.clone(), source })?;
+        let db = crate::db::connect(&config.database_url()).await?;
+        crate::db::migrate(&db).await?;
+        let keys = Arc::new(SigningKeys::load_or_create(&config.data_dir)?);
+        let limiter = Arc::new(LoginLimiter::new(
+            config.limits.login_attempts_per_minute_per_account,
+            config.limits.login_attempts_per_minute_per_address,
+        ));
+        let bootstrap = Arc::new(Bootstrap::new(None));
+        let broker = Broker::new();
+        let identity = IdentityService::new(db.clone(), keys, config.tokens.clone(), limiter, bootstrap.clone());
+        let services = Services {
+            projects: ProjectService::new(db.clone(), broker.clone(), config.limits.max_page_size),
+            settings: SettingsService::new(db.clone()),
+            identity,
+            broker,
+            limits: Arc::new(config.limits.clone()),
+        };
+        let bootstrap_code = if services.identity.has_users().await.map_err(db_error)? {
+            None
+        } else {
+            let code = config.bootstrap_code()?.unwrap_or_else(|| secrets::new_secret("acc_boot_"));
+            bootstrap.offer(code.clone());
+            Some(code)
+        };
+        let schema: AppSchema = build_schema(Some(services.clone()), &config.limits);
+        let state = AppState { schema, services, db, max_body_bytes: config.limits.max_body_bytes };
+        Ok(Self { state, bootstrap_code })
+    }
+
+    pub fn router(&self) -> axum::Router {
+        router(self.state.clone())
+    }
+}
+
+fn db_error(e: crate::identity::IdentityError) -> sea_orm::DbErr {
+    sea_orm::DbErr::Custom(e.to_string())
+}

@@ -1,0 +1,139 @@
+//! The event broker every domain publishes through and every subscription reads from.
+//!
+//! One bounded broadcast channel per topic. A subscriber that falls more than the channel's
+//! capacity behind is not allowed to grow memory: it is told how many events it missed
+//! ([`Delivery::Lagged`]) and carries on from the newest ones. Durable replay (run events)
+//! comes from the database, not from here.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use acc_entity::task;
+use futures_util::{Stream, StreamExt};
+use tokio::sync::broadcast;
+use tokio_stream::wrappers::BroadcastStream;
+use tokio_stream::wrappers::errors::BroadcastStreamRecvError;
+use uuid::Uuid;
+
+pub const TOPIC_CAPACITY: usize = 1024;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Topic {
+    /// Changes to the tasks of one project.
+    ProjectTasks(Uuid),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TaskChange {
+    Created,
+    Updated,
+    Deleted,
+}
+
+#[derive(Debug, Clone)]
+pub enum Event {
+    Task { change: TaskChange, task: task::Model },
+}
+
+#[derive(Debug, Clone)]
+pub enum Delivery {
+    Event(Arc<Event>),
+    /// The subscriber was too slow and this many events were dropped for it.
+    Lagged(u64),
+}
+
+#[derive(Clone, Default)]
+pub struct Broker {
+    topics: Arc<Mutex<HashMap<Topic, broadcast::Sender<Arc<Event>>>>>,
+}
+
+impl Broker {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    pub fn publish(&self, topic: Topic, event: Event) {
+        let Ok(mut topics) = self.topics.lock() else { return };
+        if let Some(sender) = topics.get(&topic) {
+            if sender.send(Arc::new(event)).is_err() {
+                // Nobody listens any more; forget the topic so idle topics cost nothing.
+                topics.remove(&topic);
+            }
+        }
+    }
+
+    pub fn subscribe(&self, topic: Topic) -> impl Stream<Item = Delivery> + Send + 'static {
+        let receiver = match self.topics.lock() {
+            Ok(mut topics) => topics.entry(topic).or_insert_with(|| broadcast::channel(TOPIC_CAPACITY).0).subscribe(),
+            Err(_) => broadcast::channel(1).1,
+        };
+        BroadcastStream::new(receiver).map(|item| match item {
+            Ok(event) => Delivery::Event(event),
+            Err(BroadcastStreamRecvError::Lagged(n)) => Delivery::Lagged(n),
+        })
+    }
+
+    #[cfg(test)]
+    fn topic_count(&self) -> usize {
+        self.topics.lock().map(|t| t.len()).unwrap_or(0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn task_event(n: i64) -> Event {
+        let now = chrono::Utc::now();
+        Event::Task {
+            change: TaskChange::Updated,
+            task: task::Model {
+                id: Uuid::now_v7(),
+                organization_id: Uuid::nil(),
+                project_id: Uuid::nil(),
+                title: format!("t{n}"),
+                description: String::new(),
+                status: "todo".into(),
+                priority: "none".into(),
+                labels: serde_json::json!([]),
+                assignee_user_id: None,
+                assignee_agent_id: None,
+                revision: n,
+                created_at: now,
+                updated_at: now,
+            },
+        }
+    }
+
+    #[tokio::test]
+    async fn topics_are_isolated_and_slow_subscribers_are_told_they_lagged() {
+        let broker = Broker::new();
+        let (a, b) = (Uuid::now_v7(), Uuid::now_v7());
+        let mut slow = Box::pin(broker.subscribe(Topic::ProjectTasks(a)));
+        let mut other = Box::pin(broker.subscribe(Topic::ProjectTasks(b)));
+        for n in 0..(TOPIC_CAPACITY as i64 + 10) {
+            broker.publish(Topic::ProjectTasks(a), task_event(n));
+        }
+        match slow.next().await {
+            Some(Delivery::Lagged(missed)) => assert_eq!(missed, 10),
+            other => panic!("expected a lag notice, got {other:?}"),
+        }
+        match slow.next().await {
+            Some(Delivery::Event(e)) => match &*e {
+                Event::Task { task, .. } => assert_eq!(task.revision, 10),
+            },
+            other => panic!("expected the oldest retained event, got {other:?}"),
+        }
+        broker.publish(Topic::ProjectTasks(b), task_event(-1));
+        assert!(matches!(other.next().await, Some(Delivery::Event(_))));
+    }
+
+    #[tokio::test]
+    async fn topics_without_subscribers_are_dropped() {
+        let broker = Broker::new();
+        let topic = Topic::ProjectTasks(Uuid::now_v7());
+        drop(broker.subscribe(topic));
+        broker.publish(topic, task_event(1));
+        assert_eq!(broker.topic_count(), 0);
+    }
+}

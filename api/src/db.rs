@@ -1,0 +1,45 @@
+//! Database connection: SQLite (WAL, synchronous=FULL) by default, PostgreSQL when the URL says so.
+
+use std::time::Duration;
+
+use acc_migration::{Migrator, MigratorTrait};
+use sea_orm::{ConnectOptions, ConnectionTrait, Database, DatabaseConnection, DbBackend, DbErr};
+
+/// Opens the database and applies the pragmas the embedded profile relies on.
+pub async fn connect(url: &str) -> Result<DatabaseConnection, DbErr> {
+    let mut options = ConnectOptions::new(url.to_owned());
+    options.connect_timeout(Duration::from_secs(10)).acquire_timeout(Duration::from_secs(10)).sqlx_logging(false);
+    if url.starts_with("sqlite:") {
+        // One writer at a time is SQLite's rule; a small pool avoids busy writers queuing on locks.
+        options.max_connections(8).min_connections(1);
+        options.map_sqlx_sqlite_opts(|opts| {
+            opts.journal_mode(sea_orm::sqlx::sqlite::SqliteJournalMode::Wal)
+                .synchronous(sea_orm::sqlx::sqlite::SqliteSynchronous::Full)
+                .busy_timeout(Duration::from_secs(10))
+                .foreign_keys(true)
+                .create_if_missing(true)
+        });
+    } else {
+        options.max_connections(32).min_connections(1);
+    }
+    Database::connect(options).await
+}
+
+pub async fn migrate(db: &DatabaseConnection) -> Result<(), DbErr> {
+    Migrator::up(db, None).await
+}
+
+/// Ready when the database answers and no migration is pending.
+pub async fn readiness(db: &DatabaseConnection) -> Result<(), String> {
+    db.execute_unprepared("SELECT 1").await.map_err(|e| format!("database unreachable: {e}"))?;
+    let pending = Migrator::get_pending_migrations(db).await.map_err(|e| format!("cannot read migrations: {e}"))?;
+    if pending.is_empty() { Ok(()) } else { Err(format!("{} migrations pending", pending.len())) }
+}
+
+pub fn backend_name(db: &DatabaseConnection) -> &'static str {
+    match db.get_database_backend() {
+        DbBackend::Sqlite => "sqlite",
+        DbBackend::Postgres => "postgres",
+        _ => "other",
+    }
+}

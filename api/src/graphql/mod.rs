@@ -1,0 +1,118 @@
+//! The GraphQL schema: each domain's Query / Mutation / Subscription merged into one root,
+//! with the limits of SPEC §4 and one mapping from domain errors to error extensions.
+
+pub mod connection;
+mod errors;
+mod limits;
+mod node;
+
+use std::sync::Arc;
+
+use async_graphql::{Context, Data, MergedObject, MergedSubscription, Schema};
+
+use crate::broker::Broker;
+use crate::config::Limits;
+use crate::identity::actor::Actor;
+use crate::identity::{DeviceInfo, IdentityService};
+use crate::projects::ProjectService;
+use crate::settings::SettingsService;
+pub use errors::{finish_errors, gql_error};
+
+/// The domain services, shared by every request.
+#[derive(Clone)]
+pub struct Services {
+    pub identity: IdentityService,
+    pub projects: ProjectService,
+    pub settings: SettingsService,
+    pub broker: Broker,
+    pub limits: Arc<Limits>,
+}
+
+/// What the HTTP or WebSocket layer learned about one request.
+#[derive(Debug, Clone)]
+pub struct RequestContext {
+    pub actor: Option<Actor>,
+    pub correlation_id: String,
+    pub idempotency_key: Option<String>,
+    pub device: DeviceInfo,
+}
+
+pub trait ContextExt {
+    fn services(&self) -> &Services;
+    fn request(&self) -> &RequestContext;
+    /// The signed-in caller, or `UNAUTHENTICATED`.
+    fn actor(&self) -> async_graphql::Result<&Actor>;
+    /// The `idempotencyKey` argument, or else the `Idempotency-Key` header.
+    fn idempotency_key<'a>(&'a self, argument: Option<&'a str>) -> Option<&'a str>;
+}
+
+impl ContextExt for Context<'_> {
+    fn services(&self) -> &Services {
+        self.data_unchecked::<Services>()
+    }
+
+    fn request(&self) -> &RequestContext {
+        self.data_unchecked::<RequestContext>()
+    }
+
+    fn actor(&self) -> async_graphql::Result<&Actor> {
+        self.request().actor.as_ref().ok_or_else(|| gql_error(crate::error::CommonError::Unauthenticated))
+    }
+
+    fn idempotency_key<'a>(&'a self, argument: Option<&'a str>) -> Option<&'a str> {
+        argument.or(self.request().idempotency_key.as_deref())
+    }
+}
+
+#[derive(MergedObject, Default)]
+pub struct QueryRoot(
+    crate::identity::graphql::IdentityQuery,
+    crate::projects::graphql::ProjectQuery,
+    crate::settings::graphql::SettingsQuery,
+    node::NodeQuery,
+);
+
+#[derive(MergedObject, Default)]
+pub struct MutationRoot(
+    crate::identity::graphql::IdentityMutation,
+    crate::projects::graphql::ProjectMutation,
+    crate::settings::graphql::SettingsMutation,
+);
+
+#[derive(MergedSubscription, Default)]
+pub struct SubscriptionRoot(crate::projects::graphql::ProjectSubscription);
+
+pub type AppSchema = Schema<QueryRoot, MutationRoot, SubscriptionRoot>;
+
+/// The schema with its limits; services may be absent when only the SDL is wanted.
+pub fn build_schema(services: Option<Services>, limits: &Limits) -> AppSchema {
+    let mut builder = Schema::build(QueryRoot::default(), MutationRoot::default(), SubscriptionRoot::default())
+        .limit_depth(limits.max_depth)
+        .limit_complexity(limits.max_complexity)
+        .limit_directives(limits.max_directives)
+        .extension(limits::AliasLimit::new(limits.max_aliases))
+        .extension(errors::CorrelatedSubscriptionErrors);
+    if !limits.introspection {
+        builder = builder.disable_introspection();
+    }
+    if let Some(services) = services {
+        builder = builder.data(services);
+    }
+    builder.finish()
+}
+
+/// The SDL as `acc schema` prints it and `schema.graphql` holds it.
+pub fn sdl() -> String {
+    build_schema(None, &Limits::default()).sdl()
+}
+
+/// Request data for one operation: its context and the per-request DataLoaders.
+pub fn request_data(services: &Services, request: RequestContext) -> Data {
+    let mut data = Data::default();
+    if let Some(actor) = &request.actor {
+        crate::identity::graphql::add_loaders(&mut data, services, actor);
+        crate::projects::graphql::add_loaders(&mut data, services, actor);
+    }
+    data.insert(request);
+    data
+}

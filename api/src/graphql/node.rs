@@ -1,0 +1,59 @@
+//! Global Object Identification: the `Node` interface and `node(id:)` for every object type.
+
+use async_graphql::{Context, ID, Interface, Object};
+
+use super::{ContextExt, gql_error};
+use crate::identity::graphql::{ApiToken, Organization, RoleBinding, Session, User};
+use crate::ids::{GlobalId, NodeKind};
+use crate::projects::graphql::{AcceptanceCriterion, Project, Task, Workspace};
+use crate::settings::graphql::SettingsLayer;
+
+#[derive(Interface)]
+#[graphql(field(name = "id", ty = "ID"))]
+pub enum Node {
+    Organization(Organization),
+    User(User),
+    Session(Session),
+    ApiToken(ApiToken),
+    RoleBinding(RoleBinding),
+    Workspace(Workspace),
+    Project(Project),
+    Task(Task),
+    AcceptanceCriterion(AcceptanceCriterion),
+    SettingsLayer(SettingsLayer),
+}
+
+#[derive(Default)]
+pub struct NodeQuery;
+
+#[Object]
+impl NodeQuery {
+    /// Any object by its global id, if the caller may see it.
+    async fn node(&self, ctx: &Context<'_>, id: ID) -> async_graphql::Result<Node> {
+        let gid = GlobalId::decode(&id).map_err(gql_error)?;
+        let actor = ctx.actor()?;
+        let services = ctx.services();
+        let (identity, projects) = (&services.identity, &services.projects);
+        let id = gid.id;
+        Ok(match gid.kind {
+            NodeKind::Organization => {
+                Node::Organization(Organization(identity.organization(actor, id).await.map_err(gql_error)?))
+            }
+            NodeKind::User => Node::User(User(identity.user(actor, id).await.map_err(gql_error)?)),
+            NodeKind::Session => Node::Session(Session(identity.session(actor, id).await.map_err(gql_error)?)),
+            NodeKind::ApiToken => Node::ApiToken(ApiToken(identity.api_token(actor, id).await.map_err(gql_error)?)),
+            NodeKind::RoleBinding => {
+                Node::RoleBinding(RoleBinding(identity.role_binding(actor, id).await.map_err(gql_error)?))
+            }
+            NodeKind::Workspace => Node::Workspace(Workspace(projects.workspace(actor, id).await.map_err(gql_error)?)),
+            NodeKind::Project => Node::Project(Project(projects.project(actor, id).await.map_err(gql_error)?)),
+            NodeKind::Task => Node::Task(Task(projects.task(actor, id).await.map_err(gql_error)?)),
+            NodeKind::AcceptanceCriterion => Node::AcceptanceCriterion(AcceptanceCriterion(
+                projects.acceptance_criterion(actor, id).await.map_err(gql_error)?,
+            )),
+            NodeKind::SettingsLayer => {
+                Node::SettingsLayer(SettingsLayer(services.settings.layer(actor, id).await.map_err(gql_error)?))
+            }
+        })
+    }
+}

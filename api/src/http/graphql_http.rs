@@ -1,0 +1,144 @@
+//! GraphQL over HTTP: POST runs any operation; GET serves GraphiQL to a browser and runs only queries.
+
+use std::net::SocketAddr;
+
+use async_graphql::http::GraphiQLSource;
+use async_graphql::parser::types::OperationType;
+use async_graphql::{Response as GqlResponse, ServerError};
+use axum::Extension;
+use axum::body::{Body, Bytes};
+use axum::extract::{ConnectInfo, Query, State};
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::response::{Html, IntoResponse, Response};
+use serde::Deserialize;
+
+use super::AppState;
+use super::request::{CorrelationId, bearer, context, device};
+use crate::error::{CommonError, DomainError};
+use crate::graphql::{finish_errors, gql_error, request_data};
+
+const GRAPHQL_RESPONSE: &str = "application/graphql-response+json";
+
+fn respond(headers: &HeaderMap, status: StatusCode, mut response: GqlResponse, correlation_id: &str) -> Response {
+    finish_errors(&mut response.errors, correlation_id);
+    let accepts_graphql =
+        headers.get(header::ACCEPT).and_then(|v| v.to_str().ok()).is_some_and(|v| v.contains(GRAPHQL_RESPONSE));
+    let content_type = if accepts_graphql { GRAPHQL_RESPONSE } else { "application/json" };
+    let body = serde_json::to_vec(&response).unwrap_or_default();
+    (status, [(header::CONTENT_TYPE, content_type)], body).into_response()
+}
+
+/// A response that is only an error, for requests refused before the schema runs.
+fn refuse(headers: &HeaderMap, status: StatusCode, err: impl DomainError, correlation_id: &str) -> Response {
+    let error = gql_error(err).into_server_error(async_graphql::Pos::default());
+    let response = GqlResponse::from_errors(vec![ServerError { locations: vec![], ..error }]);
+    respond(headers, status, response, correlation_id)
+}
+
+async fn run(
+    state: &AppState,
+    headers: &HeaderMap,
+    address: ConnectInfo<SocketAddr>,
+    correlation_id: String,
+    request: async_graphql::Request,
+) -> Response {
+    let idempotency_key = headers.get("idempotency-key").and_then(|v| v.to_str().ok()).map(str::to_owned);
+    let ctx =
+        context(&state.services, bearer(headers), correlation_id.clone(), idempotency_key, device(headers, address))
+            .await;
+    let ctx = match ctx {
+        Ok(ctx) => ctx,
+        Err((_, err)) => return refuse(headers, StatusCode::UNAUTHORIZED, err, &correlation_id),
+    };
+    let mut request = request;
+    request.data = request_data(&state.services, ctx);
+    let response = state.schema.execute(request).await;
+    respond(headers, StatusCode::OK, response, &correlation_id)
+}
+
+pub async fn post(
+    State(state): State<AppState>,
+    Extension(CorrelationId(correlation_id)): Extension<CorrelationId>,
+    address: ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
+    body: Body,
+) -> Response {
+    let bytes: Bytes = match axum::body::to_bytes(body, state.max_body_bytes).await {
+        Ok(bytes) => bytes,
+        Err(_) => {
+            let err =
+                CommonError::validation(format!("the request body is larger than {} bytes", state.max_body_bytes));
+            return refuse(&headers, StatusCode::PAYLOAD_TOO_LARGE, err, &correlation_id);
+        }
+    };
+    let request: async_graphql::Request = match serde_json::from_slice::<serde_json::Value>(&bytes) {
+        Ok(serde_json::Value::Array(_)) => {
+            let err = CommonError::validation("batched requests are not supported; send one operation per request");
+            return refuse(&headers, StatusCode::BAD_REQUEST, err, &correlation_id);
+        }
+        Ok(value) => match serde_json::from_value(value) {
+            Ok(request) => request,
+            Err(e) => {
+                let err = CommonError::validation(format!("the request is not a GraphQL request: {e}"));
+                return refuse(&headers, StatusCode::BAD_REQUEST, err, &correlation_id);
+            }
+        },
+        Err(e) => {
+            let err = CommonError::validation(format!("the request body is not valid JSON: {e}"));
+            return refuse(&headers, StatusCode::BAD_REQUEST, err, &correlation_id);
+        }
+    };
+    run(&state, &headers, address, correlation_id, request).await
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct GetParams {
+    query: Option<String>,
+    operation_name: Option<String>,
+    variables: Option<String>,
+}
+
+pub async fn get(
+    State(state): State<AppState>,
+    Extension(CorrelationId(correlation_id)): Extension<CorrelationId>,
+    address: ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
+    Query(params): Query<GetParams>,
+) -> Response {
+    let Some(query) = params.query else {
+        let html = GraphiQLSource::build()
+            .endpoint("/graphql")
+            .subscription_endpoint("/graphql/ws")
+            .title("Agent Control Center")
+            .finish();
+        return Html(html).into_response();
+    };
+    let variables = match params.variables.as_deref().map(serde_json::from_str::<serde_json::Value>).transpose() {
+        Ok(v) => v.map(async_graphql::Variables::from_json).unwrap_or_default(),
+        Err(e) => {
+            let err = CommonError::validation(format!("`variables` is not valid JSON: {e}"));
+            return refuse(&headers, StatusCode::BAD_REQUEST, err, &correlation_id);
+        }
+    };
+    // Only queries may run over GET: a GET must never change anything.
+    if let Ok(document) = async_graphql::parser::parse_query(&query) {
+        let operation = match &params.operation_name {
+            Some(name) => {
+                document.operations.iter().find(|(n, _)| n.is_some_and(|n| n.as_str() == name)).map(|(_, op)| op)
+            }
+            None => document.operations.iter().next().map(|(_, op)| op),
+        };
+        if operation.is_some_and(|op| op.node.ty != OperationType::Query) {
+            let err = CommonError::validation(
+                "only queries can be sent with GET; use POST for mutations and /graphql/ws for subscriptions",
+            );
+            return refuse(&headers, StatusCode::METHOD_NOT_ALLOWED, err, &correlation_id);
+        }
+    }
+    let mut request = async_graphql::Request::new(query).variables(variables);
+    if let Some(name) = params.operation_name {
+        request = request.operation_name(name);
+    }
+    run(&state, &headers, address, correlation_id, request).await
+}

@@ -1,0 +1,80 @@
+//! The HTTP server: routing, request context (correlation id, caller, device), GraphQL over HTTP
+//! and graphql-transport-ws, health endpoints, TLS.
+
+mod graphql_http;
+mod graphql_ws;
+mod request;
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use axum::Router;
+use axum::extract::{FromRef, State};
+use axum::http::StatusCode;
+use axum::response::IntoResponse;
+use axum::routing::get;
+use sea_orm::DatabaseConnection;
+
+use crate::graphql::{AppSchema, Services};
+
+#[derive(Clone)]
+pub struct AppState {
+    pub schema: AppSchema,
+    pub services: Services,
+    pub db: DatabaseConnection,
+    pub max_body_bytes: usize,
+}
+
+impl FromRef<AppState> for Services {
+    fn from_ref(state: &AppState) -> Self {
+        state.services.clone()
+    }
+}
+
+pub fn router(state: AppState) -> Router {
+    Router::new()
+        .route("/graphql", get(graphql_http::get).post(graphql_http::post))
+        .route("/graphql/ws", get(graphql_ws::upgrade))
+        .route("/healthz", get(|| async { "ok" }))
+        .route("/readyz", get(readyz))
+        .layer(axum::middleware::from_fn(request::correlate))
+        .with_state(state)
+}
+
+/// Ready when the database answers and its migrations are current.
+async fn readyz(State(state): State<AppState>) -> impl IntoResponse {
+    match crate::db::readiness(&state.db).await {
+        Ok(()) => (StatusCode::OK, "ready".to_owned()),
+        Err(reason) => (StatusCode::SERVICE_UNAVAILABLE, reason),
+    }
+}
+
+/// Serves until the process ends; plain HTTP, or TLS when a certificate and key are given.
+pub async fn serve(
+    listener: std::net::TcpListener,
+    app: Router,
+    tls: Option<(std::path::PathBuf, std::path::PathBuf)>,
+) -> std::io::Result<()> {
+    let service = app.into_make_service_with_connect_info::<SocketAddr>();
+    match tls {
+        None => {
+            listener.set_nonblocking(true)?;
+            let listener = tokio::net::TcpListener::from_std(listener)?;
+            axum::serve(listener, service).await
+        }
+        Some((cert, key)) => {
+            let _ = rustls_provider();
+            let config = axum_server::tls_rustls::RustlsConfig::from_pem_file(cert, key).await?;
+            axum_server::from_tcp_rustls(listener, config).serve(service).await
+        }
+    }
+}
+
+/// Installs the process-wide rustls crypto provider once (several are linked in).
+fn rustls_provider() -> Arc<()> {
+    static INSTALLED: std::sync::Once = std::sync::Once::new();
+    INSTALLED.call_once(|| {
+        let _ = rustls::crypto::aws_lc_rs::default_provider().install_default();
+    });
+    Arc::new(())
+}

@@ -1,0 +1,15 @@
+//! The Agent Control Center control plane: domain services, the GraphQL API and the HTTP/WebSocket server.
+
+pub mod app;
+pub mod broker;
+pub mod config;
+pub mod db;
+pub mod error;
+pub mod graphql;
+pub mod http;
+pub mod idempotency;
+pub mod identity;
+pub mod ids;
+pub mod pagination;
+pub mod projects;
+pub mod settings;

@@ -1,0 +1,142 @@
+//! `acc`: the control plane's command line — serve, migrate, print the schema, rotate signing keys.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use acc_api::app::App;
+use acc_api::config::{Config, Overrides};
+use clap::{Args, Parser, Subcommand};
+
+#[derive(Parser)]
+#[command(name = "acc", version, about = "Agent Control Center: the control plane for your AI agents")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Start the control plane (SQLite in ./acc-data on 127.0.0.1:8080 unless told otherwise).
+    Serve(ServeArgs),
+    /// Apply pending database migrations and exit.
+    Migrate(CommonArgs),
+    /// Print the GraphQL schema (SDL) to stdout.
+    Schema,
+    /// Manage the JWT signing keys in the data dir.
+    Keys {
+        #[command(subcommand)]
+        command: KeysCommand,
+        #[command(flatten)]
+        common: CommonArgs,
+    },
+}
+
+#[derive(Subcommand)]
+enum KeysCommand {
+    /// Add a new signing key; tokens signed by older keys stay valid until they expire.
+    Rotate,
+}
+
+#[derive(Args)]
+struct CommonArgs {
+    /// TOML configuration file.
+    #[arg(long)]
+    config: Option<PathBuf>,
+    /// Directory for the SQLite database, signing keys and local files.
+    #[arg(long)]
+    data_dir: Option<PathBuf>,
+    /// `sqlite://…` or `postgres://…` (default: SQLite in the data dir).
+    #[arg(long)]
+    database_url: Option<String>,
+}
+
+#[derive(Args)]
+struct ServeArgs {
+    #[command(flatten)]
+    common: CommonArgs,
+    /// Address to listen on; anything but loopback needs TLS.
+    #[arg(long)]
+    listen: Option<std::net::SocketAddr>,
+    /// A file holding the bootstrap code to use instead of a random one.
+    #[arg(long)]
+    bootstrap_code_file: Option<PathBuf>,
+}
+
+fn load(
+    common: &CommonArgs,
+    listen: Option<std::net::SocketAddr>,
+    bootstrap_code_file: Option<PathBuf>,
+) -> Result<Config, String> {
+    let overrides = Overrides {
+        data_dir: common.data_dir.clone(),
+        listen,
+        database_url: common.database_url.clone(),
+        bootstrap_code_file,
+    };
+    let config = Config::load(common.config.as_deref(), overrides).map_err(|e| e.to_string())?;
+    config.validate().map_err(|e| e.to_string())?;
+    Ok(config)
+}
+
+fn init_tracing() {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info,sqlx=warn,sea_orm=warn"));
+    tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).init();
+}
+
+async fn serve(args: ServeArgs) -> Result<(), String> {
+    let config = load(&args.common, args.listen, args.bootstrap_code_file)?;
+    let app = App::build(&config).await.map_err(|e| e.to_string())?;
+    let listener =
+        std::net::TcpListener::bind(config.listen).map_err(|e| format!("cannot listen on {}: {e}", config.listen))?;
+    let address = listener.local_addr().map_err(|e| e.to_string())?;
+    let (http, ws) = if config.tls().is_some() { ("https", "wss") } else { ("http", "ws") };
+    println!("Agent Control Center {} on {http}://{address}", env!("CARGO_PKG_VERSION"));
+    println!("GraphQL: {http}://{address}/graphql");
+    println!("GraphQL subscriptions: {ws}://{address}/graphql/ws");
+    println!("Database: {}", acc_api::db::backend_name(&app.state.db));
+    if let Some(code) = &app.bootstrap_code {
+        println!("Bootstrap code (redeem once with the redeemBootstrap mutation): {code}");
+    }
+    let tls = config.tls().map(|(c, k)| (c.to_owned(), k.to_owned()));
+    acc_api::http::serve(listener, app.router(), tls).await.map_err(|e| e.to_string())
+}
+
+#[tokio::main]
+async fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Schema => {
+            print!("{}", acc_api::graphql::sdl());
+            Ok(())
+        }
+        Command::Serve(args) => {
+            init_tracing();
+            serve(args).await
+        }
+        Command::Migrate(common) => {
+            init_tracing();
+            async {
+                let config = load(&common, None, None)?;
+                std::fs::create_dir_all(&config.data_dir).map_err(|e| e.to_string())?;
+                let db = acc_api::db::connect(&config.database_url()).await.map_err(|e| e.to_string())?;
+                acc_api::db::migrate(&db).await.map_err(|e| e.to_string())?;
+                println!("migrations applied");
+                Ok(())
+            }
+            .await
+        }
+        Command::Keys { command: KeysCommand::Rotate, common } => load(&common, None, None).and_then(|config| {
+            let kid = acc_api::identity::keys::SigningKeys::rotate(&config.data_dir).map_err(|e| e.to_string())?;
+            println!("new signing key {kid}; restart the server to sign with it");
+            Ok(())
+        }),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("acc: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}

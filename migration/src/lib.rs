@@ -1,0 +1,17 @@
+//! Schema migrations: frozen history that builds the same schema on SQLite and PostgreSQL.
+//!
+//! Migrations never import the entity crate: once released, a migration must keep meaning
+//! what it meant, whatever the entities become.
+
+pub use sea_orm_migration::prelude::*;
+
+mod m20261202_000001_foundation;
+
+pub struct Migrator;
+
+#[async_trait::async_trait]
+impl MigratorTrait for Migrator {
+    fn migrations() -> Vec<Box<dyn MigrationTrait>> {
+        vec![Box::new(m20261202_000001_foundation::Migration)]
+    }
+}
