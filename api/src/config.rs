@@ -77,7 +77,7 @@ impl Default for Limits {
         Self {
             max_body_bytes: 256 * 1024,
             max_depth: 12,
-            max_complexity: 2_000,
+            max_complexity: 5_000,
             max_aliases: 30,
             max_directives: 10,
             max_page_size: 100,

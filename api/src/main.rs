@@ -26,15 +26,13 @@ enum Command {
     Keys {
         #[command(subcommand)]
         command: KeysCommand,
-        #[command(flatten)]
-        common: CommonArgs,
     },
 }
 
 #[derive(Subcommand)]
 enum KeysCommand {
     /// Add a new signing key; tokens signed by older keys stay valid until they expire.
-    Rotate,
+    Rotate(CommonArgs),
 }
 
 #[derive(Args)]
@@ -126,7 +124,7 @@ async fn main() -> ExitCode {
             }
             .await
         }
-        Command::Keys { command: KeysCommand::Rotate, common } => load(&common, None, None).and_then(|config| {
+        Command::Keys { command: KeysCommand::Rotate(common) } => load(&common, None, None).and_then(|config| {
             let kid = acc_api::identity::keys::SigningKeys::rotate(&config.data_dir).map_err(|e| e.to_string())?;
             println!("new signing key {kid}; restart the server to sign with it");
             Ok(())

@@ -1,1 +1,1 @@
-//! placeholder
+//! The Agent Adapter Protocol wire types (filled in by the run pipeline).

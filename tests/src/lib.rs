@@ -1,1 +1,46 @@
-//! placeholder
+//! Test harness: real `acc` processes on fresh databases (SQLite, and PostgreSQL when
+//! `ACC_TEST_DATABASE_URL` is set), and a GraphQL client that speaks HTTP and graphql-transport-ws.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+pub mod architecture;
+mod client;
+mod database;
+mod server;
+
+pub use client::{Client, GqlResponse, Subscription};
+pub use database::TestDb;
+pub use server::{Server, ServerOptions};
+
+pub const PASSWORD: &str = "correct horse battery staple";
+
+/// A client operation kept in `tests/queries/NAME.graphql`, as a real client keeps its operations.
+#[macro_export]
+macro_rules! op {
+    ($name:literal) => {
+        include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/queries/", $name, ".graphql"))
+    };
+}
+
+/// Runs one async test body on SQLite and, when configured, on PostgreSQL.
+#[macro_export]
+macro_rules! on_both_databases {
+    ($name:ident, $body:expr) => {
+        mod $name {
+            #[allow(unused_imports)]
+            use super::*;
+
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn sqlite() {
+                let db = $crate::TestDb::sqlite();
+                ($body)(db).await;
+            }
+
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn postgres() {
+                let Some(db) = $crate::TestDb::postgres().await else { return };
+                ($body)(db).await;
+            }
+        }
+    };
+}

@@ -217,6 +217,10 @@ impl AuthPayload {
     async fn user(&self) -> User {
         User(self.sign_in.user.clone())
     }
+    /// The signed-in user's organization (the request itself carries no caller yet).
+    async fn organization(&self, ctx: &Context<'_>) -> async_graphql::Result<Organization> {
+        ctx.services().identity.signed_in_organization(&self.sign_in).await.map(Organization).map_err(gql_error)
+    }
 }
 
 impl From<SignIn> for AuthPayload {

@@ -266,7 +266,8 @@ impl IdentityService {
             secrets::burn_password_check(password);
             return Err(IdentityError::InvalidCredentials);
         };
-        if user.disabled || !secrets::verify_password(password, &user.password_hash) {
+        // The password is checked first so a disabled account answers in the same time as any other.
+        if !secrets::verify_password(password, &user.password_hash) || user.disabled {
             return Err(IdentityError::InvalidCredentials);
         }
         self.start_session(user, device).await
@@ -467,6 +468,14 @@ impl IdentityService {
             return Err(CommonError::NotFound("organization").into());
         }
         Ok(organization::Entity::find_by_id(id).one(&self.db).await?.ok_or(CommonError::NotFound("organization"))?)
+    }
+
+    /// The organization of a user who has just signed in.
+    pub async fn signed_in_organization(&self, sign_in: &SignIn) -> Result<organization::Model> {
+        Ok(organization::Entity::find_by_id(sign_in.user.organization_id)
+            .one(&self.db)
+            .await?
+            .ok_or(CommonError::NotFound("organization"))?)
     }
 
     pub async fn sessions(&self, actor: &Actor, page: &PageRequest, max: u64) -> Result<Page<device_session::Model>> {

@@ -1,0 +1,169 @@
+//! A GraphQL client as a web or integrator client would be: JSON over HTTP, and
+//! subscriptions over graphql-transport-ws with the token in `connection_init`.
+
+use std::time::Duration;
+
+use futures_util::{SinkExt, StreamExt};
+use serde_json::{Value, json};
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+
+#[derive(Clone)]
+pub struct Client {
+    http: reqwest::Client,
+    pub url: String,
+    pub ws_url: String,
+    pub token: Option<String>,
+}
+
+#[derive(Debug, Clone)]
+pub struct GqlResponse {
+    pub status: u16,
+    pub body: Value,
+}
+
+impl GqlResponse {
+    /// The field of `data`, failing the test with the errors if there are any.
+    pub fn data(&self, field: &str) -> &Value {
+        assert!(self.body.get("errors").is_none(), "unexpected errors: {}", self.body);
+        &self.body["data"][field]
+    }
+
+    pub fn errors(&self) -> &[Value] {
+        self.body.get("errors").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default()
+    }
+
+    /// The `extensions.code` of the first error.
+    pub fn code(&self) -> Option<&str> {
+        self.errors().first().and_then(|e| e["extensions"]["code"].as_str())
+    }
+
+    /// Asserts the response failed with `code`, and every error carries a correlation id.
+    pub fn expect_code(&self, code: &str) -> &Value {
+        assert_eq!(self.code(), Some(code), "expected {code}: {}", self.body);
+        for error in self.errors() {
+            assert!(error["extensions"]["correlationId"].as_str().is_some_and(|c| !c.is_empty()), "{error}");
+            assert!(error["extensions"]["retryable"].is_boolean(), "{error}");
+        }
+        &self.errors()[0]
+    }
+}
+
+impl Client {
+    pub fn new(url: &str, ws_url: &str) -> Self {
+        Self { http: reqwest::Client::new(), url: url.to_owned(), ws_url: ws_url.to_owned(), token: None }
+    }
+
+    pub fn with_token(&self, token: &str) -> Self {
+        Self { token: Some(token.to_owned()), ..self.clone() }
+    }
+
+    pub fn anonymous(&self) -> Self {
+        Self { token: None, ..self.clone() }
+    }
+
+    pub async fn gql(&self, query: &str, variables: Value) -> GqlResponse {
+        self.gql_with_headers(query, variables, &[]).await
+    }
+
+    pub async fn gql_with_headers(&self, query: &str, variables: Value, headers: &[(&str, &str)]) -> GqlResponse {
+        let body = serde_json::to_vec(&json!({"query": query, "variables": variables})).unwrap();
+        self.post_raw(body, headers).await
+    }
+
+    /// POSTs any bytes as a GraphQL request body.
+    pub async fn post_raw(&self, body: Vec<u8>, headers: &[(&str, &str)]) -> GqlResponse {
+        let mut request = self.http.post(&self.url).header("content-type", "application/json").body(body);
+        if let Some(token) = &self.token {
+            request = request.bearer_auth(token);
+        }
+        for (name, value) in headers {
+            request = request.header(*name, *value);
+        }
+        let response = request.send().await.expect("server reachable");
+        let status = response.status().as_u16();
+        let text = response.text().await.unwrap();
+        let body = serde_json::from_str(&text).unwrap_or_else(|_| panic!("not JSON ({status}): {text}"));
+        GqlResponse { status, body }
+    }
+
+    pub async fn get(&self, path_and_query: &str) -> reqwest::Response {
+        let base = self.url.trim_end_matches("/graphql");
+        let mut request = self.http.get(format!("{base}{path_and_query}"));
+        if let Some(token) = &self.token {
+            request = request.bearer_auth(token);
+        }
+        request.send().await.expect("server reachable")
+    }
+
+    /// Opens a graphql-transport-ws connection and starts one subscription.
+    pub async fn subscribe(&self, query: &str, variables: Value) -> Result<Subscription, String> {
+        let mut request = self.ws_url.as_str().into_client_request().unwrap();
+        request.headers_mut().insert("sec-websocket-protocol", "graphql-transport-ws".parse().unwrap());
+        let (mut socket, _) = tokio_tungstenite::connect_async(request).await.map_err(|e| e.to_string())?;
+        let init = match &self.token {
+            Some(token) => json!({"type": "connection_init", "payload": {"authorization": format!("Bearer {token}")}}),
+            None => json!({"type": "connection_init", "payload": {}}),
+        };
+        socket.send(Message::text(init.to_string())).await.map_err(|e| e.to_string())?;
+        let mut subscription = Subscription { socket };
+        match subscription.message().await? {
+            m if m["type"] == "connection_ack" => {}
+            other => return Err(format!("no connection_ack: {other}")),
+        }
+        let start = json!({"id": "1", "type": "subscribe", "payload": {"query": query, "variables": variables}});
+        subscription.socket.send(Message::text(start.to_string())).await.map_err(|e| e.to_string())?;
+        Ok(subscription)
+    }
+}
+
+pub struct Subscription {
+    socket: tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>,
+}
+
+impl Subscription {
+    /// The next protocol message (pings answered); a close becomes `Err("closed CODE: reason")`.
+    async fn message(&mut self) -> Result<Value, String> {
+        loop {
+            let frame = tokio::time::timeout(Duration::from_secs(10), self.socket.next())
+                .await
+                .map_err(|_| "timed out waiting for a message".to_owned())?;
+            match frame {
+                Some(Ok(Message::Text(text))) => {
+                    let value: Value = serde_json::from_str(&text).map_err(|e| e.to_string())?;
+                    if value["type"] == "ping" {
+                        let pong = json!({"type": "pong"}).to_string();
+                        self.socket.send(Message::text(pong)).await.map_err(|e| e.to_string())?;
+                        continue;
+                    }
+                    return Ok(value);
+                }
+                Some(Ok(Message::Close(frame))) => {
+                    return Err(
+                        frame.map_or("closed".to_owned(), |f| format!("closed {}: {}", u16::from(f.code), f.reason))
+                    );
+                }
+                Some(Ok(_)) => continue,
+                Some(Err(e)) => return Err(e.to_string()),
+                None => return Err("closed".to_owned()),
+            }
+        }
+    }
+
+    /// The next result payload (`{data}` or `{errors}`), or the error message of an `error` frame.
+    pub async fn next(&mut self) -> Result<Value, String> {
+        let message = self.message().await?;
+        match message["type"].as_str() {
+            Some("next") => Ok(message["payload"].clone()),
+            Some("error") => Ok(json!({"errors": message["payload"]})),
+            _ => Err(format!("unexpected message: {message}")),
+        }
+    }
+
+    /// Asserts that nothing arrives for `wait`.
+    pub async fn expect_silence(&mut self, wait: Duration) {
+        if let Ok(Some(Ok(Message::Text(text)))) = tokio::time::timeout(wait, self.socket.next()).await {
+            panic!("expected no message, got {text}");
+        }
+    }
+}

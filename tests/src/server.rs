@@ -1,0 +1,133 @@
+//! Starts the real `acc` binary on a free port and stops it when dropped.
+
+use std::io::{BufRead, BufReader};
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc;
+use std::time::Duration;
+
+use crate::client::Client;
+use crate::database::TestDb;
+
+/// The `acc` binary next to the test executable (`cargo test --workspace` builds it).
+pub fn acc_binary() -> PathBuf {
+    let exe = std::env::current_exe().unwrap();
+    let dir = exe.parent().and_then(|deps| deps.parent()).unwrap();
+    let bin = dir.join("acc");
+    assert!(bin.exists(), "{} is missing: run `cargo build -p acc-api` or `cargo test --workspace`", bin.display());
+    bin
+}
+
+#[derive(Default)]
+pub struct ServerOptions {
+    pub args: Vec<String>,
+    pub env: Vec<(String, String)>,
+}
+
+pub struct Server {
+    child: Child,
+    pub url: String,
+    pub ws_url: String,
+    pub bootstrap_code: Option<String>,
+    pub db: TestDb,
+}
+
+impl Server {
+    pub async fn start(db: TestDb) -> Self {
+        Self::start_with(db, ServerOptions::default()).await
+    }
+
+    pub async fn start_with(db: TestDb, options: ServerOptions) -> Self {
+        let log = std::fs::File::create(db.dir.join("acc.log")).unwrap();
+        let mut child = Command::new(acc_binary())
+            .arg("serve")
+            .args(["--data-dir", db.dir.to_str().unwrap(), "--listen", "127.0.0.1:0", "--database-url", &db.url])
+            .args(&options.args)
+            .envs(options.env.iter().map(|(k, v)| (k.as_str(), v.as_str())))
+            .env("RUST_LOG", "info,sqlx=warn")
+            .stdout(Stdio::piped())
+            .stderr(log)
+            .spawn()
+            .unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (tx, rx) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let (mut url, mut code) = (None, None);
+        while url.is_none() {
+            match rx.recv_timeout(Duration::from_secs(60)) {
+                Ok(line) => {
+                    if let Some(rest) = line.strip_prefix("GraphQL: ") {
+                        url = Some(rest.trim().to_owned());
+                    }
+                    if let Some((_, c)) = line.split_once("redeemBootstrap mutation): ") {
+                        code = Some(c.trim().to_owned());
+                    }
+                }
+                Err(_) => {
+                    let _ = child.kill();
+                    let log = std::fs::read_to_string(db.dir.join("acc.log")).unwrap_or_default();
+                    panic!("acc did not start:\n{log}");
+                }
+            }
+        }
+        // The bootstrap line comes right after the URL lines.
+        while code.is_none() {
+            match rx.recv_timeout(Duration::from_millis(300)) {
+                Ok(line) => {
+                    if let Some((_, c)) = line.split_once("redeemBootstrap mutation): ") {
+                        code = Some(c.trim().to_owned());
+                    }
+                }
+                Err(_) => break,
+            }
+        }
+        let url = url.unwrap();
+        let ws_url = format!("{}/ws", url.replacen("http", "ws", 1));
+        Self { child, url, ws_url, bootstrap_code: code, db }
+    }
+
+    pub fn base_url(&self) -> String {
+        self.url.trim_end_matches("/graphql").to_owned()
+    }
+
+    pub fn client(&self) -> Client {
+        Client::new(&self.url, &self.ws_url)
+    }
+
+    /// Redeems the bootstrap code: an owner of a new organization "Acme", signed in.
+    pub async fn owner(&self) -> Client {
+        let code = self.bootstrap_code.clone().expect("a fresh server prints a bootstrap code");
+        let mut client = self.client();
+        let response = client
+            .gql(
+                crate::op!("redeem_bootstrap"),
+                serde_json::json!({"code": code, "org": "Acme", "email": "owner@acme.test", "password": crate::PASSWORD}),
+            )
+            .await;
+        let token = response.data("redeemBootstrap")["accessToken"].as_str().unwrap().to_owned();
+        client.token = Some(token);
+        client
+    }
+
+    /// Stops the server at once, as a crash would.
+    pub fn kill(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+
+    pub fn log(&self) -> String {
+        std::fs::read_to_string(self.db.dir.join("acc.log")).unwrap_or_default()
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
