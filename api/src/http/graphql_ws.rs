@@ -1,6 +1,6 @@
 //! Subscriptions over graphql-transport-ws. Browsers cannot set headers on a WebSocket, so the
 //! access token comes in `connection_init` (`{"authorization": "Bearer …"}`); a bad one closes
-//! the connection with 4403.
+//! the connection (close code 1002, the reason saying why).
 
 use std::net::SocketAddr;
 

@@ -1,0 +1,386 @@
+//! Tenant isolation: a user of a second organization gets `NOT_FOUND` for every id of the first,
+//! in every query, `node()`, mutation and subscription, and changes nothing there.
+//!
+//! The table below has a row for every root field of the schema; a new operation without a
+//! row fails `every_operation_has_a_row`.
+
+mod common;
+
+use std::collections::BTreeSet;
+
+use acc_tests::{Client, Server, TestDb, on_both_databases, op};
+use serde_json::{Value, json};
+
+/// What the other tenant's attempt must come to.
+enum Expect {
+    /// The operation names an object of the first tenant: it does not exist for this caller.
+    NotFound,
+    /// The operation names no foreign object; it succeeds, and shows nothing of the first tenant.
+    OwnDataOnly,
+    /// The operation is refused for this caller whatever the tenant (it names no object).
+    Refused(&'static str),
+}
+
+struct Row {
+    field: &'static str,
+    document: &'static str,
+    variables: Value,
+    expect: Expect,
+}
+
+/// Ids of everything the first organization has, as global ids.
+struct TenantA {
+    org: String,
+    user: String,
+    member: String,
+    session: String,
+    api_token: String,
+    role_binding: String,
+    workspace: String,
+    project: String,
+    task: String,
+    task2: String,
+    criterion: String,
+    settings_layer: String,
+}
+
+impl TenantA {
+    fn all(&self) -> Vec<&str> {
+        vec![
+            &self.org,
+            &self.user,
+            &self.member,
+            &self.session,
+            &self.api_token,
+            &self.role_binding,
+            &self.workspace,
+            &self.project,
+            &self.task,
+            &self.task2,
+            &self.criterion,
+            &self.settings_layer,
+        ]
+    }
+}
+
+fn id(value: &Value) -> String {
+    value["id"].as_str().unwrap().to_owned()
+}
+
+async fn tenant_a(server: &Server) -> (common::Fixture, TenantA) {
+    let f = common::fixture(server).await;
+    let owner = &f.owner;
+    let viewer = owner.gql(op!("viewer"), json!({})).await;
+    let org = owner.gql(op!("organization"), json!({})).await;
+    let sessions = owner.gql(op!("sessions"), json!({})).await;
+    let task = common::create_task(owner, &f.project_id, "Secret task").await;
+    let task2 = common::create_task(owner, &f.project_id, "Second secret").await;
+    owner
+        .gql(op!("add_task_dependency"), json!({"taskId": id(&task2), "dependsOnId": id(&task)}))
+        .await
+        .data("addTaskDependency");
+    let criterion = owner
+        .gql(op!("add_acceptance_criterion"), json!({"taskId": id(&task), "description": "Secret criterion"}))
+        .await;
+    let layer = owner
+        .gql(op!("set_settings"), json!({"scopeId": f.project_id, "patch": {"secret": true}, "expectedRevision": 0}))
+        .await;
+    let token =
+        owner.gql("mutation { createApiToken(name: \"ci\", scopes: [READ]) { apiToken { id } } }", json!({})).await;
+    let member = owner
+        .gql(
+            "mutation($e: String!, $p: String!) { createUser(email: $e, password: $p, role: MEMBER) { id } }",
+            json!({"e": "member@acme.test", "p": acc_tests::PASSWORD}),
+        )
+        .await;
+    let member = id(member.data("createUser"));
+    let binding = owner
+        .gql(
+            "mutation($s: ID!, $scope: ID!) { grantRole(subjectId: $s, role: VIEWER, scopeId: $scope) { id } }",
+            json!({"s": member, "scope": f.project_id}),
+        )
+        .await;
+    let a = TenantA {
+        org: id(org.data("organization")),
+        user: id(viewer.data("viewer")),
+        member,
+        session: id(&sessions.data("sessions")["edges"][0]["node"]),
+        api_token: id(&token.data("createApiToken")["apiToken"]),
+        role_binding: id(binding.data("grantRole")),
+        workspace: f.workspace_id.clone(),
+        project: f.project_id.clone(),
+        task: id(&task),
+        task2: id(&task2),
+        criterion: id(criterion.data("addAcceptanceCriterion")),
+        settings_layer: id(layer.data("setSettings")),
+    };
+    (f, a)
+}
+
+/// The owner of a second organization, created by the server administrator, with its own project and task.
+async fn tenant_b(a_owner: &Client) -> (Client, String, String) {
+    a_owner
+        .gql(
+            "mutation($p: String!) { createOrganization(name: \"Globex\", ownerEmail: \"owner@globex.test\", ownerPassword: $p) { id } }",
+            json!({"p": acc_tests::PASSWORD}),
+        )
+        .await
+        .data("createOrganization");
+    let login = a_owner
+        .anonymous()
+        .gql(op!("login"), json!({"email": "owner@globex.test", "password": acc_tests::PASSWORD}))
+        .await;
+    let b = a_owner.with_token(login.data("login")["accessToken"].as_str().unwrap());
+    let ws = b.gql(op!("create_workspace"), json!({"name": "B space"})).await;
+    let project =
+        b.gql(op!("create_project"), json!({"workspaceId": id(ws.data("createWorkspace")), "name": "B project"})).await;
+    let project = id(project.data("createProject"));
+    let task = common::create_task(&b, &project, "B task").await;
+    (b, project, id(&task))
+}
+
+fn rows(a: &TenantA, b_project: &str, b_task: &str) -> Vec<Row> {
+    use Expect::*;
+    let row = |field, document, variables, expect| Row { field, document, variables, expect };
+    let mut rows = vec![
+        row("bootstrapRequired", "{ bootstrapRequired }", json!({}), OwnDataOnly),
+        row("viewer", op!("viewer"), json!({}), OwnDataOnly),
+        row("organization", op!("organization"), json!({}), OwnDataOnly),
+        row("users", "{ users { edges { node { id email } } } }", json!({}), OwnDataOnly),
+        row("sessions", op!("sessions"), json!({}), OwnDataOnly),
+        row("apiTokens", "{ apiTokens { edges { node { id name } } } }", json!({}), OwnDataOnly),
+        row(
+            "workspaces",
+            "{ workspaces { edges { node { id name projects { edges { node { id } } } } } } }",
+            json!({}),
+            OwnDataOnly,
+        ),
+        row("tasks", op!("tasks"), json!({"projectId": a.project}), NotFound),
+        row("effectiveSettings", op!("effective_settings"), json!({"scopeId": a.project}), NotFound),
+        row("effectiveSettings", op!("effective_settings"), json!({"scopeId": a.org}), NotFound),
+        row("effectiveSettings", op!("effective_settings"), json!({"scopeId": a.task}), NotFound),
+        row(
+            "redeemBootstrap",
+            op!("redeem_bootstrap"),
+            json!({"code": "guess", "org": "Evil", "email": "e@evil.test", "password": acc_tests::PASSWORD}),
+            Refused("UNAUTHENTICATED"),
+        ),
+        row(
+            "login",
+            op!("login"),
+            json!({"email": "owner@acme.test", "password": "wrong password!"}),
+            Refused("UNAUTHENTICATED"),
+        ),
+        row(
+            "refreshSession",
+            op!("refresh_session"),
+            json!({"refreshToken": "acc_rt_guess"}),
+            Refused("UNAUTHENTICATED"),
+        ),
+        row(
+            "revokeSession",
+            "mutation($id: ID!) { revokeSession(id: $id) { id } }",
+            json!({"id": a.session}),
+            NotFound,
+        ),
+        row(
+            "createApiToken",
+            "mutation { createApiToken(name: \"b\", scopes: [READ]) { apiToken { id } } }",
+            json!({}),
+            OwnDataOnly,
+        ),
+        row(
+            "revokeApiToken",
+            "mutation($id: ID!) { revokeApiToken(id: $id) { id } }",
+            json!({"id": a.api_token}),
+            NotFound,
+        ),
+        row(
+            "createOrganization",
+            "mutation($p: String!) { createOrganization(name: \"Evil\", ownerEmail: \"o@evil.test\", ownerPassword: $p) { id } }",
+            json!({"p": acc_tests::PASSWORD}),
+            Refused("FORBIDDEN"),
+        ),
+        row(
+            "createUser",
+            "mutation($p: String!) { createUser(email: \"new@globex.test\", password: $p) { id organization { id } } }",
+            json!({"p": acc_tests::PASSWORD}),
+            OwnDataOnly,
+        ),
+        row(
+            "grantRole",
+            "mutation($s: ID!, $scope: ID!) { grantRole(subjectId: $s, role: ADMIN, scopeId: $scope) { id } }",
+            json!({"s": a.member, "scope": b_project}),
+            NotFound,
+        ),
+        row(
+            "grantRole",
+            "mutation($s: ID!, $scope: ID!) { grantRole(subjectId: $s, role: ADMIN, scopeId: $scope) { id } }",
+            json!({"s": a.member, "scope": a.project}),
+            NotFound,
+        ),
+        row(
+            "revokeRole",
+            "mutation($s: ID!, $scope: ID!) { revokeRole(subjectId: $s, role: VIEWER, scopeId: $scope) }",
+            json!({"s": a.member, "scope": a.project}),
+            NotFound,
+        ),
+        row("createWorkspace", op!("create_workspace"), json!({"name": "Another B space"}), OwnDataOnly),
+        row("createProject", op!("create_project"), json!({"workspaceId": a.workspace, "name": "Intruder"}), NotFound),
+        row(
+            "updateProject",
+            op!("update_project"),
+            json!({"id": a.project, "expectedRevision": 1, "name": "Owned"}),
+            NotFound,
+        ),
+        row(
+            "createTask",
+            op!("create_task"),
+            json!({"input": {"projectId": a.project, "title": "Intruder"}}),
+            NotFound,
+        ),
+        row(
+            "createTask",
+            op!("create_task"),
+            json!({"input": {"projectId": b_project, "title": "Assigned across", "assigneeId": a.user}}),
+            NotFound,
+        ),
+        row(
+            "updateTask",
+            op!("update_task"),
+            json!({"input": {"id": a.task, "expectedRevision": 1, "title": "Owned"}}),
+            NotFound,
+        ),
+        row("deleteTask", op!("delete_task"), json!({"id": a.task}), NotFound),
+        row(
+            "addAcceptanceCriterion",
+            op!("add_acceptance_criterion"),
+            json!({"taskId": a.task, "description": "x"}),
+            NotFound,
+        ),
+        row(
+            "setAcceptanceCriterionMet",
+            op!("set_acceptance_criterion_met"),
+            json!({"id": a.criterion, "met": true}),
+            NotFound,
+        ),
+        row(
+            "addTaskDependency",
+            op!("add_task_dependency"),
+            json!({"taskId": b_task, "dependsOnId": a.task}),
+            NotFound,
+        ),
+        row(
+            "addTaskDependency",
+            op!("add_task_dependency"),
+            json!({"taskId": a.task, "dependsOnId": b_task}),
+            NotFound,
+        ),
+        row(
+            "removeTaskDependency",
+            op!("remove_task_dependency"),
+            json!({"taskId": a.task2, "dependsOnId": a.task}),
+            NotFound,
+        ),
+        row(
+            "setSettings",
+            op!("set_settings"),
+            json!({"scopeId": a.project, "patch": {"secret": false}, "expectedRevision": 1}),
+            NotFound,
+        ),
+        row(
+            "setSettings",
+            op!("set_settings"),
+            json!({"scopeId": a.org, "patch": {"x": 1}, "expectedRevision": 0}),
+            NotFound,
+        ),
+        row("taskEvents", op!("task_events"), json!({"projectId": a.project}), NotFound),
+    ];
+    for object in a.all() {
+        rows.push(row("node", op!("node"), json!({"id": object}), NotFound));
+    }
+    // Last, because it ends the attacker's session.
+    rows.push(row("logout", "mutation { logout }", json!({}), OwnDataOnly));
+    rows
+}
+
+async fn attempt(b: &Client, row: &Row) -> Value {
+    if row.field == "taskEvents" {
+        let mut subscription = b.subscribe(row.document, row.variables.clone()).await.unwrap();
+        return subscription.next().await.unwrap();
+    }
+    b.gql(row.document, row.variables.clone()).await.body
+}
+
+on_both_databases!(a_second_tenant_sees_nothing_of_the_first, |db: TestDb| async move {
+    let server = Server::start(db).await;
+    let (f, a) = tenant_a(&server).await;
+    let before = f.owner.gql(op!("tasks"), json!({"projectId": a.project})).await.body;
+    let (b, b_project, b_task) = tenant_b(&f.owner).await;
+
+    let secrets: Vec<String> = a
+        .all()
+        .into_iter()
+        .map(str::to_owned)
+        .chain(["Acme", "owner@acme.test", "Secret task"].map(String::from))
+        .collect();
+    for row in rows(&a, &b_project, &b_task) {
+        let body = attempt(&b, &row).await;
+        let code = body["errors"][0]["extensions"]["code"].as_str();
+        match row.expect {
+            Expect::NotFound => assert_eq!(code, Some("NOT_FOUND"), "{} {}: {body}", row.field, row.variables),
+            Expect::Refused(expected) => assert_eq!(code, Some(expected), "{}: {body}", row.field),
+            Expect::OwnDataOnly => assert_eq!(code, None, "{}: {body}", row.field),
+        }
+        let text = body.to_string();
+        for secret in &secrets {
+            assert!(!text.contains(secret.as_str()), "{} leaked {secret}: {text}", row.field);
+        }
+    }
+
+    // Nothing of the first tenant changed.
+    let after = f.owner.gql(op!("tasks"), json!({"projectId": a.project})).await.body;
+    assert_eq!(before, after);
+    let settings = f.owner.gql(op!("effective_settings"), json!({"scopeId": a.project})).await;
+    let entries = &settings.data("effectiveSettings")["entries"];
+    assert_eq!(
+        entries,
+        &json!([{"key": "secret", "value": true, "sourceScopeId": a.project, "sourceScopeKind": "project"}])
+    );
+    let sessions = f.owner.gql(op!("sessions"), json!({})).await;
+    assert_eq!(sessions.data("sessions")["edges"][0]["node"]["revokedAt"], Value::Null);
+    let node = f.owner.gql(op!("node"), json!({"id": a.role_binding})).await;
+    assert_eq!(node.data("node")["id"], a.role_binding.as_str());
+});
+
+/// Every root field of the schema (queries, mutations, subscriptions) has a row in the table.
+#[tokio::test]
+async fn every_operation_has_a_row() {
+    let schema = acc_api::graphql::build_schema(None, &acc_api::config::Limits::default());
+    let introspection = "{ __schema { queryType { fields { name } } mutationType { fields { name } } subscriptionType { fields { name } } } }";
+    let response = schema.execute(introspection).await.into_result().unwrap().data.into_json().unwrap();
+    let mut fields = BTreeSet::new();
+    for root in ["queryType", "mutationType", "subscriptionType"] {
+        for field in response["__schema"][root]["fields"].as_array().unwrap() {
+            fields.insert(field["name"].as_str().unwrap().to_owned());
+        }
+    }
+    let ids = TenantA {
+        org: String::new(),
+        user: String::new(),
+        member: String::new(),
+        session: String::new(),
+        api_token: String::new(),
+        role_binding: String::new(),
+        workspace: String::new(),
+        project: String::new(),
+        task: String::new(),
+        task2: String::new(),
+        criterion: String::new(),
+        settings_layer: String::new(),
+    };
+    let covered: BTreeSet<String> = rows(&ids, "", "").into_iter().map(|r| r.field.to_owned()).collect();
+    let missing: Vec<_> = fields.difference(&covered).collect();
+    assert!(missing.is_empty(), "operations without a tenant-isolation row: {missing:?}");
+    assert!(fields.len() > 30, "parsed the root types: {fields:?}");
+}
