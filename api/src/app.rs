@@ -2,6 +2,8 @@
 
 use std::sync::Arc;
 
+use sea_orm::DatabaseConnection;
+
 use crate::broker::Broker;
 use crate::config::Config;
 use crate::graphql::{AppSchema, Services, build_schema};
@@ -37,6 +39,11 @@ impl App {
             .map_err(|source| StartError::DataDir { path: config.data_dir.clone(), source })?;
         let db = crate::db::connect(&config.database_url()).await?;
         crate::db::migrate(&db).await?;
+        Self::assemble(config, db).await
+    }
+
+    /// Wires the services over an open, migrated database.
+    pub async fn assemble(config: &Config, db: DatabaseConnection) -> Result<Self, StartError> {
         let keys = Arc::new(SigningKeys::load_or_create(&config.data_dir)?);
         let limiter = Arc::new(LoginLimiter::new(
             config.limits.login_attempts_per_minute_per_account,

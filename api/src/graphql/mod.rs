@@ -18,6 +18,10 @@ use crate::projects::ProjectService;
 use crate::settings::SettingsService;
 pub use errors::{finish_errors, gql_error};
 
+/// How long a DataLoader waits for more keys before it queries: long enough for a whole page
+/// of objects to ask for their relations, short next to a database round trip.
+pub const LOADER_DELAY: std::time::Duration = std::time::Duration::from_millis(5);
+
 /// The domain services, shared by every request.
 #[derive(Clone)]
 pub struct Services {

@@ -257,7 +257,10 @@ impl Loader<Uuid> for UserLoader {
 }
 
 pub fn add_loaders(data: &mut Data, services: &Services, actor: &Actor) {
-    data.insert(DataLoader::new(UserLoader { services: services.clone(), actor: actor.clone() }, tokio::spawn));
+    data.insert(
+        DataLoader::new(UserLoader { services: services.clone(), actor: actor.clone() }, tokio::spawn)
+            .delay(crate::graphql::LOADER_DELAY),
+    );
 }
 
 /// A user by id through the request's loader, so a list of tasks asks for its assignees once.

@@ -575,5 +575,8 @@ impl Loader<CriteriaOf> for ProjectLoader {
 }
 
 pub fn add_loaders(data: &mut Data, services: &Services, actor: &Actor) {
-    data.insert(DataLoader::new(ProjectLoader { services: services.clone(), actor: actor.clone() }, tokio::spawn));
+    data.insert(
+        DataLoader::new(ProjectLoader { services: services.clone(), actor: actor.clone() }, tokio::spawn)
+            .delay(crate::graphql::LOADER_DELAY),
+    );
 }

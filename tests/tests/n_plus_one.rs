@@ -1,0 +1,122 @@
+//! DataLoaders: a page of 50 tasks with assignees, dependencies, dependents, criteria and
+//! project costs a few SQL statements per relation, never one per task (no N+1).
+//!
+//! A DataLoader batches the keys that arrive within its delay; on a loaded machine a page may
+//! be split into two or three batches, so the bound is "a few per relation", far below the
+//! 5 × 50 statements that N+1 would cost.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use acc_api::app::App;
+use acc_api::config::Config;
+use acc_api::graphql::{RequestContext, request_data};
+use acc_api::identity::{DeviceInfo, NewUser};
+use acc_tests::{TestDb, on_both_databases};
+use serde_json::{Value, json};
+
+const PAGE: &str = "query($p: ID!, $n: Int!) { tasks(projectId: $p, first: $n) { edges { node {
+    id title assignee { id email } dependencies { id title } dependents { id } acceptanceCriteria { id met }
+    project { id name } } } } }";
+
+async fn run(app: &App, ctx: &RequestContext, query: &str, variables: Value) -> Value {
+    let mut request = async_graphql::Request::new(query).variables(async_graphql::Variables::from_json(variables));
+    request.data = request_data(&app.state.services, ctx.clone());
+    let response = app.state.schema.execute(request).await;
+    assert!(response.errors.is_empty(), "{:?}", response.errors);
+    response.data.into_json().unwrap()
+}
+
+on_both_databases!(a_page_of_tasks_costs_a_constant_number_of_statements, |db: TestDb| async move {
+    let statements = Arc::new(AtomicUsize::new(0));
+    let mut conn = db.connect().await;
+    acc_api::db::migrate(&conn).await.unwrap();
+    let counter = statements.clone();
+    conn.set_metric_callback(move |_| {
+        counter.fetch_add(1, Ordering::SeqCst);
+    });
+    let config = Config { data_dir: db.dir.clone(), ..Config::default() };
+    let app = App::assemble(&config, conn).await.unwrap();
+    let services = &app.state.services;
+    let code = app.bootstrap_code.clone().unwrap();
+    let owner =
+        NewUser { email: "owner@acme.test".into(), display_name: String::new(), password: acc_tests::PASSWORD.into() };
+    let sign_in = services.identity.redeem_bootstrap(&code, "Acme", owner, DeviceInfo::default()).await.unwrap();
+    let actor = services.identity.authenticate(&sign_in.access_token).await.unwrap();
+    let ctx = RequestContext {
+        actor: Some(actor),
+        correlation_id: "n+1".into(),
+        idempotency_key: None,
+        device: DeviceInfo::default(),
+    };
+
+    let ws = run(&app, &ctx, "mutation { createWorkspace(name: \"W\") { id } }", json!({})).await;
+    let project = run(
+        &app,
+        &ctx,
+        "mutation($w: ID!) { createProject(workspaceId: $w, name: \"P\") { id } }",
+        json!({"w": ws["createWorkspace"]["id"]}),
+    )
+    .await;
+    let project_id = project["createProject"]["id"].as_str().unwrap().to_owned();
+    let mut assignees = Vec::new();
+    for i in 0..5 {
+        let user = run(
+            &app,
+            &ctx,
+            "mutation($e: String!, $p: String!) { createUser(email: $e, password: $p) { id } }",
+            json!({"e": format!("u{i}@acme.test"), "p": acc_tests::PASSWORD}),
+        )
+        .await;
+        assignees.push(user["createUser"]["id"].as_str().unwrap().to_owned());
+    }
+    let mut ids: Vec<String> = Vec::new();
+    for i in 0..50 {
+        let task = run(
+            &app,
+            &ctx,
+            "mutation($i: CreateTaskInput!) { createTask(input: $i) { id } }",
+            json!({"i": {"projectId": project_id, "title": format!("t{i}"), "assigneeId": assignees[i % 5]}}),
+        )
+        .await;
+        let id = task["createTask"]["id"].as_str().unwrap().to_owned();
+        for prerequisite in ids.iter().rev().take(2) {
+            run(
+                &app,
+                &ctx,
+                "mutation($t: ID!, $d: ID!) { addTaskDependency(taskId: $t, dependsOnId: $d) { id } }",
+                json!({"t": id, "d": prerequisite}),
+            )
+            .await;
+        }
+        run(
+            &app,
+            &ctx,
+            "mutation($t: ID!) { addAcceptanceCriterion(taskId: $t, description: \"ok\") { id } }",
+            json!({"t": id}),
+        )
+        .await;
+        ids.push(id);
+    }
+
+    let count = |n: i32| {
+        let (app, ctx, statements, project_id) = (&app, &ctx, statements.clone(), project_id.clone());
+        async move {
+            let before = statements.load(Ordering::SeqCst);
+            let page = run(app, ctx, PAGE, json!({"p": project_id, "n": n})).await;
+            let edges = page["tasks"]["edges"].as_array().unwrap().clone();
+            (statements.load(Ordering::SeqCst) - before, edges)
+        }
+    };
+    let (small, _) = count(5).await;
+    let (full, edges) = count(50).await;
+    assert_eq!(edges.len(), 50);
+    assert_eq!(edges[10]["node"]["dependencies"].as_array().unwrap().len(), 2);
+    assert_eq!(edges[10]["node"]["dependents"].as_array().unwrap().len(), 2);
+    assert!(edges[10]["node"]["assignee"]["email"].as_str().unwrap().ends_with("@acme.test"));
+    assert_eq!(edges[10]["node"]["acceptanceCriteria"].as_array().unwrap().len(), 1);
+    assert_eq!(edges[10]["node"]["project"]["name"], "P");
+    // Page and project check, then at most three batches for each of the 7 relation queries.
+    assert!(small <= 2 + 3 * 7, "a page of 5 tasks took {small} statements");
+    assert!(full <= 2 + 3 * 7, "a page of 50 tasks took {full} statements: a relation is loaded per task");
+});
