@@ -54,11 +54,11 @@ impl Broker {
 
     pub fn publish(&self, topic: Topic, event: Event) {
         let Ok(mut topics) = self.topics.lock() else { return };
-        if let Some(sender) = topics.get(&topic) {
-            if sender.send(Arc::new(event)).is_err() {
-                // Nobody listens any more; forget the topic so idle topics cost nothing.
-                topics.remove(&topic);
-            }
+        // Nobody listens any more: forget the topic so idle topics cost nothing.
+        if let Some(sender) = topics.get(&topic)
+            && sender.send(Arc::new(event)).is_err()
+        {
+            topics.remove(&topic);
         }
     }
 

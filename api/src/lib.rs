@@ -1,5 +1,7 @@
 //! The Agent Control Center control plane: domain services, the GraphQL API and the HTTP/WebSocket server.
 
+#![deny(clippy::unwrap_used)]
+
 pub mod app;
 pub mod broker;
 pub mod config;

@@ -1,5 +1,7 @@
 //! `acc`: the control plane's command line — serve, migrate, print the schema, rotate signing keys.
 
+#![deny(clippy::unwrap_used)]
+
 use std::path::PathBuf;
 use std::process::ExitCode;
 

@@ -1,5 +1,7 @@
 //! sea-orm entities of the Agent Control Center: one module per table, plain data with no logic.
 
+#![deny(clippy::unwrap_used)]
+
 pub mod acceptance_criterion;
 pub mod api_token;
 pub mod config_layer;

@@ -3,6 +3,8 @@
 //! Migrations never import the entity crate: once released, a migration must keep meaning
 //! what it meant, whatever the entities become.
 
+#![deny(clippy::unwrap_used)]
+
 pub use sea_orm_migration::prelude::*;
 
 mod m20261202_000001_foundation;

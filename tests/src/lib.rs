@@ -1,12 +1,10 @@
 //! Test harness: real `acc` processes on fresh databases (SQLite, and PostgreSQL when
 //! `ACC_TEST_DATABASE_URL` is set), and a GraphQL client that speaks HTTP and graphql-transport-ws.
 
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
 pub mod architecture;
 mod client;
 mod database;
-mod server;
+pub mod server;
 
 pub use client::{Client, GqlResponse, Subscription};
 pub use database::TestDb;

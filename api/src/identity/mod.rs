@@ -634,7 +634,7 @@ impl IdentityService {
         if let Some(binding) = existing {
             return Ok(binding);
         }
-        Ok(insert_grant(&self.db, actor.organization_id, subject.id, role, scope.0, scope.1).await?)
+        insert_grant(&self.db, actor.organization_id, subject.id, role, scope.0, scope.1).await
     }
 
     pub async fn revoke_role(

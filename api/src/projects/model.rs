@@ -2,9 +2,10 @@
 
 use serde::Serialize;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum TaskStatus {
+    #[default]
     Todo,
     InProgress,
     Blocked,
@@ -13,9 +14,10 @@ pub enum TaskStatus {
     Cancelled,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum TaskPriority {
+    #[default]
     None,
     Low,
     Medium,
@@ -40,15 +42,3 @@ macro_rules! stored_as_text {
 
 stored_as_text!(TaskStatus { Todo => "todo", InProgress => "in_progress", Blocked => "blocked", InReview => "in_review", Done => "done", Cancelled => "cancelled" });
 stored_as_text!(TaskPriority { None => "none", Low => "low", Medium => "medium", High => "high", Urgent => "urgent" });
-
-impl Default for TaskStatus {
-    fn default() -> Self {
-        TaskStatus::Todo
-    }
-}
-
-impl Default for TaskPriority {
-    fn default() -> Self {
-        TaskPriority::None
-    }
-}

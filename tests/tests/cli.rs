@@ -1,0 +1,122 @@
+//! The `acc` command as an operator uses it: defaults, refusal to serve plain HTTP beyond
+//! loopback, operator-supplied bootstrap codes, configuration layering, health and TLS.
+
+use std::process::Command;
+
+use acc_tests::{Server, ServerOptions, TestDb, op};
+use serde_json::json;
+
+fn acc() -> Command {
+    Command::new(acc_tests::server::acc_binary())
+}
+
+#[test]
+fn plain_http_beyond_loopback_is_refused_with_a_clear_message() {
+    let db = TestDb::sqlite();
+    let output =
+        acc().args(["serve", "--data-dir", db.dir.to_str().unwrap(), "--listen", "0.0.0.0:0"]).output().unwrap();
+    assert!(!output.status.success());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("refusing to listen on 0.0.0.0:0 without TLS"), "{stderr}");
+}
+
+#[test]
+fn migrate_creates_the_database_and_schema_prints_the_sdl() {
+    let db = TestDb::sqlite();
+    let output = acc().args(["migrate", "--data-dir", db.dir.to_str().unwrap()]).output().unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    assert!(db.dir.join("acc.db").exists());
+    let schema = acc().arg("schema").output().unwrap();
+    assert!(String::from_utf8_lossy(&schema.stdout).contains("type MutationRoot"));
+}
+
+#[tokio::test]
+async fn health_readiness_and_an_operator_supplied_bootstrap_code() {
+    let db = TestDb::sqlite();
+    let code_file = db.dir.join("bootstrap-code");
+    std::fs::write(&code_file, "operator-chosen-code-123\n").unwrap();
+    let server = Server::start_with(
+        db,
+        ServerOptions {
+            args: vec!["--bootstrap-code-file".into(), code_file.display().to_string()],
+            ..Default::default()
+        },
+    )
+    .await;
+    assert_eq!(server.bootstrap_code.as_deref(), Some("operator-chosen-code-123"));
+    let client = server.client();
+    assert_eq!(client.get("/healthz").await.status(), 200);
+    let ready = client.get("/readyz").await;
+    assert_eq!(ready.status(), 200);
+    assert_eq!(ready.text().await.unwrap(), "ready");
+    let required = client.gql("{ bootstrapRequired }", json!({})).await;
+    assert_eq!(required.data("bootstrapRequired"), true);
+    server.owner().await;
+    let required = client.gql("{ bootstrapRequired }", json!({})).await;
+    assert_eq!(required.data("bootstrapRequired"), false);
+}
+
+#[tokio::test]
+async fn the_environment_overrides_the_config_file() {
+    let db = TestDb::sqlite();
+    let file = db.dir.join("acc.toml");
+    std::fs::write(&file, "[limits]\nmax_page_size = 5\nmax_aliases = 3\n").unwrap();
+    let options = ServerOptions {
+        args: vec!["--config".into(), file.display().to_string()],
+        env: vec![("ACC_LIMITS__MAX_PAGE_SIZE".into(), "7".into())],
+    };
+    let server = Server::start_with(db, options).await;
+    let owner = server.owner().await;
+    let ws = owner.gql(op!("create_workspace"), json!({"name": "W"})).await;
+    let project =
+        owner.gql(op!("create_project"), json!({"workspaceId": ws.data("createWorkspace")["id"], "name": "P"})).await;
+    let project_id = project.data("createProject")["id"].clone();
+    owner.gql(op!("tasks"), json!({"projectId": project_id, "first": 7})).await.data("tasks");
+    owner.gql(op!("tasks"), json!({"projectId": project_id, "first": 8})).await.expect_code("VALIDATION");
+    let aliases = owner
+        .gql("{ a: bootstrapRequired b: bootstrapRequired c: bootstrapRequired d: bootstrapRequired }", json!({}))
+        .await;
+    aliases.expect_code("VALIDATION");
+}
+
+#[tokio::test]
+async fn serves_https_with_the_operators_certificate() {
+    let db = TestDb::sqlite();
+    // A throwaway CA and a server certificate for 127.0.0.1 signed by it.
+    let dir = db.dir.clone();
+    let path = |name: &str| dir.join(name).display().to_string();
+    std::fs::write(dir.join("ext.cnf"), "subjectAltName=IP:127.0.0.1\nbasicConstraints=CA:FALSE\n").unwrap();
+    for args in [
+        format!(
+            "req -x509 -newkey ed25519 -nodes -days 1 -subj /CN=acc-test-ca -keyout {} -out {}",
+            path("ca.key"),
+            path("ca.pem")
+        ),
+        format!("req -newkey ed25519 -nodes -subj /CN=127.0.0.1 -keyout {} -out {}", path("key.pem"), path("leaf.csr")),
+        format!(
+            "x509 -req -in {} -CA {} -CAkey {} -CAcreateserial -days 1 -extfile {} -out {}",
+            path("leaf.csr"),
+            path("ca.pem"),
+            path("ca.key"),
+            path("ext.cnf"),
+            path("cert.pem")
+        ),
+    ] {
+        let out = Command::new("openssl").args(args.split(' ')).output().unwrap();
+        assert!(out.status.success(), "openssl {args}: {}", String::from_utf8_lossy(&out.stderr));
+    }
+    let (cert, key) = (dir.join("cert.pem"), dir.join("key.pem"));
+    let options = ServerOptions {
+        env: vec![
+            ("ACC_TLS_CERT_FILE".into(), cert.display().to_string()),
+            ("ACC_TLS_KEY_FILE".into(), key.display().to_string()),
+        ],
+        ..Default::default()
+    };
+    let server = Server::start_with(db, options).await;
+    assert!(server.url.starts_with("https://"), "{}", server.url);
+    let ca = reqwest::Certificate::from_pem(&std::fs::read(dir.join("ca.pem")).unwrap()).unwrap();
+    let client = reqwest::Client::builder().add_root_certificate(ca).build().unwrap();
+    let health = client.get(format!("{}/healthz", server.base_url())).send().await.unwrap();
+    assert_eq!(health.text().await.unwrap(), "ok");
+}
