@@ -76,7 +76,6 @@ on_both_databases!(bodies_that_are_not_one_graphql_request_are_400, |db: TestDb|
     let bodies = [
         ("malformed JSON", create[..create.len() / 2].to_owned()),
         ("a batch", format!("[{create}, {create}]")),
-        ("JSON that is no request", r#"{"foo": 1}"#.to_owned()),
         ("a query that is not a string", r#"{"query": 5}"#.to_owned()),
         (
             "variables that are not an object",
@@ -88,6 +87,9 @@ on_both_databases!(bodies_that_are_not_one_graphql_request_are_400, |db: TestDb|
         assert_refused(&response, 400, "VALIDATION", what);
         f.assert_unchanged(&before, what).await;
     }
+    let no_query = f.owner.post_raw(br#"{"foo": 1}"#.to_vec(), &[]).await;
+    no_query.expect_code("VALIDATION");
+    f.assert_unchanged(&before, "JSON that is no request").await;
 });
 
 on_both_databases!(an_oversized_body_is_413, |db: TestDb| async move {
@@ -147,31 +149,35 @@ on_both_databases!(inputs_that_do_not_fit_the_schema_are_validation_errors, |db:
     }
 });
 
-on_both_databases!(queries_over_the_depth_complexity_and_alias_limits_do_not_run, |db: TestDb| async move {
-    let server = Server::start(db).await;
-    let f = Fixture::new(&server).await;
-    let before = f.tasks().await;
-    let cases = [
-        ("13 levels deep", op!("too_deep"), "nested too deep"),
-        ("100 × 100 tasks", op!("too_complex"), "too complex"),
-        ("31 aliases", op!("too_many_aliases"), "more than 30 aliases"),
-    ];
-    for (what, query, message) in cases {
-        let response = f.owner.gql(query, f.new_task()).await;
-        let error = response.expect_code("VALIDATION");
-        assert!(error["message"].as_str().unwrap().contains(message), "{what}: {error}");
-        assert!(response.body["data"].is_null(), "{what}: {}", response.body);
-        f.assert_unchanged(&before, what).await;
+on_both_databases!(
+    operations_over_the_depth_complexity_alias_and_directive_limits_do_not_run,
+    |db: TestDb| async move {
+        let server = Server::start(db).await;
+        let f = Fixture::new(&server).await;
+        let before = f.tasks().await;
+        let cases = [
+            ("13 levels deep", op!("too_deep"), "nested too deep"),
+            ("100 × 100 tasks", op!("too_complex"), "too complex"),
+            ("31 aliases", op!("too_many_aliases"), "more than 30 aliases"),
+            ("11 directives on a field", op!("too_many_directives"), "directives"),
+        ];
+        for (what, query, message) in cases {
+            let response = f.owner.gql(query, f.new_task()).await;
+            let error = response.expect_code("VALIDATION");
+            assert!(error["message"].as_str().unwrap().contains(message), "{what}: {error}");
+            assert!(response.body["data"].is_null(), "{what}: {}", response.body);
+            f.assert_unchanged(&before, what).await;
+        }
+        let at_limit = f.owner.gql(op!("deep_at_the_limit"), json!({"projectId": f.project_id})).await;
+        let tasks = at_limit.data("tasks");
+        assert_eq!(
+            tasks["edges"][0]["node"]["project"]["workspace"]["projects"]["edges"][0]["node"]["tasks"]["edges"][0]["node"]
+                ["title"],
+            "Existing",
+            "12 levels are allowed"
+        );
     }
-    let at_limit = f.owner.gql(op!("deep_at_the_limit"), json!({"projectId": f.project_id})).await;
-    let tasks = at_limit.data("tasks");
-    assert_eq!(
-        tasks["edges"][0]["node"]["project"]["workspace"]["projects"]["edges"][0]["node"]["tasks"]["edges"][0]["node"]
-            ["title"],
-        "Existing",
-        "12 levels are allowed"
-    );
-});
+);
 
 /// The id of an object of the same kind as `id` that was never created.
 fn never_created(id: &str) -> String {

@@ -328,6 +328,15 @@ on_both_databases!(roles_decide_what_each_member_may_do, |db: TestDb| async move
     assert_eq!(created["roleBindings"], json!([{"role": "VIEWER", "scopeId": org_id}]));
     assert_eq!(created["isServerAdmin"], false);
     let viewer_id = id(&created);
+    for (what, email, password) in [
+        ("a taken email", "Viewer@acme.test", "another long password"),
+        ("no email", "viewer-at-acme.test", PASSWORD),
+        ("a short password", "short@acme.test", "short"),
+    ] {
+        let refused = owner.gql(op!("create_user"), json!({"email": email, "password": password})).await;
+        assert_eq!(refused.code(), Some("VALIDATION"), "{what}: {}", refused.body);
+        login(&server, email, password).await.expect_code("UNAUTHENTICATED");
+    }
     let (reader, _) = sign_in(&server, "viewer@acme.test", "reader").await;
     assert_eq!(task_titles(&reader, alpha).await, vec!["Alpha task"]);
     assert_eq!(task_titles(&reader, beta).await, vec!["Beta task"]);
@@ -373,18 +382,21 @@ on_both_databases!(an_organization_keeps_an_owner_and_only_admins_add_tenants, |
     let server = Server::start(db).await;
     let anonymous = server.client();
     assert_eq!(anonymous.gql(op!("bootstrap_required"), json!({})).await.data("bootstrapRequired"), true);
+    let redeem = |code: &str, password: &str| {
+        let variables = json!({"code": code, "org": "Acme", "email": OWNER_EMAIL, "password": password});
+        anonymous.gql(op!("redeem_bootstrap"), variables)
+    };
+    redeem("acc_boot_wrong", PASSWORD).await.expect_code("UNAUTHENTICATED");
+    redeem(server.bootstrap_code.as_deref().unwrap(), "short").await.expect_code("VALIDATION");
+    assert_eq!(anonymous.gql(op!("bootstrap_required"), json!({})).await.data("bootstrapRequired"), true);
     let owner = server.owner().await;
     assert_eq!(anonymous.gql(op!("bootstrap_required"), json!({})).await.data("bootstrapRequired"), false);
     let me = viewer(&owner).await.data("viewer").clone();
     let (owner_id, org_id) = (id(&me), me["organization"]["id"].as_str().unwrap().to_owned());
 
-    let again = anonymous
-        .gql(
-            op!("redeem_bootstrap"),
-            json!({"code": server.bootstrap_code, "org": "Hijack", "email": "eve@hijack.test", "password": PASSWORD}),
-        )
-        .await;
-    again.expect_code("UNAUTHENTICATED");
+    let again =
+        json!({"code": server.bootstrap_code, "org": "Hijack", "email": "eve@hijack.test", "password": PASSWORD});
+    anonymous.gql(op!("redeem_bootstrap"), again).await.expect_code("UNAUTHENTICATED");
     login(&server, "eve@hijack.test", PASSWORD).await.expect_code("UNAUTHENTICATED");
 
     let last = owner.gql(op!("revoke_role"), json!({"subjectId": owner_id, "role": "OWNER", "scopeId": org_id})).await;
@@ -412,33 +424,4 @@ on_both_databases!(an_organization_keeps_an_owner_and_only_admins_add_tenants, |
         .await;
     refused.expect_code("FORBIDDEN");
     login(&server, "b@initech.test", PASSWORD).await.expect_code("UNAUTHENTICATED");
-});
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn probe_login_limit_counts_the_account_however_the_email_is_spelled() {
-    let env = vec![("ACC_LIMITS__LOGIN_ATTEMPTS_PER_MINUTE_PER_ACCOUNT".to_owned(), "3".to_owned())];
-    let server = Server::start_with(TestDb::sqlite(), ServerOptions { env, ..ServerOptions::default() }).await;
-    server.owner().await;
-    for spelling in ["owner@acme.test", " owner@acme.test", "owner@acme.test "] {
-        login(&server, spelling, "guessing the password").await.expect_code("UNAUTHENTICATED");
-    }
-    let limited = login(&server, "  owner@acme.test", PASSWORD).await;
-    limited.expect_code("RATE_LIMITED");
-}
-
-on_both_databases!(probe_a_read_token_cannot_revoke, |db: TestDb| async move {
-    let server = Server::start(db).await;
-    let owner = server.owner().await;
-    let created = owner.gql(op!("create_api_token"), json!({"name": "ci", "scopes": ["READ"]})).await;
-    let reader = server.client().with_token(created.data("createApiToken")["secret"].as_str().unwrap());
-    let other = owner.gql(op!("create_api_token"), json!({"name": "other", "scopes": ["WRITE"]})).await;
-    let other_id = other.data("createApiToken")["apiToken"]["id"].clone();
-    let listed = sessions(&owner).await;
-    let revoke = reader.gql(op!("revoke_session"), json!({"id": listed[0]["id"]})).await;
-    println!("revokeSession with READ token: {}", revoke.body);
-    let revoke_token = reader.gql(op!("revoke_api_token"), json!({"id": other_id})).await;
-    println!("revokeApiToken with READ token: {}", revoke_token.body);
-    println!("owner viewer after: {}", viewer(&owner).await.body);
-    revoke.expect_code("FORBIDDEN");
-    revoke_token.expect_code("FORBIDDEN");
 });
