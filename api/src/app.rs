@@ -35,7 +35,7 @@ pub struct App {
 impl App {
     /// Opens the data dir and database, applies migrations and wires the services.
     pub async fn build(config: &Config) -> Result<Self, StartError> {
-        std::fs::create_dir_all(&config.data_dir)
+        create_private_dir(&config.data_dir)
             .map_err(|source| StartError::DataDir { path: config.data_dir.clone(), source })?;
         let db = crate::db::connect(&config.database_url()).await?;
         crate::db::migrate(&db).await?;
@@ -78,4 +78,15 @@ impl App {
 
 fn db_error(e: crate::identity::IdentityError) -> sea_orm::DbErr {
     sea_orm::DbErr::Custom(e.to_string())
+}
+
+/// The data dir holds the database and signing keys: only its owner may read it.
+fn create_private_dir(path: &std::path::Path) -> std::io::Result<()> {
+    use std::os::unix::fs::PermissionsExt;
+    let existed = path.exists();
+    std::fs::create_dir_all(path)?;
+    if !existed {
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o700))?;
+    }
+    Ok(())
 }

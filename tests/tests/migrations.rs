@@ -31,7 +31,10 @@ async fn present(db: &sea_orm::DatabaseConnection) -> Vec<&'static str> {
 }
 
 on_both_databases!(migrations_go_up_down_and_fresh, |db: TestDb| async move {
-    let conn = db.connect().await;
+    // One connection: `fresh` turns SQLite's foreign-key checks off per connection before it drops tables.
+    let mut options = sea_orm::ConnectOptions::new(db.url.clone());
+    options.max_connections(1);
+    let conn = sea_orm::Database::connect(options).await.unwrap();
     assert!(present(&conn).await.is_empty());
     assert_eq!(Migrator::get_pending_migrations(&conn).await.unwrap().len(), Migrator::migrations().len());
 

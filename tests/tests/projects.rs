@@ -181,3 +181,29 @@ on_both_databases!(project_updates_are_revision_checked, |db: TestDb| async move
     let node = owner.gql(op!("node"), json!({"id": project_id})).await;
     assert_eq!(node.data("node")["name"], "Core");
 });
+
+on_both_databases!(concurrent_edges_cannot_close_a_cycle_together, |db: TestDb| async move {
+    let server = Server::start(db).await;
+    let (owner, project_id) = project(&server).await;
+    let mut stored = 0;
+    for round in 0..5 {
+        let a = task(&owner, &project_id, &format!("a{round}")).await;
+        let b = task(&owner, &project_id, &format!("b{round}")).await;
+        let (a, b) = (a["id"].as_str().unwrap(), b["id"].as_str().unwrap());
+        let (ab, ba) = tokio::join!(
+            owner.gql(op!("add_task_dependency"), json!({"taskId": a, "dependsOnId": b})),
+            owner.gql(op!("add_task_dependency"), json!({"taskId": b, "dependsOnId": a})),
+        );
+        let succeeded = [&ab, &ba].iter().filter(|r| r.errors().is_empty()).count();
+        assert!(succeeded <= 1, "both halves of a cycle were stored: {} / {}", ab.body, ba.body);
+        let page = owner.gql(op!("tasks"), json!({"projectId": project_id, "first": 100})).await;
+        let edges: usize = page.data("tasks")["edges"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| e["node"]["dependencies"].as_array().unwrap().len())
+            .sum();
+        stored += succeeded;
+        assert_eq!(edges, stored, "only the edges that succeeded are stored: {}", page.body);
+    }
+});

@@ -399,6 +399,14 @@ impl IdentityService {
             .await?
             .filter(|t| t.revoked_at.is_none() && t.expires_at.is_none_or(|at| at > now))
             .ok_or(CommonError::Unauthenticated)?;
+        // Recorded at most once a minute, so an integrator's busy token does not write on every request.
+        if token.last_used_at.is_none_or(|at| now - at > Duration::minutes(1)) {
+            api_token::Entity::update_many()
+                .col_expr(api_token::Column::LastUsedAt, sea_orm::sea_query::Expr::value(now))
+                .filter(api_token::Column::Id.eq(token.id))
+                .exec(&self.db)
+                .await?;
+        }
         let scopes: Vec<ApiScope> = serde_json::from_value(token.scopes.clone()).unwrap_or_default();
         let ceiling = scopes.iter().map(|s| s.ceiling()).max().unwrap_or(Role::Viewer);
         self.actor_for(token.user_id, None, Some(ceiling)).await
@@ -438,6 +446,15 @@ impl IdentityService {
         let session_id =
             actor.session_id.ok_or_else(|| CommonError::validation("an API token has no session to end"))?;
         self.revoke_session(actor, session_id).await.map(|_| ())
+    }
+
+    /// A user of the caller's organization, for an administrator of any of its scopes to grant to.
+    async fn member_of_tenant(&self, actor: &Actor, id: Uuid) -> Result<user::Model> {
+        Ok(user::Entity::find_by_id(id)
+            .one(&self.db)
+            .await?
+            .filter(|u| u.organization_id == actor.organization_id)
+            .ok_or(CommonError::NotFound("user"))?)
     }
 
     pub async fn user(&self, actor: &Actor, id: Uuid) -> Result<user::Model> {
@@ -624,7 +641,7 @@ impl IdentityService {
         let path = self.scope_path(actor, scope.0, scope.1).await?;
         let permission = if role == Role::Owner { Permission::Own } else { Permission::Administer };
         actor.authorize(permission, &path, scope.0.as_str())?;
-        let subject = self.user(actor, subject_id).await?;
+        let subject = self.member_of_tenant(actor, subject_id).await?;
         let existing = role_binding::Entity::find()
             .filter(role_binding::Column::SubjectId.eq(subject.id))
             .filter(role_binding::Column::Role.eq(role.as_str()))
@@ -647,7 +664,7 @@ impl IdentityService {
         let path = self.scope_path(actor, scope.0, scope.1).await?;
         let permission = if role == Role::Owner { Permission::Own } else { Permission::Administer };
         actor.authorize(permission, &path, scope.0.as_str())?;
-        let subject = self.user(actor, subject_id).await?;
+        let subject = self.member_of_tenant(actor, subject_id).await?;
         let txn = self.db.begin().await?;
         let deleted = role_binding::Entity::delete_many()
             .filter(role_binding::Column::SubjectId.eq(subject.id))

@@ -10,7 +10,8 @@ use acc_entity::{acceptance_criterion, project, task, task_dependency, user, wor
 use chrono::Utc;
 use sea_orm::sea_query::{Expr, ExprTrait};
 use sea_orm::{
-    ActiveModelTrait, ColumnTrait, Condition, DatabaseConnection, EntityTrait, QueryFilter, QueryOrder, Set,
+    ActiveModelTrait, ColumnTrait, Condition, ConnectionTrait, DatabaseConnection, EntityTrait, QueryFilter,
+    QueryOrder, QuerySelect, Set, TransactionTrait,
 };
 use serde::Serialize;
 use uuid::Uuid;
@@ -463,12 +464,12 @@ impl ProjectService {
 
     /// Bumps a task's revision after a change to something it owns (criteria, dependencies).
     async fn touch(&self, task_id: Uuid) -> Result<()> {
-        task::Entity::update_many()
-            .col_expr(task::Column::Revision, Expr::col(task::Column::Revision).add(1))
-            .col_expr(task::Column::UpdatedAt, Expr::value(Utc::now()))
-            .filter(task::Column::Id.eq(task_id))
-            .exec(&self.db)
-            .await?;
+        bump_revision(&self.db, task_id).await?;
+        self.announce(task_id).await
+    }
+
+    /// Tells subscribers that a task changed, as it is stored now.
+    async fn announce(&self, task_id: Uuid) -> Result<()> {
         if let Some(task) = task::Entity::find_by_id(task_id).one(&self.db).await? {
             self.publish(TaskChange::Updated, &task);
         }
@@ -563,10 +564,14 @@ impl ProjectService {
         if prerequisite.project_id != task.project_id {
             return Err(CommonError::validation("a task can only depend on a task of the same project").into());
         }
-        if let Some(cycle) = self.cycle_through(&task, &prerequisite).await? {
+        let txn = self.db.begin().await?;
+        // Dependency changes of one project are serialized (a row lock on PostgreSQL; SQLite has a
+        // single writer), so two concurrent edges cannot close a cycle between them.
+        project::Entity::find_by_id(task.project_id).lock_exclusive().one(&txn).await?;
+        if let Some(cycle) = cycle_through(&txn, &task, &prerequisite).await? {
             let titles = task::Entity::find()
                 .filter(task::Column::Id.is_in(cycle.iter().copied()))
-                .all(&self.db)
+                .all(&txn)
                 .await?
                 .into_iter()
                 .map(|t| (t.id, t.title))
@@ -583,61 +588,19 @@ impl ProjectService {
             depends_on_task_id: Set(prerequisite.id),
             created_at: Set(Utc::now()),
         }
-        .insert(&self.db)
+        .insert(&txn)
         .await;
         match inserted {
-            Ok(_) => self.touch(task.id).await?,
-            Err(e) if is_unique_violation(&e) => {}
+            Ok(_) => {
+                bump_revision(&txn, task.id).await?;
+                txn.commit().await?;
+                self.announce(task.id).await?;
+            }
+            // The edge exists already: adding it again changes nothing.
+            Err(e) if is_unique_violation(&e) => txn.rollback().await?,
             Err(e) => return Err(e.into()),
         }
         self.task(actor, task_id).await
-    }
-
-    /// The cycle that `task → prerequisite` would close, as the path task → … → task.
-    async fn cycle_through(&self, task: &task::Model, prerequisite: &task::Model) -> Result<Option<Vec<Uuid>>> {
-        if task.id == prerequisite.id {
-            return Ok(Some(vec![task.id, task.id]));
-        }
-        let project_tasks = task::Entity::find()
-            .filter(task::Column::ProjectId.eq(task.project_id))
-            .all(&self.db)
-            .await?
-            .into_iter()
-            .map(|t| t.id)
-            .collect::<Vec<_>>();
-        let mut edges: HashMap<Uuid, Vec<Uuid>> = HashMap::new();
-        for edge in task_dependency::Entity::find()
-            .filter(task_dependency::Column::TaskId.is_in(project_tasks))
-            .all(&self.db)
-            .await?
-        {
-            edges.entry(edge.task_id).or_default().push(edge.depends_on_task_id);
-        }
-        // Breadth-first from the prerequisite along "depends on" edges, remembering the way back.
-        let mut came_from: HashMap<Uuid, Uuid> = HashMap::new();
-        let mut seen = HashSet::from([prerequisite.id]);
-        let mut queue = VecDeque::from([prerequisite.id]);
-        while let Some(node) = queue.pop_front() {
-            for &next in edges.get(&node).map(Vec::as_slice).unwrap_or_default() {
-                if !seen.insert(next) {
-                    continue;
-                }
-                came_from.insert(next, node);
-                if next == task.id {
-                    let mut path = vec![task.id];
-                    let mut at = task.id;
-                    while let Some(&prev) = came_from.get(&at) {
-                        path.push(prev);
-                        at = prev;
-                    }
-                    path.push(task.id);
-                    path.reverse();
-                    return Ok(Some(path));
-                }
-                queue.push_back(next);
-            }
-        }
-        Ok(None)
     }
 
     pub async fn remove_task_dependency(
@@ -731,4 +694,64 @@ fn duplicate_name(err: sea_orm::DbErr, what: &str) -> ProjectError {
     } else {
         err.into()
     }
+}
+
+/// The cycle that `task → prerequisite` would close, as the path task → … → task.
+async fn cycle_through(
+    db: &impl ConnectionTrait,
+    task: &task::Model,
+    prerequisite: &task::Model,
+) -> Result<Option<Vec<Uuid>>> {
+    if task.id == prerequisite.id {
+        return Ok(Some(vec![task.id, task.id]));
+    }
+    let project_tasks = task::Entity::find()
+        .filter(task::Column::ProjectId.eq(task.project_id))
+        .all(db)
+        .await?
+        .into_iter()
+        .map(|t| t.id)
+        .collect::<Vec<_>>();
+    let mut edges: HashMap<Uuid, Vec<Uuid>> = HashMap::new();
+    for edge in
+        task_dependency::Entity::find().filter(task_dependency::Column::TaskId.is_in(project_tasks)).all(db).await?
+    {
+        edges.entry(edge.task_id).or_default().push(edge.depends_on_task_id);
+    }
+    // Breadth-first from the prerequisite along "depends on" edges, remembering the way back.
+    let mut came_from: HashMap<Uuid, Uuid> = HashMap::new();
+    let mut seen = HashSet::from([prerequisite.id]);
+    let mut queue = VecDeque::from([prerequisite.id]);
+    while let Some(node) = queue.pop_front() {
+        for &next in edges.get(&node).map(Vec::as_slice).unwrap_or_default() {
+            if !seen.insert(next) {
+                continue;
+            }
+            came_from.insert(next, node);
+            if next == task.id {
+                let mut path = vec![task.id];
+                let mut at = task.id;
+                while let Some(&prev) = came_from.get(&at) {
+                    path.push(prev);
+                    at = prev;
+                }
+                path.push(task.id);
+                path.reverse();
+                return Ok(Some(path));
+            }
+            queue.push_back(next);
+        }
+    }
+    Ok(None)
+}
+
+/// Bumps a task's revision after a change to something it owns (criteria, dependencies).
+async fn bump_revision(db: &impl ConnectionTrait, task_id: Uuid) -> Result<()> {
+    task::Entity::update_many()
+        .col_expr(task::Column::Revision, Expr::col(task::Column::Revision).add(1))
+        .col_expr(task::Column::UpdatedAt, Expr::value(Utc::now()))
+        .filter(task::Column::Id.eq(task_id))
+        .exec(db)
+        .await?;
+    Ok(())
 }
