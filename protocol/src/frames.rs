@@ -1,0 +1,238 @@
+//! The frames of the Agent Adapter Protocol: handshake, health, commands and their acks,
+//! run events and their acks, and errors.
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use uuid::Uuid;
+
+/// What an agent can do; an operation needing a capability the agent lacks is refused,
+/// never simulated (SPEC §8).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Capability {
+    Stream,
+    Cancel,
+    NativeResume,
+    Checkpoint,
+    Approvals,
+    Tools,
+    Mcp,
+    Artifacts,
+    UsageExact,
+    UsageEstimated,
+    FilesystemScope,
+    StructuredOutput,
+}
+
+impl Capability {
+    pub const ALL: [Capability; 12] = [
+        Capability::Stream,
+        Capability::Cancel,
+        Capability::NativeResume,
+        Capability::Checkpoint,
+        Capability::Approvals,
+        Capability::Tools,
+        Capability::Mcp,
+        Capability::Artifacts,
+        Capability::UsageExact,
+        Capability::UsageEstimated,
+        Capability::FilesystemScope,
+        Capability::StructuredOutput,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Capability::Stream => "stream",
+            Capability::Cancel => "cancel",
+            Capability::NativeResume => "native_resume",
+            Capability::Checkpoint => "checkpoint",
+            Capability::Approvals => "approvals",
+            Capability::Tools => "tools",
+            Capability::Mcp => "mcp",
+            Capability::Artifacts => "artifacts",
+            Capability::UsageExact => "usage_exact",
+            Capability::UsageEstimated => "usage_estimated",
+            Capability::FilesystemScope => "filesystem_scope",
+            Capability::StructuredOutput => "structured_output",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Self> {
+        Self::ALL.into_iter().find(|c| c.as_str() == s)
+    }
+}
+
+/// One agent a connector offers, as its adapter describes it at handshake.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct AgentDescriptor {
+    /// Unique within the connector; the control plane keys the agent on (connector, name).
+    pub name: String,
+    pub adapter: String,
+    pub adapter_version: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub runtime_version: Option<String>,
+    pub capabilities: Vec<Capability>,
+}
+
+/// Where the connector's spool stands for a run: the last sequence the control plane acknowledged.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RunCursor {
+    pub run_id: Uuid,
+    pub acked_sequence: u64,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum HealthStatus {
+    Healthy,
+    Degraded,
+    Unhealthy,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CancelMode {
+    /// Ask the runtime to stop (SIGTERM), then force it after a grace period.
+    Graceful,
+    /// Stop it now (SIGKILL).
+    Immediate,
+}
+
+/// A command from the control plane. Its `command_id` is its idempotency key: a connector
+/// that sees the same id twice acknowledges again and does nothing more.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "command", rename_all = "snake_case")]
+pub enum Command {
+    StartRun {
+        run_id: Uuid,
+        attempt_id: Uuid,
+        agent_id: Uuid,
+        /// What the task asks of the agent: its objective and input.
+        input: Value,
+        /// The bounded context bundle the control plane assembled for the run.
+        #[serde(default)]
+        context: Value,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        approval_token: Option<String>,
+    },
+    CancelRun {
+        run_id: Uuid,
+        mode: CancelMode,
+    },
+    Checkpoint {
+        run_id: Uuid,
+        reason: String,
+    },
+    Resume {
+        run_id: Uuid,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        checkpoint: Option<Value>,
+    },
+    ApprovalDecision {
+        run_id: Uuid,
+        approval_id: Uuid,
+        approved: bool,
+        /// Short-lived, single-use, bound to the run and the action; present when approved.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        approval_token: Option<String>,
+    },
+    HandoffIngest {
+        run_id: Uuid,
+        attempt_id: Uuid,
+        agent_id: Uuid,
+        bundle: Value,
+    },
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "outcome", rename_all = "snake_case")]
+pub enum CommandOutcome {
+    Accepted,
+    Rejected { reason: String },
+}
+
+/// What happened in a run, normalized across runtimes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EventKind {
+    /// The runtime started; `data` has its native run reference.
+    Started,
+    Message,
+    ToolCall,
+    ToolResult,
+    FileChange,
+    Usage,
+    /// A line of output the adapter passes through as it is.
+    Output,
+    Error,
+    ApprovalRequested,
+    Checkpoint,
+    /// The run ended; `data.outcome` is `succeeded`, `failed` or `cancelled`.
+    Result,
+}
+
+/// Error codes of [`Frame::Error`]; docs/protocol.md says which ones close the connection.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ErrorCode {
+    MalformedFrame,
+    FrameTooLarge,
+    UnsupportedVersion,
+    IdentityMismatch,
+    UnknownRun,
+    UnknownAgent,
+    Unauthorized,
+    Internal,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Frame {
+    /// Connector → control plane, first frame: who it is and what it offers.
+    Hello {
+        connector_version: String,
+        agents: Vec<AgentDescriptor>,
+        /// Runs the connector still holds spooled events for.
+        #[serde(default)]
+        resume: Vec<RunCursor>,
+    },
+    /// Control plane → connector: the handshake succeeded.
+    HelloAck {
+        /// The control plane's id for each agent, by name.
+        agents: Vec<AgentId>,
+        heartbeat_interval_ms: u64,
+        /// Per run, the highest connector sequence already stored: resend only what comes after.
+        #[serde(default)]
+        resume: Vec<RunCursor>,
+    },
+    /// Connector → control plane, periodically: alive, and how it is.
+    Heartbeat { status: HealthStatus, active_runs: Vec<Uuid> },
+    /// Control plane → connector.
+    Command {
+        command_id: Uuid,
+        #[serde(flatten)]
+        command: Command,
+    },
+    /// Connector → control plane: a command was taken (or refused, with the reason).
+    CommandAck {
+        command_id: Uuid,
+        #[serde(flatten)]
+        outcome: CommandOutcome,
+    },
+    /// Connector → control plane: one run event (run, event id and sequence are on the envelope).
+    Event {
+        kind: EventKind,
+        #[serde(default)]
+        data: Value,
+    },
+    /// Control plane → connector: every event of the run up to this sequence is stored.
+    EventAck { run_id: Uuid, up_to_sequence: u64 },
+    /// Either direction: something was wrong with a frame.
+    Error { code: ErrorCode, message: String },
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AgentId {
+    pub name: String,
+    pub agent_id: Uuid,
+}

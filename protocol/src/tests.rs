@@ -1,0 +1,89 @@
+//! Round trips of every frame, and the refusals of `decode`.
+
+use serde_json::json;
+use uuid::Uuid;
+
+use super::*;
+
+fn frames() -> Vec<Frame> {
+    let run = Uuid::now_v7();
+    vec![
+        Frame::Hello {
+            connector_version: "0.1.0".into(),
+            agents: vec![AgentDescriptor {
+                name: "shell".into(),
+                adapter: "command".into(),
+                adapter_version: "0.1.0".into(),
+                runtime_version: None,
+                capabilities: vec![Capability::Stream, Capability::Cancel],
+            }],
+            resume: vec![RunCursor { run_id: run, acked_sequence: 3 }],
+        },
+        Frame::HelloAck {
+            agents: vec![AgentId { name: "shell".into(), agent_id: Uuid::now_v7() }],
+            heartbeat_interval_ms: 5000,
+            resume: vec![],
+        },
+        Frame::Heartbeat { status: HealthStatus::Healthy, active_runs: vec![run] },
+        Frame::Command {
+            command_id: Uuid::now_v7(),
+            command: Command::StartRun {
+                run_id: run,
+                attempt_id: Uuid::now_v7(),
+                agent_id: Uuid::now_v7(),
+                input: json!({"objective": "say hi"}),
+                context: json!({}),
+                approval_token: None,
+            },
+        },
+        Frame::Command {
+            command_id: Uuid::now_v7(),
+            command: Command::CancelRun { run_id: run, mode: CancelMode::Graceful },
+        },
+        Frame::CommandAck { command_id: Uuid::now_v7(), outcome: CommandOutcome::Accepted },
+        Frame::CommandAck { command_id: Uuid::now_v7(), outcome: CommandOutcome::Rejected { reason: "busy".into() } },
+        Frame::Event { kind: EventKind::Output, data: json!({"line": "hi"}) },
+        Frame::EventAck { run_id: run, up_to_sequence: 7 },
+        Frame::Error { code: ErrorCode::UnknownRun, message: "no such run".into() },
+    ]
+}
+
+#[test]
+fn every_frame_round_trips() {
+    let connector = Uuid::now_v7();
+    for frame in frames() {
+        let envelope = Envelope::new(connector, frame);
+        let text = encode(&envelope).unwrap();
+        assert_eq!(decode(text.as_bytes()).unwrap(), envelope, "{text}");
+    }
+}
+
+#[test]
+fn wire_shape_is_tagged_and_flat() {
+    let envelope =
+        Envelope::new(Uuid::nil(), Frame::CommandAck { command_id: Uuid::nil(), outcome: CommandOutcome::Accepted });
+    let value: serde_json::Value = serde_json::from_str(&encode(&envelope).unwrap()).unwrap();
+    assert_eq!(value["schema_version"], 1);
+    assert_eq!(value["payload"]["type"], "command_ack");
+    assert_eq!(value["payload"]["outcome"], "accepted");
+}
+
+#[test]
+fn decode_refuses_oversize_unknown_version_and_malformed_frames() {
+    let big = vec![b' '; MAX_FRAME_BYTES + 1];
+    assert!(matches!(decode(&big), Err(ProtocolError::TooLarge { .. })));
+    let v2 = json!({"schema_version": 2, "connector_id": Uuid::nil(), "occurred_at": "2026-12-02T00:00:00Z", "payload": {"type": "heartbeat"}});
+    assert_eq!(decode(v2.to_string().as_bytes()), Err(ProtocolError::UnsupportedVersion { found: 2 }));
+    assert_eq!(ProtocolError::UnsupportedVersion { found: 2 }.code(), ErrorCode::UnsupportedVersion);
+    for bad in [&b"{\"schema_version\": 1, \"connector_id\""[..], b"[]", b"{}", b"{\"schema_version\": 1}"] {
+        assert!(matches!(decode(bad), Err(ProtocolError::Malformed(_))), "{}", String::from_utf8_lossy(bad));
+    }
+}
+
+#[test]
+fn capabilities_have_stable_names() {
+    for capability in Capability::ALL {
+        assert_eq!(Capability::parse(capability.as_str()), Some(capability));
+        assert_eq!(serde_json::to_value(capability).unwrap(), json!(capability.as_str()));
+    }
+}
