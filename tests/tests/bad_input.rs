@@ -1,12 +1,14 @@
 //! Bad input through the real server: each request is refused with a typed error code (and the
 //! HTTP status where one means something), and nothing is written.
 
+mod common;
+
 use acc_tests::{Client, GqlResponse, Server, TestDb, on_both_databases, op};
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use serde_json::{Value, json};
 
-/// An owner with one project holding one task.
+/// The shared fixture with one task in its project.
 struct Fixture {
     owner: Client,
     workspace_id: String,
@@ -16,14 +18,8 @@ struct Fixture {
 
 impl Fixture {
     async fn new(server: &Server) -> Self {
-        let owner = server.owner().await;
-        let ws = owner.gql(op!("create_workspace"), json!({"name": "Platform"})).await;
-        let workspace_id = ws.data("createWorkspace")["id"].as_str().unwrap().to_owned();
-        let project = owner.gql(op!("create_project"), json!({"workspaceId": workspace_id, "name": "Core"})).await;
-        let project_id = project.data("createProject")["id"].as_str().unwrap().to_owned();
-        let task =
-            owner.gql(op!("create_task"), json!({"input": {"projectId": project_id, "title": "Existing"}})).await;
-        let task = task.data("createTask").clone();
+        let common::Fixture { owner, workspace_id, project_id } = common::fixture(server).await;
+        let task = common::create_task(&owner, &project_id, "Existing").await;
         Self { owner, workspace_id, project_id, task }
     }
 
@@ -189,9 +185,7 @@ fn never_created(id: &str) -> String {
 on_both_databases!(ids_must_be_valid_of_the_right_kind_and_exist, |db: TestDb| async move {
     let server = Server::start(db).await;
     let f = Fixture::new(&server).await;
-    let doomed =
-        f.owner.gql(op!("create_task"), json!({"input": {"projectId": f.project_id, "title": "Doomed"}})).await;
-    let doomed = doomed.data("createTask")["id"].as_str().unwrap().to_owned();
+    let doomed = common::create_task(&f.owner, &f.project_id, "Doomed").await["id"].as_str().unwrap().to_owned();
     f.owner.gql(op!("delete_task"), json!({"id": doomed})).await.data("deleteTask");
     let before = f.tasks().await;
     let create_in = |project: &str| json!({"input": {"projectId": project, "title": "Should not exist"}});

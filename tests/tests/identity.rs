@@ -1,6 +1,8 @@
 //! Identity through the real server, as a client signs in: passwords, rotating refresh tokens,
 //! sessions, API tokens, forged access tokens, login throttling, roles and tenants.
 
+mod common;
+
 use acc_tests::{Client, GqlResponse, PASSWORD, Server, ServerOptions, TestDb, on_both_databases, op};
 use base64::Engine;
 use base64::engine::general_purpose::{STANDARD, URL_SAFE_NO_PAD};
@@ -47,19 +49,8 @@ fn session<'a>(sessions: &'a [Value], device: &str) -> &'a Value {
     sessions.iter().find(|s| s["deviceName"] == device).unwrap_or_else(|| panic!("no session {device}: {sessions:?}"))
 }
 
-/// A workspace with the given projects; returns their ids in order.
-async fn projects(owner: &Client, names: &[&str]) -> Vec<String> {
-    let ws = owner.gql(op!("create_workspace"), json!({"name": "Platform"})).await;
-    let ws_id = id(ws.data("createWorkspace"));
-    let mut ids = Vec::new();
-    for name in names {
-        let project = owner.gql(op!("create_project"), json!({"workspaceId": ws_id, "name": name})).await;
-        ids.push(id(project.data("createProject")));
-    }
-    ids
-}
-
-async fn create_task(client: &Client, project_id: &str, title: &str) -> GqlResponse {
+/// A `createTask` that may be refused.
+async fn try_create_task(client: &Client, project_id: &str, title: &str) -> GqlResponse {
     client.gql(op!("create_task"), json!({"input": {"projectId": project_id, "title": title}})).await
 }
 
@@ -167,9 +158,8 @@ on_both_databases!(logout_and_revoke_session_end_one_session_each, |db: TestDb| 
 
 on_both_databases!(api_tokens_act_within_their_scopes_until_revoked, |db: TestDb| async move {
     let server = Server::start(db).await;
-    let owner = server.owner().await;
-    let project = projects(&owner, &["Control plane"]).await.remove(0);
-    create_task(&owner, &project, "Existing").await.data("createTask");
+    let common::Fixture { owner, project_id: project, .. } = common::fixture(&server).await;
+    common::create_task(&owner, &project, "Existing").await;
 
     let created = owner.gql(op!("create_api_token"), json!({"name": "ci", "scopes": ["READ"]})).await;
     let created = created.data("createApiToken").clone();
@@ -179,7 +169,7 @@ on_both_databases!(api_tokens_act_within_their_scopes_until_revoked, |db: TestDb
     let reader = server.client().with_token(secret);
     assert_eq!(viewer(&reader).await.data("viewer")["email"], OWNER_EMAIL);
     assert_eq!(task_titles(&reader, &project).await, vec!["Existing"]);
-    create_task(&reader, &project, "Written by a reader").await.expect_code("FORBIDDEN");
+    try_create_task(&reader, &project, "Written by a reader").await.expect_code("FORBIDDEN");
     let minted = reader.gql(op!("create_api_token"), json!({"name": "child", "scopes": ["ADMIN"]})).await;
     minted.expect_code("FORBIDDEN");
     let tenant = reader
@@ -192,7 +182,7 @@ on_both_databases!(api_tokens_act_within_their_scopes_until_revoked, |db: TestDb
 
     let writer = owner.gql(op!("create_api_token"), json!({"name": "bot", "scopes": ["WRITE"]})).await;
     let writer = server.client().with_token(writer.data("createApiToken")["secret"].as_str().unwrap());
-    create_task(&writer, &project, "Written by a bot").await.data("createTask");
+    common::create_task(&writer, &project, "Written by a bot").await;
     writer.gql(op!("create_workspace"), json!({"name": "Bot space"})).await.expect_code("FORBIDDEN");
 
     let revoked = owner.gql(op!("revoke_api_token"), json!({"id": created["apiToken"]["id"]})).await;
@@ -245,8 +235,7 @@ fn ed_dsa(kid: &str, claims: &Value, der: &[u8]) -> String {
 
 on_both_databases!(forged_expired_and_unsigned_access_tokens_are_refused, |db: TestDb| async move {
     let server = Server::start(db).await;
-    let owner = server.owner().await;
-    let project = projects(&owner, &["Control plane"]).await.remove(0);
+    let common::Fixture { owner, project_id: project, .. } = common::fixture(&server).await;
     let (kid, der) = server_key(&server);
     let (_, payload) = sign_in(&server, OWNER_EMAIL, "laptop").await;
     let real = claims_of(payload["accessToken"].as_str().unwrap());
@@ -284,7 +273,7 @@ on_both_databases!(forged_expired_and_unsigned_access_tokens_are_refused, |db: T
     for (what, token) in bad_tokens {
         let client = server.client().with_token(&token);
         assert_refused(&viewer(&client).await, what);
-        assert_refused(&create_task(&client, &project, what).await, what);
+        assert_refused(&try_create_task(&client, &project, what).await, what);
     }
     assert_eq!(task_titles(&owner, &project).await, Vec::<String>::new(), "no forged token wrote anything");
 });
@@ -314,11 +303,11 @@ async fn login_attempts_are_limited_per_account() {
 
 on_both_databases!(roles_decide_what_each_member_may_do, |db: TestDb| async move {
     let server = Server::start(db).await;
-    let owner = server.owner().await;
-    let ids = projects(&owner, &["Alpha", "Beta"]).await;
-    let (alpha, beta) = (&ids[0], &ids[1]);
-    create_task(&owner, alpha, "Alpha task").await.data("createTask");
-    create_task(&owner, beta, "Beta task").await.data("createTask");
+    let common::Fixture { owner, workspace_id, project_id: alpha } = common::fixture(&server).await;
+    let beta = owner.gql(op!("create_project"), json!({"workspaceId": workspace_id, "name": "Beta"})).await;
+    let (alpha, beta) = (&alpha, &id(beta.data("createProject")));
+    common::create_task(&owner, alpha, "Alpha task").await;
+    common::create_task(&owner, beta, "Beta task").await;
     let org_id = viewer(&owner).await.data("viewer")["organization"]["id"].as_str().unwrap().to_owned();
 
     let created = owner
@@ -340,7 +329,7 @@ on_both_databases!(roles_decide_what_each_member_may_do, |db: TestDb| async move
     let (reader, _) = sign_in(&server, "viewer@acme.test", "reader").await;
     assert_eq!(task_titles(&reader, alpha).await, vec!["Alpha task"]);
     assert_eq!(task_titles(&reader, beta).await, vec!["Beta task"]);
-    create_task(&reader, alpha, "Not allowed").await.expect_code("FORBIDDEN");
+    try_create_task(&reader, alpha, "Not allowed").await.expect_code("FORBIDDEN");
     let escalate =
         reader.gql(op!("grant_role"), json!({"subjectId": viewer_id, "role": "MEMBER", "scopeId": alpha})).await;
     escalate.expect_code("FORBIDDEN");
@@ -352,12 +341,12 @@ on_both_databases!(roles_decide_what_each_member_may_do, |db: TestDb| async move
         (&granted["role"], &granted["scopeId"], &granted["subject"]["id"]),
         (&json!("MEMBER"), &json!(alpha), &json!(viewer_id))
     );
-    create_task(&reader, alpha, "Now allowed").await.data("createTask");
-    create_task(&reader, beta, "Still not allowed").await.expect_code("FORBIDDEN");
+    common::create_task(&reader, alpha, "Now allowed").await;
+    try_create_task(&reader, beta, "Still not allowed").await.expect_code("FORBIDDEN");
 
     assert_eq!(owner.gql(op!("revoke_role"), member.clone()).await.data("revokeRole"), true);
     assert_eq!(owner.gql(op!("revoke_role"), member).await.data("revokeRole"), false, "nothing left to revoke");
-    create_task(&reader, alpha, "Not any more").await.expect_code("FORBIDDEN");
+    try_create_task(&reader, alpha, "Not any more").await.expect_code("FORBIDDEN");
     assert_eq!(task_titles(&owner, alpha).await, vec!["Alpha task", "Now allowed"]);
     assert_eq!(task_titles(&owner, beta).await, vec!["Beta task"]);
 
@@ -368,13 +357,13 @@ on_both_databases!(roles_decide_what_each_member_may_do, |db: TestDb| async move
     contractor.gql(op!("tasks"), json!({"projectId": alpha})).await.expect_code("NOT_FOUND");
     let grant = json!({"subjectId": outsider_id, "role": "MEMBER", "scopeId": alpha});
     owner.gql(op!("grant_role"), grant).await.data("grantRole");
-    create_task(&contractor, alpha, "Contracted").await.data("createTask");
+    common::create_task(&contractor, alpha, "Contracted").await;
     contractor.gql(op!("tasks"), json!({"projectId": beta})).await.expect_code("NOT_FOUND");
-    create_task(&contractor, beta, "Elsewhere").await.expect_code("NOT_FOUND");
+    try_create_task(&contractor, beta, "Elsewhere").await.expect_code("NOT_FOUND");
     let workspaces = contractor.gql(op!("workspaces"), json!({})).await;
     let workspaces = workspaces.data("workspaces")["edges"].as_array().unwrap().clone();
     assert_eq!(workspaces.len(), 1);
-    assert_eq!(workspaces[0]["node"]["projects"]["edges"], json!([{"node": {"id": alpha, "name": "Alpha"}}]));
+    assert_eq!(workspaces[0]["node"]["projects"]["edges"], json!([{"node": {"id": alpha, "name": "Control plane"}}]));
     assert_eq!(task_titles(&owner, beta).await, vec!["Beta task"]);
 });
 
