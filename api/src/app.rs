@@ -4,14 +4,18 @@ use std::sync::Arc;
 
 use sea_orm::DatabaseConnection;
 
+use std::time::Duration;
+
 use crate::broker::Broker;
 use crate::config::Config;
+use crate::gateway::GatewayService;
 use crate::graphql::{AppSchema, Services, build_schema};
 use crate::http::{AppState, router};
 use crate::identity::keys::SigningKeys;
 use crate::identity::login_limiter::LoginLimiter;
 use crate::identity::{Bootstrap, IdentityService, secrets};
 use crate::projects::ProjectService;
+use crate::runs::RunService;
 use crate::settings::SettingsService;
 
 #[derive(Debug, thiserror::Error)]
@@ -51,10 +55,27 @@ impl App {
         ));
         let bootstrap = Arc::new(Bootstrap::new(None));
         let broker = Broker::new();
+        let gateway =
+            GatewayService::new(db.clone(), broker.clone(), Duration::from_millis(config.runs.heartbeat_interval_ms));
+        let runs = RunService::new(
+            db.clone(),
+            broker.clone(),
+            gateway.clone(),
+            Duration::from_millis(config.runs.cancel_timeout_ms),
+            config.limits.max_page_size,
+        );
+        // Whatever was live when the last process stopped did not end cleanly.
+        gateway.mark_all_offline().await.map_err(|e| sea_orm::DbErr::Custom(e.to_string()))?;
+        let interrupted = runs.recover_interrupted().await.map_err(|e| sea_orm::DbErr::Custom(e.to_string()))?;
+        if interrupted > 0 {
+            tracing::warn!(interrupted, "runs left live by the last stop are now interrupted");
+        }
         let identity = IdentityService::new(db.clone(), keys, config.tokens.clone(), limiter, bootstrap.clone());
         let services = Services {
             projects: ProjectService::new(db.clone(), broker.clone(), config.limits.max_page_size),
             settings: SettingsService::new(db.clone()),
+            gateway,
+            runs,
             identity,
             broker,
             limits: Arc::new(config.limits.clone()),

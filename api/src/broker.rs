@@ -8,7 +8,7 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
-use acc_entity::task;
+use acc_entity::{connector, run_event, task, task_run};
 use futures_util::{Stream, StreamExt};
 use tokio::sync::broadcast;
 use tokio_stream::wrappers::BroadcastStream;
@@ -21,6 +21,12 @@ pub const TOPIC_CAPACITY: usize = 1024;
 pub enum Topic {
     /// Changes to the tasks of one project.
     ProjectTasks(Uuid),
+    /// Status changes of the runs of one project.
+    ProjectRuns(Uuid),
+    /// The events of one run, as they are stored.
+    RunEvents(Uuid),
+    /// Connectors of one workspace coming online, going offline, changing health.
+    WorkspaceConnectors(Uuid),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -33,6 +39,9 @@ pub enum TaskChange {
 #[derive(Debug, Clone)]
 pub enum Event {
     Task { change: TaskChange, task: task::Model },
+    RunUpdated(task_run::Model),
+    RunEvent(run_event::Model),
+    ConnectorStatus(connector::Model),
 }
 
 #[derive(Debug, Clone)]
@@ -121,6 +130,7 @@ mod tests {
         match slow.next().await {
             Some(Delivery::Event(e)) => match &*e {
                 Event::Task { task, .. } => assert_eq!(task.revision, 10),
+                other => panic!("unexpected {other:?}"),
             },
             other => panic!("expected the oldest retained event, got {other:?}"),
         }

@@ -35,6 +35,22 @@ pub struct Config {
     pub bootstrap_code_file: Option<PathBuf>,
     pub limits: Limits,
     pub tokens: TokenLifetimes,
+    pub runs: RunSettings,
+}
+
+/// Timings of the connector gateway and the run orchestrator.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct RunSettings {
+    /// How often connectors send heartbeats; three missed ones close the connection.
+    pub heartbeat_interval_ms: u64,
+    /// How long a run may stay `cancelling` before it is cancelled without the connector's word.
+    pub cancel_timeout_ms: u64,
+}
+
+impl Default for RunSettings {
+    fn default() -> Self {
+        Self { heartbeat_interval_ms: 5_000, cancel_timeout_ms: 30_000 }
+    }
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -68,6 +84,7 @@ impl Default for Config {
             bootstrap_code_file: None,
             limits: Limits::default(),
             tokens: TokenLifetimes::default(),
+            runs: RunSettings::default(),
         }
     }
 }

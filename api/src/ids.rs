@@ -21,10 +21,14 @@ pub enum NodeKind {
     Task,
     AcceptanceCriterion,
     SettingsLayer,
+    EnrollmentToken,
+    Connector,
+    Agent,
+    TaskRun,
 }
 
 impl NodeKind {
-    const ALL: [NodeKind; 10] = [
+    const ALL: [NodeKind; 14] = [
         NodeKind::Organization,
         NodeKind::User,
         NodeKind::Session,
@@ -35,6 +39,10 @@ impl NodeKind {
         NodeKind::Task,
         NodeKind::AcceptanceCriterion,
         NodeKind::SettingsLayer,
+        NodeKind::EnrollmentToken,
+        NodeKind::Connector,
+        NodeKind::Agent,
+        NodeKind::TaskRun,
     ];
 
     pub fn name(self) -> &'static str {
@@ -49,6 +57,10 @@ impl NodeKind {
             NodeKind::Task => "Task",
             NodeKind::AcceptanceCriterion => "AcceptanceCriterion",
             NodeKind::SettingsLayer => "SettingsLayer",
+            NodeKind::EnrollmentToken => "EnrollmentToken",
+            NodeKind::Connector => "Connector",
+            NodeKind::Agent => "Agent",
+            NodeKind::TaskRun => "TaskRun",
         }
     }
 

@@ -3,15 +3,22 @@
 #![deny(clippy::unwrap_used)]
 
 pub mod acceptance_criterion;
+pub mod agent;
 pub mod api_token;
+pub mod capability_snapshot;
 pub mod config_layer;
+pub mod connector;
 pub mod device_session;
+pub mod enrollment_token;
 pub mod idempotency_record;
 pub mod organization;
 pub mod project;
 pub mod refresh_token;
 pub mod role_binding;
+pub mod run_attempt;
+pub mod run_event;
 pub mod task;
 pub mod task_dependency;
+pub mod task_run;
 pub mod user;
 pub mod workspace;

@@ -8,12 +8,14 @@
 pub use sea_orm_migration::prelude::*;
 
 mod m20261202_000001_foundation;
+mod m20261202_000002_runs;
+mod tables;
 
 pub struct Migrator;
 
 #[async_trait::async_trait]
 impl MigratorTrait for Migrator {
     fn migrations() -> Vec<Box<dyn MigrationTrait>> {
-        vec![Box::new(m20261202_000001_foundation::Migration)]
+        vec![Box::new(m20261202_000001_foundation::Migration), Box::new(m20261202_000002_runs::Migration)]
     }
 }

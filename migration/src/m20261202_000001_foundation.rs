@@ -2,6 +2,8 @@
 
 use sea_orm_migration::{prelude::*, schema::*};
 
+use crate::tables::{index, mutable_table, owned_by, table};
+
 pub struct Migration;
 
 impl MigrationName for Migration {
@@ -26,30 +28,6 @@ const TABLES: &[&str] = &[
     "config_layers",
     "idempotency_records",
 ];
-
-/// A table with a UUIDv7 primary key and a server-set creation time.
-fn table(name: &'static str) -> TableCreateStatement {
-    Table::create().table(name).col(uuid("id").primary_key()).col(timestamp_with_time_zone("created_at")).to_owned()
-}
-
-/// A mutable row: it also carries its revision and last write time.
-fn mutable_table(name: &'static str) -> TableCreateStatement {
-    table(name).col(big_integer("revision")).col(timestamp_with_time_zone("updated_at")).to_owned()
-}
-
-fn owned_by(stmt: &mut TableCreateStatement, column: &'static str, parent: &'static str) -> TableCreateStatement {
-    stmt.col(uuid(column))
-        .foreign_key(ForeignKey::create().from_col(column).to(parent, "id").on_delete(ForeignKeyAction::Cascade))
-        .to_owned()
-}
-
-fn index(name: &'static str, table: &'static str, cols: &[&'static str]) -> IndexCreateStatement {
-    let mut stmt = Index::create().name(name).table(table).to_owned();
-    for col in cols {
-        stmt.col(*col);
-    }
-    stmt
-}
 
 #[async_trait::async_trait]
 impl MigrationTrait for Migration {

@@ -17,6 +17,13 @@ const TABLES: &[&str] = &[
     "acceptance_criteria",
     "config_layers",
     "idempotency_records",
+    "enrollment_tokens",
+    "connectors",
+    "agents",
+    "capability_snapshots",
+    "task_runs",
+    "run_attempts",
+    "run_events",
 ];
 
 async fn present(db: &sea_orm::DatabaseConnection) -> Vec<&'static str> {

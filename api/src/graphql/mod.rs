@@ -12,9 +12,11 @@ use async_graphql::{Context, Data, MergedObject, MergedSubscription, Schema};
 
 use crate::broker::Broker;
 use crate::config::Limits;
+use crate::gateway::GatewayService;
 use crate::identity::actor::Actor;
 use crate::identity::{DeviceInfo, IdentityService};
 use crate::projects::ProjectService;
+use crate::runs::RunService;
 use crate::settings::SettingsService;
 pub use errors::{finish_errors, gql_error};
 
@@ -28,6 +30,8 @@ pub struct Services {
     pub identity: IdentityService,
     pub projects: ProjectService,
     pub settings: SettingsService,
+    pub gateway: GatewayService,
+    pub runs: RunService,
     pub broker: Broker,
     pub limits: Arc<Limits>,
 }
@@ -73,6 +77,8 @@ pub struct QueryRoot(
     crate::identity::graphql::IdentityQuery,
     crate::projects::graphql::ProjectQuery,
     crate::settings::graphql::SettingsQuery,
+    crate::gateway::graphql::GatewayQuery,
+    crate::runs::graphql::RunQuery,
     node::NodeQuery,
 );
 
@@ -81,10 +87,16 @@ pub struct MutationRoot(
     crate::identity::graphql::IdentityMutation,
     crate::projects::graphql::ProjectMutation,
     crate::settings::graphql::SettingsMutation,
+    crate::gateway::graphql::GatewayMutation,
+    crate::runs::graphql::RunMutation,
 );
 
 #[derive(MergedSubscription, Default)]
-pub struct SubscriptionRoot(crate::projects::graphql::ProjectSubscription);
+pub struct SubscriptionRoot(
+    crate::projects::graphql::ProjectSubscription,
+    crate::gateway::graphql::GatewaySubscription,
+    crate::runs::graphql::RunSubscription,
+);
 
 pub type AppSchema = Schema<QueryRoot, MutationRoot, SubscriptionRoot>;
 

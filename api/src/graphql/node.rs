@@ -3,9 +3,11 @@
 use async_graphql::{Context, ID, Interface, Object};
 
 use super::{ContextExt, gql_error};
+use crate::gateway::graphql::{Agent, Connector, EnrollmentToken};
 use crate::identity::graphql::{ApiToken, Organization, RoleBinding, Session, User};
 use crate::ids::{GlobalId, NodeKind};
 use crate::projects::graphql::{AcceptanceCriterion, Project, Task, Workspace};
+use crate::runs::graphql::TaskRun;
 use crate::settings::graphql::SettingsLayer;
 
 #[derive(Interface)]
@@ -21,6 +23,10 @@ pub enum Node {
     Task(Task),
     AcceptanceCriterion(AcceptanceCriterion),
     SettingsLayer(SettingsLayer),
+    EnrollmentToken(EnrollmentToken),
+    Connector(Connector),
+    Agent(Agent),
+    TaskRun(TaskRun),
 }
 
 #[derive(Default)]
@@ -54,6 +60,15 @@ impl NodeQuery {
             NodeKind::SettingsLayer => {
                 Node::SettingsLayer(SettingsLayer(services.settings.layer(actor, id).await.map_err(gql_error)?))
             }
+            // Enrollment tokens are secrets handed out once; they are not looked up again.
+            NodeKind::EnrollmentToken => {
+                return Err(gql_error(crate::error::CommonError::NotFound("enrollment token")));
+            }
+            NodeKind::Connector => {
+                Node::Connector(Connector(services.gateway.connector(actor, id).await.map_err(gql_error)?))
+            }
+            NodeKind::Agent => Node::Agent(Agent(services.gateway.agent(actor, id).await.map_err(gql_error)?)),
+            NodeKind::TaskRun => Node::TaskRun(TaskRun(services.runs.run(actor, id).await.map_err(gql_error)?)),
         })
     }
 }

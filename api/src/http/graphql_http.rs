@@ -76,6 +76,10 @@ pub async fn post(
             let err = CommonError::validation("batched requests are not supported; send one operation per request");
             return refuse(&headers, StatusCode::BAD_REQUEST, err, &correlation_id);
         }
+        Ok(value) if value.get("query").and_then(|q| q.as_str()).is_none() => {
+            let err = CommonError::validation("a GraphQL request is a JSON object with a `query` string");
+            return refuse(&headers, StatusCode::BAD_REQUEST, err, &correlation_id);
+        }
         Ok(value) => match serde_json::from_value(value) {
             Ok(request) => request,
             Err(e) => {
@@ -133,7 +137,9 @@ pub async fn get(
             let err = CommonError::validation(
                 "only queries can be sent with GET; use POST for mutations and /graphql/ws for subscriptions",
             );
-            return refuse(&headers, StatusCode::METHOD_NOT_ALLOWED, err, &correlation_id);
+            let mut response = refuse(&headers, StatusCode::METHOD_NOT_ALLOWED, err, &correlation_id);
+            response.headers_mut().insert(header::ALLOW, header::HeaderValue::from_static("POST"));
+            return response;
         }
     }
     let mut request = async_graphql::Request::new(query).variables(variables);

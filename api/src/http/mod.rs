@@ -1,6 +1,7 @@
 //! The HTTP server: routing, request context (correlation id, caller, device), GraphQL over HTTP
 //! and graphql-transport-ws, health endpoints, TLS.
 
+mod connectors;
 mod graphql_http;
 mod graphql_ws;
 mod request;
@@ -35,6 +36,8 @@ pub fn router(state: AppState) -> Router {
     Router::new()
         .route("/graphql", get(graphql_http::get).post(graphql_http::post))
         .route("/graphql/ws", get(graphql_ws::upgrade))
+        .route("/v1/connectors/enroll", axum::routing::post(connectors::enroll))
+        .route("/v1/connectors/ws", get(connectors::upgrade))
         .route("/healthz", get(|| async { "ok" }))
         .route("/readyz", get(readyz))
         .layer(axum::middleware::from_fn(request::correlate))

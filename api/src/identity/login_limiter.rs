@@ -30,7 +30,8 @@ impl LoginLimiter {
         if let Some(address) = address {
             self.per_address.check_key(&address.to_owned()).map_err(refuse)?;
         }
-        self.per_account.check_key(&email.to_lowercase()).map_err(refuse)
+        // Keyed the way accounts are looked up, so spelling variants share one quota.
+        self.per_account.check_key(&email.trim().to_lowercase()).map_err(refuse)
     }
 }
 

@@ -511,6 +511,7 @@ impl IdentityService {
     }
 
     pub async fn revoke_session(&self, actor: &Actor, id: Uuid) -> Result<device_session::Model> {
+        forbid_api_tokens(actor, "revoke sessions")?;
         let session = self.session(actor, id).await?;
         revoke_session_row(&self.db, &session, "revoked").await?;
         Ok(device_session::Entity::find_by_id(id).one(&self.db).await?.unwrap_or(session))
@@ -523,9 +524,7 @@ impl IdentityService {
         scopes: Vec<ApiScope>,
         expires_at: Option<DateTime<Utc>>,
     ) -> Result<(String, api_token::Model)> {
-        if actor.role_ceiling.is_some() {
-            return Err(CommonError::Forbidden("an API token cannot create API tokens".into()).into());
-        }
+        forbid_api_tokens(actor, "create API tokens")?;
         if scopes.is_empty() {
             return Err(CommonError::validation("an API token needs at least one scope").into());
         }
@@ -570,6 +569,7 @@ impl IdentityService {
     }
 
     pub async fn revoke_api_token(&self, actor: &Actor, id: Uuid) -> Result<api_token::Model> {
+        forbid_api_tokens(actor, "revoke API tokens")?;
         let token = self.api_token(actor, id).await?;
         if token.revoked_at.is_some() {
             return Ok(token);
@@ -767,6 +767,15 @@ async fn revoke_session_row(db: &impl ConnectionTrait, session: &device_session:
         .exec(db)
         .await?;
     Ok(())
+}
+
+/// Credentials are managed from a signed-in session only: a leaked API token cannot lock its
+/// owner out or mint more tokens.
+fn forbid_api_tokens(actor: &Actor, what: &str) -> Result<()> {
+    match actor.role_ceiling {
+        Some(_) => Err(CommonError::Forbidden(format!("an API token cannot {what}")).into()),
+        None => Ok(()),
+    }
 }
 
 fn unique_as(err: sea_orm::DbErr, message: &str) -> IdentityError {

@@ -498,20 +498,24 @@ impl ProjectSubscription {
         let project_id = decode(&project_id, NodeKind::Project)?;
         let services = ctx.services();
         services.projects.project(ctx.actor()?, project_id).await.map_err(gql_error)?;
-        Ok(services.broker.subscribe(Topic::ProjectTasks(project_id)).map(|delivery| match delivery {
-            Delivery::Event(event) => match &*event {
-                Event::Task { change, task } => TaskEvent {
-                    kind: match change {
-                        TaskChange::Created => TaskEventKind::Created,
-                        TaskChange::Updated => TaskEventKind::Updated,
-                        TaskChange::Deleted => TaskEventKind::Deleted,
-                    },
-                    task: Some(task.clone()),
-                    missed: 0,
+        let events = services.broker.subscribe(Topic::ProjectTasks(project_id)).filter_map(|delivery| async move {
+            match delivery {
+                Delivery::Event(event) => match &*event {
+                    Event::Task { change, task } => Some(TaskEvent {
+                        kind: match change {
+                            TaskChange::Created => TaskEventKind::Created,
+                            TaskChange::Updated => TaskEventKind::Updated,
+                            TaskChange::Deleted => TaskEventKind::Deleted,
+                        },
+                        task: Some(task.clone()),
+                        missed: 0,
+                    }),
+                    _ => None,
                 },
-            },
-            Delivery::Lagged(missed) => TaskEvent { kind: TaskEventKind::Lagged, task: None, missed },
-        }))
+                Delivery::Lagged(missed) => Some(TaskEvent { kind: TaskEventKind::Lagged, task: None, missed }),
+            }
+        });
+        Ok(events)
     }
 }
 

@@ -1,0 +1,413 @@
+//! The connector gateway: enrollment, connector identity, the handshake that records agents and
+//! their capabilities, heartbeats, and the live connections commands are sent over.
+
+pub mod graphql;
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use acc_entity::{agent, capability_snapshot, connector, enrollment_token, project, workspace};
+use acc_protocol::{AgentDescriptor, AgentId, Capability, Envelope, HealthStatus};
+use chrono::Utc;
+use sea_orm::sea_query::Expr;
+use sea_orm::{
+    ActiveModelTrait, ColumnTrait, DatabaseConnection, EntityTrait, QueryFilter, QueryOrder, Set, TransactionTrait,
+};
+use tokio::sync::mpsc;
+use uuid::Uuid;
+
+use crate::broker::{Broker, Event, Topic};
+use crate::error::{CommonError, DomainError, ErrorCode};
+use crate::identity::actor::{Actor, Permission, ScopePath};
+use crate::identity::secrets;
+use crate::ids::new_id;
+
+#[derive(Debug, thiserror::Error)]
+pub enum GatewayError {
+    #[error("the enrollment token is wrong, expired or already used")]
+    EnrollmentRefused,
+    #[error("the connector credential is wrong or the connector was revoked")]
+    ConnectorRefused,
+    #[error(transparent)]
+    Common(#[from] CommonError),
+}
+
+impl From<sea_orm::DbErr> for GatewayError {
+    fn from(e: sea_orm::DbErr) -> Self {
+        GatewayError::Common(e.into())
+    }
+}
+
+impl DomainError for GatewayError {
+    fn code(&self) -> ErrorCode {
+        match self {
+            GatewayError::EnrollmentRefused | GatewayError::ConnectorRefused => ErrorCode::Unauthenticated,
+            GatewayError::Common(e) => e.code(),
+        }
+    }
+
+    fn details(&self) -> serde_json::Value {
+        match self {
+            GatewayError::Common(e) => e.details(),
+            _ => serde_json::Value::Null,
+        }
+    }
+}
+
+type Result<T, E = GatewayError> = std::result::Result<T, E>;
+
+/// The most an enrollment token may live.
+pub const MAX_ENROLLMENT_SECONDS: i64 = 24 * 3600;
+
+/// Frames waiting to go out on one connector's socket; bounded so a stuck socket cannot grow memory.
+pub const OUTBOX_CAPACITY: usize = 256;
+
+/// Live connector sockets of this replica, by connector id: which connection, and its outbox.
+#[derive(Default)]
+struct Registry {
+    connections: Mutex<HashMap<Uuid, (Uuid, mpsc::Sender<Envelope>)>>,
+}
+
+#[derive(Clone)]
+pub struct GatewayService {
+    db: DatabaseConnection,
+    broker: Broker,
+    registry: Arc<Registry>,
+    pub heartbeat_interval: Duration,
+}
+
+impl GatewayService {
+    pub fn new(db: DatabaseConnection, broker: Broker, heartbeat_interval: Duration) -> Self {
+        Self { db, broker, registry: Arc::default(), heartbeat_interval }
+    }
+
+    async fn workspace_path(&self, actor: &Actor, workspace_id: Uuid) -> Result<ScopePath> {
+        let ws = workspace::Entity::find_by_id(workspace_id)
+            .one(&self.db)
+            .await?
+            .filter(|w| w.organization_id == actor.organization_id)
+            .ok_or(CommonError::NotFound("workspace"))?;
+        Ok(ScopePath::workspace(ws.organization_id, ws.id))
+    }
+
+    /// A single-use token a new connector exchanges for its identity (workspace admins only).
+    pub async fn create_enrollment_token(
+        &self,
+        actor: &Actor,
+        workspace_id: Uuid,
+        name: &str,
+        expires_in_seconds: i64,
+    ) -> Result<(String, enrollment_token::Model)> {
+        let path = self.workspace_path(actor, workspace_id).await?;
+        actor.authorize(Permission::Administer, &path, "workspace")?;
+        if !(1..=MAX_ENROLLMENT_SECONDS).contains(&expires_in_seconds) {
+            return Err(
+                CommonError::validation(format!("expiresIn must be 1 to {MAX_ENROLLMENT_SECONDS} seconds")).into()
+            );
+        }
+        let name = name.trim();
+        if name.is_empty() || name.len() > 200 {
+            return Err(CommonError::validation("a connector name needs 1 to 200 characters").into());
+        }
+        let secret = secrets::new_secret("acc_enroll_");
+        let now = Utc::now();
+        let token = enrollment_token::ActiveModel {
+            id: Set(new_id()),
+            organization_id: Set(path.organization_id),
+            workspace_id: Set(workspace_id),
+            name: Set(name.to_owned()),
+            token_hash: Set(secrets::hash_secret(&secret)),
+            expires_at: Set(now + chrono::Duration::seconds(expires_in_seconds)),
+            used_at: Set(None),
+            created_by: Set(actor.user_id),
+            created_at: Set(now),
+        }
+        .insert(&self.db)
+        .await?;
+        Ok((secret, token))
+    }
+
+    /// Exchanges an enrollment token for a connector identity; the token works once.
+    pub async fn enroll(&self, token: &str, name: Option<&str>) -> Result<(connector::Model, String)> {
+        let now = Utc::now();
+        let txn = self.db.begin().await?;
+        let found = enrollment_token::Entity::find()
+            .filter(enrollment_token::Column::TokenHash.eq(secrets::hash_secret(token)))
+            .one(&txn)
+            .await?
+            .filter(|t| t.used_at.is_none() && t.expires_at > now)
+            .ok_or(GatewayError::EnrollmentRefused)?;
+        // Only one presenter can use the token.
+        let used = enrollment_token::Entity::update_many()
+            .col_expr(enrollment_token::Column::UsedAt, Expr::value(now))
+            .filter(enrollment_token::Column::Id.eq(found.id))
+            .filter(enrollment_token::Column::UsedAt.is_null())
+            .exec(&txn)
+            .await?;
+        if used.rows_affected == 0 {
+            return Err(GatewayError::EnrollmentRefused);
+        }
+        let credential = secrets::new_secret("acc_conn_");
+        let name = name.map(str::trim).filter(|n| !n.is_empty()).unwrap_or(&found.name);
+        let connector = connector::ActiveModel {
+            id: Set(new_id()),
+            organization_id: Set(found.organization_id),
+            workspace_id: Set(found.workspace_id),
+            name: Set(name.chars().take(200).collect()),
+            credential_hash: Set(secrets::hash_secret(&credential)),
+            version: Set(None),
+            online: Set(false),
+            health: Set(None),
+            last_seen_at: Set(None),
+            revoked_at: Set(None),
+            revision: Set(1),
+            created_at: Set(now),
+            updated_at: Set(now),
+        }
+        .insert(&txn)
+        .await?;
+        txn.commit().await?;
+        tracing::info!(connector_id = %connector.id, "connector enrolled");
+        Ok((connector, credential))
+    }
+
+    /// The connector a credential belongs to, unless it was revoked.
+    pub async fn authenticate(&self, credential: &str) -> Result<connector::Model> {
+        connector::Entity::find()
+            .filter(connector::Column::CredentialHash.eq(secrets::hash_secret(credential)))
+            .one(&self.db)
+            .await?
+            .filter(|c| c.revoked_at.is_none())
+            .ok_or(GatewayError::ConnectorRefused)
+    }
+
+    /// Records what the connector offers and registers its socket. Returns the agents' ids.
+    pub async fn handshake(
+        &self,
+        connector: &connector::Model,
+        version: &str,
+        agents: &[AgentDescriptor],
+        connection: Uuid,
+        outbox: mpsc::Sender<Envelope>,
+    ) -> Result<Vec<AgentId>> {
+        let now = Utc::now();
+        let txn = self.db.begin().await?;
+        let mut ids = Vec::with_capacity(agents.len());
+        for descriptor in agents {
+            let capabilities = serde_json::json!(descriptor.capabilities);
+            let existing = agent::Entity::find()
+                .filter(agent::Column::ConnectorId.eq(connector.id))
+                .filter(agent::Column::Name.eq(&descriptor.name))
+                .one(&txn)
+                .await?;
+            let row = match existing {
+                Some(row) => {
+                    let revision = row.revision;
+                    let mut active: agent::ActiveModel = row.into();
+                    active.adapter = Set(descriptor.adapter.clone());
+                    active.adapter_version = Set(descriptor.adapter_version.clone());
+                    active.runtime_version = Set(descriptor.runtime_version.clone());
+                    active.capabilities = Set(capabilities.clone());
+                    active.revision = Set(revision + 1);
+                    active.updated_at = Set(now);
+                    active.update(&txn).await?
+                }
+                None => {
+                    agent::ActiveModel {
+                        id: Set(new_id()),
+                        organization_id: Set(connector.organization_id),
+                        workspace_id: Set(connector.workspace_id),
+                        connector_id: Set(connector.id),
+                        name: Set(descriptor.name.clone()),
+                        adapter: Set(descriptor.adapter.clone()),
+                        adapter_version: Set(descriptor.adapter_version.clone()),
+                        runtime_version: Set(descriptor.runtime_version.clone()),
+                        capabilities: Set(capabilities.clone()),
+                        revision: Set(1),
+                        created_at: Set(now),
+                        updated_at: Set(now),
+                    }
+                    .insert(&txn)
+                    .await?
+                }
+            };
+            capability_snapshot::ActiveModel {
+                id: Set(new_id()),
+                agent_id: Set(row.id),
+                adapter_version: Set(descriptor.adapter_version.clone()),
+                runtime_version: Set(descriptor.runtime_version.clone()),
+                capabilities: Set(capabilities),
+                created_at: Set(now),
+            }
+            .insert(&txn)
+            .await?;
+            ids.push(AgentId { name: row.name, agent_id: row.id });
+        }
+        connector::Entity::update_many()
+            .col_expr(connector::Column::Online, Expr::value(true))
+            .col_expr(connector::Column::Version, Expr::value(version))
+            .col_expr(connector::Column::Health, Expr::value("healthy"))
+            .col_expr(connector::Column::LastSeenAt, Expr::value(now))
+            .col_expr(connector::Column::UpdatedAt, Expr::value(now))
+            .filter(connector::Column::Id.eq(connector.id))
+            .exec(&txn)
+            .await?;
+        txn.commit().await?;
+        if let Ok(mut connections) = self.registry.connections.lock() {
+            connections.insert(connector.id, (connection, outbox));
+        }
+        self.announce(connector.id).await?;
+        Ok(ids)
+    }
+
+    pub async fn heartbeat(&self, connector_id: Uuid, status: HealthStatus) -> Result<()> {
+        let health = match status {
+            HealthStatus::Healthy => "healthy",
+            HealthStatus::Degraded => "degraded",
+            HealthStatus::Unhealthy => "unhealthy",
+        };
+        let before = connector::Entity::find_by_id(connector_id).one(&self.db).await?;
+        connector::Entity::update_many()
+            .col_expr(connector::Column::LastSeenAt, Expr::value(Utc::now()))
+            .col_expr(connector::Column::Health, Expr::value(health))
+            .filter(connector::Column::Id.eq(connector_id))
+            .exec(&self.db)
+            .await?;
+        if before.and_then(|c| c.health).as_deref() != Some(health) {
+            self.announce(connector_id).await?;
+        }
+        Ok(())
+    }
+
+    /// The socket closed: the connector is offline until it dials in again.
+    pub async fn disconnected(&self, connector_id: Uuid, connection: Uuid) -> Result<()> {
+        if let Ok(mut connections) = self.registry.connections.lock() {
+            // A newer connection of the same connector may already have replaced this one.
+            if connections.get(&connector_id).is_some_and(|(current, _)| *current == connection) {
+                connections.remove(&connector_id);
+            } else {
+                return Ok(());
+            }
+        }
+        connector::Entity::update_many()
+            .col_expr(connector::Column::Online, Expr::value(false))
+            .col_expr(connector::Column::UpdatedAt, Expr::value(Utc::now()))
+            .filter(connector::Column::Id.eq(connector_id))
+            .exec(&self.db)
+            .await?;
+        self.announce(connector_id).await
+    }
+
+    /// At start-up nobody is connected to this replica yet.
+    pub async fn mark_all_offline(&self) -> Result<()> {
+        connector::Entity::update_many()
+            .col_expr(connector::Column::Online, Expr::value(false))
+            .filter(connector::Column::Online.eq(true))
+            .exec(&self.db)
+            .await?;
+        Ok(())
+    }
+
+    async fn announce(&self, connector_id: Uuid) -> Result<()> {
+        if let Some(row) = connector::Entity::find_by_id(connector_id).one(&self.db).await? {
+            self.broker.publish(Topic::WorkspaceConnectors(row.workspace_id), Event::ConnectorStatus(row));
+        }
+        Ok(())
+    }
+
+    /// Queues a frame for a connected connector; false if it is not connected here.
+    pub fn send(&self, connector_id: Uuid, envelope: Envelope) -> bool {
+        let sender = self.registry.connections.lock().ok().and_then(|c| c.get(&connector_id).map(|(_, s)| s.clone()));
+        sender.is_some_and(|s| s.try_send(envelope).is_ok())
+    }
+
+    pub fn is_connected(&self, connector_id: Uuid) -> bool {
+        self.registry.connections.lock().map(|c| c.contains_key(&connector_id)).unwrap_or(false)
+    }
+
+    pub async fn connector(&self, actor: &Actor, id: Uuid) -> Result<connector::Model> {
+        let row = connector::Entity::find_by_id(id).one(&self.db).await?.ok_or(CommonError::NotFound("connector"))?;
+        actor.authorize(Permission::Read, &ScopePath::workspace(row.organization_id, row.workspace_id), "connector")?;
+        Ok(row)
+    }
+
+    /// Revokes a connector: its socket is closed now and its credential refused from now on.
+    pub async fn revoke_connector(&self, actor: &Actor, id: Uuid) -> Result<connector::Model> {
+        let row = self.connector(actor, id).await?;
+        actor.authorize(
+            Permission::Administer,
+            &ScopePath::workspace(row.organization_id, row.workspace_id),
+            "connector",
+        )?;
+        let now = Utc::now();
+        connector::Entity::update_many()
+            .col_expr(connector::Column::RevokedAt, Expr::value(now))
+            .col_expr(connector::Column::Online, Expr::value(false))
+            .col_expr(connector::Column::UpdatedAt, Expr::value(now))
+            .col_expr(connector::Column::Revision, Expr::value(row.revision + 1))
+            .filter(connector::Column::Id.eq(id))
+            .filter(connector::Column::RevokedAt.is_null())
+            .exec(&self.db)
+            .await?;
+        // Dropping the outbox ends the socket's writer, which closes the connection.
+        if let Ok(mut connections) = self.registry.connections.lock() {
+            connections.remove(&id);
+        }
+        self.announce(id).await?;
+        tracing::info!(connector_id = %id, "connector revoked");
+        self.connector(actor, id).await
+    }
+
+    /// Connectors of the workspaces the caller can read.
+    pub async fn connectors(&self, actor: &Actor, workspace_id: Option<Uuid>) -> Result<Vec<connector::Model>> {
+        let mut select = connector::Entity::find().filter(connector::Column::OrganizationId.eq(actor.organization_id));
+        if let Some(ws) = workspace_id {
+            let path = self.workspace_path(actor, ws).await?;
+            actor.authorize(Permission::Read, &path, "workspace")?;
+            select = select.filter(connector::Column::WorkspaceId.eq(ws));
+        }
+        let rows = select.order_by_asc(connector::Column::Id).all(&self.db).await?;
+        Ok(rows
+            .into_iter()
+            .filter(|c| actor.role_on(&ScopePath::workspace(c.organization_id, c.workspace_id)).is_some())
+            .collect())
+    }
+
+    pub async fn agent(&self, actor: &Actor, id: Uuid) -> Result<agent::Model> {
+        let row = agent::Entity::find_by_id(id).one(&self.db).await?.ok_or(CommonError::NotFound("agent"))?;
+        actor.authorize(Permission::Read, &ScopePath::workspace(row.organization_id, row.workspace_id), "agent")?;
+        Ok(row)
+    }
+
+    /// Agents that can serve a project (those of its workspace), optionally with a capability.
+    pub async fn agents(
+        &self,
+        actor: &Actor,
+        project_id: Uuid,
+        capability: Option<Capability>,
+    ) -> Result<Vec<agent::Model>> {
+        let project =
+            project::Entity::find_by_id(project_id).one(&self.db).await?.ok_or(CommonError::NotFound("project"))?;
+        actor.authorize(
+            Permission::Read,
+            &ScopePath::project(project.organization_id, project.workspace_id, project.id),
+            "project",
+        )?;
+        let rows = agent::Entity::find()
+            .filter(agent::Column::WorkspaceId.eq(project.workspace_id))
+            .order_by_asc(agent::Column::Id)
+            .all(&self.db)
+            .await?;
+        Ok(rows.into_iter().filter(|a| capability.is_none_or(|c| capabilities(a).contains(&c))).collect())
+    }
+
+    pub async fn connector_of(&self, agent: &agent::Model) -> Result<Option<connector::Model>> {
+        Ok(connector::Entity::find_by_id(agent.connector_id).one(&self.db).await?)
+    }
+}
+
+/// The capabilities an agent declared at its last handshake.
+pub fn capabilities(agent: &agent::Model) -> Vec<Capability> {
+    serde_json::from_value(agent.capabilities.clone()).unwrap_or_default()
+}

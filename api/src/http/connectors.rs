@@ -1,0 +1,226 @@
+//! The connector side of the server: `POST /v1/connectors/enroll` and the gateway socket
+//! `/v1/connectors/ws`, where frames are decoded, checked against the connector's identity and
+//! handed to the gateway and run services.
+
+use std::time::Duration;
+
+use acc_protocol::{Envelope, ErrorCode, Frame, MAX_FRAME_BYTES, ProtocolError};
+use axum::Json;
+use axum::extract::State;
+use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use futures_util::{SinkExt, StreamExt};
+use serde::Deserialize;
+use tokio::sync::mpsc;
+use tracing::Instrument;
+
+use super::AppState;
+use super::request::bearer;
+use crate::error::DomainError;
+use crate::gateway::OUTBOX_CAPACITY;
+use crate::runs::RunError;
+
+/// Close codes, as docs/protocol.md lists them.
+const CLOSE_POLICY: u16 = 1008;
+const CLOSE_TOO_BIG: u16 = 1009;
+const CLOSE_IDENTITY: u16 = 4403;
+
+fn error_body(status: StatusCode, err: impl DomainError) -> Response {
+    let body = serde_json::json!({ "error": { "code": err.code().as_str(), "message": err.to_string() } });
+    (status, Json(body)).into_response()
+}
+
+#[derive(Deserialize)]
+pub struct EnrollRequest {
+    token: String,
+    name: Option<String>,
+}
+
+pub async fn enroll(State(state): State<AppState>, Json(request): Json<EnrollRequest>) -> Response {
+    match state.services.gateway.enroll(&request.token, request.name.as_deref()).await {
+        Ok((connector, credential)) => {
+            Json(serde_json::json!({ "connector_id": connector.id, "credential": credential })).into_response()
+        }
+        Err(e) => error_body(StatusCode::UNAUTHORIZED, e),
+    }
+}
+
+pub async fn upgrade(State(state): State<AppState>, headers: HeaderMap, upgrade: WebSocketUpgrade) -> Response {
+    let Some(credential) = bearer(&headers) else {
+        return error_body(StatusCode::UNAUTHORIZED, crate::gateway::GatewayError::ConnectorRefused);
+    };
+    let connector = match state.services.gateway.authenticate(credential).await {
+        Ok(connector) => connector,
+        Err(e) => return error_body(StatusCode::UNAUTHORIZED, e),
+    };
+    let span = tracing::info_span!("connector", connector_id = %connector.id);
+    upgrade.max_message_size(MAX_FRAME_BYTES).on_upgrade(move |socket| serve(state, connector, socket).instrument(span))
+}
+
+fn error_frame(connector_id: uuid::Uuid, code: ErrorCode, message: String) -> Message {
+    let envelope = Envelope::new(connector_id, Frame::Error { code, message });
+    Message::Text(acc_protocol::encode(&envelope).unwrap_or_default().into())
+}
+
+fn close(code: u16, reason: &str) -> Message {
+    Message::Close(Some(CloseFrame { code, reason: reason.to_owned().into() }))
+}
+
+async fn serve(state: AppState, connector: acc_entity::connector::Model, socket: WebSocket) {
+    let (mut sink, mut stream) = socket.split();
+    let (outbox, mut outgoing) = mpsc::channel::<Envelope>(OUTBOX_CAPACITY);
+    let services = &state.services;
+    let id = connector.id;
+
+    // The first frame must be the handshake, and soon.
+    let hello = tokio::time::timeout(Duration::from_secs(10), stream.next()).await;
+    let hello = match hello {
+        Ok(Some(Ok(Message::Text(text)))) => acc_protocol::decode(text.as_bytes()),
+        _ => return,
+    };
+    let (version, agents) = match hello {
+        Ok(Envelope { connector_id, .. }) if connector_id != id => {
+            let _ = sink.send(error_frame(id, ErrorCode::IdentityMismatch, "connector_id is not yours".into())).await;
+            let _ = sink.send(close(CLOSE_IDENTITY, "identity mismatch")).await;
+            return;
+        }
+        Ok(Envelope { payload: Frame::Hello { connector_version, agents, .. }, .. }) => (connector_version, agents),
+        Ok(_) => {
+            let _ = sink.send(error_frame(id, ErrorCode::MalformedFrame, "the first frame must be hello".into())).await;
+            let _ = sink.send(close(CLOSE_POLICY, "hello expected")).await;
+            return;
+        }
+        Err(e) => {
+            let _ = sink.send(error_frame(id, e.code(), e.to_string())).await;
+            let _ = sink.send(close(CLOSE_POLICY, "bad frame")).await;
+            return;
+        }
+    };
+    // The gateway holds the only sender: when it drops it (revocation), this socket closes.
+    let connection = uuid::Uuid::now_v7();
+    let ids = match services.gateway.handshake(&connector, &version, &agents, connection, outbox).await {
+        Ok(ids) => ids,
+        Err(e) => {
+            tracing::error!(error = %e, "handshake failed");
+            let _ = sink.send(error_frame(id, ErrorCode::Internal, "handshake failed".into())).await;
+            return;
+        }
+    };
+    let heartbeat_interval_ms = services.gateway.heartbeat_interval.as_millis() as u64;
+    let ack = Envelope::new(id, Frame::HelloAck { agents: ids, heartbeat_interval_ms, resume: vec![] });
+    if sink.send(Message::Text(acc_protocol::encode(&ack).unwrap_or_default().into())).await.is_err() {
+        let _ = services.gateway.disconnected(id, connection).await;
+        return;
+    }
+    tracing::info!(agents = agents.len(), "connector online");
+
+    // A connector that stays silent for three heartbeats is gone.
+    let silence = services.gateway.heartbeat_interval * 3;
+    loop {
+        tokio::select! {
+            frame = outgoing.recv() => match frame {
+                Some(envelope) => {
+                    let text = acc_protocol::encode(&envelope).unwrap_or_default();
+                    if sink.send(Message::Text(text.into())).await.is_err() { break; }
+                }
+                // The gateway dropped this connection (revoked).
+                None => { let _ = sink.send(close(CLOSE_IDENTITY, "revoked")).await; break; }
+            },
+            incoming = tokio::time::timeout(silence, stream.next()) => {
+                let message = match incoming {
+                    Err(_) => { tracing::warn!("connector silent; closing"); break; }
+                    Ok(None) | Ok(Some(Err(_))) => break,
+                    Ok(Some(Ok(message))) => message,
+                };
+                let bytes = match message {
+                    Message::Text(text) => text.as_bytes().to_vec(),
+                    Message::Binary(bytes) => bytes.to_vec(),
+                    Message::Close(_) => break,
+                    _ => continue,
+                };
+                match handle(&state, id, &bytes).await {
+                    Ok(Some(reply)) => {
+                        let text = acc_protocol::encode(&reply).unwrap_or_default();
+                        if sink.send(Message::Text(text.into())).await.is_err() { break; }
+                    }
+                    Ok(None) => {}
+                    Err(Refusal { code, message, close_with }) => {
+                        let _ = sink.send(error_frame(id, code, message)).await;
+                        if let Some(close_code) = close_with {
+                            let _ = sink.send(close(close_code, "protocol violation")).await;
+                            break;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    let _ = services.gateway.disconnected(id, connection).await;
+    tracing::info!("connector offline");
+}
+
+struct Refusal {
+    code: ErrorCode,
+    message: String,
+    close_with: Option<u16>,
+}
+
+impl From<ProtocolError> for Refusal {
+    fn from(e: ProtocolError) -> Self {
+        let close_with = Some(if matches!(e, ProtocolError::TooLarge { .. }) { CLOSE_TOO_BIG } else { CLOSE_POLICY });
+        Refusal { code: e.code(), message: e.to_string(), close_with }
+    }
+}
+
+/// One frame from the connector; the reply to send, if any.
+async fn handle(state: &AppState, connector_id: uuid::Uuid, bytes: &[u8]) -> Result<Option<Envelope>, Refusal> {
+    let envelope = acc_protocol::decode(bytes)?;
+    if envelope.connector_id != connector_id {
+        return Err(Refusal {
+            code: ErrorCode::IdentityMismatch,
+            message: "connector_id is not yours".into(),
+            close_with: Some(CLOSE_IDENTITY),
+        });
+    }
+    let services = &state.services;
+    match &envelope.payload {
+        Frame::Heartbeat { status, .. } => {
+            services.gateway.heartbeat(connector_id, *status).await.map_err(internal)?;
+            Ok(None)
+        }
+        Frame::CommandAck { command_id, outcome } => {
+            services.runs.command_acknowledged(*command_id, outcome).await.map_err(internal)?;
+            Ok(None)
+        }
+        Frame::Event { kind, data } => {
+            let span = tracing::info_span!("event", run_id = ?envelope.run_id, sequence = ?envelope.sequence);
+            match services.runs.ingest(connector_id, &envelope, *kind, data).instrument(span).await {
+                Ok(up_to_sequence) => {
+                    let run_id = envelope.run_id.unwrap_or_default();
+                    Ok(Some(Envelope::new(connector_id, Frame::EventAck { run_id, up_to_sequence })))
+                }
+                Err(RunError::UnknownRun) => Err(Refusal {
+                    code: ErrorCode::UnknownRun,
+                    message: format!("run {:?} is not running on this connector", envelope.run_id),
+                    close_with: None,
+                }),
+                Err(e) => Err(internal(e)),
+            }
+        }
+        Frame::Error { code, message } => {
+            tracing::warn!(?code, %message, "connector reported an error");
+            Ok(None)
+        }
+        _ => Err(Refusal {
+            code: ErrorCode::MalformedFrame,
+            message: "this frame is not sent by a connector".into(),
+            close_with: None,
+        }),
+    }
+}
+
+fn internal(e: impl std::fmt::Display) -> Refusal {
+    tracing::error!(error = %e, "frame handling failed");
+    Refusal { code: ErrorCode::Internal, message: "internal error".into(), close_with: None }
+}
