@@ -3,6 +3,7 @@
 
 pub mod architecture;
 mod client;
+pub mod connector_client;
 mod database;
 pub mod server;
 

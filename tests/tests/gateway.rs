@@ -1,0 +1,242 @@
+//! The connector gateway against a connector that speaks the wire protocol directly: enrollment,
+//! handshake, a run's events stored once each in a gap-free sequence, and every malformed frame
+//! refused with nothing stored.
+
+mod common;
+
+use acc_protocol::{Capability, CommandOutcome, Envelope, EventKind, Frame};
+use acc_tests::connector_client::{Ended, RawConnector, enroll};
+use acc_tests::{Client, Server, TestDb, on_both_databases};
+use serde_json::{Value, json};
+use uuid::Uuid;
+
+async fn enrollment_token(owner: &Client, workspace_id: &str) -> String {
+    let created = owner
+        .gql(
+            "mutation($w: ID!) { createEnrollmentToken(workspaceId: $w, name: \"host\", expiresIn: 600) { token } }",
+            json!({"w": workspace_id}),
+        )
+        .await;
+    created.data("createEnrollmentToken")["token"].as_str().unwrap().to_owned()
+}
+
+async fn events(owner: &Client, run_id: &str) -> Vec<Value> {
+    let page = owner
+        .gql(
+            "query($r: ID!) { runEvents(runId: $r, first: 100) { edges { node { sequence kind data } } } }",
+            json!({"r": run_id}),
+        )
+        .await;
+    page.data("runEvents")["edges"].as_array().unwrap().iter().map(|e| e["node"].clone()).collect()
+}
+
+async fn run_status(owner: &Client, run_id: &str) -> String {
+    let node = owner
+        .gql("query($id: ID!) { node(id: $id) { ... on TaskRun { status statusReason } } }", json!({"id": run_id}))
+        .await;
+    node.data("node")["status"].as_str().unwrap().to_owned()
+}
+
+on_both_databases!(a_run_streams_through_the_gateway_and_each_event_is_stored_once, |db: TestDb| async move {
+    let server = Server::start(db).await;
+    let f = common::fixture(&server).await;
+    let task = common::create_task(&f.owner, &f.project_id, "Say hi").await;
+    let task_id = task["id"].as_str().unwrap().to_owned();
+
+    // Without an online agent the run is blocked, with the reason.
+    let blocked = f
+        .owner
+        .gql("mutation($t: ID!) { startRun(taskId: $t) { id status statusReason } }", json!({"t": task_id}))
+        .await;
+    assert_eq!(blocked.data("startRun")["status"], "BLOCKED");
+    assert!(blocked.data("startRun")["statusReason"].as_str().unwrap().contains("no agent is online"));
+
+    let token = enrollment_token(&f.owner, &f.workspace_id).await;
+    let (status, enrolled) = enroll(&server, &token).await;
+    assert_eq!(status, 200, "{enrolled}");
+    let (again, refused) = enroll(&server, &token).await;
+    assert_eq!((again, refused["error"]["code"].as_str()), (401, Some("UNAUTHENTICATED")), "single use");
+    let connector_id: Uuid = enrolled["connector_id"].as_str().unwrap().parse().unwrap();
+    let credential = enrolled["credential"].as_str().unwrap().to_owned();
+
+    let mut connector = RawConnector::dial(&server, connector_id, &credential).await.unwrap();
+    let agent_id = connector.hello("shell", vec![Capability::Stream, Capability::Cancel]).await;
+    let agents = f
+        .owner
+        .gql("query($p: ID!) { agents(projectId: $p) { id name capabilities online } }", json!({"p": f.project_id}))
+        .await;
+    assert_eq!(agents.data("agents")[0]["capabilities"], json!(["STREAM", "CANCEL"]));
+    assert_eq!(agents.data("agents")[0]["online"], true);
+    let approvals = f
+        .owner
+        .gql("query($p: ID!) { agents(projectId: $p, capability: APPROVALS) { id } }", json!({"p": f.project_id}))
+        .await;
+    assert_eq!(approvals.data("agents"), &json!([]));
+
+    // A capability the agent lacks is refused, never simulated.
+    let missing = f
+        .owner
+        .gql(
+            "mutation($t: ID!, $a: ID!) { startRun(taskId: $t, agentId: $a, requiredCapabilities: [APPROVALS]) { id } }",
+            json!({"t": task_id, "a": agents.data("agents")[0]["id"]}),
+        )
+        .await;
+    missing.expect_code("CAPABILITY_MISSING");
+
+    let started = f
+        .owner
+        .gql(
+            "mutation($t: ID!) { startRun(taskId: $t, requiredCapabilities: [STREAM], input: {objective: \"hi\"}, idempotencyKey: \"run-1\") { id status } }",
+            json!({"t": task_id}),
+        )
+        .await;
+    let run_id = started.data("startRun")["id"].as_str().unwrap().to_owned();
+    let command = connector.recv().await.unwrap();
+    let (command_id, run_uuid) = match &command.payload {
+        Frame::Command { command_id, command: acc_protocol::Command::StartRun { run_id, agent_id: a, input, .. } } => {
+            assert_eq!(*a, agent_id);
+            assert_eq!(input, &json!({"objective": "hi"}));
+            (*command_id, *run_id)
+        }
+        other => panic!("expected start_run, got {other:?}"),
+    };
+    connector
+        .send(Envelope::new(connector_id, Frame::CommandAck { command_id, outcome: CommandOutcome::Accepted }))
+        .await;
+
+    let mut sent = Vec::new();
+    for (sequence, line) in ["one", "two", "three"].iter().enumerate() {
+        let event = connector.event(run_uuid, sequence as u64 + 1, EventKind::Output, json!({"line": line}));
+        connector.send(event.clone()).await;
+        match connector.recv().await.unwrap().payload {
+            Frame::EventAck { up_to_sequence, .. } => assert_eq!(up_to_sequence, sequence as u64 + 1),
+            other => panic!("expected event_ack, got {other:?}"),
+        }
+        sent.push(event);
+    }
+    // A resend of an event already stored is acknowledged and stored once.
+    connector.send(sent[1].clone()).await;
+    assert!(matches!(connector.recv().await.unwrap().payload, Frame::EventAck { up_to_sequence: 2, .. }));
+    assert_eq!(run_status(&f.owner, &run_id).await, "RUNNING");
+
+    connector
+        .send(connector.event(run_uuid, 4, EventKind::Result, json!({"outcome": "succeeded", "exit_code": 0})))
+        .await;
+    assert!(matches!(connector.recv().await.unwrap().payload, Frame::EventAck { up_to_sequence: 4, .. }));
+    assert_eq!(run_status(&f.owner, &run_id).await, "SUCCEEDED");
+
+    let stored = events(&f.owner, &run_id).await;
+    let sequences: Vec<i64> = stored.iter().map(|e| e["sequence"].as_i64().unwrap()).collect();
+    assert_eq!(sequences, (1..=stored.len() as i64).collect::<Vec<_>>(), "gap-free");
+    let lines: Vec<&str> =
+        stored.iter().filter(|e| e["kind"] == "output").map(|e| e["data"]["line"].as_str().unwrap()).collect();
+    assert_eq!(lines, ["one", "two", "three"], "each event once, in order");
+    let statuses: Vec<&str> =
+        stored.iter().filter(|e| e["kind"] == "status").map(|e| e["data"]["status"].as_str().unwrap()).collect();
+    assert_eq!(statuses, ["queued", "dispatching", "running", "succeeded"]);
+
+    // The same idempotency key answers with the same run.
+    let replay = f
+        .owner
+        .gql(
+            "mutation($t: ID!) { startRun(taskId: $t, requiredCapabilities: [STREAM], input: {objective: \"hi\"}, idempotencyKey: \"run-1\") { id } }",
+            json!({"t": task_id}),
+        )
+        .await;
+    assert_eq!(replay.data("startRun")["id"], run_id.as_str());
+
+    // The subscription replays from a cursor and completes at the terminal status.
+    let mut subscription = f
+        .owner
+        .subscribe(
+            "subscription($r: ID!) { runEvents(runId: $r, after: \"2\") { sequence kind } }",
+            json!({"r": run_id}),
+        )
+        .await
+        .unwrap();
+    let mut replayed = Vec::new();
+    for _ in 3..=stored.len() {
+        replayed.push(subscription.next().await.unwrap()["data"]["runEvents"]["sequence"].as_i64().unwrap());
+    }
+    assert_eq!(replayed, (3..=stored.len() as i64).collect::<Vec<_>>());
+
+    // Revocation closes the socket and refuses the credential.
+    let connectors = f.owner.gql("{ connectors { id online } }", json!({})).await;
+    let gid = connectors.data("connectors")[0]["id"].clone();
+    f.owner
+        .gql("mutation($id: ID!) { revokeConnector(id: $id) { revokedAt } }", json!({"id": gid}))
+        .await
+        .data("revokeConnector");
+    assert!(matches!(connector.recv().await, Err(Ended::Closed(4403))));
+    assert!(matches!(RawConnector::dial(&server, connector_id, &credential).await, Err(Ended::Refused(401))));
+});
+
+on_both_databases!(malformed_frames_are_refused_and_store_nothing, |db: TestDb| async move {
+    let server = Server::start(db).await;
+    let f = common::fixture(&server).await;
+    let token = enrollment_token(&f.owner, &f.workspace_id).await;
+    let (_, enrolled) = enroll(&server, &token).await;
+    let connector_id: Uuid = enrolled["connector_id"].as_str().unwrap().parse().unwrap();
+    let credential = enrolled["credential"].as_str().unwrap().to_owned();
+    assert!(matches!(RawConnector::dial(&server, connector_id, "acc_conn_forged").await, Err(Ended::Refused(401))));
+
+    let mut connector = RawConnector::dial(&server, connector_id, &credential).await.unwrap();
+    connector.hello("shell", vec![Capability::Stream]).await;
+
+    // An event for a run this connector does not have: refused, the connection stays.
+    connector.send(connector.event(Uuid::now_v7(), 1, EventKind::Output, json!({"line": "x"}))).await;
+    match connector.recv().await.unwrap().payload {
+        Frame::Error { code, .. } => assert_eq!(code, acc_protocol::ErrorCode::UnknownRun),
+        other => panic!("expected an error, got {other:?}"),
+    }
+    connector
+        .send(Envelope::new(
+            connector_id,
+            Frame::Heartbeat { status: acc_protocol::HealthStatus::Degraded, active_runs: vec![] },
+        ))
+        .await;
+    // The heartbeat after the refusal is handled: the connection is still up.
+    let mut seen = Value::Null;
+    for _ in 0..40 {
+        seen = f.owner.gql("{ connectors { health online } }", json!({})).await.data("connectors")[0].clone();
+        if seen["health"] == "degraded" {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    assert_eq!(seen, json!({"health": "degraded", "online": true}), "still connected after a refused frame");
+
+    // Each of these closes the connection with an error frame first.
+    let valid = serde_json::to_value(Envelope::new(
+        connector_id,
+        Frame::Heartbeat { status: acc_protocol::HealthStatus::Healthy, active_runs: vec![] },
+    ))
+    .unwrap();
+    let mut other_identity = valid.clone();
+    other_identity["connector_id"] = json!(Uuid::now_v7());
+    let mut v2 = valid.clone();
+    v2["schema_version"] = json!(2);
+    let cases: Vec<(String, acc_protocol::ErrorCode, u16)> = vec![
+        (valid.to_string()[..40].to_owned(), acc_protocol::ErrorCode::MalformedFrame, 1008),
+        (v2.to_string(), acc_protocol::ErrorCode::UnsupportedVersion, 1008),
+        (other_identity.to_string(), acc_protocol::ErrorCode::IdentityMismatch, 4403),
+    ];
+    for (text, code, close) in cases {
+        let mut socket = RawConnector::dial(&server, connector_id, &credential).await.unwrap();
+        socket.hello("shell", vec![Capability::Stream]).await;
+        socket.send_text(text).await;
+        match socket.recv().await.unwrap().payload {
+            Frame::Error { code: got, .. } => assert_eq!(got, code),
+            other => panic!("expected {code:?}, got {other:?}"),
+        }
+        assert!(matches!(socket.recv().await, Err(Ended::Closed(c)) if c == close), "close code for {code:?}");
+    }
+    // Oversize frames are refused by the socket itself.
+    let mut socket = RawConnector::dial(&server, connector_id, &credential).await.unwrap();
+    socket.hello("shell", vec![Capability::Stream]).await;
+    socket.send_text("x".repeat(acc_protocol::MAX_FRAME_BYTES + 10)).await;
+    assert!(matches!(socket.recv().await, Err(Ended::Closed(_))));
+
+    let runs = f.owner.gql("{ connectors { id } }", json!({})).await;
+    assert_eq!(runs.data("connectors").as_array().unwrap().len(), 1, "nothing else was created");
+});
