@@ -18,7 +18,7 @@ pub fn acc_binary() -> PathBuf {
     bin
 }
 
-#[derive(Default)]
+#[derive(Default, Clone)]
 pub struct ServerOptions {
     pub args: Vec<String>,
     pub env: Vec<(String, String)>,
@@ -26,6 +26,7 @@ pub struct ServerOptions {
 
 pub struct Server {
     child: Child,
+    options: ServerOptions,
     pub url: String,
     pub ws_url: String,
     pub bootstrap_code: Option<String>,
@@ -38,58 +39,19 @@ impl Server {
     }
 
     pub async fn start_with(db: TestDb, options: ServerOptions) -> Self {
-        let log = std::fs::File::create(db.dir.join("acc.log")).unwrap();
-        let mut child = Command::new(acc_binary())
-            .arg("serve")
-            .args(["--data-dir", db.dir.to_str().unwrap(), "--listen", "127.0.0.1:0", "--database-url", &db.url])
-            .args(&options.args)
-            .envs(options.env.iter().map(|(k, v)| (k.as_str(), v.as_str())))
-            .env("RUST_LOG", "info,sqlx=warn")
-            .stdout(Stdio::piped())
-            .stderr(log)
-            .spawn()
-            .unwrap();
-        let stdout = child.stdout.take().unwrap();
-        let (tx, rx) = mpsc::channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        let (mut url, mut code) = (None, None);
-        while url.is_none() {
-            match rx.recv_timeout(Duration::from_secs(60)) {
-                Ok(line) => {
-                    if let Some(rest) = line.strip_prefix("GraphQL: ") {
-                        url = Some(rest.trim().to_owned());
-                    }
-                    if let Some((_, c)) = line.split_once("redeemBootstrap mutation): ") {
-                        code = Some(c.trim().to_owned());
-                    }
-                }
-                Err(_) => {
-                    let _ = child.kill();
-                    let log = std::fs::read_to_string(db.dir.join("acc.log")).unwrap_or_default();
-                    panic!("acc did not start:\n{log}");
-                }
-            }
-        }
-        // The bootstrap line comes right after the URL lines.
-        while code.is_none() {
-            match rx.recv_timeout(Duration::from_millis(300)) {
-                Ok(line) => {
-                    if let Some((_, c)) = line.split_once("redeemBootstrap mutation): ") {
-                        code = Some(c.trim().to_owned());
-                    }
-                }
-                Err(_) => break,
-            }
-        }
-        let url = url.unwrap();
+        let (child, url, code) = spawn(&db, &options);
         let ws_url = format!("{}/ws", url.replacen("http", "ws", 1));
-        Self { child, url, ws_url, bootstrap_code: code, db }
+        Self { child, options, url, ws_url, bootstrap_code: code, db }
+    }
+
+    /// Kills the server with SIGKILL, as a crash would, and starts it again on the same data.
+    pub async fn crash_and_restart(&mut self) {
+        self.kill();
+        let (child, url, code) = spawn(&self.db, &self.options);
+        self.child = child;
+        self.ws_url = format!("{}/ws", url.replacen("http", "ws", 1));
+        self.url = url;
+        self.bootstrap_code = code;
     }
 
     pub fn base_url(&self) -> String {
@@ -130,4 +92,58 @@ impl Drop for Server {
     fn drop(&mut self) {
         self.kill();
     }
+}
+
+/// Starts `acc serve` on `db`; returns the process, its GraphQL URL and the bootstrap code it printed.
+fn spawn(db: &TestDb, options: &ServerOptions) -> (Child, String, Option<String>) {
+    let log = std::fs::OpenOptions::new().create(true).append(true).open(db.dir.join("acc.log")).unwrap();
+    let mut child = Command::new(acc_binary())
+        .arg("serve")
+        .args(["--data-dir", db.dir.to_str().unwrap(), "--listen", "127.0.0.1:0", "--database-url", &db.url])
+        .args(&options.args)
+        .envs(options.env.iter().map(|(k, v)| (k.as_str(), v.as_str())))
+        .env("RUST_LOG", "info,sqlx=warn")
+        .stdout(Stdio::piped())
+        .stderr(log)
+        .spawn()
+        .unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+            if tx.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    let (mut url, mut code) = (None, None);
+    while url.is_none() {
+        match rx.recv_timeout(Duration::from_secs(60)) {
+            Ok(line) => {
+                if let Some(rest) = line.strip_prefix("GraphQL: ") {
+                    url = Some(rest.trim().to_owned());
+                }
+                if let Some((_, c)) = line.split_once("redeemBootstrap mutation): ") {
+                    code = Some(c.trim().to_owned());
+                }
+            }
+            Err(_) => {
+                let _ = child.kill();
+                let log = std::fs::read_to_string(db.dir.join("acc.log")).unwrap_or_default();
+                panic!("acc did not start:\n{log}");
+            }
+        }
+    }
+    // The bootstrap line comes right after the URL lines.
+    while code.is_none() {
+        match rx.recv_timeout(Duration::from_millis(300)) {
+            Ok(line) => {
+                if let Some((_, c)) = line.split_once("redeemBootstrap mutation): ") {
+                    code = Some(c.trim().to_owned());
+                }
+            }
+            Err(_) => break,
+        }
+    }
+    (child, url.unwrap(), code)
 }

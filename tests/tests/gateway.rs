@@ -240,3 +240,46 @@ on_both_databases!(malformed_frames_are_refused_and_store_nothing, |db: TestDb| 
     let runs = f.owner.gql("{ connectors { id } }", json!({})).await;
     assert_eq!(runs.data("connectors").as_array().unwrap().len(), 1, "nothing else was created");
 });
+
+on_both_databases!(a_crash_leaves_runs_interrupted_with_every_acknowledged_event, |db: TestDb| async move {
+    let mut server = Server::start(db).await;
+    let f = common::fixture(&server).await;
+    let task = common::create_task(&f.owner, &f.project_id, "Long job").await;
+    let token = enrollment_token(&f.owner, &f.workspace_id).await;
+    let (_, enrolled) = enroll(&server, &token).await;
+    let connector_id: Uuid = enrolled["connector_id"].as_str().unwrap().parse().unwrap();
+    let mut connector =
+        RawConnector::dial(&server, connector_id, enrolled["credential"].as_str().unwrap()).await.unwrap();
+    connector.hello("shell", vec![Capability::Stream]).await;
+    let started = f.owner.gql("mutation($t: ID!) { startRun(taskId: $t) { id } }", json!({"t": task["id"]})).await;
+    let run_id = started.data("startRun")["id"].as_str().unwrap().to_owned();
+    let Frame::Command { command_id, command: acc_protocol::Command::StartRun { run_id: run_uuid, .. } } =
+        connector.recv().await.unwrap().payload
+    else {
+        panic!("expected start_run")
+    };
+    connector
+        .send(Envelope::new(connector_id, Frame::CommandAck { command_id, outcome: CommandOutcome::Accepted }))
+        .await;
+    for sequence in 1..=2 {
+        connector.send(connector.event(run_uuid, sequence, EventKind::Output, json!({"line": sequence}))).await;
+        assert!(matches!(connector.recv().await.unwrap().payload, Frame::EventAck { .. }));
+    }
+    assert_eq!(run_status(&f.owner, &run_id).await, "RUNNING");
+
+    server.crash_and_restart().await;
+    let token = f.owner.token.clone().unwrap();
+    let owner = server.client().with_token(&token);
+    let node = owner
+        .gql("query($id: ID!) { node(id: $id) { ... on TaskRun { status statusReason } } }", json!({"id": run_id}))
+        .await;
+    assert_eq!(node.data("node")["status"], "INTERRUPTED");
+    assert!(node.data("node")["statusReason"].as_str().unwrap().contains("stopped while the run was live"));
+    let stored = events(&owner, &run_id).await;
+    let lines: Vec<i64> =
+        stored.iter().filter(|e| e["kind"] == "output").map(|e| e["data"]["line"].as_i64().unwrap()).collect();
+    assert_eq!(lines, [1, 2], "every acknowledged event survived");
+    assert_eq!(stored.last().unwrap()["data"]["status"], "interrupted");
+    let connectors = owner.gql("{ connectors { online } }", json!({})).await;
+    assert_eq!(connectors.data("connectors")[0]["online"], false, "nobody is connected to the new process yet");
+});

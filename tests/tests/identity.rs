@@ -179,6 +179,13 @@ on_both_databases!(api_tokens_act_within_their_scopes_until_revoked, |db: TestDb
         )
         .await;
     tenant.expect_code("FORBIDDEN");
+    // A leaked read token cannot lock its owner out or revoke other credentials.
+    let own_sessions = sessions(&owner).await;
+    let revoke = reader.gql(op!("revoke_session"), json!({"id": own_sessions[0]["id"]})).await;
+    revoke.expect_code("FORBIDDEN");
+    viewer(&owner).await.data("viewer");
+    let revoke = reader.gql(op!("revoke_api_token"), json!({"id": created["apiToken"]["id"]})).await;
+    revoke.expect_code("FORBIDDEN");
 
     let writer = owner.gql(op!("create_api_token"), json!({"name": "bot", "scopes": ["WRITE"]})).await;
     let writer = server.client().with_token(writer.data("createApiToken")["secret"].as_str().unwrap());
@@ -296,6 +303,7 @@ async fn login_attempts_are_limited_per_account() {
     assert!((1..=60).contains(&retry_after), "{error}");
     assert!(limited.body["data"].is_null(), "no tokens while limited: {}", limited.body);
     login(&server, "OWNER@acme.test", PASSWORD).await.expect_code("RATE_LIMITED");
+    login(&server, "  owner@acme.test ", PASSWORD).await.expect_code("RATE_LIMITED");
 
     login(&server, "dev@acme.test", PASSWORD).await.data("login");
     viewer(&owner).await.data("viewer");
