@@ -283,3 +283,55 @@ on_both_databases!(a_crash_leaves_runs_interrupted_with_every_acknowledged_event
     let connectors = owner.gql("{ connectors { online } }", json!({})).await;
     assert_eq!(connectors.data("connectors")[0]["online"], false, "nobody is connected to the new process yet");
 });
+
+on_both_databases!(cancel_goes_through_cancelling_until_the_connector_confirms, |db: TestDb| async move {
+    let server = Server::start(db).await;
+    let f = common::fixture(&server).await;
+    let task = common::create_task(&f.owner, &f.project_id, "Cancel me").await;
+
+    // A blocked run is cancelled at once; a finished one cannot be cancelled again.
+    let blocked = f.owner.gql("mutation($t: ID!) { startRun(taskId: $t) { id } }", json!({"t": task["id"]})).await;
+    let blocked_id = blocked.data("startRun")["id"].clone();
+    let cancelled =
+        f.owner.gql("mutation($r: ID!) { cancelRun(runId: $r) { status } }", json!({"r": blocked_id})).await;
+    assert_eq!(cancelled.data("cancelRun")["status"], "CANCELLED");
+    let again = f.owner.gql("mutation($r: ID!) { cancelRun(runId: $r) { status } }", json!({"r": blocked_id})).await;
+    let error = again.expect_code("INVALID_TRANSITION");
+    assert_eq!(error["extensions"]["details"], json!({"from": "cancelled", "to": "cancelled"}));
+
+    let token = enrollment_token(&f.owner, &f.workspace_id).await;
+    let (_, enrolled) = enroll(&server, &token).await;
+    let connector_id: Uuid = enrolled["connector_id"].as_str().unwrap().parse().unwrap();
+    let mut connector =
+        RawConnector::dial(&server, connector_id, enrolled["credential"].as_str().unwrap()).await.unwrap();
+    connector.hello("shell", vec![Capability::Stream, Capability::Cancel]).await;
+    let started = f.owner.gql("mutation($t: ID!) { startRun(taskId: $t) { id } }", json!({"t": task["id"]})).await;
+    let run_id = started.data("startRun")["id"].as_str().unwrap().to_owned();
+    let Frame::Command { command_id, command: acc_protocol::Command::StartRun { run_id: run_uuid, .. } } =
+        connector.recv().await.unwrap().payload
+    else {
+        panic!("expected start_run")
+    };
+    connector
+        .send(Envelope::new(connector_id, Frame::CommandAck { command_id, outcome: CommandOutcome::Accepted }))
+        .await;
+    for _ in 0..40 {
+        if run_status(&f.owner, &run_id).await == "RUNNING" {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(25)).await;
+    }
+    let cancelling = f.owner.gql("mutation($r: ID!) { cancelRun(runId: $r) { status } }", json!({"r": run_id})).await;
+    assert_eq!(cancelling.data("cancelRun")["status"], "CANCELLING");
+    match connector.recv().await.unwrap().payload {
+        Frame::Command { command: acc_protocol::Command::CancelRun { run_id, mode }, .. } => {
+            assert_eq!((run_id, mode), (run_uuid, acc_protocol::CancelMode::Graceful));
+        }
+        other => panic!("expected cancel_run, got {other:?}"),
+    }
+    connector
+        .send(connector.event(run_uuid, 1, EventKind::Result, json!({"outcome": "cancelled", "signal": 15})))
+        .await;
+    assert!(matches!(connector.recv().await.unwrap().payload, Frame::EventAck { .. }));
+    assert_eq!(run_status(&f.owner, &run_id).await, "CANCELLED");
+});
