@@ -1,0 +1,351 @@
+//! The connection to the control plane: dials `/v1/connectors/ws` with the bearer credential,
+//! says `Hello`, takes `HelloAck`, then concurrently sends heartbeats, command acks and spooled
+//! events (resent after the acknowledged cursor) and reads commands, event acks and errors.
+//! Reconnects forever with jittered exponential backoff.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::Duration;
+
+use acc_protocol::{Envelope, Frame, MAX_FRAME_BYTES, RunCursor};
+use futures_util::{SinkExt, StreamExt};
+use tokio::net::TcpStream;
+use tokio::sync::{mpsc, watch};
+use tokio::time::Instant;
+use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+use tokio_tungstenite::tungstenite::http::{HeaderValue, StatusCode, header};
+use tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode;
+use tokio_tungstenite::tungstenite::protocol::{CloseFrame, WebSocketConfig};
+use tokio_tungstenite::tungstenite::{self, Message};
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+use tracing::Instrument;
+
+use crate::backoff::Backoff;
+use crate::runtime::Runtime;
+use crate::spool::SpoolError;
+
+/// How long dialing and the WebSocket upgrade may take.
+const CONNECT_TIMEOUT: Duration = Duration::from_secs(15);
+/// How long the control plane has to answer `Hello`.
+const HELLO_TIMEOUT: Duration = Duration::from_secs(15);
+/// The heartbeat interval when `HelloAck` gives none.
+const DEFAULT_HEARTBEAT: Duration = Duration::from_secs(10);
+/// Events written to the socket between checks for control frames and heartbeats.
+const SEND_BATCH: usize = 256;
+
+type Socket = WebSocketStream<MaybeTlsStream<TcpStream>>;
+
+#[derive(Debug, thiserror::Error)]
+pub enum SessionError {
+    #[error(
+        "the control plane refused the connector credential (HTTP 401): the connector was revoked or the credential is wrong"
+    )]
+    Unauthorized,
+    #[error("the control plane refused the connection (HTTP {status}): {body}")]
+    Refused { status: u16, body: String },
+    #[error("could not connect within {0:?}")]
+    ConnectTimeout(Duration),
+    #[error("no HelloAck within {0:?}")]
+    HelloTimeout(Duration),
+    #[error("websocket: {0}")]
+    WebSocket(Box<tungstenite::Error>),
+    #[error("the credential cannot be sent as a header")]
+    BadCredential,
+    #[error("protocol: {0}")]
+    Protocol(String),
+    #[error("the control plane sent an error: {code:?}: {message}")]
+    Server { code: acc_protocol::ErrorCode, message: String },
+    #[error("the connection closed: {0}")]
+    Closed(String),
+    #[error(transparent)]
+    Spool(#[from] SpoolError),
+}
+
+impl From<tungstenite::Error> for SessionError {
+    fn from(e: tungstenite::Error) -> Self {
+        SessionError::WebSocket(Box::new(e))
+    }
+}
+
+impl From<acc_protocol::ProtocolError> for SessionError {
+    fn from(e: acc_protocol::ProtocolError) -> Self {
+        SessionError::Protocol(e.to_string())
+    }
+}
+
+/// Where and how to connect.
+#[derive(Clone)]
+pub struct Target {
+    /// `ws(s)://…/v1/connectors/ws`.
+    pub url: String,
+    /// The bearer credential from enrollment.
+    pub credential: String,
+}
+
+impl std::fmt::Debug for Target {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Target").field("url", &self.url).field("credential", &"[REDACTED]").finish()
+    }
+}
+
+/// Connects, and reconnects after every loss, until `shutdown` turns true.
+pub async fn run(runtime: Arc<Runtime>, target: Target, mut shutdown: watch::Receiver<bool>) {
+    let mut backoff = Backoff::default();
+    let mut session_number: u64 = 0;
+    loop {
+        if *shutdown.borrow() {
+            return;
+        }
+        session_number += 1;
+        let mut established = false;
+        let span = tracing::info_span!("session", n = session_number, connector_id = %runtime.connector_id());
+        let result =
+            session(&runtime, &target, &mut shutdown, &mut established).instrument(span.clone()).await;
+        if established {
+            backoff.reset();
+        }
+        let _entered = span.enter();
+        match result {
+            Ok(()) => {
+                tracing::info!("disconnected: the connector is stopping");
+                return;
+            }
+            Err(SessionError::Unauthorized) => tracing::error!("{}", SessionError::Unauthorized),
+            Err(e @ SessionError::Refused { .. }) => tracing::error!(error = %e, "connection refused"),
+            Err(e) => tracing::warn!(error = %e, "connection to the control plane lost"),
+        }
+        let delay = backoff.next_delay();
+        tracing::info!(delay_ms = delay.as_millis() as u64, "reconnecting");
+        drop(_entered);
+        tokio::select! {
+            () = tokio::time::sleep(delay) => {}
+            _ = shutdown.changed() => {}
+        }
+    }
+}
+
+async fn dial(target: &Target) -> Result<Socket, SessionError> {
+    let mut request = target.url.as_str().into_client_request()?;
+    let bearer = HeaderValue::from_str(&format!("Bearer {}", target.credential)).map_err(|_| SessionError::BadCredential)?;
+    request.headers_mut().insert(header::AUTHORIZATION, bearer);
+    request.headers_mut().insert(header::USER_AGENT, HeaderValue::from_static(concat!("acc-connector/", env!("CARGO_PKG_VERSION"))));
+    let config = WebSocketConfig::default().max_message_size(Some(MAX_FRAME_BYTES)).max_frame_size(Some(MAX_FRAME_BYTES));
+    let connect = tokio_tungstenite::connect_async_with_config(request, Some(config), true);
+    match tokio::time::timeout(CONNECT_TIMEOUT, connect).await {
+        Err(_) => Err(SessionError::ConnectTimeout(CONNECT_TIMEOUT)),
+        Ok(Ok((socket, _))) => Ok(socket),
+        Ok(Err(tungstenite::Error::Http(response))) if response.status() == StatusCode::UNAUTHORIZED => {
+            Err(SessionError::Unauthorized)
+        }
+        Ok(Err(tungstenite::Error::Http(response))) => Err(SessionError::Refused {
+            status: response.status().as_u16(),
+            body: response
+                .body()
+                .as_deref()
+                .map(|b| String::from_utf8_lossy(b).chars().take(300).collect())
+                .unwrap_or_default(),
+        }),
+        Ok(Err(e)) => Err(e.into()),
+    }
+}
+
+fn text(envelope: &Envelope) -> Result<Message, SessionError> {
+    Ok(Message::text(acc_protocol::encode(envelope)?))
+}
+
+async fn session(
+    runtime: &Arc<Runtime>,
+    target: &Target,
+    shutdown: &mut watch::Receiver<bool>,
+    established: &mut bool,
+) -> Result<(), SessionError> {
+    tracing::debug!(url = %target.url, "dialing");
+    let socket = dial(target).await?;
+    let (mut sink, mut stream) = socket.split();
+    let hello = runtime.hello();
+    if let Frame::Hello { resume, agents, .. } = &hello {
+        tracing::info!(agents = agents.len(), resuming = resume.len(), "connected; saying hello");
+    }
+    sink.send(text(&Envelope::new(runtime.connector_id(), hello))?).await?;
+
+    let (agents, heartbeat_ms, resume) = tokio::time::timeout(HELLO_TIMEOUT, async {
+        loop {
+            let Some(message) = stream.next().await else {
+                return Err(SessionError::Closed("before HelloAck".into()));
+            };
+            let Some(envelope) = incoming(message?)? else { continue };
+            match envelope.payload {
+                Frame::HelloAck { agents, heartbeat_interval_ms, resume } => return Ok((agents, heartbeat_interval_ms, resume)),
+                Frame::Error { code, message } => return Err(SessionError::Server { code, message }),
+                other => return Err(SessionError::Protocol(format!("expected HelloAck, got {}", frame_name(&other)))),
+            }
+        }
+    })
+    .await
+    .map_err(|_| SessionError::HelloTimeout(HELLO_TIMEOUT))??;
+
+    let sent = runtime.apply_hello_ack(&agents, &resume)?;
+    *established = true;
+    let heartbeat = match heartbeat_ms {
+        0 => DEFAULT_HEARTBEAT,
+        ms => Duration::from_millis(ms.max(100)),
+    };
+    log_resume(&resume);
+    tracing::info!(agents = agents.len(), heartbeat_ms = heartbeat.as_millis() as u64, "handshake complete");
+
+    let (control, control_rx) = mpsc::channel::<Envelope>(256);
+    let writer = write_loop(runtime, &mut sink, control_rx, sent, heartbeat, shutdown.clone());
+    let reader = read_loop(runtime, &mut stream, control);
+    tokio::select! {
+        result = writer => result,
+        result = reader => result,
+    }
+}
+
+fn log_resume(resume: &[RunCursor]) {
+    for cursor in resume {
+        tracing::info!(run_id = %cursor.run_id, acked_sequence = cursor.acked_sequence, "resuming the run's events after the acknowledged sequence");
+    }
+}
+
+/// A frame from the control plane, or `None` for WebSocket-level messages.
+fn incoming(message: Message) -> Result<Option<Envelope>, SessionError> {
+    let bytes = match message {
+        Message::Text(text) => text.as_bytes().to_vec(),
+        Message::Binary(bytes) => bytes.to_vec(),
+        Message::Close(frame) => {
+            let reason = frame.map(|f| format!("{} {}", u16::from(f.code), f.reason)).unwrap_or_else(|| "no reason".into());
+            return Err(SessionError::Closed(reason));
+        }
+        Message::Ping(_) | Message::Pong(_) | Message::Frame(_) => return Ok(None),
+    };
+    Ok(Some(acc_protocol::decode(&bytes)?))
+}
+
+fn frame_name(frame: &Frame) -> &'static str {
+    match frame {
+        Frame::Hello { .. } => "hello",
+        Frame::HelloAck { .. } => "hello_ack",
+        Frame::Heartbeat { .. } => "heartbeat",
+        Frame::Command { .. } => "command",
+        Frame::CommandAck { .. } => "command_ack",
+        Frame::Event { .. } => "event",
+        Frame::EventAck { .. } => "event_ack",
+        Frame::Error { .. } => "error",
+    }
+}
+
+async fn write_loop<S>(
+    runtime: &Arc<Runtime>,
+    sink: &mut S,
+    mut control: mpsc::Receiver<Envelope>,
+    mut sent: HashMap<uuid::Uuid, u64>,
+    heartbeat: Duration,
+    mut shutdown: watch::Receiver<bool>,
+) -> Result<(), SessionError>
+where
+    S: futures_util::Sink<Message, Error = tungstenite::Error> + Unpin,
+{
+    let mut next_heartbeat = Instant::now();
+    loop {
+        if *shutdown.borrow() {
+            while let Ok(envelope) = control.try_recv() {
+                sink.feed(text(&envelope)?).await?;
+            }
+            let close = CloseFrame { code: CloseCode::Normal, reason: "connector stopping".into() };
+            let _ = sink.send(Message::Close(Some(close))).await;
+            return Ok(());
+        }
+        while let Ok(envelope) = control.try_recv() {
+            sink.feed(text(&envelope)?).await?;
+        }
+        if Instant::now() >= next_heartbeat {
+            let frame = Frame::Heartbeat { status: runtime.health(), active_runs: runtime.active_runs() };
+            sink.feed(text(&Envelope::new(runtime.connector_id(), frame))?).await?;
+            next_heartbeat = Instant::now() + heartbeat;
+        }
+        let batch = runtime.next_unsent(&mut sent, SEND_BATCH)?;
+        let more = !batch.is_empty();
+        for frame in batch {
+            sink.feed(Message::text(frame.as_ref())).await?;
+        }
+        sink.flush().await?;
+        if more {
+            continue;
+        }
+        tokio::select! {
+            envelope = control.recv() => match envelope {
+                Some(envelope) => sink.feed(text(&envelope)?).await?,
+                None => return Ok(()),
+            },
+            () = tokio::time::sleep_until(next_heartbeat) => {}
+            () = runtime.events_written().notified() => {}
+            _ = shutdown.changed() => {}
+        }
+    }
+}
+
+async fn read_loop<S>(runtime: &Arc<Runtime>, stream: &mut S, control: mpsc::Sender<Envelope>) -> Result<(), SessionError>
+where
+    S: futures_util::Stream<Item = Result<Message, tungstenite::Error>> + Unpin,
+{
+    let connector_id = runtime.connector_id();
+    while let Some(message) = stream.next().await {
+        let envelope = match incoming(message?) {
+            Ok(Some(envelope)) => envelope,
+            Ok(None) => continue,
+            Err(SessionError::Protocol(reason)) => {
+                tracing::warn!(%reason, "unreadable frame from the control plane");
+                let code = acc_protocol::ErrorCode::MalformedFrame;
+                let error = Envelope::new(connector_id, Frame::Error { code, message: reason });
+                control.send(error).await.map_err(|_| SessionError::Closed("writer stopped".into()))?;
+                continue;
+            }
+            Err(e) => return Err(e),
+        };
+        if envelope.connector_id != connector_id {
+            tracing::warn!(to = %envelope.connector_id, "ignoring a frame addressed to another connector");
+            continue;
+        }
+        match envelope.payload {
+            Frame::Command { command_id, command } => {
+                let run_id = command_run_id(&command);
+                let span = tracing::info_span!("command", %command_id, %run_id, kind = command_kind(&command));
+                let (outcome, _redelivered) = span.in_scope(|| runtime.handle_command(command_id, command));
+                let mut ack = Envelope::new(connector_id, Frame::CommandAck { command_id, outcome });
+                ack.run_id = Some(run_id);
+                control.send(ack).await.map_err(|_| SessionError::Closed("writer stopped".into()))?;
+            }
+            Frame::EventAck { run_id, up_to_sequence } => runtime.ack_events(run_id, up_to_sequence)?,
+            Frame::Error { code, message } => {
+                tracing::warn!(?code, %message, "the control plane reported an error");
+            }
+            other => tracing::warn!(frame = frame_name(&other), "ignoring an unexpected frame from the control plane"),
+        }
+    }
+    Err(SessionError::Closed("the stream ended".into()))
+}
+
+fn command_run_id(command: &acc_protocol::Command) -> uuid::Uuid {
+    use acc_protocol::Command::*;
+    match command {
+        StartRun { run_id, .. }
+        | CancelRun { run_id, .. }
+        | Checkpoint { run_id, .. }
+        | Resume { run_id, .. }
+        | ApprovalDecision { run_id, .. }
+        | HandoffIngest { run_id, .. } => *run_id,
+    }
+}
+
+fn command_kind(command: &acc_protocol::Command) -> &'static str {
+    use acc_protocol::Command::*;
+    match command {
+        StartRun { .. } => "start_run",
+        CancelRun { .. } => "cancel_run",
+        Checkpoint { .. } => "checkpoint",
+        Resume { .. } => "resume",
+        ApprovalDecision { .. } => "approval_decision",
+        HandoffIngest { .. } => "handoff_ingest",
+    }
+}

@@ -1,0 +1,25 @@
+//! `acc_connector`: the library behind the `acc-connector` binary — enrollment, configuration,
+//! the adapters that run agents, redaction, the encrypted spool and the connection to the control plane.
+
+#![deny(clippy::unwrap_used)]
+
+pub mod adapter;
+pub mod backoff;
+pub mod config;
+pub mod connection;
+pub mod credential;
+pub mod enroll;
+pub mod process;
+pub mod redact;
+pub mod runtime;
+pub mod seen;
+pub mod spool;
+
+/// The connector's version, sent in `Hello` and as every built-in adapter's version.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// Locks a mutex, taking the data even if a panicking thread poisoned it: every critical
+/// section here leaves the data consistent before anything can panic.
+pub(crate) fn lock<T>(mutex: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}

@@ -1,0 +1,551 @@
+//! The connector's state between connections: its agents and their adapters, the runs in
+//! flight, the spool and the command log. Executes commands (each command id once), turns adapter
+//! events into redacted, sequenced, spooled events, and answers what the connection needs to send.
+
+use std::collections::HashMap;
+use std::path::Path;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use acc_protocol::{
+    AgentDescriptor, AgentId, CancelMode, Capability, Command, CommandOutcome, EventKind, Frame, HealthStatus,
+    RunCursor,
+};
+use serde_json::{Value, json};
+use tokio::sync::{Notify, mpsc};
+use tracing::Instrument;
+use uuid::Uuid;
+
+use crate::adapter::{self, Adapter, AdapterError, AdapterOptions, ApprovalDecision, EventSink, NativeRun, RunSpec};
+use crate::config::Config;
+use crate::credential::{self, CredentialError};
+use crate::lock;
+use crate::process::{signal_group, start_ticks};
+use crate::redact::{LineRedactor, RedactError, Redactor};
+use crate::seen::{SeenError, SeenLog};
+use crate::spool::{Begun, ProcessRef, Spool, SpoolError};
+
+/// How many command ids are remembered (and their outcomes) to answer redeliveries.
+pub const REMEMBERED_COMMANDS: usize = 10_000;
+/// Events an adapter may have in flight to the spool before it waits.
+const EVENT_BUFFER: usize = 256;
+
+#[derive(Debug, thiserror::Error)]
+pub enum RuntimeError {
+    #[error(transparent)]
+    Credential(#[from] CredentialError),
+    #[error(transparent)]
+    Spool(#[from] SpoolError),
+    #[error(transparent)]
+    Seen(#[from] SeenError),
+    #[error(transparent)]
+    Redact(#[from] RedactError),
+    #[error("agent `{name}`: {source}")]
+    Adapter { name: String, source: AdapterError },
+}
+
+/// A configured agent and the adapter that runs it.
+#[derive(Debug, Clone)]
+pub struct Agent {
+    pub name: String,
+    pub adapter: Arc<dyn Adapter>,
+}
+
+#[derive(Debug)]
+struct ActiveRun {
+    attempt_id: Uuid,
+    agent: usize,
+    native: Box<dyn NativeRun>,
+}
+
+#[derive(Debug)]
+pub struct Runtime {
+    connector_id: Uuid,
+    agents: Vec<Agent>,
+    /// The control plane's agent ids (from `HelloAck`), to our agents.
+    agent_ids: Mutex<HashMap<Uuid, usize>>,
+    spool: Mutex<Spool>,
+    commands: Mutex<SeenLog<CommandOutcome>>,
+    runs: Mutex<HashMap<Uuid, ActiveRun>>,
+    redactor: Redactor,
+    /// Woken when events are written to the spool: the connection sends them.
+    events_written: Notify,
+    /// Woken when acknowledgements free spool space: runs waiting to write continue.
+    space_freed: Notify,
+    /// Woken when a run ends.
+    run_ended: Notify,
+}
+
+fn rejected(reason: impl Into<String>) -> CommandOutcome {
+    CommandOutcome::Rejected { reason: reason.into() }
+}
+
+fn missing(capability: Capability) -> CommandOutcome {
+    rejected(AdapterError::CapabilityMissing(capability).to_string())
+}
+
+impl Runtime {
+    /// Everything `run` needs from the configuration: the spool key beside the credential, the
+    /// spool and command log in the spool directory, the redactor and one adapter per agent.
+    pub fn open(config: &Config, connector_id: Uuid) -> Result<Arc<Self>, RuntimeError> {
+        let options = AdapterOptions { cancel_grace: config.cancel_grace() };
+        let agents = config
+            .agents
+            .iter()
+            .map(|a| {
+                adapter::build(a, options)
+                    .map(|adapter| Agent { name: a.name.clone(), adapter })
+                    .map_err(|source| RuntimeError::Adapter { name: a.name.clone(), source })
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        let literals: Vec<&str> = config.agents.iter().flat_map(|a| Redactor::secret_env_values(&a.env)).collect();
+        let redactor = Redactor::new(&config.redact, literals)?;
+        let key = credential::load_or_create_key(&config.spool_key_path())?;
+        let spool_dir = config.spool_dir();
+        let spool = Spool::open(&spool_dir, &key, connector_id, config.spool_max_events)?;
+        Self::new(connector_id, agents, spool, &spool_dir, redactor)
+    }
+
+    /// A runtime over an opened spool; the command log lives in `spool_dir`. Runs a previous
+    /// process left unfinished are ended here (see [`Runtime::recover`]).
+    pub fn new(
+        connector_id: Uuid,
+        agents: Vec<Agent>,
+        spool: Spool,
+        spool_dir: &Path,
+        redactor: Redactor,
+    ) -> Result<Arc<Self>, RuntimeError> {
+        let commands = SeenLog::open(&spool_dir.join("commands.jsonl"), REMEMBERED_COMMANDS)?;
+        let runtime = Arc::new(Self {
+            connector_id,
+            agents,
+            agent_ids: Mutex::new(HashMap::new()),
+            spool: Mutex::new(spool),
+            commands: Mutex::new(commands),
+            runs: Mutex::new(HashMap::new()),
+            redactor,
+            events_written: Notify::new(),
+            space_freed: Notify::new(),
+            run_ended: Notify::new(),
+        });
+        runtime.recover()?;
+        Ok(runtime)
+    }
+
+    /// Ends the runs a previous connector process left running: their process group is killed if
+    /// it is provably the same process (same start time), and a `Result` of `failed` is spooled,
+    /// so the control plane learns the outcome instead of waiting for a lease to lapse.
+    fn recover(&self) -> Result<(), RuntimeError> {
+        let mut spool = lock(&self.spool);
+        for orphan in spool.unfinished() {
+            let span = tracing::warn_span!("recover", run_id = %orphan.run_id, attempt_id = %orphan.attempt_id);
+            let _entered = span.enter();
+            let stopped = match orphan.process {
+                Some(ProcessRef { pid, start_ticks: Some(ticks) }) if start_ticks(pid) == Some(ticks) => {
+                    signal_group(pid, nix::sys::signal::Signal::SIGKILL)
+                }
+                _ => false,
+            };
+            tracing::warn!(stopped, "the run was active when the connector stopped; ending it as failed");
+            spool.append_unbounded(
+                orphan.run_id,
+                EventKind::Result,
+                json!({
+                    "outcome": "failed",
+                    "exit_code": null,
+                    "signal": null,
+                    "error": if stopped {
+                        "the connector stopped while the run was active; its process group was killed on restart"
+                    } else {
+                        "the connector stopped while the run was active; its process was gone on restart"
+                    },
+                }),
+            )?;
+        }
+        spool.sync()?;
+        Ok(())
+    }
+
+    pub fn connector_id(&self) -> Uuid {
+        self.connector_id
+    }
+
+    pub fn agents(&self) -> &[Agent] {
+        &self.agents
+    }
+
+    /// What `Hello` says about each agent.
+    pub fn descriptors(&self) -> Vec<AgentDescriptor> {
+        self.agents
+            .iter()
+            .map(|a| {
+                let h = a.adapter.handshake();
+                AgentDescriptor {
+                    name: a.name.clone(),
+                    adapter: h.adapter.to_owned(),
+                    adapter_version: h.adapter_version,
+                    runtime_version: h.runtime_version,
+                    capabilities: h.capabilities,
+                }
+            })
+            .collect()
+    }
+
+    /// The first frame of a connection.
+    pub fn hello(&self) -> Frame {
+        Frame::Hello {
+            connector_version: crate::VERSION.to_owned(),
+            agents: self.descriptors(),
+            resume: lock(&self.spool).resume_cursors(),
+        }
+    }
+
+    /// Takes in `HelloAck`: the agents' ids, and per run what the control plane already stored
+    /// (acknowledged here). Returns the send cursors: resend only what comes after.
+    pub fn apply_hello_ack(&self, agents: &[AgentId], resume: &[RunCursor]) -> Result<HashMap<Uuid, u64>, SpoolError> {
+        {
+            let mut ids = lock(&self.agent_ids);
+            ids.clear();
+            for AgentId { name, agent_id } in agents {
+                match self.agents.iter().position(|a| &a.name == name) {
+                    Some(index) => {
+                        ids.insert(*agent_id, index);
+                    }
+                    None => tracing::warn!(agent = %name, "HelloAck names an agent this connector does not offer"),
+                }
+            }
+            for (index, agent) in self.agents.iter().enumerate() {
+                if !ids.values().any(|i| *i == index) {
+                    tracing::warn!(agent = %agent.name, "the control plane did not register this agent");
+                }
+            }
+        }
+        let mut sent = HashMap::new();
+        let mut spool = lock(&self.spool);
+        for cursor in resume {
+            spool.ack(cursor.run_id, cursor.acked_sequence)?;
+            sent.insert(cursor.run_id, cursor.acked_sequence);
+        }
+        drop(spool);
+        self.space_freed.notify_waiters();
+        Ok(sent)
+    }
+
+    /// The control plane stored the run's events up to `up_to`.
+    pub fn ack_events(&self, run_id: Uuid, up_to: u64) -> Result<(), SpoolError> {
+        let released = lock(&self.spool).ack(run_id, up_to)?;
+        tracing::trace!(%run_id, up_to, released, "events acknowledged");
+        if released > 0 {
+            self.space_freed.notify_waiters();
+        }
+        Ok(())
+    }
+
+    /// Encoded event frames to send next (see [`Spool::next_unsent`]).
+    pub fn next_unsent(&self, sent: &mut HashMap<Uuid, u64>, limit: usize) -> Result<Vec<Arc<str>>, SpoolError> {
+        lock(&self.spool).next_unsent(sent, limit)
+    }
+
+    pub fn events_written(&self) -> &Notify {
+        &self.events_written
+    }
+
+    pub fn active_runs(&self) -> Vec<Uuid> {
+        let mut runs: Vec<Uuid> = lock(&self.runs).keys().copied().collect();
+        runs.sort();
+        runs
+    }
+
+    /// Events held in the spool, awaiting acknowledgement.
+    pub fn spooled(&self) -> usize {
+        lock(&self.spool).len()
+    }
+
+    /// Healthy, or degraded when the spool is full (new runs are refused) or an agent is unhealthy.
+    pub fn health(&self) -> HealthStatus {
+        let full = lock(&self.spool).is_full();
+        let agent_down = self.agents.iter().any(|a| a.adapter.health().status != HealthStatus::Healthy);
+        if full || agent_down { HealthStatus::Degraded } else { HealthStatus::Healthy }
+    }
+
+    pub fn sync_spool(&self) -> Result<(), SpoolError> {
+        lock(&self.spool).sync()
+    }
+
+    /// Executes a command once per command id: a command id seen before gets its first outcome
+    /// again and nothing is executed. Returns the outcome and whether it was a redelivery.
+    pub fn handle_command(self: &Arc<Self>, command_id: Uuid, command: Command) -> (CommandOutcome, bool) {
+        if let Some(previous) = lock(&self.commands).get(&command_id).cloned() {
+            tracing::info!(%command_id, "command seen before; acknowledging again without executing it");
+            return (previous, true);
+        }
+        let outcome = self.execute(command);
+        match &outcome {
+            CommandOutcome::Accepted => tracing::info!("command accepted"),
+            CommandOutcome::Rejected { reason } => tracing::warn!(%reason, "command rejected"),
+        }
+        if let Err(e) = lock(&self.commands).insert(command_id, outcome.clone()) {
+            tracing::error!(error = %e, "could not record the command id; a redelivery would execute it again");
+        }
+        (outcome, false)
+    }
+
+    fn execute(self: &Arc<Self>, command: Command) -> CommandOutcome {
+        match command {
+            Command::StartRun { run_id, attempt_id, agent_id, input, context, approval_token } => {
+                let spec = RunSpec { run_id, attempt_id, agent_id, input, context, approval_token };
+                self.launch(spec, None, |adapter, spec, events| adapter.start(spec, events))
+            }
+            Command::CancelRun { run_id, mode } => {
+                match lock(&self.runs).get(&run_id) {
+                    Some(run) => {
+                        tracing::info!(%run_id, ?mode, native = %run.native.native_ref(), "cancelling");
+                        run.native.cancel(mode);
+                    }
+                    None => tracing::info!(%run_id, "cancel of a run that is not active here: nothing to do"),
+                }
+                CommandOutcome::Accepted
+            }
+            Command::Checkpoint { run_id, reason } => {
+                let runs = lock(&self.runs);
+                let Some(run) = runs.get(&run_id) else { return self.not_active(run_id, Capability::Checkpoint) };
+                let adapter = &self.agents[run.agent].adapter;
+                if !adapter.has(Capability::Checkpoint) {
+                    return missing(Capability::Checkpoint);
+                }
+                match adapter.checkpoint(run.native.as_ref(), &reason) {
+                    Ok(checkpoint) => {
+                        drop(runs);
+                        let data = self.redactor.redact_value(json!({ "reason": reason, "checkpoint": checkpoint }));
+                        match lock(&self.spool).append(run_id, EventKind::Checkpoint, data) {
+                            Ok(_) => {
+                                self.events_written.notify_one();
+                                CommandOutcome::Accepted
+                            }
+                            Err(e) => rejected(e.to_string()),
+                        }
+                    }
+                    Err(e) => rejected(e.to_string()),
+                }
+            }
+            Command::ApprovalDecision { run_id, approval_id, approved, approval_token } => {
+                let runs = lock(&self.runs);
+                let Some(run) = runs.get(&run_id) else { return self.not_active(run_id, Capability::Approvals) };
+                let adapter = &self.agents[run.agent].adapter;
+                if !adapter.has(Capability::Approvals) {
+                    return missing(Capability::Approvals);
+                }
+                if approved && approval_token.as_deref().is_none_or(str::is_empty) {
+                    return rejected("an approval without an approval token is refused");
+                }
+                let decision = ApprovalDecision { approval_id, approved, approval_token };
+                match adapter.decide_approval(run.native.as_ref(), decision) {
+                    Ok(()) => CommandOutcome::Accepted,
+                    Err(e) => rejected(e.to_string()),
+                }
+            }
+            Command::Resume { run_id, checkpoint } => {
+                let known = {
+                    let spool = lock(&self.spool);
+                    spool.run_identity(run_id)
+                };
+                let Some((agent_id, attempt_id)) = known else { return self.not_active(run_id, Capability::NativeResume) };
+                let spec = RunSpec { run_id, attempt_id, agent_id, input: Value::Null, context: Value::Null, approval_token: None };
+                self.launch(spec, Some(Capability::NativeResume), move |adapter, spec, events| {
+                    adapter.resume(spec, checkpoint.as_ref(), events)
+                })
+            }
+            Command::HandoffIngest { run_id, attempt_id, agent_id, bundle } => {
+                let spec = RunSpec {
+                    run_id,
+                    attempt_id,
+                    agent_id,
+                    input: Value::Null,
+                    context: bundle.clone(),
+                    approval_token: None,
+                };
+                self.launch(spec, Some(Capability::Checkpoint), move |adapter, spec, events| {
+                    adapter.ingest_handoff(spec, &bundle, events)
+                })
+            }
+        }
+    }
+
+    /// The refusal for an operation on a run that is not active here: the capability is missing if
+    /// no agent of this connector has it, else the run is unknown.
+    fn not_active(&self, run_id: Uuid, capability: Capability) -> CommandOutcome {
+        if self.agents.iter().any(|a| a.adapter.has(capability)) {
+            rejected(format!("run {run_id} is not active on this connector"))
+        } else {
+            missing(capability)
+        }
+    }
+
+    /// Starts a run attempt through the agent's adapter (`start`, `resume` or `ingest_handoff`):
+    /// spooled before the process starts, so a restart knows about it; refused when the spool is full.
+    fn launch(
+        self: &Arc<Self>,
+        spec: RunSpec,
+        needs: Option<Capability>,
+        start: impl FnOnce(&dyn Adapter, RunSpec, EventSink) -> Result<Box<dyn NativeRun>, AdapterError>,
+    ) -> CommandOutcome {
+        let RunSpec { run_id, attempt_id, agent_id, .. } = spec;
+        let Some(agent) = lock(&self.agent_ids).get(&agent_id).copied() else {
+            return rejected(format!("unknown agent {agent_id}: this connector does not offer it"));
+        };
+        let adapter = self.agents[agent].adapter.clone();
+        if let Some(capability) = needs
+            && !adapter.has(capability)
+        {
+            return missing(capability);
+        }
+        let mut runs = lock(&self.runs);
+        if let Some(active) = runs.get(&run_id) {
+            return if active.attempt_id == attempt_id {
+                tracing::info!(%run_id, %attempt_id, "the attempt is already running here");
+                CommandOutcome::Accepted
+            } else {
+                rejected(format!("run {run_id} is already running here as attempt {}", active.attempt_id))
+            };
+        }
+        let mut spool = lock(&self.spool);
+        if spool.attempt_started(run_id, attempt_id) {
+            tracing::info!(%run_id, %attempt_id, "the attempt already ran here; not starting it again");
+            return CommandOutcome::Accepted;
+        }
+        let begun: Begun = match spool.begin_run(run_id, agent_id, attempt_id) {
+            Ok(begun) => begun,
+            Err(e @ SpoolError::Full { .. }) => return rejected(format!("{e}; refusing new runs")),
+            Err(e) => return rejected(format!("spool: {e}")),
+        };
+        let (events, receiver) = mpsc::channel(EVENT_BUFFER);
+        let native = match start(adapter.as_ref(), spec, events) {
+            Ok(native) => native,
+            Err(e) => {
+                if let Err(undo) = spool.abandon_run(run_id, begun) {
+                    tracing::error!(error = %undo, "could not undo the spooled run start");
+                }
+                return rejected(e.to_string());
+            }
+        };
+        if let Some(pid) = native.pid()
+            && let Err(e) = spool.set_process(run_id, ProcessRef { pid, start_ticks: start_ticks(pid) })
+        {
+            tracing::error!(error = %e, "could not record the run's process");
+        }
+        drop(spool);
+        let span = tracing::info_span!("run", %run_id, %attempt_id, agent = %self.agents[agent].name);
+        span.in_scope(|| tracing::info!(native = %native.native_ref(), "run started"));
+        runs.insert(run_id, ActiveRun { attempt_id, agent, native });
+        drop(runs);
+        tokio::spawn(self.clone().pump(run_id, receiver).instrument(span));
+        CommandOutcome::Accepted
+    }
+
+    /// Moves a run's events from its adapter to the spool: redacted, sequenced, in order.
+    async fn pump(self: Arc<Self>, run_id: Uuid, mut events: mpsc::Receiver<adapter::AdapterEvent>) {
+        let mut streams: HashMap<String, LineRedactor> = HashMap::new();
+        let mut ended = false;
+        while let Some(event) = events.recv().await {
+            let data = self.redact(&mut streams, event.kind, event.data);
+            if let Err(e) = self.append(run_id, event.kind, data).await {
+                tracing::error!(error = %e, "could not spool the run's event; the run is stopped");
+                if let Some(run) = lock(&self.runs).get(&run_id) {
+                    run.native.cancel(CancelMode::Immediate);
+                }
+                break;
+            }
+            if event.kind == EventKind::Result {
+                ended = true;
+                break;
+            }
+        }
+        if !ended {
+            let data = json!({ "outcome": "failed", "exit_code": null, "signal": null, "error": "the adapter ended without a result" });
+            if let Err(e) = self.append(run_id, EventKind::Result, data).await {
+                tracing::error!(error = %e, "could not spool the run's result");
+                let _ = lock(&self.spool).end_run(run_id);
+            }
+        }
+        lock(&self.runs).remove(&run_id);
+        self.run_ended.notify_waiters();
+    }
+
+    fn redact(&self, streams: &mut HashMap<String, LineRedactor>, kind: EventKind, mut data: Value) -> Value {
+        if kind == EventKind::Output {
+            let stream = data.get("stream").and_then(Value::as_str).unwrap_or_default().to_owned();
+            if let Some(Value::String(line)) = data.get_mut("line") {
+                *line = streams.entry(stream).or_default().redact_line(&self.redactor, line);
+            }
+        }
+        self.redactor.redact_value(data)
+    }
+
+    /// Spools one event, waiting while the spool is full (the run is slowed, nothing is dropped).
+    async fn append(&self, run_id: Uuid, kind: EventKind, data: Value) -> Result<u64, SpoolError> {
+        let mut warned = false;
+        loop {
+            let space = self.space_freed.notified();
+            tokio::pin!(space);
+            space.as_mut().enable();
+            {
+                let mut spool = lock(&self.spool);
+                if !spool.is_full() {
+                    let sequence = spool.append(run_id, kind, data)?;
+                    drop(spool);
+                    self.events_written.notify_one();
+                    return Ok(sequence);
+                }
+                if !warned {
+                    tracing::warn!(held = spool.len(), max = spool.max_events(), "spool full; the run waits for acknowledgements");
+                    warned = true;
+                }
+            }
+            space.await;
+        }
+    }
+
+    /// Cancels every active run.
+    pub fn cancel_all(&self, mode: CancelMode) {
+        for run in lock(&self.runs).values() {
+            run.native.cancel(mode);
+        }
+    }
+
+    /// Waits until no run is active, or the timeout; true when none is.
+    pub async fn wait_idle(&self, timeout: Duration) -> bool {
+        let deadline = tokio::time::Instant::now() + timeout;
+        loop {
+            let ended = self.run_ended.notified();
+            tokio::pin!(ended);
+            ended.as_mut().enable();
+            if lock(&self.runs).is_empty() {
+                return true;
+            }
+            if tokio::time::timeout_at(deadline, ended).await.is_err() {
+                return lock(&self.runs).is_empty();
+            }
+        }
+    }
+
+    /// Waits until every spooled event is acknowledged, or the timeout; true when all are.
+    pub async fn wait_drained(&self, timeout: Duration) -> bool {
+        let deadline = tokio::time::Instant::now() + timeout;
+        loop {
+            let freed = self.space_freed.notified();
+            tokio::pin!(freed);
+            freed.as_mut().enable();
+            if lock(&self.spool).is_empty() {
+                return true;
+            }
+            if tokio::time::timeout_at(deadline, freed).await.is_err() {
+                return lock(&self.spool).is_empty();
+            }
+        }
+    }
+
+    /// The unacknowledged events of a run (for inspection and tests).
+    pub fn spooled_events(&self, run_id: Uuid) -> Result<Vec<acc_protocol::Envelope>, SpoolError> {
+        lock(&self.spool).unacked(run_id)
+    }
+}
