@@ -11,7 +11,6 @@ use std::process::{ExitCode, Stdio};
 use std::time::{Duration, Instant};
 
 use anyhow::{Context as _, Result, anyhow, bail, ensure};
-use futures_util::{StreamExt, TryStreamExt};
 use rand::SeedableRng;
 use rand::rngs::StdRng;
 use sea_orm::{
@@ -35,6 +34,43 @@ const POSTGRES_POOL: u32 = 32;
 
 const PAGE_QUERY: &str = "query Page($projectId: ID!) { tasks(projectId: $projectId, first: 50) { edges { node { \
                           id title assignee { id email } dependencies { id title } } } } }";
+
+/// Requests that add one layer of the page's work at a time, measured at concurrency 1 to show where the time goes.
+const BREAKDOWN: [Probe; 4] = [
+    Probe {
+        label: "`{ __typename }`, no token: HTTP + JSON + GraphQL parse/validate",
+        statements: 0,
+        query: "{ __typename }",
+        token: false,
+    },
+    Probe {
+        label: "`{ __typename }` with the bearer token: + authentication",
+        statements: 3,
+        query: "{ __typename }",
+        token: true,
+    },
+    Probe {
+        label: "`tasks(first: 50) { id title }`: + project check and the page",
+        statements: 5,
+        query: "query Flat($projectId: ID!) { tasks(projectId: $projectId, first: 50) { edges { node { id title } } } }",
+        token: true,
+    },
+    Probe {
+        label: "the full page: + assignees and dependencies (DataLoader)",
+        statements: 8,
+        query: PAGE_QUERY,
+        token: true,
+    },
+];
+
+/// One request of the breakdown.
+struct Probe {
+    label: &'static str,
+    /// SQL statements the server runs for it (api/src/identity, api/src/projects).
+    statements: usize,
+    query: &'static str,
+    token: bool,
+}
 
 fn main() -> ExitCode {
     let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
@@ -64,22 +100,34 @@ async fn run() -> Result<()> {
         std::thread::available_parallelism().map_or(0, |n| n.get()),
     );
 
+    println!("load average before: {}", load_average());
     let mut tables = vec![("SQLite", bench_backend(&binary, None, seconds).await?)];
     match std::env::var("ACC_TEST_DATABASE_URL") {
         Ok(url) if url.starts_with("postgres") => {
             let database = PostgresDatabase::create(&url).await?;
-            let rows = bench_backend(&binary, Some(&database.url), seconds).await;
+            let result = bench_backend(&binary, Some(&database.url), seconds).await;
             database.drop_database().await?;
-            tables.push(("PostgreSQL", rows?));
+            tables.push(("PostgreSQL", result?));
         }
         _ => println!("\nACC_TEST_DATABASE_URL is not set to a postgres:// URL: skipping the PostgreSQL half"),
     }
 
-    for (backend, rows) in &tables {
+    println!("load average after: {}", load_average());
+
+    for (backend, result) in &tables {
         println!("\n{backend}: tasks(first: {PAGE_SIZE}) {{ assignee, dependencies }}, {seconds} s per run\n");
-        print_table(rows);
+        print_table(&result.rows);
+        println!("\n{backend}: breakdown at concurrency 1 (each line adds work to the one above)\n");
+        print_breakdown(&result.breakdown);
     }
     Ok(())
+}
+
+/// The 1, 5 and 15 minute load averages: other work on a shared machine skews every figure.
+fn load_average() -> String {
+    std::fs::read_to_string("/proc/loadavg")
+        .map(|l| l.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
+        .unwrap_or_else(|_| "unknown".to_owned())
 }
 
 async fn require_wrk() -> Result<()> {
@@ -103,24 +151,44 @@ fn bench_seconds() -> Result<u64> {
     }
 }
 
-/// The release `acc` binary, built first when it is missing.
+/// The release `acc` binary next to this benchmark (same target dir), built first when it is missing.
 async fn acc_binary() -> Result<PathBuf> {
     let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).parent().context("the tests crate has no parent")?;
-    let target = std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| workspace.join("target"), PathBuf::from);
-    let binary = workspace.join(target).join("release").join("acc");
+    // This benchmark runs from <target>/release/deps/; without that layout fall back to CARGO_TARGET_DIR or ./target.
+    let exe = std::env::current_exe().context("cannot locate the benchmark executable")?;
+    let release = match exe.parent().filter(|deps| deps.ends_with("deps")).and_then(Path::parent) {
+        Some(release) => release.to_owned(),
+        None => {
+            let target = std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| workspace.join("target"), PathBuf::from);
+            workspace.join(target).join("release")
+        }
+    };
+    let binary = release.join("acc");
     if !binary.exists() {
         println!("{} is missing: running cargo build --release -p acc-api", binary.display());
         let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
-        let status = Command::new(cargo)
-            .args(["build", "--release", "-p", "acc-api"])
-            .current_dir(workspace)
-            .status()
-            .await
-            .context("cannot run cargo")?;
+        let mut build = Command::new(cargo);
+        build.args(["build", "--release", "-p", "acc-api"]).current_dir(workspace);
+        if let Some(target) = release.parent() {
+            build.env("CARGO_TARGET_DIR", target);
+        }
+        let status = build.status().await.context("cannot run cargo")?;
         ensure!(status.success(), "cargo build --release -p acc-api failed");
         ensure!(binary.exists(), "cargo build did not produce {}", binary.display());
     }
     Ok(binary)
+}
+
+/// Everything measured on one database.
+struct BackendResult {
+    rows: Vec<Row>,
+    breakdown: Vec<BreakdownRow>,
+}
+
+struct BreakdownRow {
+    label: String,
+    statements: usize,
+    measure: Measure,
 }
 
 /// One line of the result table.
@@ -138,7 +206,7 @@ struct Measure {
 
 /// Seeds a fresh server on one database, checks that GraphQL and the raw loop read the same page, then measures
 /// both at every concurrency.
-async fn bench_backend(binary: &Path, database_url: Option<&str>, seconds: u64) -> Result<Vec<Row>> {
+async fn bench_backend(binary: &Path, database_url: Option<&str>, seconds: u64) -> Result<BackendResult> {
     let backend = if database_url.is_some() { "PostgreSQL" } else { "SQLite" };
     println!("\n== {backend} ==");
     let server = Server::start(binary, database_url).await?;
@@ -152,7 +220,7 @@ async fn bench_backend(binary: &Path, database_url: Option<&str>, seconds: u64) 
     result
 }
 
-async fn measure_server(server: &Server, database_url: Option<&str>, seconds: u64) -> Result<Vec<Row>> {
+async fn measure_server(server: &Server, database_url: Option<&str>, seconds: u64) -> Result<BackendResult> {
     let client = reqwest::Client::new();
     let started = Instant::now();
     let seed = seed(&client, server, &server.bootstrap_code).await?;
@@ -175,21 +243,43 @@ async fn measure_server(server: &Server, database_url: Option<&str>, seconds: u6
     println!("checked: {PAGE_SIZE} edges with assignees and {edges} dependencies, identical over GraphQL and raw SQL");
     println!("raw loop pool: {pool} connections (as the server's)");
 
-    let script = write_wrk_script(server, &seed)?;
+    let script = write_wrk_script(server, "page", PAGE_QUERY, &seed, Some(&seed.token))?;
     let warmup = seconds.min(2);
     wrk(&server.graphql_url, &script, 8, warmup).await.context("wrk warm-up")?;
-    raw_load(&db, &scope, 8, Duration::from_secs(warmup)).await.context("raw warm-up")?;
+    raw_load(&db, &scope, RawWork::Page, 8, Duration::from_secs(warmup)).await.context("raw warm-up")?;
 
     let mut rows = Vec::new();
     for concurrency in CONCURRENCIES {
         let graphql = wrk(&server.graphql_url, &script, concurrency, seconds).await?;
-        let raw = raw_load(&db, &scope, concurrency, Duration::from_secs(seconds)).await?;
+        let raw = raw_load(&db, &scope, RawWork::Page, concurrency, Duration::from_secs(seconds)).await?;
         let row = Row { concurrency, graphql, raw };
-        println!("{}", table_line(&row));
+        println!("{} load {}", table_line(&row), load_average());
         rows.push(row);
     }
+
+    let mut breakdown = Vec::new();
+    for (i, probe) in BREAKDOWN.iter().enumerate() {
+        let token = probe.token.then_some(seed.token.as_str());
+        let vars = variables(probe.query, &seed);
+        graphql(&client, &server.graphql_url, token, probe.query, vars).await.context("breakdown request")?;
+        let script = write_wrk_script(server, &format!("probe{i}"), probe.query, &seed, token)?;
+        let measure = wrk(&server.graphql_url, &script, 1, seconds).await?;
+        let row = BreakdownRow { label: probe.label.to_owned(), statements: probe.statements, measure };
+        println!("{} load {}", breakdown_line(&row), load_average());
+        breakdown.push(row);
+    }
+    ensure!(raw_request(&db, &scope).await?.summary() == expected, "the raw request loop read another page");
+    for (work, label, statements) in [
+        (RawWork::Page, "raw loop: the page's statements", 4),
+        (RawWork::Request, "raw loop: all the server's statements (+ session, user, roles, project)", 8),
+    ] {
+        let measure = raw_load(&db, &scope, work, 1, Duration::from_secs(seconds)).await?;
+        let row = BreakdownRow { label: label.to_owned(), statements, measure };
+        println!("{} load {}", breakdown_line(&row), load_average());
+        breakdown.push(row);
+    }
     db.close().await.context("closing the raw connection pool")?;
-    Ok(rows)
+    Ok(BackendResult { rows, breakdown })
 }
 
 /// A running `acc serve` on a temporary data dir.
@@ -352,22 +442,20 @@ async fn seed(client: &reqwest::Client, server: &Server, code: &str) -> Result<S
             edges.push((tasks[i].clone(), tasks[j].clone()));
         }
     }
+    // One at a time: concurrent dependency edits on SQLite can fail with "database is locked" (see
+    // docs/benchmarks.md), and the seeding is not what is measured.
     let dependencies = edges.len();
-    futures_util::stream::iter(edges)
-        .map(|(task, prerequisite)| async move {
-            graphql(
-                client,
-                url,
-                auth,
-                "mutation ($t: ID!, $d: ID!) { addTaskDependency(taskId: $t, dependsOnId: $d) { id } }",
-                json!({ "t": task, "d": prerequisite }),
-            )
-            .await
-            .context("addTaskDependency")
-        })
-        .buffer_unordered(4)
-        .try_collect::<Vec<_>>()
-        .await?;
+    for (task, prerequisite) in edges {
+        graphql(
+            client,
+            url,
+            auth,
+            "mutation ($t: ID!, $d: ID!) { addTaskDependency(taskId: $t, dependsOnId: $d) { id } }",
+            json!({ "t": task, "d": prerequisite }),
+        )
+        .await
+        .context("addTaskDependency")?;
+    }
     Ok(Seed { token, project_id, dependencies })
 }
 
@@ -397,15 +485,23 @@ async fn graphql_page(client: &reqwest::Client, server: &Server, seed: &Seed) ->
         .collect()
 }
 
-fn write_wrk_script(server: &Server, seed: &Seed) -> Result<PathBuf> {
-    let body = json!({ "query": PAGE_QUERY, "variables": { "projectId": seed.project_id } }).to_string();
+/// The variables a query declares: `$projectId` or none.
+fn variables(query: &str, seed: &Seed) -> Json {
+    if query.contains("$projectId") { json!({ "projectId": seed.project_id }) } else { json!({}) }
+}
+
+/// A wrk script that POSTs `query` (with the project id as `$projectId`) and counts responses that are not a clean
+/// HTTP 200 without `errors`.
+fn write_wrk_script(server: &Server, name: &str, query: &str, seed: &Seed, token: Option<&str>) -> Result<PathBuf> {
+    let body = json!({ "query": query, "variables": variables(query, seed) }).to_string();
     ensure!(!body.contains("]==]"), "the request body cannot be quoted for Lua");
+    let authorization =
+        token.map(|token| format!("wrk.headers[\"Authorization\"] = \"Bearer {token}\"\n")).unwrap_or_default();
     let script = format!(
         r#"wrk.method = "POST"
 wrk.body = [==[{body}]==]
 wrk.headers["Content-Type"] = "application/json"
-wrk.headers["Authorization"] = "Bearer {token}"
-
+{authorization}
 local threads = {{}}
 
 function setup(thread)
@@ -432,10 +528,9 @@ function done(summary, latency, requests)
   end
   io.write(string.format("acc-bench responses=%d failures=%d\n", responses, failures))
 end
-"#,
-        token = seed.token,
+"#
     );
-    let path = server.root.join("tasks_page.lua");
+    let path = server.root.join(format!("{name}.lua"));
     std::fs::write(&path, script).with_context(|| format!("cannot write {}", path.display()))?;
     Ok(path)
 }
@@ -520,8 +615,11 @@ struct RawScope {
     backend: DbBackend,
     project_id: Uuid,
     organization_id: Uuid,
+    /// The owner's session, which the bearer token names.
+    session_id: Uuid,
 }
 
+/// An id and its tenant, of a project or a session.
 #[derive(FromQueryResult)]
 struct ProjectRow {
     id: Uuid,
@@ -534,7 +632,10 @@ impl RawScope {
         let statement = Statement::from_string(backend, "SELECT id, organization_id FROM projects");
         let projects = ProjectRow::find_by_statement(statement).all(db).await?;
         let [project] = projects.as_slice() else { bail!("expected one project, found {}", projects.len()) };
-        Ok(Self { backend, project_id: project.id, organization_id: project.organization_id })
+        let statement = Statement::from_string(backend, "SELECT id, organization_id FROM device_sessions");
+        let sessions = ProjectRow::find_by_statement(statement).all(db).await?;
+        let [session] = sessions.as_slice() else { bail!("expected one session, found {}", sessions.len()) };
+        Ok(Self { backend, project_id: project.id, organization_id: project.organization_id, session_id: session.id })
     }
 }
 
@@ -580,6 +681,47 @@ struct EdgeRow {
     task_id: Uuid,
     depends_on_task_id: Uuid,
     created_at: chrono::DateTime<chrono::Utc>,
+}
+
+#[derive(FromQueryResult)]
+#[allow(dead_code)]
+struct SessionRow {
+    id: Uuid,
+    organization_id: Uuid,
+    user_id: Uuid,
+    device_name: String,
+    client_address: Option<String>,
+    revoked_at: Option<chrono::DateTime<chrono::Utc>>,
+    revoked_reason: Option<String>,
+    last_used_at: chrono::DateTime<chrono::Utc>,
+    revision: i64,
+    created_at: chrono::DateTime<chrono::Utc>,
+    updated_at: chrono::DateTime<chrono::Utc>,
+}
+
+#[derive(FromQueryResult)]
+#[allow(dead_code)]
+struct RoleBindingRow {
+    id: Uuid,
+    organization_id: Uuid,
+    subject_id: Uuid,
+    role: String,
+    scope_kind: String,
+    scope_id: Uuid,
+    created_at: chrono::DateTime<chrono::Utc>,
+}
+
+#[derive(FromQueryResult)]
+#[allow(dead_code)]
+struct FullProjectRow {
+    id: Uuid,
+    organization_id: Uuid,
+    workspace_id: Uuid,
+    name: String,
+    description: String,
+    revision: i64,
+    created_at: chrono::DateTime<chrono::Utc>,
+    updated_at: chrono::DateTime<chrono::Utc>,
 }
 
 const TASK_COLUMNS: &str = "id, organization_id, project_id, title, description, status, priority, labels, \
@@ -674,10 +816,58 @@ async fn raw_page(db: &DatabaseConnection, scope: &RawScope) -> Result<RawPage> 
     Ok(RawPage { tasks, assignees, dependencies, dependency_tasks })
 }
 
-/// `concurrency` tokio tasks run [`raw_page`] back to back for `duration`; every iteration's latency is kept.
+/// What a raw iteration reads.
+#[derive(Clone, Copy)]
+enum RawWork {
+    /// The page's rows: [`raw_page`].
+    Page,
+    /// Everything the server reads for the request: [`raw_request`].
+    Request,
+}
+
+/// The statements the server adds before the page: the session the token names, its user, the user's role
+/// bindings and the project (checked in memory, as the server's `Actor` does) — then [`raw_page`].
+async fn raw_request(db: &DatabaseConnection, scope: &RawScope) -> Result<RawPage> {
+    let backend = scope.backend;
+    let one = placeholders(backend, 0, 1);
+    let sql = format!(
+        "SELECT id, organization_id, user_id, device_name, client_address, revoked_at, revoked_reason, last_used_at, \
+         revision, created_at, updated_at FROM device_sessions WHERE id = {one} LIMIT 1"
+    );
+    let statement = Statement::from_sql_and_values(backend, sql, [Value::from(scope.session_id)]);
+    let session = SessionRow::find_by_statement(statement).one(db).await?.context("no session")?;
+    ensure!(session.revoked_at.is_none(), "the session is revoked");
+
+    let sql = format!("SELECT {USER_COLUMNS} FROM users WHERE id = {one} LIMIT 1");
+    let statement = Statement::from_sql_and_values(backend, sql, [Value::from(session.user_id)]);
+    let user = UserRow::find_by_statement(statement).one(db).await?.context("no user")?;
+    ensure!(!user.disabled, "the user is disabled");
+
+    let sql = format!(
+        "SELECT id, organization_id, subject_id, role, scope_kind, scope_id, created_at FROM role_bindings \
+         WHERE subject_id = {one}"
+    );
+    let statement = Statement::from_sql_and_values(backend, sql, [Value::from(user.id)]);
+    let grants = RoleBindingRow::find_by_statement(statement).all(db).await?;
+
+    let sql = format!(
+        "SELECT id, organization_id, workspace_id, name, description, revision, created_at, updated_at FROM projects \
+         WHERE id = {one} LIMIT 1"
+    );
+    let statement = Statement::from_sql_and_values(backend, sql, [Value::from(scope.project_id)]);
+    let project = FullProjectRow::find_by_statement(statement).one(db).await?.context("no project")?;
+    ensure!(
+        project.organization_id == user.organization_id && grants.iter().any(|g| g.role == "owner"),
+        "the owner may not read the project"
+    );
+    raw_page(db, scope).await
+}
+
+/// `concurrency` tokio tasks run [`raw_page`] (or [`raw_request`]) back to back for `duration`; every iteration's latency is kept.
 async fn raw_load(
     db: &DatabaseConnection,
     scope: &RawScope,
+    work: RawWork,
     concurrency: usize,
     duration: Duration,
 ) -> Result<Measure> {
@@ -690,7 +880,10 @@ async fn raw_load(
                 let mut latencies = Vec::new();
                 while Instant::now() < deadline {
                     let begun = Instant::now();
-                    let page = raw_page(&db, &scope).await?;
+                    let page = match work {
+                        RawWork::Page => raw_page(&db, &scope).await?,
+                        RawWork::Request => raw_request(&db, &scope).await?,
+                    };
                     latencies.push(begun.elapsed());
                     std::hint::black_box(page);
                 }
@@ -772,5 +965,23 @@ fn print_table(rows: &[Row]) {
     println!("|---:|---:|---:|---:|---:|---:|---:|---:|");
     for row in rows {
         println!("{}", table_line(row));
+    }
+}
+
+fn breakdown_line(row: &BreakdownRow) -> String {
+    let BreakdownRow { label, statements, measure } = row;
+    format!(
+        "| {label} | {statements} | {:.0} | {} | {} |",
+        measure.per_second,
+        millis(measure.p50),
+        millis(measure.p99)
+    )
+}
+
+fn print_breakdown(breakdown: &[BreakdownRow]) {
+    println!("| request | SQL statements | req/s | p50 | p99 |");
+    println!("|---|---:|---:|---:|---:|");
+    for row in breakdown {
+        println!("{}", breakdown_line(row));
     }
 }
