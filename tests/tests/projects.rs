@@ -195,6 +195,13 @@ on_both_databases!(concurrent_edges_cannot_close_a_cycle_together, |db: TestDb| 
             owner.gql(op!("add_task_dependency"), json!({"taskId": b, "dependsOnId": a})),
         );
         let succeeded = [&ab, &ba].iter().filter(|r| r.errors().is_empty()).count();
+        for response in [&ab, &ba] {
+            assert!(
+                matches!(response.code(), None | Some("VALIDATION")),
+                "a concurrent edit must wait, not fail: {}",
+                response.body
+            );
+        }
         assert!(succeeded <= 1, "both halves of a cycle were stored: {} / {}", ab.body, ba.body);
         let page = owner.gql(op!("tasks"), json!({"projectId": project_id, "first": 100})).await;
         let edges: usize = page.data("tasks")["edges"]

@@ -11,7 +11,7 @@ use chrono::Utc;
 use sea_orm::sea_query::{Expr, ExprTrait};
 use sea_orm::{
     ActiveModelTrait, ColumnTrait, Condition, ConnectionTrait, DatabaseConnection, EntityTrait, QueryFilter,
-    QueryOrder, QuerySelect, Set, TransactionTrait,
+    QueryOrder, Set, TransactionTrait,
 };
 use serde::Serialize;
 use uuid::Uuid;
@@ -565,9 +565,14 @@ impl ProjectService {
             return Err(CommonError::validation("a task can only depend on a task of the same project").into());
         }
         let txn = self.db.begin().await?;
-        // Dependency changes of one project are serialized (a row lock on PostgreSQL; SQLite has a
-        // single writer), so two concurrent edges cannot close a cycle between them.
-        project::Entity::find_by_id(task.project_id).lock_exclusive().one(&txn).await?;
+        // Dependency changes of one project are serialized, so two concurrent edges cannot close a
+        // cycle between them. Writing the project row first takes its row lock on PostgreSQL and
+        // SQLite's write lock before any read, so a concurrent change waits instead of failing.
+        project::Entity::update_many()
+            .col_expr(project::Column::Id, Expr::col(project::Column::Id))
+            .filter(project::Column::Id.eq(task.project_id))
+            .exec(&txn)
+            .await?;
         if let Some(cycle) = cycle_through(&txn, &task, &prerequisite).await? {
             let titles = task::Entity::find()
                 .filter(task::Column::Id.is_in(cycle.iter().copied()))
