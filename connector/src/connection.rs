@@ -33,7 +33,18 @@ const DEFAULT_HEARTBEAT: Duration = Duration::from_secs(10);
 /// Events written to the socket between checks for control frames and heartbeats.
 const SEND_BATCH: usize = 256;
 
+/// After the control plane reports it failed to store a frame, unacknowledged events are resent this much later.
+const RESEND_AFTER_ERROR: Duration = Duration::from_secs(1);
+
 type Socket = WebSocketStream<MaybeTlsStream<TcpStream>>;
+
+/// What the reader hands the writer.
+#[derive(Debug)]
+enum Outgoing {
+    Frame(Box<Envelope>),
+    /// Send every unacknowledged event again (the control plane failed to store one).
+    Resend,
+}
 
 #[derive(Debug, thiserror::Error)]
 pub enum SessionError {
@@ -193,7 +204,7 @@ async fn session(
     log_resume(&resume);
     tracing::info!(agents = agents.len(), heartbeat_ms = heartbeat.as_millis() as u64, "handshake complete");
 
-    let (control, control_rx) = mpsc::channel::<Envelope>(256);
+    let (control, control_rx) = mpsc::channel::<Outgoing>(256);
     let writer = write_loop(runtime, &mut sink, control_rx, sent, heartbeat, shutdown.clone());
     let reader = read_loop(runtime, &mut stream, control);
     tokio::select! {
@@ -238,7 +249,7 @@ fn frame_name(frame: &Frame) -> &'static str {
 async fn write_loop<S>(
     runtime: &Arc<Runtime>,
     sink: &mut S,
-    mut control: mpsc::Receiver<Envelope>,
+    mut control: mpsc::Receiver<Outgoing>,
     mut sent: HashMap<uuid::Uuid, u64>,
     heartbeat: Duration,
     mut shutdown: watch::Receiver<bool>,
@@ -247,22 +258,31 @@ where
     S: futures_util::Sink<Message, Error = tungstenite::Error> + Unpin,
 {
     let mut next_heartbeat = Instant::now();
+    let mut resend_at: Option<Instant> = None;
     loop {
-        if *shutdown.borrow() {
-            while let Ok(envelope) = control.try_recv() {
-                sink.feed(text(&envelope)?).await?;
+        while let Ok(outgoing) = control.try_recv() {
+            match outgoing {
+                Outgoing::Frame(envelope) => sink.feed(text(&envelope)?).await?,
+                Outgoing::Resend => {
+                    resend_at.get_or_insert(Instant::now() + RESEND_AFTER_ERROR);
+                }
             }
+        }
+        if *shutdown.borrow() {
             let close = CloseFrame { code: CloseCode::Normal, reason: "connector stopping".into() };
             let _ = sink.send(Message::Close(Some(close))).await;
             return Ok(());
         }
-        while let Ok(envelope) = control.try_recv() {
-            sink.feed(text(&envelope)?).await?;
-        }
-        if Instant::now() >= next_heartbeat {
+        let now = Instant::now();
+        if now >= next_heartbeat {
             let frame = Frame::Heartbeat { status: runtime.health(), active_runs: runtime.active_runs() };
             sink.feed(text(&Envelope::new(runtime.connector_id(), frame))?).await?;
-            next_heartbeat = Instant::now() + heartbeat;
+            next_heartbeat = now + heartbeat;
+        }
+        if resend_at.is_some_and(|at| now >= at) {
+            tracing::info!("resending the unacknowledged events");
+            sent.clear();
+            resend_at = None;
         }
         let batch = runtime.next_unsent(&mut sent, SEND_BATCH)?;
         let more = !batch.is_empty();
@@ -273,19 +293,23 @@ where
         if more {
             continue;
         }
+        let wake = resend_at.map_or(next_heartbeat, |at| at.min(next_heartbeat));
         tokio::select! {
-            envelope = control.recv() => match envelope {
-                Some(envelope) => sink.feed(text(&envelope)?).await?,
+            outgoing = control.recv() => match outgoing {
+                Some(Outgoing::Frame(envelope)) => sink.feed(text(&envelope)?).await?,
+                Some(Outgoing::Resend) => {
+                    resend_at.get_or_insert(Instant::now() + RESEND_AFTER_ERROR);
+                }
                 None => return Ok(()),
             },
-            () = tokio::time::sleep_until(next_heartbeat) => {}
+            () = tokio::time::sleep_until(wake) => {}
             () = runtime.events_written().notified() => {}
             _ = shutdown.changed() => {}
         }
     }
 }
 
-async fn read_loop<S>(runtime: &Arc<Runtime>, stream: &mut S, control: mpsc::Sender<Envelope>) -> Result<(), SessionError>
+async fn read_loop<S>(runtime: &Arc<Runtime>, stream: &mut S, control: mpsc::Sender<Outgoing>) -> Result<(), SessionError>
 where
     S: futures_util::Stream<Item = Result<Message, tungstenite::Error>> + Unpin,
 {
@@ -298,7 +322,7 @@ where
                 tracing::warn!(%reason, "unreadable frame from the control plane");
                 let code = acc_protocol::ErrorCode::MalformedFrame;
                 let error = Envelope::new(connector_id, Frame::Error { code, message: reason });
-                control.send(error).await.map_err(|_| SessionError::Closed("writer stopped".into()))?;
+                control.send(Outgoing::Frame(Box::new(error))).await.map_err(|_| SessionError::Closed("writer stopped".into()))?;
                 continue;
             }
             Err(e) => return Err(e),
@@ -314,11 +338,15 @@ where
                 let (outcome, _redelivered) = span.in_scope(|| runtime.handle_command(command_id, command));
                 let mut ack = Envelope::new(connector_id, Frame::CommandAck { command_id, outcome });
                 ack.run_id = Some(run_id);
-                control.send(ack).await.map_err(|_| SessionError::Closed("writer stopped".into()))?;
+                control.send(Outgoing::Frame(Box::new(ack))).await.map_err(|_| SessionError::Closed("writer stopped".into()))?;
             }
             Frame::EventAck { run_id, up_to_sequence } => runtime.ack_events(run_id, up_to_sequence)?,
             Frame::Error { code, message } => {
-                tracing::warn!(?code, %message, "the control plane reported an error");
+                tracing::warn!(?code, run_id = ?envelope.run_id, %message, "the control plane reported an error");
+                if code == acc_protocol::ErrorCode::Internal {
+                    // It failed to store something we sent; nothing acknowledged is lost, so send the rest again.
+                    control.send(Outgoing::Resend).await.map_err(|_| SessionError::Closed("writer stopped".into()))?;
+                }
             }
             other => tracing::warn!(frame = frame_name(&other), "ignoring an unexpected frame from the control plane"),
         }

@@ -178,8 +178,9 @@ impl Supervisor {
         let _ = self.events.send(AdapterEvent::new(EventKind::Started, json!({ "pid": pid }))).await;
         if let Some(mut stdin) = io.stdin {
             tokio::spawn(async move {
-                // A program that does not read its stdin closes it; that is not an error.
+                // One line of JSON. A program that does not read its stdin closes it; that is not an error.
                 let _ = stdin.write_all(input.as_bytes()).await;
+                let _ = stdin.write_all(b"\n").await;
                 let _ = stdin.shutdown().await;
             });
         }
