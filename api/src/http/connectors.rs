@@ -124,8 +124,8 @@ async fn serve(state: AppState, connector: acc_entity::connector::Model, socket:
                     let text = acc_protocol::encode(&envelope).unwrap_or_default();
                     if sink.send(Message::Text(text.into())).await.is_err() { break; }
                 }
-                // The gateway dropped this connection (revoked).
-                None => { let _ = sink.send(close(CLOSE_IDENTITY, "revoked")).await; break; }
+                // The gateway let go of this connection: revoked, or replaced by a newer one.
+                None => { let _ = sink.send(close(CLOSE_IDENTITY, "revoked or replaced by a newer connection")).await; break; }
             },
             incoming = tokio::time::timeout(silence, stream.next()) => {
                 let message = match incoming {

@@ -439,24 +439,15 @@ impl RunService {
         actor.authorize(Permission::OperateRuns, &path(&project), "run")?;
         let status = RunStatus::from_stored(&run.status);
         if status != RunStatus::Running {
-            return self.set_status(run_id, RunStatus::Cancelled, Some("cancelled by a user".into())).await;
+            let run = self.set_status(run_id, RunStatus::Cancelled, Some("cancelled by a user".into())).await?;
+            // A start may already be on its way to the connector: tell it to stop as well.
+            if matches!(status, RunStatus::Dispatching | RunStatus::WaitingApproval) {
+                self.send_cancel(run_id).await?;
+            }
+            return Ok(run);
         }
         let run = self.set_status(run_id, RunStatus::Cancelling, Some("cancel requested".into())).await?;
-        let attempt = run_attempt::Entity::find()
-            .filter(run_attempt::Column::RunId.eq(run_id))
-            .order_by_desc(run_attempt::Column::Number)
-            .one(&self.db)
-            .await?;
-        if let Some(attempt) = attempt {
-            let command_id = new_id();
-            self.remember(command_id, Pending::Cancel);
-            let mut envelope = Envelope::new(
-                attempt.connector_id,
-                Frame::Command { command_id, command: Command::CancelRun { run_id, mode: CancelMode::Graceful } },
-            );
-            envelope.run_id = Some(run_id);
-            self.gateway.send(attempt.connector_id, envelope);
-        }
+        self.send_cancel(run_id).await?;
         let service = self.clone();
         tokio::spawn(async move {
             tokio::time::sleep(service.cancel_timeout).await;
@@ -473,6 +464,24 @@ impl RunService {
             }
         });
         Ok(run)
+    }
+
+    /// Asks the connector of the run's latest attempt to stop it.
+    async fn send_cancel(&self, run_id: Uuid) -> Result<()> {
+        let attempt = run_attempt::Entity::find()
+            .filter(run_attempt::Column::RunId.eq(run_id))
+            .order_by_desc(run_attempt::Column::Number)
+            .one(&self.db)
+            .await?;
+        if let Some(attempt) = attempt {
+            let command_id = new_id();
+            self.remember(command_id, Pending::Cancel);
+            let cancel = Command::CancelRun { run_id, mode: CancelMode::Graceful };
+            let mut envelope = Envelope::new(attempt.connector_id, Frame::Command { command_id, command: cancel });
+            envelope.run_id = Some(run_id);
+            self.gateway.send(attempt.connector_id, envelope);
+        }
+        Ok(())
     }
 
     /// After an abnormal stop every live run is `interrupted`, with a reason event.
