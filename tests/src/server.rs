@@ -9,13 +9,21 @@ use std::time::Duration;
 use crate::client::Client;
 use crate::database::TestDb;
 
-/// The `acc` binary next to the test executable (`cargo test --workspace` builds it).
-pub fn acc_binary() -> PathBuf {
+/// A workspace binary next to the test executable (`cargo test --workspace` builds them).
+pub fn binary(name: &str) -> PathBuf {
     let exe = std::env::current_exe().unwrap();
     let dir = exe.parent().and_then(|deps| deps.parent()).unwrap();
-    let bin = dir.join("acc");
-    assert!(bin.exists(), "{} is missing: run `cargo build -p acc-api` or `cargo test --workspace`", bin.display());
+    let bin = dir.join(name);
+    assert!(
+        bin.exists(),
+        "{} is missing: run `cargo build --workspace --bins` or `cargo test --workspace`",
+        bin.display()
+    );
     bin
+}
+
+pub fn acc_binary() -> PathBuf {
+    binary("acc")
 }
 
 #[derive(Default, Clone)]

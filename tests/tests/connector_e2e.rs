@@ -1,0 +1,180 @@
+//! End to end with the real binaries: `acc serve`, `acc-connector enroll` and `acc-connector run`
+//! with `command` agents (shell scripts), driven over GraphQL like a client.
+
+mod common;
+
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+use acc_tests::{Client, Server, TestDb, on_both_databases};
+use serde_json::{Value, json};
+
+fn connector_binary() -> std::path::PathBuf {
+    acc_tests::server::binary("acc-connector")
+}
+
+/// Enrolls a connector in the fixture's workspace; returns the credential path.
+async fn enroll(server: &Server, owner: &Client, workspace_id: &str, dir: &Path) -> std::path::PathBuf {
+    let created = owner
+        .gql(
+            "mutation($w: ID!) { createEnrollmentToken(workspaceId: $w, name: \"e2e-host\") { token } }",
+            json!({"w": workspace_id}),
+        )
+        .await;
+    let token = created.data("createEnrollmentToken")["token"].as_str().unwrap().to_owned();
+    let credential = dir.join("connector").join("credential.json");
+    let output = Command::new(connector_binary())
+        .args(["enroll", "--server", &server.base_url(), "--token", &token, "--credential"])
+        .arg(&credential)
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "enroll: {}", String::from_utf8_lossy(&output.stderr));
+    let mode = std::os::unix::fs::PermissionsExt::mode(&std::fs::metadata(&credential).unwrap().permissions());
+    assert_eq!(mode & 0o777, 0o600, "the credential is readable by its owner only");
+    credential
+}
+
+struct ConnectorProcess {
+    child: Child,
+}
+
+impl Drop for ConnectorProcess {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn run_connector(dir: &Path, credential: &Path, agents: &str) -> ConnectorProcess {
+    let config = dir.join("connector.toml");
+    std::fs::write(
+        &config,
+        format!("credential = {:?}\nspool_dir = {:?}\ncancel_grace_ms = 1000\n{agents}", credential, dir.join("spool")),
+    )
+    .unwrap();
+    let log = std::fs::File::create(dir.join("connector.log")).unwrap();
+    let child = Command::new(connector_binary())
+        .args(["run", "--config"])
+        .arg(&config)
+        .env("RUST_LOG", "info")
+        .stdout(Stdio::null())
+        .stderr(log)
+        .spawn()
+        .unwrap();
+    ConnectorProcess { child }
+}
+
+/// Waits until the project sees `count` online agents; returns them by name.
+async fn online_agents(owner: &Client, project_id: &str, count: usize) -> Vec<Value> {
+    for _ in 0..200 {
+        let agents = owner
+            .gql("query($p: ID!) { agents(projectId: $p) { id name online capabilities } }", json!({"p": project_id}))
+            .await;
+        let online: Vec<Value> =
+            agents.data("agents").as_array().unwrap().iter().filter(|a| a["online"] == true).cloned().collect();
+        if online.len() == count {
+            return online;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    panic!("the connector's agents did not come online");
+}
+
+async fn wait_status(owner: &Client, run_id: &str, wanted: &str) -> Value {
+    let mut last = Value::Null;
+    for _ in 0..300 {
+        let node = owner
+            .gql("query($id: ID!) { node(id: $id) { ... on TaskRun { status statusReason } } }", json!({"id": run_id}))
+            .await;
+        last = node.data("node").clone();
+        if last["status"] == wanted {
+            return last;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    panic!("run never reached {wanted}: {last}");
+}
+
+const AGENTS: &str = r#"
+[[agents]]
+name = "greeter"
+adapter = "command"
+command = "sh"
+args = ["-c", "echo hello; echo '{\"step\": 1}'; echo \"run $ACC_RUN_ID\"; echo sk-abcdefghijklmnopqrstuvwxyz0123 >&2; exit 0"]
+
+[[agents]]
+name = "sleeper"
+adapter = "command"
+command = "sh"
+args = ["-c", "echo started; sleep 60"]
+"#;
+
+on_both_databases!(a_command_agent_runs_streams_and_cancels_through_the_real_connector, |db: TestDb| async move {
+    let server = Server::start(db).await;
+    let f = common::fixture(&server).await;
+    let dir = server.db.dir.clone();
+    let credential = enroll(&server, &f.owner, &f.workspace_id, &dir).await;
+    let _connector = run_connector(&dir, &credential, AGENTS);
+    let agents = online_agents(&f.owner, &f.project_id, 2).await;
+    let agent = |name: &str| agents.iter().find(|a| a["name"] == name).unwrap()["id"].clone();
+    assert_eq!(agents[0]["capabilities"], json!(["STREAM", "CANCEL"]));
+
+    // Happy path: live events over graphql-transport-ws, from the first one to the end.
+    let task = common::create_task(&f.owner, &f.project_id, "Greet").await;
+    let started = f
+        .owner
+        .gql(
+            "mutation($t: ID!, $a: ID!) { startRun(taskId: $t, agentId: $a, input: {objective: \"greet\"}) { id } }",
+            json!({"t": task["id"], "a": agent("greeter")}),
+        )
+        .await;
+    let run_id = started.data("startRun")["id"].as_str().unwrap().to_owned();
+    let mut events = f
+        .owner
+        .subscribe("subscription($r: ID!) { runEvents(runId: $r) { sequence kind data } }", json!({"r": run_id}))
+        .await
+        .unwrap();
+    let mut seen = Vec::new();
+    while let Ok(event) = events.next().await {
+        let event = event["data"]["runEvents"].clone();
+        let terminal = event["kind"] == "status" && event["data"]["status"] == "succeeded";
+        seen.push(event);
+        if terminal {
+            break;
+        }
+    }
+    let sequences: Vec<i64> = seen.iter().map(|e| e["sequence"].as_i64().unwrap()).collect();
+    assert_eq!(sequences, (1..=seen.len() as i64).collect::<Vec<_>>(), "no gap, no duplicate");
+    let outputs: Vec<&Value> = seen.iter().filter(|e| e["kind"] == "output").map(|e| &e["data"]).collect();
+    assert_eq!(outputs[0]["line"], "hello");
+    assert_eq!(outputs[1]["json"], json!({"step": 1}), "JSON lines keep their structure");
+    let run_uuid = acc_api::ids::GlobalId::decode(&run_id).unwrap().id;
+    assert_eq!(outputs[2]["line"], format!("run {run_uuid}"));
+    let stderr = outputs.iter().find(|o| o["stream"] == "stderr").unwrap();
+    assert!(!stderr.to_string().contains("sk-abcdefghij"), "secrets are redacted before they leave the host: {stderr}");
+    let result = seen.iter().find(|e| e["kind"] == "result").unwrap();
+    assert_eq!(result["data"]["outcome"], "succeeded");
+    wait_status(&f.owner, &run_id, "SUCCEEDED").await;
+
+    // Cancel: the process group is stopped and the run ends cancelled.
+    let started = f
+        .owner
+        .gql(
+            "mutation($t: ID!, $a: ID!) { startRun(taskId: $t, agentId: $a) { id } }",
+            json!({"t": task["id"], "a": agent("sleeper")}),
+        )
+        .await;
+    let sleeper = started.data("startRun")["id"].as_str().unwrap().to_owned();
+    wait_status(&f.owner, &sleeper, "RUNNING").await;
+    let cancelling = f.owner.gql("mutation($r: ID!) { cancelRun(runId: $r) { status } }", json!({"r": sleeper})).await;
+    assert_eq!(cancelling.data("cancelRun")["status"], "CANCELLING");
+    wait_status(&f.owner, &sleeper, "CANCELLED").await;
+    let page = f
+        .owner
+        .gql("query($r: ID!) { runEvents(runId: $r) { edges { node { kind data } } } }", json!({"r": sleeper}))
+        .await;
+    let result =
+        page.data("runEvents")["edges"].as_array().unwrap().iter().find(|e| e["node"]["kind"] == "result").cloned();
+    assert_eq!(result.unwrap()["node"]["data"]["outcome"], "cancelled", "the connector confirmed the cancel");
+});
