@@ -110,8 +110,7 @@ pub async fn run(runtime: Arc<Runtime>, target: Target, mut shutdown: watch::Rec
         session_number += 1;
         let mut established = false;
         let span = tracing::info_span!("session", n = session_number, connector_id = %runtime.connector_id());
-        let result =
-            session(&runtime, &target, &mut shutdown, &mut established).instrument(span.clone()).await;
+        let result = session(&runtime, &target, &mut shutdown, &mut established).instrument(span.clone()).await;
         if established {
             backoff.reset();
         }
@@ -137,10 +136,14 @@ pub async fn run(runtime: Arc<Runtime>, target: Target, mut shutdown: watch::Rec
 
 async fn dial(target: &Target) -> Result<Socket, SessionError> {
     let mut request = target.url.as_str().into_client_request()?;
-    let bearer = HeaderValue::from_str(&format!("Bearer {}", target.credential)).map_err(|_| SessionError::BadCredential)?;
+    let bearer =
+        HeaderValue::from_str(&format!("Bearer {}", target.credential)).map_err(|_| SessionError::BadCredential)?;
     request.headers_mut().insert(header::AUTHORIZATION, bearer);
-    request.headers_mut().insert(header::USER_AGENT, HeaderValue::from_static(concat!("acc-connector/", env!("CARGO_PKG_VERSION"))));
-    let config = WebSocketConfig::default().max_message_size(Some(MAX_FRAME_BYTES)).max_frame_size(Some(MAX_FRAME_BYTES));
+    request
+        .headers_mut()
+        .insert(header::USER_AGENT, HeaderValue::from_static(concat!("acc-connector/", env!("CARGO_PKG_VERSION"))));
+    let config =
+        WebSocketConfig::default().max_message_size(Some(MAX_FRAME_BYTES)).max_frame_size(Some(MAX_FRAME_BYTES));
     let connect = tokio_tungstenite::connect_async_with_config(request, Some(config), true);
     match tokio::time::timeout(CONNECT_TIMEOUT, connect).await {
         Err(_) => Err(SessionError::ConnectTimeout(CONNECT_TIMEOUT)),
@@ -186,7 +189,9 @@ async fn session(
             };
             let Some(envelope) = incoming(message?)? else { continue };
             match envelope.payload {
-                Frame::HelloAck { agents, heartbeat_interval_ms, resume } => return Ok((agents, heartbeat_interval_ms, resume)),
+                Frame::HelloAck { agents, heartbeat_interval_ms, resume } => {
+                    return Ok((agents, heartbeat_interval_ms, resume));
+                }
                 Frame::Error { code, message } => return Err(SessionError::Server { code, message }),
                 other => return Err(SessionError::Protocol(format!("expected HelloAck, got {}", frame_name(&other)))),
             }
@@ -225,7 +230,8 @@ fn incoming(message: Message) -> Result<Option<Envelope>, SessionError> {
         Message::Text(text) => text.as_bytes().to_vec(),
         Message::Binary(bytes) => bytes.to_vec(),
         Message::Close(frame) => {
-            let reason = frame.map(|f| format!("{} {}", u16::from(f.code), f.reason)).unwrap_or_else(|| "no reason".into());
+            let reason =
+                frame.map(|f| format!("{} {}", u16::from(f.code), f.reason)).unwrap_or_else(|| "no reason".into());
             return Err(SessionError::Closed(reason));
         }
         Message::Ping(_) | Message::Pong(_) | Message::Frame(_) => return Ok(None),
@@ -309,7 +315,11 @@ where
     }
 }
 
-async fn read_loop<S>(runtime: &Arc<Runtime>, stream: &mut S, control: mpsc::Sender<Outgoing>) -> Result<(), SessionError>
+async fn read_loop<S>(
+    runtime: &Arc<Runtime>,
+    stream: &mut S,
+    control: mpsc::Sender<Outgoing>,
+) -> Result<(), SessionError>
 where
     S: futures_util::Stream<Item = Result<Message, tungstenite::Error>> + Unpin,
 {
@@ -322,7 +332,10 @@ where
                 tracing::warn!(%reason, "unreadable frame from the control plane");
                 let code = acc_protocol::ErrorCode::MalformedFrame;
                 let error = Envelope::new(connector_id, Frame::Error { code, message: reason });
-                control.send(Outgoing::Frame(Box::new(error))).await.map_err(|_| SessionError::Closed("writer stopped".into()))?;
+                control
+                    .send(Outgoing::Frame(Box::new(error)))
+                    .await
+                    .map_err(|_| SessionError::Closed("writer stopped".into()))?;
                 continue;
             }
             Err(e) => return Err(e),
@@ -338,7 +351,10 @@ where
                 let (outcome, _redelivered) = span.in_scope(|| runtime.handle_command(command_id, command));
                 let mut ack = Envelope::new(connector_id, Frame::CommandAck { command_id, outcome });
                 ack.run_id = Some(run_id);
-                control.send(Outgoing::Frame(Box::new(ack))).await.map_err(|_| SessionError::Closed("writer stopped".into()))?;
+                control
+                    .send(Outgoing::Frame(Box::new(ack)))
+                    .await
+                    .map_err(|_| SessionError::Closed("writer stopped".into()))?;
             }
             Frame::EventAck { run_id, up_to_sequence } => runtime.ack_events(run_id, up_to_sequence)?,
             Frame::Error { code, message } => {

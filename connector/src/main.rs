@@ -124,7 +124,8 @@ async fn enroll_command(
     }
     let name = name.unwrap_or_else(enroll::default_name);
     let credential = enroll::enroll(server, token, &name).await?;
-    write_credential(path, &credential, force).with_context(|| format!("storing the credential at {}", path.display()))?;
+    write_credential(path, &credential, force)
+        .with_context(|| format!("storing the credential at {}", path.display()))?;
     println!(
         "enrolled connector {} as `{name}`; credential stored at {} (owner-only)",
         credential.connector_id,

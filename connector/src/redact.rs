@@ -22,10 +22,7 @@ pub const BUILT_IN: &[(&str, &str)] = &[
     ("stripe_key", r"\b[sr]k_(?:live|test)_[A-Za-z0-9]{16,}"),
     ("jwt", r"\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}"),
     ("acc_secret", r"\bacc_(?:conn|enroll|pat|rt|boot)_[A-Za-z0-9_-]{8,}"),
-    (
-        "private_key_block",
-        r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----(?s:.*?)(?:-----END [A-Z0-9 ]*PRIVATE KEY-----|\z)",
-    ),
+    ("private_key_block", r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----(?s:.*?)(?:-----END [A-Z0-9 ]*PRIVATE KEY-----|\z)"),
     ("bearer_token", r"\b(?i:bearer)\s+[A-Za-z0-9._~+/=-]{8,}"),
 ];
 
@@ -98,9 +95,9 @@ impl Redactor {
                 Cow::Owned(r) => Value::String(r),
             },
             Value::Array(items) => Value::Array(items.into_iter().map(|v| self.redact_value(v)).collect()),
-            Value::Object(map) => {
-                Value::Object(map.into_iter().map(|(k, v)| (self.redact_str(&k).into_owned(), self.redact_value(v))).collect())
-            }
+            Value::Object(map) => Value::Object(
+                map.into_iter().map(|(k, v)| (self.redact_str(&k).into_owned(), self.redact_value(v))).collect(),
+            ),
             other => other,
         }
     }

@@ -349,8 +349,17 @@ impl Runtime {
                     let spool = lock(&self.spool);
                     spool.run_identity(run_id)
                 };
-                let Some((agent_id, attempt_id)) = known else { return self.not_active(run_id, Capability::NativeResume) };
-                let spec = RunSpec { run_id, attempt_id, agent_id, input: Value::Null, context: Value::Null, approval_token: None };
+                let Some((agent_id, attempt_id)) = known else {
+                    return self.not_active(run_id, Capability::NativeResume);
+                };
+                let spec = RunSpec {
+                    run_id,
+                    attempt_id,
+                    agent_id,
+                    input: Value::Null,
+                    context: Value::Null,
+                    approval_token: None,
+                };
                 self.launch(spec, Some(Capability::NativeResume), move |adapter, spec, events| {
                     adapter.resume(spec, checkpoint.as_ref(), events)
                 })
@@ -497,7 +506,11 @@ impl Runtime {
                     return Ok(sequence);
                 }
                 if !warned {
-                    tracing::warn!(held = spool.len(), max = spool.max_events(), "spool full; the run waits for acknowledgements");
+                    tracing::warn!(
+                        held = spool.len(),
+                        max = spool.max_events(),
+                        "spool full; the run waits for acknowledgements"
+                    );
                     warned = true;
                 }
             }

@@ -118,7 +118,8 @@ impl<V: Serialize + DeserializeOwned + Clone> SeenLog<V> {
         let err = |source| SeenError { path: self.path.clone(), source };
         let tmp = self.path.with_extension("compact.tmp");
         {
-            let mut out = OpenOptions::new().write(true).create(true).truncate(true).mode(0o600).open(&tmp).map_err(err)?;
+            let mut out =
+                OpenOptions::new().write(true).create(true).truncate(true).mode(0o600).open(&tmp).map_err(err)?;
             let mut buf = Vec::new();
             for id in &self.order {
                 if let Some(value) = self.values.get(id) {

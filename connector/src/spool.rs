@@ -16,7 +16,9 @@ use std::os::unix::fs::{FileExt, OpenOptionsExt};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use acc_protocol::{Classification, Envelope, EventKind, Frame, MAX_FRAME_BYTES, ProtocolError, RunCursor, SCHEMA_VERSION};
+use acc_protocol::{
+    Classification, Envelope, EventKind, Frame, MAX_FRAME_BYTES, ProtocolError, RunCursor, SCHEMA_VERSION,
+};
 use chacha20poly1305::aead::{Aead, KeyInit, Payload};
 use chacha20poly1305::{XChaCha20Poly1305, XNonce};
 use rand::RngCore;
@@ -214,7 +216,8 @@ impl Spool {
             .cipher
             .encrypt(&XNonce::from(nonce), Payload { msg: &plain, aad: &aad })
             .map_err(|_| SpoolError::Crypto)?;
-        let body_len = u32::try_from(NONCE_LEN + sealed.len()).map_err(|_| SpoolError::Encoding("record too large".into()))?;
+        let body_len =
+            u32::try_from(NONCE_LEN + sealed.len()).map_err(|_| SpoolError::Encoding("record too large".into()))?;
         let mut out = Vec::with_capacity(4 + body_len as usize);
         out.extend_from_slice(&body_len.to_be_bytes());
         out.extend_from_slice(&nonce);
@@ -474,10 +477,8 @@ impl Spool {
             Ok(text) => text,
             Err(ProtocolError::TooLarge { size, .. }) => {
                 // Adapters bound their lines; this is a last resort so the frame can still be sent.
-                envelope.payload = Frame::Event {
-                    kind,
-                    data: serde_json::json!({ "truncated": true, "original_bytes": size }),
-                };
+                envelope.payload =
+                    Frame::Event { kind, data: serde_json::json!({ "truncated": true, "original_bytes": size }) };
                 acc_protocol::encode(&envelope).map_err(|e| SpoolError::Encoding(e.to_string()))?
             }
             Err(e) => return Err(SpoolError::Encoding(e.to_string())),

@@ -34,7 +34,8 @@ fn outputs<'a>(events: &'a [acc_connector::adapter::AdapterEvent], stream: &str)
 
 #[tokio::test]
 async fn a_script_yields_started_its_lines_and_its_exit_status() {
-    let adapter = adapter(r#"echo hi; echo '{"a":1}'; echo oops >&2; echo "run $ACC_RUN_ID"; cat; echo '[1,2]'; exit 3"#, 5000);
+    let adapter =
+        adapter(r#"echo hi; echo '{"a":1}'; echo oops >&2; echo "run $ACC_RUN_ID"; cat; echo '[1,2]'; exit 3"#, 5000);
     let handshake = adapter.handshake();
     assert_eq!(handshake.adapter, "command");
     assert_eq!(handshake.capabilities, [Capability::Stream, Capability::Cancel]);
@@ -50,15 +51,18 @@ async fn a_script_yields_started_its_lines_and_its_exit_status() {
 
     assert_eq!(events[0].kind, EventKind::Started);
     assert_eq!(events[0].data, json!({"pid": pid}));
-    assert_eq!(outputs(&events, "stdout"), [
-        &json!({"stream": "stdout", "line": "hi"}),
-        &json!({"stream": "stdout", "json": {"a": 1}}),
-        &json!({"stream": "stdout", "line": format!("run {run_id}")}),
-        // stdin got the input JSON, and `cat` echoed it: a JSON object line keeps its structure…
-        &json!({"stream": "stdout", "json": {"objective": "greet"}}),
-        // …a JSON line that is not an object stays a line.
-        &json!({"stream": "stdout", "line": "[1,2]"}),
-    ]);
+    assert_eq!(
+        outputs(&events, "stdout"),
+        [
+            &json!({"stream": "stdout", "line": "hi"}),
+            &json!({"stream": "stdout", "json": {"a": 1}}),
+            &json!({"stream": "stdout", "line": format!("run {run_id}")}),
+            // stdin got the input JSON, and `cat` echoed it: a JSON object line keeps its structure…
+            &json!({"stream": "stdout", "json": {"objective": "greet"}}),
+            // …a JSON line that is not an object stays a line.
+            &json!({"stream": "stdout", "line": "[1,2]"}),
+        ]
+    );
     assert_eq!(outputs(&events, "stderr"), [&json!({"stream": "stderr", "line": "oops"})]);
     let result = events.last().unwrap();
     assert_eq!(result.kind, EventKind::Result);
@@ -194,7 +198,10 @@ async fn operations_the_adapter_lacks_are_refused_not_simulated() {
     let err = adapter.checkpoint(run.as_ref(), "handoff").unwrap_err();
     assert_eq!(err.to_string(), "capability missing: checkpoint");
     let (tx2, _rx2) = mpsc::channel(1);
-    assert_eq!(adapter.resume(spec(json!(null)), None, tx2).unwrap_err().to_string(), "capability missing: native_resume");
+    assert_eq!(
+        adapter.resume(spec(json!(null)), None, tx2).unwrap_err().to_string(),
+        "capability missing: native_resume"
+    );
     run.cancel(CancelMode::Immediate);
     collect(&mut rx, Duration::from_secs(5)).await;
 }

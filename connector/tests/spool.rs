@@ -69,11 +69,10 @@ fn survives_reopening_in_order_and_drops_only_acknowledged_events() {
     }
     let mut spool = open(tmp.path(), 100);
     assert_eq!(spool.len(), 3);
-    assert_eq!(lines(&spool, run), [
-        (3, json!({"line": "line 3"})),
-        (4, json!({"line": "line 4"})),
-        (5, json!({"line": "line 5"}))
-    ]);
+    assert_eq!(
+        lines(&spool, run),
+        [(3, json!({"line": "line 3"})), (4, json!({"line": "line 4"})), (5, json!({"line": "line 5"}))]
+    );
     let reread: Vec<Uuid> = spool.unacked(run).unwrap().iter().map(|e| e.event_id.unwrap()).collect();
     assert_eq!(reread, event_ids, "a resend carries the same event ids, so the control plane deduplicates");
     let envelope = &spool.unacked(run).unwrap()[0];

@@ -20,7 +20,9 @@ use tokio::sync::watch;
 use tracing::Instrument;
 
 use super::lines::{LineReader, MAX_LINE_BYTES};
-use super::{Adapter, AdapterError, AdapterEvent, AdapterKind, AdapterOptions, EventSink, Handshake, Health, NativeRun, RunSpec};
+use super::{
+    Adapter, AdapterError, AdapterEvent, AdapterKind, AdapterOptions, EventSink, Handshake, Health, NativeRun, RunSpec,
+};
 use crate::config::AgentConfig;
 use crate::process::signal_group;
 
@@ -64,7 +66,11 @@ impl CommandAdapter {
                 Some(dir) if Path::new(&self.program).is_relative() => dir.join(&self.program),
                 _ => PathBuf::from(&self.program),
             };
-            return if executable(&path) { Ok(path) } else { Err(format!("{} is not an executable file", path.display())) };
+            return if executable(&path) {
+                Ok(path)
+            } else {
+                Err(format!("{} is not an executable file", path.display()))
+            };
         }
         let path = self.env.get("PATH").cloned().or_else(|| std::env::var("PATH").ok()).unwrap_or_default();
         std::env::split_paths(&path)

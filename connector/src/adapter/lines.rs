@@ -91,18 +91,19 @@ mod tests {
 
     #[tokio::test]
     async fn splits_lines_and_keeps_an_unterminated_last_one() {
-        assert_eq!(all(b"a\r\nbc\n\nlast", 100).await, [line("a", false), line("bc", false), line("", false), line("last", false)]);
+        assert_eq!(
+            all(b"a\r\nbc\n\nlast", 100).await,
+            [line("a", false), line("bc", false), line("", false), line("last", false)]
+        );
         assert_eq!(all(b"", 100).await, []);
     }
 
     #[tokio::test]
     async fn long_lines_come_in_pieces_on_char_boundaries() {
-        assert_eq!(all(b"abcdefghij\nxy\n", 4).await, [
-            line("abcd", true),
-            line("efgh", true),
-            line("ij", false),
-            line("xy", false)
-        ]);
+        assert_eq!(
+            all(b"abcdefghij\nxy\n", 4).await,
+            [line("abcd", true), line("efgh", true), line("ij", false), line("xy", false)]
+        );
         // "é" is two bytes; a cut between them moves it to the next piece.
         assert_eq!(all("abcé\n".as_bytes(), 4).await, [line("abc", true), line("é", false)]);
     }

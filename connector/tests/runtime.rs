@@ -1,0 +1,330 @@
+//! The connector runtime with real processes and a real spool directory: commands execute once
+//! per command id (also across a restart), refusals, redaction before spooling, backpressure when
+//! the spool is full, cancel, and recovery of runs a killed connector left behind.
+
+mod common;
+
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Duration;
+
+use acc_connector::config::Config;
+use acc_connector::runtime::Runtime;
+use acc_protocol::{AgentId, CancelMode, Command, CommandOutcome, Envelope, EventKind, Frame, RunCursor};
+use common::eventually;
+use serde_json::{Value, json};
+use uuid::Uuid;
+
+const CONNECTOR: Uuid = Uuid::from_u128(0x01a2_37a0_0000_7000_8000_0000_0000_0001);
+const AGENT: Uuid = Uuid::from_u128(0x01a2_37a0_0000_7000_8000_0000_0000_00b1);
+
+fn config(dir: &Path, extra: &str, agents: &str) -> Config {
+    let text = format!(
+        "credential = {:?}\nspool_dir = {:?}\ncancel_grace_ms = 2000\n{extra}\n{agents}",
+        dir.join("cred").join("credential.json"),
+        dir.join("spool"),
+    );
+    Config::from_toml(&text).unwrap()
+}
+
+fn agent(name: &str, script: &str) -> String {
+    format!("[[agents]]\nname = {name:?}\nadapter = \"command\"\ncommand = \"sh\"\nargs = [\"-c\", {script:?}]\n")
+}
+
+fn open(config: &Config) -> Arc<Runtime> {
+    let runtime = Runtime::open(config, CONNECTOR).unwrap();
+    let agents: Vec<AgentId> = config
+        .agents
+        .iter()
+        .enumerate()
+        .map(|(i, a)| AgentId { name: a.name.clone(), agent_id: Uuid::from_u128(AGENT.as_u128() + i as u128) })
+        .collect();
+    runtime.apply_hello_ack(&agents, &[]).unwrap();
+    runtime
+}
+
+fn start(run_id: Uuid, attempt_id: Uuid) -> Command {
+    Command::StartRun {
+        run_id,
+        attempt_id,
+        agent_id: AGENT,
+        input: json!({"objective": "x"}),
+        context: json!({}),
+        approval_token: None,
+    }
+}
+
+fn kinds_and_data(events: &[Envelope]) -> Vec<(EventKind, Value)> {
+    events
+        .iter()
+        .map(|e| match &e.payload {
+            Frame::Event { kind, data } => (*kind, data.clone()),
+            other => panic!("not an event: {other:?}"),
+        })
+        .collect()
+}
+
+/// Waits until the run's `Result` is spooled; returns its unacknowledged events.
+async fn until_result(runtime: &Runtime, run_id: Uuid) -> Vec<Envelope> {
+    let mut events = Vec::new();
+    let done = eventually(Duration::from_secs(10), || {
+        events = runtime.spooled_events(run_id).unwrap();
+        events.last().is_some_and(|e| matches!(e.payload, Frame::Event { kind: EventKind::Result, .. }))
+            && !runtime.active_runs().contains(&run_id)
+    })
+    .await;
+    assert!(done, "no result: {events:?}");
+    events
+}
+
+#[tokio::test]
+async fn a_command_id_seen_before_is_acknowledged_again_and_not_executed_again_even_after_a_restart() {
+    let tmp = tempfile::tempdir().unwrap();
+    let marker = tmp.path().join("executions");
+    let script = format!("echo ran >> {}; echo done", marker.display());
+    let config = config(tmp.path(), "", &agent("once", &script));
+    let executions = || std::fs::read_to_string(&marker).unwrap_or_default().lines().count();
+
+    let runtime = open(&config);
+    let (command_id, run_id, attempt_id) = (Uuid::now_v7(), Uuid::now_v7(), Uuid::now_v7());
+    assert_eq!(runtime.handle_command(command_id, start(run_id, attempt_id)), (CommandOutcome::Accepted, false));
+    let events = until_result(&runtime, run_id).await;
+    assert_eq!(executions(), 1);
+
+    // Redelivered: acknowledged again, same outcome, nothing executed.
+    assert_eq!(runtime.handle_command(command_id, start(run_id, attempt_id)), (CommandOutcome::Accepted, true));
+    // The same attempt under another command id is not started twice either.
+    assert_eq!(runtime.handle_command(Uuid::now_v7(), start(run_id, attempt_id)).0, CommandOutcome::Accepted);
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(executions(), 1);
+    assert_eq!(runtime.spooled_events(run_id).unwrap(), events, "no new events");
+
+    // A rejection is remembered too, with its reason.
+    let unknown = Command::StartRun {
+        run_id: Uuid::now_v7(),
+        attempt_id: Uuid::now_v7(),
+        agent_id: Uuid::now_v7(),
+        input: json!(null),
+        context: json!(null),
+        approval_token: None,
+    };
+    let rejected_id = Uuid::now_v7();
+    let (first, _) = runtime.handle_command(rejected_id, unknown.clone());
+    assert!(matches!(&first, CommandOutcome::Rejected { reason } if reason.starts_with("unknown agent")), "{first:?}");
+
+    // A restart remembers every command id.
+    drop(runtime);
+    let runtime = open(&config);
+    assert_eq!(runtime.handle_command(command_id, start(run_id, attempt_id)), (CommandOutcome::Accepted, true));
+    assert_eq!(runtime.handle_command(rejected_id, unknown), (first, true));
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(executions(), 1);
+}
+
+#[tokio::test]
+async fn commands_the_agent_cannot_do_are_refused_and_cancel_of_an_unknown_run_is_accepted() {
+    let tmp = tempfile::tempdir().unwrap();
+    let runtime = open(&config(tmp.path(), "", &agent("a", "sleep 30")));
+    let run_id = Uuid::now_v7();
+    let reason = |command: Command| match runtime.handle_command(Uuid::now_v7(), command).0 {
+        CommandOutcome::Rejected { reason } => reason,
+        CommandOutcome::Accepted => "accepted".into(),
+    };
+    assert_eq!(reason(Command::CancelRun { run_id, mode: CancelMode::Graceful }), "accepted");
+    assert_eq!(reason(Command::Checkpoint { run_id, reason: "r".into() }), "capability missing: checkpoint");
+    assert_eq!(reason(Command::Resume { run_id, checkpoint: None }), "capability missing: native_resume");
+    assert_eq!(
+        reason(Command::ApprovalDecision {
+            run_id,
+            approval_id: Uuid::now_v7(),
+            approved: true,
+            approval_token: Some("t".into())
+        }),
+        "capability missing: approvals"
+    );
+    assert_eq!(
+        reason(Command::HandoffIngest { run_id, attempt_id: Uuid::now_v7(), agent_id: AGENT, bundle: json!({}) }),
+        "capability missing: checkpoint"
+    );
+    // Also while the run is active on an agent without the capability.
+    assert_eq!(reason(start(run_id, Uuid::now_v7())), "accepted");
+    assert_eq!(reason(Command::Checkpoint { run_id, reason: "r".into() }), "capability missing: checkpoint");
+    // A second, different attempt of an active run is refused.
+    assert!(reason(start(run_id, Uuid::now_v7())).contains("already running here"));
+    assert_eq!(reason(Command::CancelRun { run_id, mode: CancelMode::Immediate }), "accepted");
+    let events = until_result(&runtime, run_id).await;
+    let (kind, data) = kinds_and_data(&events).pop().unwrap();
+    assert_eq!(kind, EventKind::Result);
+    assert_eq!(data["outcome"], "cancelled");
+    assert_eq!(data["signal"], 9);
+}
+
+#[tokio::test]
+async fn events_are_redacted_before_they_are_spooled() {
+    let tmp = tempfile::tempdir().unwrap();
+    let script = "echo key AKIAIOSFODNN7EXAMPLE; echo \"token $SERVICE_TOKEN\"; echo 'id internal-7777'; \
+                  echo '-----BEGIN PRIVATE KEY-----'; echo MIIEvQIBADANBgkqhkiG9w0BAQEFAASC; echo '-----END PRIVATE KEY-----'; \
+                  echo '{\"auth\": \"Bearer abcdefghijklmnop\"}'; echo ghp_0123456789abcdefghijABCDEFGHIJklmnop >&2";
+    let agents = format!("{}env = {{ SERVICE_TOKEN = \"s3cr3t-value-123\" }}\n", agent("a", script));
+    let runtime = open(&config(tmp.path(), "redact = [\"internal-[0-9]{4}\"]", &agents));
+    let run_id = Uuid::now_v7();
+    assert_eq!(runtime.handle_command(Uuid::now_v7(), start(run_id, Uuid::now_v7())).0, CommandOutcome::Accepted);
+    let events = until_result(&runtime, run_id).await;
+    let all = serde_json::to_string(&events).unwrap();
+    for secret in [
+        "AKIAIOSFODNN7EXAMPLE",
+        "s3cr3t-value-123",
+        "internal-7777",
+        "MIIEvQIBADANBgkqhkiG9w0BAQEFAASC",
+        "abcdefghijklmnop",
+        "ghp_0123",
+    ] {
+        assert!(!all.contains(secret), "`{secret}` left the redactor: {all}");
+    }
+    let outputs: Vec<Value> =
+        kinds_and_data(&events).into_iter().filter(|(k, _)| *k == EventKind::Output).map(|(_, d)| d).collect();
+    let stdout: Vec<&Value> = outputs.iter().filter(|d| d["stream"] == "stdout").collect();
+    assert_eq!(stdout[0]["line"], "key [REDACTED]");
+    assert_eq!(stdout[1]["line"], "token [REDACTED]");
+    assert_eq!(stdout[2]["line"], "id [REDACTED]");
+    assert_eq!(stdout[3]["line"], "[REDACTED]");
+    assert_eq!(stdout[4]["line"], "[REDACTED]");
+    assert_eq!(stdout[5]["line"], "[REDACTED]");
+    assert_eq!(stdout[6]["json"], json!({"auth": "[REDACTED]"}), "JSON lines are redacted inside");
+}
+
+#[tokio::test]
+async fn a_full_spool_refuses_new_runs_and_slows_running_ones_without_dropping_events() {
+    let tmp = tempfile::tempdir().unwrap();
+    let script = "for i in 1 2 3 4 5 6; do echo line $i; done";
+    let runtime = open(&config(tmp.path(), "spool_max_events = 3", &agent("a", script)));
+    let run_id = Uuid::now_v7();
+    assert_eq!(runtime.handle_command(Uuid::now_v7(), start(run_id, Uuid::now_v7())).0, CommandOutcome::Accepted);
+    assert!(eventually(Duration::from_secs(5), || runtime.spooled() == 3).await);
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    assert_eq!(runtime.spooled(), 3, "the run waits; nothing beyond the bound, nothing dropped");
+
+    let (outcome, _) = runtime.handle_command(Uuid::now_v7(), start(Uuid::now_v7(), Uuid::now_v7()));
+    match outcome {
+        CommandOutcome::Rejected { reason } => assert!(reason.starts_with("spool full: 3 of 3"), "{reason}"),
+        CommandOutcome::Accepted => panic!("a run was accepted into a full spool"),
+    }
+    assert_eq!(runtime.health(), acc_protocol::HealthStatus::Degraded);
+
+    // The control plane acknowledges as it stores; the run goes on to the end, every event in order.
+    let mut received = Vec::new();
+    let finished = tokio::time::timeout(Duration::from_secs(10), async {
+        loop {
+            let events = runtime.spooled_events(run_id).unwrap();
+            for e in &events {
+                if received.last().is_none_or(|(s, _): &(u64, Value)| e.sequence.unwrap() > *s) {
+                    let Frame::Event { data, .. } = &e.payload else { unreachable!() };
+                    received.push((e.sequence.unwrap(), data.clone()));
+                }
+            }
+            if let Some((last, _)) = received.last() {
+                runtime.ack_events(run_id, *last).unwrap();
+            }
+            if received.last().is_some_and(|(_, d)| d.get("outcome").is_some()) {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    })
+    .await;
+    assert!(finished.is_ok(), "the run did not finish: {received:?}");
+    let sequences: Vec<u64> = received.iter().map(|(s, _)| *s).collect();
+    assert_eq!(sequences, (1..=8).collect::<Vec<_>>(), "started, six lines, result: gap-free");
+    let lines: Vec<&str> = received.iter().filter_map(|(_, d)| d["line"].as_str()).collect();
+    assert_eq!(lines, ["line 1", "line 2", "line 3", "line 4", "line 5", "line 6"]);
+    assert_eq!(runtime.spooled(), 0);
+}
+
+#[tokio::test]
+async fn hello_offers_the_agents_and_resumes_runs_with_unacknowledged_events() {
+    let tmp = tempfile::tempdir().unwrap();
+    let config = config(tmp.path(), "", &agent("a", "echo one; echo two"));
+    let runtime = open(&config);
+    let Frame::Hello { connector_version, agents, resume } = runtime.hello() else { panic!() };
+    assert_eq!(connector_version, acc_connector::VERSION);
+    assert_eq!(agents.len(), 1);
+    assert_eq!(agents[0].name, "a");
+    assert_eq!(agents[0].adapter, "command");
+    assert_eq!(agents[0].adapter_version, acc_connector::VERSION);
+    assert_eq!(agents[0].capabilities, [acc_protocol::Capability::Stream, acc_protocol::Capability::Cancel]);
+    assert!(resume.is_empty());
+
+    let run_id = Uuid::now_v7();
+    runtime.handle_command(Uuid::now_v7(), start(run_id, Uuid::now_v7()));
+    let events = until_result(&runtime, run_id).await;
+    assert_eq!(events.len(), 4);
+    runtime.ack_events(run_id, 1).unwrap();
+    let Frame::Hello { resume, .. } = runtime.hello() else { panic!() };
+    assert_eq!(resume, [RunCursor { run_id, acked_sequence: 1 }]);
+
+    // HelloAck says the control plane has up to 3: only 4 remains to send.
+    let mut sent = runtime
+        .apply_hello_ack(&[AgentId { name: "a".into(), agent_id: AGENT }], &[RunCursor { run_id, acked_sequence: 3 }])
+        .unwrap();
+    let frames = runtime.next_unsent(&mut sent, 100).unwrap();
+    let sequences: Vec<u64> =
+        frames.iter().map(|f| acc_protocol::decode(f.as_bytes()).unwrap().sequence.unwrap()).collect();
+    assert_eq!(sequences, [4]);
+    // A new connection that has sent nothing yet resends from the acknowledged cursor.
+    let frames = runtime.next_unsent(&mut Default::default(), 100).unwrap();
+    assert_eq!(frames.len(), 1);
+}
+
+#[tokio::test]
+async fn runs_a_killed_connector_left_behind_are_ended_and_their_processes_stopped_on_restart() {
+    use std::os::unix::process::{CommandExt, ExitStatusExt};
+    let tmp = tempfile::tempdir().unwrap();
+    let config = config(tmp.path(), "", &agent("a", "sleep 60"));
+    let run_id = Uuid::now_v7();
+    // What a connector killed with SIGKILL leaves: a spooled run with a live process group.
+    let mut orphan = std::process::Command::new("sleep").arg("60").process_group(0).spawn().unwrap();
+    let pid = orphan.id();
+    {
+        let key = acc_connector::credential::load_or_create_key(&config.spool_key_path()).unwrap();
+        let mut spool = acc_connector::spool::Spool::open(&config.spool_dir(), &key, CONNECTOR, 100).unwrap();
+        spool.begin_run(run_id, AGENT, Uuid::now_v7()).unwrap();
+        let process = acc_connector::spool::ProcessRef { pid, start_ticks: acc_connector::process::start_ticks(pid) };
+        spool.set_process(run_id, process).unwrap();
+        spool.append(run_id, EventKind::Started, json!({"pid": pid})).unwrap();
+        spool.sync().unwrap();
+    }
+    let runtime = open(&config);
+    let status = orphan.wait().unwrap();
+    assert_eq!(status.signal(), Some(9), "the orphaned process group was killed");
+    let events = kinds_and_data(&runtime.spooled_events(run_id).unwrap());
+    assert_eq!(events.len(), 2);
+    assert_eq!(events[1].0, EventKind::Result);
+    assert_eq!(events[1].1["outcome"], "failed");
+    assert!(events[1].1["error"].as_str().unwrap().contains("connector stopped"));
+    let Frame::Hello { resume, .. } = runtime.hello() else { panic!() };
+    assert_eq!(resume, [RunCursor { run_id, acked_sequence: 0 }]);
+}
+
+#[tokio::test]
+async fn a_reused_pid_is_not_killed() {
+    use std::os::unix::process::CommandExt;
+    let tmp = tempfile::tempdir().unwrap();
+    let config = config(tmp.path(), "", &agent("a", "true"));
+    let run_id = Uuid::now_v7();
+    let mut bystander = std::process::Command::new("sleep").arg("60").process_group(0).spawn().unwrap();
+    let pid = bystander.id();
+    {
+        let key = acc_connector::credential::load_or_create_key(&config.spool_key_path()).unwrap();
+        let mut spool = acc_connector::spool::Spool::open(&config.spool_dir(), &key, CONNECTOR, 100).unwrap();
+        spool.begin_run(run_id, AGENT, Uuid::now_v7()).unwrap();
+        // Same pid, but another start time: not the process the run started.
+        let ticks = acc_connector::process::start_ticks(pid).map(|t| t + 1);
+        spool.set_process(run_id, acc_connector::spool::ProcessRef { pid, start_ticks: ticks }).unwrap();
+    }
+    let runtime = open(&config);
+    assert!(bystander.try_wait().unwrap().is_none(), "the bystander lives");
+    let events = kinds_and_data(&runtime.spooled_events(run_id).unwrap());
+    assert_eq!(events[0].1["outcome"], "failed");
+    bystander.kill().unwrap();
+    bystander.wait().unwrap();
+}
