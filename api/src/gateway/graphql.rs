@@ -4,16 +4,11 @@ use acc_entity::{agent, connector, enrollment_token};
 use async_graphql::{Context, Enum, ID, Object, SimpleObject, Subscription};
 use chrono::{DateTime, Utc};
 use futures_util::{Stream, StreamExt};
-use uuid::Uuid;
 
 use crate::broker::{Delivery, Event, Topic};
-use crate::graphql::{ContextExt, gql_error};
+use crate::graphql::{ContextExt, gid, gql_error};
 use crate::identity::graphql::decode;
-use crate::ids::{GlobalId, NodeKind};
-
-fn gid(kind: NodeKind, id: Uuid) -> ID {
-    ID(GlobalId::new(kind, id).encode())
-}
+use crate::ids::NodeKind;
 
 #[derive(Enum, Copy, Clone, Eq, PartialEq)]
 #[graphql(remote = "acc_protocol::Capability")]

@@ -20,6 +20,11 @@ use crate::runs::RunService;
 use crate::settings::SettingsService;
 pub use errors::{finish_errors, gql_error};
 
+/// The global id of an object, as every `id` field shows it.
+pub fn gid(kind: crate::ids::NodeKind, id: uuid::Uuid) -> async_graphql::ID {
+    async_graphql::ID(crate::ids::GlobalId::new(kind, id).encode())
+}
+
 /// How long a DataLoader waits for more keys before it queries: long enough for a whole page
 /// of objects to ask for their relations, short next to a database round trip.
 pub const LOADER_DELAY: std::time::Duration = std::time::Duration::from_millis(5);

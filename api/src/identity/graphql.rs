@@ -13,12 +13,8 @@ use super::actor::{Actor, Role as DomainRole, ScopeKind};
 use super::{ApiScope as DomainApiScope, DeviceInfo, NewUser, SignIn};
 use crate::error::CommonError;
 use crate::graphql::connection::{connection, page_request};
-use crate::graphql::{ContextExt, Services, gql_error};
+use crate::graphql::{ContextExt, Services, gid, gql_error};
 use crate::ids::{GlobalId, NodeKind};
-
-fn gid(kind: NodeKind, id: Uuid) -> ID {
-    ID(GlobalId::new(kind, id).encode())
-}
 
 pub(crate) fn decode(raw: &ID, kind: NodeKind) -> async_graphql::Result<Uuid> {
     GlobalId::decode_as(raw, kind).map_err(gql_error)

@@ -13,14 +13,10 @@ use uuid::Uuid;
 use super::{NewNamed, NewTask, ProjectPatch, TaskFilter as DomainTaskFilter, TaskPatch};
 use crate::broker::{Delivery, Event, TaskChange, Topic};
 use crate::graphql::connection::{connection, page_request};
-use crate::graphql::{ContextExt, Services, gql_error};
+use crate::graphql::{ContextExt, Services, gid, gql_error};
 use crate::identity::actor::Actor;
 use crate::identity::graphql::{User, decode, load_user};
-use crate::ids::{GlobalId, NodeKind};
-
-fn gid(kind: NodeKind, id: Uuid) -> ID {
-    ID(GlobalId::new(kind, id).encode())
-}
+use crate::ids::NodeKind;
 
 #[derive(Enum, Copy, Clone, Eq, PartialEq)]
 #[graphql(remote = "crate::projects::TaskStatus")]

@@ -15,14 +15,10 @@ use super::state::RunStatus as DomainStatus;
 use super::{NewRun, STATUS_KIND};
 use crate::broker::{Delivery, Event, Topic};
 use crate::gateway::graphql::{Agent, Capability};
-use crate::graphql::{ContextExt, gql_error};
+use crate::graphql::{ContextExt, gid, gql_error};
 use crate::identity::graphql::decode;
-use crate::ids::{GlobalId, NodeKind};
+use crate::ids::NodeKind;
 use crate::projects::graphql::Task;
-
-fn gid(kind: NodeKind, id: Uuid) -> ID {
-    ID(GlobalId::new(kind, id).encode())
-}
 
 #[derive(Enum, Copy, Clone, Eq, PartialEq)]
 #[graphql(remote = "crate::runs::state::RunStatus")]
