@@ -184,11 +184,14 @@ on_both_databases!(malformed_frames_are_refused_and_store_nothing, |db: TestDb| 
     connector.hello("shell", vec![Capability::Stream]).await;
 
     // An event for a run this connector does not have: refused, the connection stays.
-    connector.send(connector.event(Uuid::now_v7(), 1, EventKind::Output, json!({"line": "x"}))).await;
-    match connector.recv().await.unwrap().payload {
+    let stray = connector.event(Uuid::now_v7(), 1, EventKind::Output, json!({"line": "x"}));
+    connector.send(stray.clone()).await;
+    let refusal = connector.recv().await.unwrap();
+    match refusal.payload {
         Frame::Error { code, .. } => assert_eq!(code, acc_protocol::ErrorCode::UnknownRun),
         other => panic!("expected an error, got {other:?}"),
     }
+    assert_eq!((refusal.run_id, refusal.event_id), (stray.run_id, stray.event_id), "the error names the refused event");
     connector
         .send(Envelope::new(
             connector_id,

@@ -59,7 +59,18 @@ pub async fn upgrade(State(state): State<AppState>, headers: HeaderMap, upgrade:
 }
 
 fn error_frame(connector_id: uuid::Uuid, code: ErrorCode, message: String) -> Message {
-    let envelope = Envelope::new(connector_id, Frame::Error { code, message });
+    error_about(connector_id, None, code, message)
+}
+
+/// An error frame that names the frame it refuses (its run, event and sequence), so the
+/// connector can tell which of its events was not stored.
+fn error_about(connector_id: uuid::Uuid, refused: Option<&Envelope>, code: ErrorCode, message: String) -> Message {
+    let mut envelope = Envelope::new(connector_id, Frame::Error { code, message });
+    if let Some(refused) = refused {
+        envelope.run_id = refused.run_id;
+        envelope.event_id = refused.event_id;
+        envelope.sequence = refused.sequence;
+    }
     Message::Text(acc_protocol::encode(&envelope).unwrap_or_default().into())
 }
 
@@ -145,8 +156,8 @@ async fn serve(state: AppState, connector: acc_entity::connector::Model, socket:
                         if sink.send(Message::Text(text.into())).await.is_err() { break; }
                     }
                     Ok(None) => {}
-                    Err(Refusal { code, message, close_with }) => {
-                        let _ = sink.send(error_frame(id, code, message)).await;
+                    Err(Refusal { code, message, close_with, about }) => {
+                        let _ = sink.send(error_about(id, about.as_ref(), code, message)).await;
                         if let Some(close_code) = close_with {
                             let _ = sink.send(close(close_code, "protocol violation")).await;
                             break;
@@ -164,12 +175,14 @@ struct Refusal {
     code: ErrorCode,
     message: String,
     close_with: Option<u16>,
+    /// The refused frame, when it could be read.
+    about: Option<Envelope>,
 }
 
 impl From<ProtocolError> for Refusal {
     fn from(e: ProtocolError) -> Self {
         let close_with = Some(if matches!(e, ProtocolError::TooLarge { .. }) { CLOSE_TOO_BIG } else { CLOSE_POLICY });
-        Refusal { code: e.code(), message: e.to_string(), close_with }
+        Refusal { code: e.code(), message: e.to_string(), close_with, about: None }
     }
 }
 
@@ -181,6 +194,7 @@ async fn handle(state: &AppState, connector_id: uuid::Uuid, bytes: &[u8]) -> Res
             code: ErrorCode::IdentityMismatch,
             message: "connector_id is not yours".into(),
             close_with: Some(CLOSE_IDENTITY),
+            about: None,
         });
     }
     let services = &state.services;
@@ -204,8 +218,9 @@ async fn handle(state: &AppState, connector_id: uuid::Uuid, bytes: &[u8]) -> Res
                     code: ErrorCode::UnknownRun,
                     message: format!("run {:?} is not running on this connector", envelope.run_id),
                     close_with: None,
+                    about: Some(envelope.clone()),
                 }),
-                Err(e) => Err(internal(e)),
+                Err(e) => Err(Refusal { about: Some(envelope.clone()), ..internal(e) }),
             }
         }
         Frame::Error { code, message } => {
@@ -216,11 +231,12 @@ async fn handle(state: &AppState, connector_id: uuid::Uuid, bytes: &[u8]) -> Res
             code: ErrorCode::MalformedFrame,
             message: "this frame is not sent by a connector".into(),
             close_with: None,
+            about: None,
         }),
     }
 }
 
 fn internal(e: impl std::fmt::Display) -> Refusal {
     tracing::error!(error = %e, "frame handling failed");
-    Refusal { code: ErrorCode::Internal, message: "internal error".into(), close_with: None }
+    Refusal { code: ErrorCode::Internal, message: "internal error".into(), close_with: None, about: None }
 }
