@@ -180,3 +180,66 @@ on_both_databases!(a_command_agent_runs_streams_and_cancels_through_the_real_con
         page.data("runEvents")["edges"].as_array().unwrap().iter().find(|e| e["node"]["kind"] == "result").cloned();
     assert_eq!(result.unwrap()["node"]["data"]["outcome"], "cancelled", "the connector confirmed the cancel");
 });
+
+const TICKER: &str = r#"
+[[agents]]
+name = "ticker"
+adapter = "command"
+command = "sh"
+args = ["-c", "i=1; while [ $i -le 200 ]; do echo tick $i; i=$((i+1)); sleep 0.05; done"]
+"#;
+
+on_both_databases!(a_connector_killed_mid_run_comes_back_and_loses_nothing_it_had, |db: TestDb| async move {
+    let server = Server::start(db).await;
+    let f = common::fixture(&server).await;
+    let dir = server.db.dir.clone();
+    let credential = enroll(&server, &f.owner, &f.workspace_id, &dir).await;
+    let mut connector = run_connector(&dir, &credential, TICKER);
+    let agents = online_agents(&f.owner, &f.project_id, 1).await;
+    let task = common::create_task(&f.owner, &f.project_id, "Tick").await;
+    let started = f
+        .owner
+        .gql(
+            "mutation($t: ID!, $a: ID!) { startRun(taskId: $t, agentId: $a) { id } }",
+            json!({"t": task["id"], "a": agents[0]["id"]}),
+        )
+        .await;
+    let run_id = started.data("startRun")["id"].as_str().unwrap().to_owned();
+    wait_status(&f.owner, &run_id, "RUNNING").await;
+    tokio::time::sleep(Duration::from_millis(600)).await;
+
+    // SIGKILL: no goodbye, whatever was not yet acknowledged is only in the spool.
+    let _ = connector.child.kill();
+    let _ = connector.child.wait();
+    connector = run_connector(&dir, &credential, TICKER);
+    let status = loop {
+        let node =
+            f.owner.gql("query($id: ID!) { node(id: $id) { ... on TaskRun { status } } }", json!({"id": run_id})).await;
+        let status = node.data("node")["status"].as_str().unwrap().to_owned();
+        if status != "RUNNING" {
+            break status;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    assert_eq!(status, "FAILED", "the restarted connector ends the run its predecessor left behind");
+    let page = f
+        .owner
+        .gql(
+            "query($r: ID!) { runEvents(runId: $r, first: 100) { edges { node { sequence kind data } } } }",
+            json!({"r": run_id}),
+        )
+        .await;
+    let stored: Vec<Value> =
+        page.data("runEvents")["edges"].as_array().unwrap().iter().map(|e| e["node"].clone()).collect();
+    let sequences: Vec<i64> = stored.iter().map(|e| e["sequence"].as_i64().unwrap()).collect();
+    assert_eq!(sequences, (1..=stored.len() as i64).collect::<Vec<_>>(), "gap-free");
+    let ticks: Vec<String> = stored
+        .iter()
+        .filter(|e| e["kind"] == "output")
+        .map(|e| e["data"]["line"].as_str().unwrap().to_owned())
+        .collect();
+    assert!(ticks.len() >= 3, "the run produced output before the kill: {ticks:?}");
+    let expected: Vec<String> = (1..=ticks.len()).map(|i| format!("tick {i}")).collect();
+    assert_eq!(ticks, expected, "every line the dead connector read arrived once, in order");
+    drop(connector);
+});
