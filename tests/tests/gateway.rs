@@ -159,6 +159,19 @@ on_both_databases!(a_run_streams_through_the_gateway_and_each_event_is_stored_on
         replayed.push(subscription.next().await.unwrap()["data"]["runEvents"]["sequence"].as_i64().unwrap());
     }
     assert_eq!(replayed, (3..=stored.len() as i64).collect::<Vec<_>>());
+    let end = subscription.next().await.unwrap_err();
+    assert!(end.contains("\"complete\""), "the subscription completes after the terminal status: {end}");
+    // Subscribing past the end of a finished run completes at once instead of waiting forever.
+    let mut past_the_end = f
+        .owner
+        .subscribe(
+            "subscription($r: ID!, $a: String) { runEvents(runId: $r, after: $a) { sequence } }",
+            json!({"r": run_id, "a": stored.len().to_string()}),
+        )
+        .await
+        .unwrap();
+    let end = past_the_end.next().await.unwrap_err();
+    assert!(end.contains("\"complete\""), "no event, and the stream completed: {end}");
 
     // Revocation closes the socket and refuses the credential.
     let connectors = f.owner.gql("{ connectors { id online } }", json!({})).await;

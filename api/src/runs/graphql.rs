@@ -215,6 +215,10 @@ impl Replay {
             if self.replay {
                 let rows = super::events_after(&self.db, self.run_id, self.cursor, REPLAY_BATCH).await.ok()?;
                 self.replay = rows.len() as u64 == REPLAY_BATCH;
+                // Nothing after the cursor and the run is over: nothing will ever come.
+                if rows.is_empty() && super::run_has_ended(&self.db, self.run_id).await {
+                    return None;
+                }
                 self.backlog.extend(rows);
                 continue;
             }

@@ -536,6 +536,14 @@ impl RunService {
     }
 }
 
+/// Whether a run is in a terminal status (a run that cannot be read counts as ended).
+pub async fn run_has_ended(db: &impl ConnectionTrait, run_id: Uuid) -> bool {
+    match task_run::Entity::find_by_id(run_id).one(db).await {
+        Ok(Some(run)) => RunStatus::from_stored(&run.status).is_terminal(),
+        _ => true,
+    }
+}
+
 pub async fn events_after(
     db: &impl ConnectionTrait,
     run_id: Uuid,
