@@ -47,10 +47,20 @@ impl Drop for ConnectorProcess {
 }
 
 fn run_connector(dir: &Path, credential: &Path, agents: &str) -> ConnectorProcess {
+    run_connector_via(dir, credential, None, agents)
+}
+
+/// Starts `acc-connector run`; `server` overrides the URL in the credential (to go through a proxy).
+fn run_connector_via(dir: &Path, credential: &Path, server: Option<&str>, agents: &str) -> ConnectorProcess {
     let config = dir.join("connector.toml");
+    let server = server.map(|s| format!("server = {s:?}\n")).unwrap_or_default();
     std::fs::write(
         &config,
-        format!("credential = {:?}\nspool_dir = {:?}\ncancel_grace_ms = 1000\n{agents}", credential, dir.join("spool")),
+        format!(
+            "{server}credential = {:?}\nspool_dir = {:?}\ncancel_grace_ms = 1000\n{agents}",
+            credential,
+            dir.join("spool")
+        ),
     )
     .unwrap();
     let log = std::fs::File::create(dir.join("connector.log")).unwrap();
@@ -242,4 +252,90 @@ on_both_databases!(a_connector_killed_mid_run_comes_back_and_loses_nothing_it_ha
     let expected: Vec<String> = (1..=ticks.len()).map(|i| format!("tick {i}")).collect();
     assert_eq!(ticks, expected, "every line the dead connector read arrived once, in order");
     drop(connector);
+});
+
+/// A TCP proxy in front of the server whose live connections can be cut, as a flaky network would.
+struct CuttableProxy {
+    address: std::net::SocketAddr,
+    connections: std::sync::Arc<std::sync::Mutex<Vec<tokio::task::JoinHandle<()>>>>,
+}
+
+impl CuttableProxy {
+    async fn start(upstream: std::net::SocketAddr) -> Self {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let address = listener.local_addr().unwrap();
+        let connections: std::sync::Arc<std::sync::Mutex<Vec<tokio::task::JoinHandle<()>>>> = Default::default();
+        let live = connections.clone();
+        tokio::spawn(async move {
+            while let Ok((mut inbound, _)) = listener.accept().await {
+                let task = tokio::spawn(async move {
+                    if let Ok(mut outbound) = tokio::net::TcpStream::connect(upstream).await {
+                        let _ = tokio::io::copy_bidirectional(&mut inbound, &mut outbound).await;
+                    }
+                });
+                live.lock().unwrap().push(task);
+            }
+        });
+        Self { address, connections }
+    }
+
+    /// Drops every connection through the proxy at once; new ones are accepted again.
+    fn cut(&self) -> usize {
+        let mut connections = self.connections.lock().unwrap();
+        let live = connections.len();
+        for task in connections.drain(..) {
+            task.abort();
+        }
+        live
+    }
+}
+
+on_both_databases!(a_cut_connection_is_resumed_without_loss_or_duplicates, |db: TestDb| async move {
+    let server = Server::start(db).await;
+    let f = common::fixture(&server).await;
+    let dir = server.db.dir.clone();
+    let credential = enroll(&server, &f.owner, &f.workspace_id, &dir).await;
+    let upstream: std::net::SocketAddr = server.base_url().trim_start_matches("http://").parse().unwrap();
+    let proxy = CuttableProxy::start(upstream).await;
+    let agents = r#"
+[[agents]]
+name = "counter"
+adapter = "command"
+command = "sh"
+args = ["-c", "i=1; while [ $i -le 40 ]; do echo line $i; i=$((i+1)); sleep 0.05; done"]
+"#;
+    let _connector = run_connector_via(&dir, &credential, Some(&format!("http://{}", proxy.address)), agents);
+    let online = online_agents(&f.owner, &f.project_id, 1).await;
+    let task = common::create_task(&f.owner, &f.project_id, "Count").await;
+    let started = f
+        .owner
+        .gql(
+            "mutation($t: ID!, $a: ID!) { startRun(taskId: $t, agentId: $a) { id } }",
+            json!({"t": task["id"], "a": online[0]["id"]}),
+        )
+        .await;
+    let run_id = started.data("startRun")["id"].as_str().unwrap().to_owned();
+    wait_status(&f.owner, &run_id, "RUNNING").await;
+    for _ in 0..3 {
+        tokio::time::sleep(Duration::from_millis(400)).await;
+        assert!(proxy.cut() >= 1, "the connector was connected through the proxy");
+    }
+    wait_status(&f.owner, &run_id, "SUCCEEDED").await;
+    let page = f
+        .owner
+        .gql(
+            "query($r: ID!) { runEvents(runId: $r, first: 100) { edges { node { sequence kind data } } } }",
+            json!({"r": run_id}),
+        )
+        .await;
+    let stored: Vec<Value> =
+        page.data("runEvents")["edges"].as_array().unwrap().iter().map(|e| e["node"].clone()).collect();
+    let sequences: Vec<i64> = stored.iter().map(|e| e["sequence"].as_i64().unwrap()).collect();
+    assert_eq!(sequences, (1..=stored.len() as i64).collect::<Vec<_>>(), "gap-free");
+    let lines: Vec<String> = stored
+        .iter()
+        .filter(|e| e["kind"] == "output")
+        .map(|e| e["data"]["line"].as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(lines, (1..=40).map(|i| format!("line {i}")).collect::<Vec<_>>(), "all 40 lines, once each, in order");
 });
