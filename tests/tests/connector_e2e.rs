@@ -191,6 +191,21 @@ on_both_databases!(a_command_agent_runs_streams_and_cancels_through_the_real_con
     assert_eq!(result.unwrap()["node"]["data"]["outcome"], "cancelled", "the connector confirmed the cancel");
 });
 
+/// The output lines of a run as stored, after checking its event sequence has no gap.
+async fn stored_output_lines(owner: &Client, run_id: &str) -> Vec<String> {
+    let page = owner
+        .gql(
+            "query($r: ID!) { runEvents(runId: $r, first: 100) { edges { node { sequence kind data } } } }",
+            json!({"r": run_id}),
+        )
+        .await;
+    let stored: Vec<Value> =
+        page.data("runEvents")["edges"].as_array().unwrap().iter().map(|e| e["node"].clone()).collect();
+    let sequences: Vec<i64> = stored.iter().map(|e| e["sequence"].as_i64().unwrap()).collect();
+    assert_eq!(sequences, (1..=stored.len() as i64).collect::<Vec<_>>(), "gap-free");
+    stored.iter().filter(|e| e["kind"] == "output").map(|e| e["data"]["line"].as_str().unwrap().to_owned()).collect()
+}
+
 const TICKER: &str = r#"
 [[agents]]
 name = "ticker"
@@ -232,22 +247,7 @@ on_both_databases!(a_connector_killed_mid_run_comes_back_and_loses_nothing_it_ha
         tokio::time::sleep(Duration::from_millis(100)).await;
     };
     assert_eq!(status, "FAILED", "the restarted connector ends the run its predecessor left behind");
-    let page = f
-        .owner
-        .gql(
-            "query($r: ID!) { runEvents(runId: $r, first: 100) { edges { node { sequence kind data } } } }",
-            json!({"r": run_id}),
-        )
-        .await;
-    let stored: Vec<Value> =
-        page.data("runEvents")["edges"].as_array().unwrap().iter().map(|e| e["node"].clone()).collect();
-    let sequences: Vec<i64> = stored.iter().map(|e| e["sequence"].as_i64().unwrap()).collect();
-    assert_eq!(sequences, (1..=stored.len() as i64).collect::<Vec<_>>(), "gap-free");
-    let ticks: Vec<String> = stored
-        .iter()
-        .filter(|e| e["kind"] == "output")
-        .map(|e| e["data"]["line"].as_str().unwrap().to_owned())
-        .collect();
+    let ticks = stored_output_lines(&f.owner, &run_id).await;
     assert!(ticks.len() >= 3, "the run produced output before the kill: {ticks:?}");
     let expected: Vec<String> = (1..=ticks.len()).map(|i| format!("tick {i}")).collect();
     assert_eq!(ticks, expected, "every line the dead connector read arrived once, in order");
@@ -321,21 +321,6 @@ args = ["-c", "i=1; while [ $i -le 40 ]; do echo line $i; i=$((i+1)); sleep 0.05
         assert!(proxy.cut() >= 1, "the connector was connected through the proxy");
     }
     wait_status(&f.owner, &run_id, "SUCCEEDED").await;
-    let page = f
-        .owner
-        .gql(
-            "query($r: ID!) { runEvents(runId: $r, first: 100) { edges { node { sequence kind data } } } }",
-            json!({"r": run_id}),
-        )
-        .await;
-    let stored: Vec<Value> =
-        page.data("runEvents")["edges"].as_array().unwrap().iter().map(|e| e["node"].clone()).collect();
-    let sequences: Vec<i64> = stored.iter().map(|e| e["sequence"].as_i64().unwrap()).collect();
-    assert_eq!(sequences, (1..=stored.len() as i64).collect::<Vec<_>>(), "gap-free");
-    let lines: Vec<String> = stored
-        .iter()
-        .filter(|e| e["kind"] == "output")
-        .map(|e| e["data"]["line"].as_str().unwrap().to_owned())
-        .collect();
+    let lines = stored_output_lines(&f.owner, &run_id).await;
     assert_eq!(lines, (1..=40).map(|i| format!("line {i}")).collect::<Vec<_>>(), "all 40 lines, once each, in order");
 });

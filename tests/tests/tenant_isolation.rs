@@ -30,6 +30,7 @@ struct Row {
 }
 
 /// Ids of everything the first organization has, as global ids.
+#[derive(Default)]
 struct TenantA {
     org: String,
     user: String,
@@ -429,22 +430,7 @@ async fn every_operation_has_a_row() {
             fields.insert(field["name"].as_str().unwrap().to_owned());
         }
     }
-    let ids = TenantA {
-        org: String::new(),
-        user: String::new(),
-        member: String::new(),
-        session: String::new(),
-        api_token: String::new(),
-        role_binding: String::new(),
-        workspace: String::new(),
-        project: String::new(),
-        task: String::new(),
-        task2: String::new(),
-        criterion: String::new(),
-        settings_layer: String::new(),
-        connector: String::new(),
-        run: String::new(),
-    };
+    let ids = TenantA::default();
     let covered: BTreeSet<String> = rows(&ids, "", "").into_iter().map(|r| r.field.to_owned()).collect();
     let missing: Vec<_> = fields.difference(&covered).collect();
     assert!(missing.is_empty(), "operations without a tenant-isolation row: {missing:?}");

@@ -77,19 +77,13 @@ pub struct NewRun {
     pub input: serde_json::Value,
 }
 
-/// A command sent to a connector and not yet acknowledged.
-#[derive(Debug, Clone, Copy)]
-enum Pending {
-    Start { run_id: Uuid },
-    Cancel,
-}
-
 #[derive(Clone)]
 pub struct RunService {
     db: DatabaseConnection,
     broker: Broker,
     gateway: GatewayService,
-    pending: Arc<Mutex<HashMap<Uuid, Pending>>>,
+    /// Start commands sent and not yet acknowledged: command id → run id.
+    pending_starts: Arc<Mutex<HashMap<Uuid, Uuid>>>,
     cancel_timeout: Duration,
     max_page_size: u64,
 }
@@ -102,7 +96,7 @@ impl RunService {
         cancel_timeout: Duration,
         max_page_size: u64,
     ) -> Self {
-        Self { db, broker, gateway, pending: Arc::default(), cancel_timeout, max_page_size }
+        Self { db, broker, gateway, pending_starts: Arc::default(), cancel_timeout, max_page_size }
     }
 
     async fn project_of(&self, run: &task_run::Model) -> Result<project::Model> {
@@ -250,7 +244,7 @@ impl RunService {
             context: serde_json::json!({}),
             approval_token: None,
         };
-        self.remember(command_id, Pending::Start { run_id });
+        self.remember(command_id, run_id);
         let mut envelope = Envelope::new(agent.connector_id, Frame::Command { command_id, command });
         envelope.run_id = Some(run_id);
         envelope.agent_id = Some(agent.id);
@@ -263,23 +257,23 @@ impl RunService {
         Ok(())
     }
 
-    fn remember(&self, command_id: Uuid, pending: Pending) {
-        if let Ok(mut map) = self.pending.lock() {
-            map.insert(command_id, pending);
+    fn remember(&self, command_id: Uuid, run_id: Uuid) {
+        if let Ok(mut map) = self.pending_starts.lock() {
+            map.insert(command_id, run_id);
         }
     }
 
-    fn forget(&self, command_id: Uuid) -> Option<Pending> {
-        self.pending.lock().ok().and_then(|mut map| map.remove(&command_id))
+    fn forget(&self, command_id: Uuid) -> Option<Uuid> {
+        self.pending_starts.lock().ok().and_then(|mut map| map.remove(&command_id))
     }
 
     /// A connector acknowledged (or refused) a command.
     pub async fn command_acknowledged(&self, command_id: Uuid, outcome: &CommandOutcome) -> Result<()> {
         match (self.forget(command_id), outcome) {
-            (Some(Pending::Start { run_id }), CommandOutcome::Accepted) => {
+            (Some(run_id), CommandOutcome::Accepted) => {
                 self.set_status_if(run_id, RunStatus::Dispatching, RunStatus::Running, None).await
             }
-            (Some(Pending::Start { run_id }), CommandOutcome::Rejected { reason }) => {
+            (Some(run_id), CommandOutcome::Rejected { reason }) => {
                 self.set_status_if(
                     run_id,
                     RunStatus::Dispatching,
@@ -369,7 +363,7 @@ impl RunService {
             loop {
                 attempts += 1;
                 let txn = self.db.begin().await?;
-                let mut row = new_event(run_id, kind, data.clone());
+                let mut row = new_event(run_id, kind_name(kind), data.clone());
                 row.attempt_id = Set(Some(attempt.id));
                 row.connector_id = Set(Some(connector_id));
                 row.event_id = Set(Some(event_id));
@@ -475,7 +469,6 @@ impl RunService {
             .await?;
         if let Some(attempt) = attempt {
             let command_id = new_id();
-            self.remember(command_id, Pending::Cancel);
             let cancel = Command::CancelRun { run_id, mode: CancelMode::Graceful };
             let mut envelope = Envelope::new(attempt.connector_id, Frame::Command { command_id, command: cancel });
             envelope.run_id = Some(run_id);
@@ -567,7 +560,7 @@ fn status_data(from: Option<RunStatus>, to: RunStatus, reason: Option<&str>) -> 
     serde_json::json!({ "status": to.as_str(), "from": from.map(|f| f.as_str()), "reason": reason })
 }
 
-fn new_event(run_id: Uuid, kind: EventKind, data: serde_json::Value) -> run_event::ActiveModel {
+fn new_event(run_id: Uuid, kind: &str, data: serde_json::Value) -> run_event::ActiveModel {
     let now = Utc::now();
     run_event::ActiveModel {
         id: Set(new_id()),
@@ -576,7 +569,7 @@ fn new_event(run_id: Uuid, kind: EventKind, data: serde_json::Value) -> run_even
         attempt_id: Set(None),
         connector_id: Set(None),
         event_id: Set(None),
-        kind: Set(kind_name(kind).to_owned()),
+        kind: Set(kind.to_owned()),
         data: Set(data),
         occurred_at: Set(now),
         created_at: Set(now),
@@ -609,9 +602,7 @@ async fn append_status_event(
     run_id: Uuid,
     data: serde_json::Value,
 ) -> Result<run_event::Model> {
-    let mut row = new_event(run_id, EventKind::Result, data);
-    row.kind = Set(STATUS_KIND.to_owned());
-    Ok(insert_next(txn, run_id, row).await?)
+    Ok(insert_next(txn, run_id, new_event(run_id, STATUS_KIND, data)).await?)
 }
 
 /// Inserts with the run's next sequence; the unique (run, sequence) index turns a race into a retry.
