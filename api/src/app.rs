@@ -15,7 +15,7 @@ use crate::identity::keys::SigningKeys;
 use crate::identity::login_limiter::LoginLimiter;
 use crate::identity::{Bootstrap, IdentityService, secrets};
 use crate::projects::ProjectService;
-use crate::runs::RunService;
+use crate::runs::{RunPolicy, RunService};
 use crate::settings::SettingsService;
 
 #[derive(Debug, thiserror::Error)]
@@ -57,11 +57,21 @@ impl App {
         let broker = Broker::new();
         let gateway =
             GatewayService::new(db.clone(), broker.clone(), Duration::from_millis(config.runs.heartbeat_interval_ms));
+        let timings = &config.runs;
+        let policy = RunPolicy {
+            cancel_timeout: Duration::from_millis(timings.cancel_timeout_ms),
+            lease: Duration::from_millis(timings.lease_ms),
+            max_attempts: timings.max_attempts,
+            retry_backoff: Duration::from_millis(timings.retry_backoff_ms),
+            approval_timeout: Duration::from_millis(timings.approval_timeout_ms),
+            approval_token: Duration::from_millis(timings.approval_token_ms),
+        };
         let runs = RunService::new(
             db.clone(),
             broker.clone(),
             gateway.clone(),
-            Duration::from_millis(config.runs.cancel_timeout_ms),
+            keys.clone(),
+            policy,
             config.limits.max_page_size,
         );
         // Whatever was live when the last process stopped did not end cleanly.
@@ -70,6 +80,7 @@ impl App {
         if interrupted > 0 {
             tracing::warn!(interrupted, "runs left live by the last stop are now interrupted");
         }
+        runs.spawn_sweeper();
         let identity = IdentityService::new(db.clone(), keys, config.tokens.clone(), limiter, bootstrap.clone());
         let services = Services {
             projects: ProjectService::new(db.clone(), broker.clone(), config.limits.max_page_size),

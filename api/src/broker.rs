@@ -8,7 +8,7 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
-use acc_entity::{connector, run_event, task, task_run};
+use acc_entity::{approval, connector, run_event, task, task_run};
 use futures_util::{Stream, StreamExt};
 use tokio::sync::broadcast;
 use tokio_stream::wrappers::BroadcastStream;
@@ -27,6 +27,8 @@ pub enum Topic {
     RunEvents(Uuid),
     /// Connectors of one workspace coming online, going offline, changing health.
     WorkspaceConnectors(Uuid),
+    /// Approvals of one organization being requested, decided or expiring.
+    OrganizationApprovals(Uuid),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -42,6 +44,7 @@ pub enum Event {
     RunUpdated(task_run::Model),
     RunEvent(run_event::Model),
     ConnectorStatus(connector::Model),
+    Approval(approval::Model),
 }
 
 #[derive(Debug, Clone)]

@@ -45,11 +45,29 @@ pub struct RunSettings {
     pub heartbeat_interval_ms: u64,
     /// How long a run may stay `cancelling` before it is cancelled without the connector's word.
     pub cancel_timeout_ms: u64,
+    /// An attempt's lease on its connector; every heartbeat renews it, and a lapsed one fails the attempt.
+    pub lease_ms: u64,
+    /// Attempts a run may have (first start and retries after a lapsed lease), frozen per run at start.
+    pub max_attempts: u32,
+    /// The wait before a retry; it doubles with each further attempt.
+    pub retry_backoff_ms: u64,
+    /// How long an approval request waits for a person before it expires (and counts as denied).
+    pub approval_timeout_ms: u64,
+    /// How long an approval token is valid: long enough to reach the connector, no longer.
+    pub approval_token_ms: u64,
 }
 
 impl Default for RunSettings {
     fn default() -> Self {
-        Self { heartbeat_interval_ms: 5_000, cancel_timeout_ms: 30_000 }
+        Self {
+            heartbeat_interval_ms: 5_000,
+            cancel_timeout_ms: 30_000,
+            lease_ms: 30_000,
+            max_attempts: 3,
+            retry_backoff_ms: 2_000,
+            approval_timeout_ms: 3_600_000,
+            approval_token_ms: 120_000,
+        }
     }
 }
 
@@ -172,6 +190,18 @@ impl Config {
                 self.listen
             )));
         }
+        let runs = &self.runs;
+        if runs.lease_ms < 2 * runs.heartbeat_interval_ms {
+            return Err(ConfigError::Invalid(format!(
+                "runs.lease_ms ({}) must be at least twice runs.heartbeat_interval_ms ({}), or every late heartbeat fails a run",
+                runs.lease_ms, runs.heartbeat_interval_ms
+            )));
+        }
+        if runs.max_attempts == 0 || runs.heartbeat_interval_ms == 0 {
+            return Err(ConfigError::Invalid(
+                "runs.max_attempts and runs.heartbeat_interval_ms must be positive".into(),
+            ));
+        }
         Ok(())
     }
 
@@ -196,6 +226,14 @@ mod tests {
         let config = Config { listen: "0.0.0.0:8080".parse().unwrap(), ..Config::default() };
         let err = config.validate().unwrap_err().to_string();
         assert!(err.contains("without TLS"), "{err}");
+    }
+
+    #[test]
+    fn a_lease_shorter_than_two_heartbeats_is_refused() {
+        let mut config = Config::default();
+        config.runs.lease_ms = config.runs.heartbeat_interval_ms;
+        let err = config.validate().unwrap_err().to_string();
+        assert!(err.contains("runs.lease_ms"), "{err}");
     }
 
     #[test]

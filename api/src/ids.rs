@@ -25,10 +25,11 @@ pub enum NodeKind {
     Connector,
     Agent,
     TaskRun,
+    Approval,
 }
 
 impl NodeKind {
-    const ALL: [NodeKind; 14] = [
+    const ALL: [NodeKind; 15] = [
         NodeKind::Organization,
         NodeKind::User,
         NodeKind::Session,
@@ -43,6 +44,7 @@ impl NodeKind {
         NodeKind::Connector,
         NodeKind::Agent,
         NodeKind::TaskRun,
+        NodeKind::Approval,
     ];
 
     pub fn name(self) -> &'static str {
@@ -61,6 +63,7 @@ impl NodeKind {
             NodeKind::Connector => "Connector",
             NodeKind::Agent => "Agent",
             NodeKind::TaskRun => "TaskRun",
+            NodeKind::Approval => "Approval",
         }
     }
 

@@ -67,6 +67,11 @@ pub struct AgentConfig {
     pub env: BTreeMap<String, String>,
     #[serde(default)]
     pub workdir: Option<PathBuf>,
+    /// The program speaks the connector's control lines (docs/connector.md): it may ask for
+    /// approvals and save checkpoints, and its stdin stays open for the answers. Declares the
+    /// `approvals` and `checkpoint` capabilities.
+    #[serde(default)]
+    pub interactive: bool,
 }
 
 fn default_cancel_grace_ms() -> u64 {

@@ -182,15 +182,15 @@ async fn session(
     }
     sink.send(text(&Envelope::new(runtime.connector_id(), hello))?).await?;
 
-    let (agents, heartbeat_ms, resume) = tokio::time::timeout(HELLO_TIMEOUT, async {
+    let (agents, heartbeat_ms, resume, approval_keys) = tokio::time::timeout(HELLO_TIMEOUT, async {
         loop {
             let Some(message) = stream.next().await else {
                 return Err(SessionError::Closed("before HelloAck".into()));
             };
             let Some(envelope) = incoming(message?)? else { continue };
             match envelope.payload {
-                Frame::HelloAck { agents, heartbeat_interval_ms, resume } => {
-                    return Ok((agents, heartbeat_interval_ms, resume));
+                Frame::HelloAck { agents, heartbeat_interval_ms, resume, approval_keys } => {
+                    return Ok((agents, heartbeat_interval_ms, resume, approval_keys));
                 }
                 Frame::Error { code, message } => return Err(SessionError::Server { code, message }),
                 other => return Err(SessionError::Protocol(format!("expected HelloAck, got {}", frame_name(&other)))),
@@ -200,7 +200,7 @@ async fn session(
     .await
     .map_err(|_| SessionError::HelloTimeout(HELLO_TIMEOUT))??;
 
-    let sent = runtime.apply_hello_ack(&agents, &resume)?;
+    let sent = runtime.apply_hello_ack(&agents, &resume, &approval_keys)?;
     *established = true;
     let heartbeat = match heartbeat_ms {
         0 => DEFAULT_HEARTBEAT,
@@ -359,8 +359,8 @@ where
             Frame::EventAck { run_id, up_to_sequence } => runtime.ack_events(run_id, up_to_sequence)?,
             Frame::Error { code, message } => {
                 tracing::warn!(?code, run_id = ?envelope.run_id, %message, "the control plane reported an error");
-                if code == acc_protocol::ErrorCode::Internal {
-                    // It failed to store something we sent; nothing acknowledged is lost, so send the rest again.
+                if matches!(code, acc_protocol::ErrorCode::Internal | acc_protocol::ErrorCode::OutOfOrder) {
+                    // It did not store something we sent; nothing acknowledged is lost, so send the rest again, in order.
                     control.send(Outgoing::Resend).await.map_err(|_| SessionError::Closed("writer stopped".into()))?;
                 }
             }

@@ -4,6 +4,7 @@
 #![deny(clippy::unwrap_used)]
 
 pub mod adapter;
+pub mod approval;
 pub mod backoff;
 pub mod config;
 pub mod connection;

@@ -8,8 +8,8 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use acc_protocol::{
-    AgentDescriptor, AgentId, CancelMode, Capability, Command, CommandOutcome, EventKind, Frame, HealthStatus,
-    RunCursor,
+    AgentDescriptor, AgentId, ApprovalKey, CancelMode, Capability, Command, CommandOutcome, EventKind, Frame,
+    HealthStatus, RunCursor,
 };
 use serde_json::{Value, json};
 use tokio::sync::{Notify, mpsc};
@@ -17,6 +17,7 @@ use tracing::Instrument;
 use uuid::Uuid;
 
 use crate::adapter::{self, Adapter, AdapterError, AdapterOptions, ApprovalDecision, EventSink, NativeRun, RunSpec};
+use crate::approval::{ApprovalVerifier, Expected};
 use crate::config::Config;
 use crate::credential::{self, CredentialError};
 use crate::lock;
@@ -67,6 +68,10 @@ pub struct Runtime {
     spool: Mutex<Spool>,
     commands: Mutex<SeenLog<CommandOutcome>>,
     runs: Mutex<HashMap<Uuid, ActiveRun>>,
+    /// Verifies the tokens of approved actions.
+    approvals: ApprovalVerifier,
+    /// Approval requests sent and not yet answered: (run, request id) → the action, as sent.
+    approval_requests: Mutex<HashMap<(Uuid, String), String>>,
     redactor: Redactor,
     /// Woken when events are written to the spool: the connection sends them.
     events_written: Notify,
@@ -116,6 +121,7 @@ impl Runtime {
         redactor: Redactor,
     ) -> Result<Arc<Self>, RuntimeError> {
         let commands = SeenLog::open(&spool_dir.join("commands.jsonl"), REMEMBERED_COMMANDS)?;
+        let approvals = ApprovalVerifier::open(&spool_dir.join("approval-tokens.jsonl"), connector_id)?;
         let runtime = Arc::new(Self {
             connector_id,
             agents,
@@ -123,6 +129,8 @@ impl Runtime {
             spool: Mutex::new(spool),
             commands: Mutex::new(commands),
             runs: Mutex::new(HashMap::new()),
+            approvals,
+            approval_requests: Mutex::new(HashMap::new()),
             redactor,
             events_written: Notify::new(),
             space_freed: Notify::new(),
@@ -200,9 +208,16 @@ impl Runtime {
         }
     }
 
-    /// Takes in `HelloAck`: the agents' ids, and per run what the control plane already stored
-    /// (acknowledged here). Returns the send cursors: resend only what comes after.
-    pub fn apply_hello_ack(&self, agents: &[AgentId], resume: &[RunCursor]) -> Result<HashMap<Uuid, u64>, SpoolError> {
+    /// Takes in `HelloAck`: the agents' ids, the keys approval tokens are signed with, and per run
+    /// what the control plane already stored (acknowledged here). Returns the send cursors:
+    /// resend only what comes after.
+    pub fn apply_hello_ack(
+        &self,
+        agents: &[AgentId],
+        resume: &[RunCursor],
+        approval_keys: &[ApprovalKey],
+    ) -> Result<HashMap<Uuid, u64>, SpoolError> {
+        self.approvals.set_keys(approval_keys);
         {
             let mut ids = lock(&self.agent_ids);
             ids.clear();
@@ -296,8 +311,11 @@ impl Runtime {
                 let spec = RunSpec { run_id, attempt_id, agent_id, input, context, approval_token };
                 self.launch(spec, None, |adapter, spec, events| adapter.start(spec, events))
             }
-            Command::CancelRun { run_id, mode } => {
+            Command::CancelRun { run_id, attempt_id, mode } => {
                 match lock(&self.runs).get(&run_id) {
+                    Some(run) if attempt_id.is_some_and(|a| a != run.attempt_id) => {
+                        tracing::info!(%run_id, "cancel of another attempt than the one running here: nothing to do");
+                    }
                     Some(run) => {
                         tracing::info!(%run_id, ?mode, native = %run.native.native_ref(), "cancelling");
                         run.native.cancel(mode);
@@ -309,55 +327,65 @@ impl Runtime {
             Command::Checkpoint { run_id, reason } => {
                 let runs = lock(&self.runs);
                 let Some(run) = runs.get(&run_id) else { return self.not_active(run_id, Capability::Checkpoint) };
-                let adapter = &self.agents[run.agent].adapter;
-                if !adapter.has(Capability::Checkpoint) {
+                if !self.agents[run.agent].adapter.has(Capability::Checkpoint) {
                     return missing(Capability::Checkpoint);
                 }
-                match adapter.checkpoint(run.native.as_ref(), &reason) {
-                    Ok(checkpoint) => {
-                        drop(runs);
-                        let data = self.redactor.redact_value(json!({ "reason": reason, "checkpoint": checkpoint }));
-                        match lock(&self.spool).append(run_id, EventKind::Checkpoint, data) {
-                            Ok(_) => {
-                                self.events_written.notify_one();
-                                CommandOutcome::Accepted
-                            }
-                            Err(e) => rejected(e.to_string()),
-                        }
-                    }
-                    Err(e) => rejected(e.to_string()),
-                }
-            }
-            Command::ApprovalDecision { run_id, approval_id, approved, approval_token } => {
-                let runs = lock(&self.runs);
-                let Some(run) = runs.get(&run_id) else { return self.not_active(run_id, Capability::Approvals) };
-                let adapter = &self.agents[run.agent].adapter;
-                if !adapter.has(Capability::Approvals) {
-                    return missing(Capability::Approvals);
-                }
-                if approved && approval_token.as_deref().is_none_or(str::is_empty) {
-                    return rejected("an approval without an approval token is refused");
-                }
-                let decision = ApprovalDecision { approval_id, approved, approval_token };
-                match adapter.decide_approval(run.native.as_ref(), decision) {
+                // The checkpoint itself arrives as one of the run's events.
+                match run.native.checkpoint(&reason) {
                     Ok(()) => CommandOutcome::Accepted,
                     Err(e) => rejected(e.to_string()),
                 }
             }
-            Command::Resume { run_id, checkpoint } => {
-                let known = {
-                    let spool = lock(&self.spool);
-                    spool.run_identity(run_id)
+            Command::ApprovalDecision { run_id, approval_id, request_id, approved, reason, approval_token } => {
+                let runs = lock(&self.runs);
+                let Some(run) = runs.get(&run_id) else { return self.not_active(run_id, Capability::Approvals) };
+                if !self.agents[run.agent].adapter.has(Capability::Approvals) {
+                    return missing(Capability::Approvals);
+                }
+                let key = (run_id, request_id.clone());
+                let action = lock(&self.approval_requests).get(&key).cloned();
+                // Without a valid token the action is refused: the agent is told no.
+                let (decision, outcome) = match approved {
+                    false => (
+                        ApprovalDecision { approval_id, request_id, approved: false, reason },
+                        CommandOutcome::Accepted,
+                    ),
+                    true => {
+                        let expected = Expected { run_id, request_id: &request_id, action: action.as_deref() };
+                        match self.approvals.verify(approval_token.as_deref(), expected) {
+                            Ok(_) => (
+                                ApprovalDecision { approval_id, request_id, approved: true, reason },
+                                CommandOutcome::Accepted,
+                            ),
+                            Err(e) => {
+                                tracing::warn!(%approval_id, error = %e, "refusing an approval whose token does not verify");
+                                let refusal = format!("refused by the connector: {e}");
+                                let decision = ApprovalDecision {
+                                    approval_id,
+                                    request_id,
+                                    approved: false,
+                                    reason: Some(refusal),
+                                };
+                                (decision, rejected(format!("invalid approval token: {e}")))
+                            }
+                        }
+                    }
                 };
-                let Some((agent_id, attempt_id)) = known else {
-                    return self.not_active(run_id, Capability::NativeResume);
-                };
+                match run.native.decide_approval(decision) {
+                    Ok(()) => {
+                        lock(&self.approval_requests).remove(&key);
+                        outcome
+                    }
+                    Err(e) => rejected(e.to_string()),
+                }
+            }
+            Command::Resume { run_id, attempt_id, agent_id, checkpoint } => {
                 let spec = RunSpec {
                     run_id,
                     attempt_id,
                     agent_id,
                     input: Value::Null,
-                    context: Value::Null,
+                    context: checkpoint.clone().unwrap_or(Value::Null),
                     approval_token: None,
                 };
                 self.launch(spec, Some(Capability::NativeResume), move |adapter, spec, events| {
@@ -365,17 +393,10 @@ impl Runtime {
                 })
             }
             Command::HandoffIngest { run_id, attempt_id, agent_id, bundle } => {
-                let spec = RunSpec {
-                    run_id,
-                    attempt_id,
-                    agent_id,
-                    input: Value::Null,
-                    context: bundle.clone(),
-                    approval_token: None,
-                };
-                self.launch(spec, Some(Capability::Checkpoint), move |adapter, spec, events| {
-                    adapter.ingest_handoff(spec, &bundle, events)
-                })
+                // The target starts from the bundle: the original input, and the bundle as its context.
+                let input = bundle.get("input").cloned().unwrap_or(Value::Null);
+                let spec = RunSpec { run_id, attempt_id, agent_id, input, context: bundle, approval_token: None };
+                self.launch(spec, None, |adapter, spec, events| adapter.ingest_handoff(spec, events))
             }
         }
     }
@@ -410,12 +431,17 @@ impl Runtime {
         }
         let mut runs = lock(&self.runs);
         if let Some(active) = runs.get(&run_id) {
-            return if active.attempt_id == attempt_id {
+            if active.attempt_id == attempt_id {
                 tracing::info!(%run_id, %attempt_id, "the attempt is already running here");
-                CommandOutcome::Accepted
-            } else {
-                rejected(format!("run {run_id} is already running here as attempt {}", active.attempt_id))
-            };
+                return CommandOutcome::Accepted;
+            }
+            // The control plane gave the run a new attempt: the old one lost it, so it stops now.
+            tracing::warn!(%run_id, old = %active.attempt_id, "a new attempt of a run still running here; stopping the old one");
+            active.native.cancel(CancelMode::Immediate);
+            return rejected(format!(
+                "the previous attempt {} of run {run_id} is still stopping here",
+                active.attempt_id
+            ));
         }
         let mut spool = lock(&self.spool);
         if spool.attempt_started(run_id, attempt_id) {
@@ -457,6 +483,13 @@ impl Runtime {
         let mut ended = false;
         while let Some(event) = events.recv().await {
             let data = self.redact(&mut streams, event.kind, event.data);
+            match event.kind {
+                // The control plane learns of the end from this event and may start the run's next
+                // attempt here at once (a handoff): by then this one must no longer count as active.
+                EventKind::Result => self.forget_run(run_id),
+                EventKind::ApprovalRequested => self.remember_request(run_id, &data),
+                _ => {}
+            }
             if let Err(e) = self.append(run_id, event.kind, data).await {
                 tracing::error!(error = %e, "could not spool the run's event; the run is stopped");
                 if let Some(run) = lock(&self.runs).get(&run_id) {
@@ -470,14 +503,29 @@ impl Runtime {
             }
         }
         if !ended {
+            self.forget_run(run_id);
             let data = json!({ "outcome": "failed", "exit_code": null, "signal": null, "error": "the adapter ended without a result" });
             if let Err(e) = self.append(run_id, EventKind::Result, data).await {
                 tracing::error!(error = %e, "could not spool the run's result");
                 let _ = lock(&self.spool).end_run(run_id);
             }
         }
-        lock(&self.runs).remove(&run_id);
+        self.forget_run(run_id);
         self.run_ended.notify_waiters();
+    }
+
+    /// The run is no longer active here, and nothing it asked for awaits an answer.
+    fn forget_run(&self, run_id: Uuid) {
+        lock(&self.runs).remove(&run_id);
+        lock(&self.approval_requests).retain(|(run, _), _| *run != run_id);
+    }
+
+    /// An approval request about to be sent: its approval token must name exactly this action.
+    fn remember_request(&self, run_id: Uuid, data: &Value) {
+        let text = |key: &str| data.get(key).and_then(Value::as_str).map(str::to_owned);
+        if let (Some(request_id), Some(action)) = (text("request_id"), text("action")) {
+            lock(&self.approval_requests).insert((run_id, request_id), action);
+        }
     }
 
     fn redact(&self, streams: &mut HashMap<String, LineRedactor>, kind: EventKind, mut data: Value) -> Value {

@@ -6,7 +6,7 @@ mod common;
 use std::time::{Duration, Instant};
 
 use acc_connector::adapter::command::CommandAdapter;
-use acc_connector::adapter::{Adapter, AdapterError, AdapterOptions, RunSpec};
+use acc_connector::adapter::{Adapter, AdapterError, AdapterEvent, AdapterOptions, ApprovalDecision, RunSpec};
 use acc_protocol::{CancelMode, Capability, EventKind, HealthStatus};
 use common::{alive, collect, eventually, sh_agent};
 use serde_json::{Value, json};
@@ -195,8 +195,11 @@ async fn operations_the_adapter_lacks_are_refused_not_simulated() {
     let adapter = adapter("sleep 5", 1000);
     let (tx, mut rx) = mpsc::channel(16);
     let run = adapter.start(spec(json!(null)), tx).unwrap();
-    let err = adapter.checkpoint(run.as_ref(), "handoff").unwrap_err();
+    let err = run.checkpoint("handoff").unwrap_err();
     assert_eq!(err.to_string(), "capability missing: checkpoint");
+    let decision =
+        ApprovalDecision { approval_id: Uuid::now_v7(), request_id: "r".into(), approved: true, reason: None };
+    assert_eq!(run.decide_approval(decision).unwrap_err().to_string(), "capability missing: approvals");
     let (tx2, _rx2) = mpsc::channel(1);
     assert_eq!(
         adapter.resume(spec(json!(null)), None, tx2).unwrap_err().to_string(),
@@ -204,4 +207,62 @@ async fn operations_the_adapter_lacks_are_refused_not_simulated() {
     );
     run.cancel(CancelMode::Immediate);
     collect(&mut rx, Duration::from_secs(5)).await;
+}
+
+#[tokio::test]
+async fn an_interactive_program_asks_for_approval_and_saves_a_checkpoint_over_control_lines() {
+    let script = r#"
+read input
+echo '{"acc": "approval_request", "request_id": "r1", "action": "delete build/", "reason": "a clean build"}'
+read decision
+echo "decision: $decision"
+read request
+echo "asked: $request"
+echo '{"acc": "checkpoint", "state": {"step": 2}, "completed": ["cleaned"]}'
+echo '{"acc": "event", "kind": "message", "data": {"text": "bye"}}'
+"#;
+    let mut agent = sh_agent("t", script);
+    let plain = CommandAdapter::new(&agent, AdapterOptions { cancel_grace: Duration::from_secs(1) });
+    assert_eq!(plain.handshake().capabilities, [Capability::Stream, Capability::Cancel]);
+    agent.interactive = true;
+    let adapter = CommandAdapter::new(&agent, AdapterOptions { cancel_grace: Duration::from_secs(1) });
+    assert_eq!(
+        adapter.handshake().capabilities,
+        [Capability::Stream, Capability::Cancel, Capability::Approvals, Capability::Checkpoint]
+    );
+    let (tx, mut rx) = mpsc::channel(16);
+    let run = adapter.start(spec(json!({"objective": "clean"})), tx).unwrap();
+    let next = async |rx: &mut mpsc::Receiver<AdapterEvent>| {
+        tokio::time::timeout(Duration::from_secs(5), rx.recv()).await.unwrap().unwrap()
+    };
+    assert_eq!(next(&mut rx).await.kind, EventKind::Started);
+    let asked = next(&mut rx).await;
+    assert_eq!(asked.kind, EventKind::ApprovalRequested);
+    assert_eq!(
+        asked.data,
+        json!({"request_id": "r1", "action": "delete build/", "reason": "a clean build", "details": null})
+    );
+    let decision = ApprovalDecision {
+        approval_id: Uuid::now_v7(),
+        request_id: "r1".into(),
+        approved: true,
+        reason: Some("go".into()),
+    };
+    run.decide_approval(decision).unwrap();
+    let answer = next(&mut rx).await;
+    let line = answer.data["line"].as_str().unwrap();
+    assert!(line.starts_with("decision: "), "{line}");
+    let told: Value = serde_json::from_str(line.trim_start_matches("decision: ")).unwrap();
+    assert_eq!(told, json!({"acc": "approval_decision", "request_id": "r1", "approved": true, "reason": "go"}));
+
+    run.checkpoint("handoff to codex").unwrap();
+    let asked = next(&mut rx).await;
+    assert!(asked.data["line"].as_str().unwrap().contains(r#""acc":"checkpoint_request""#), "{asked:?}");
+    let checkpoint = next(&mut rx).await;
+    assert_eq!(checkpoint.kind, EventKind::Checkpoint);
+    assert_eq!(checkpoint.data, json!({"state": {"step": 2}, "completed": ["cleaned"], "reason": "handoff to codex"}));
+    let message = next(&mut rx).await;
+    assert_eq!((message.kind, message.data), (EventKind::Message, json!({"text": "bye"})));
+    let result = collect(&mut rx, Duration::from_secs(5)).await.pop().unwrap();
+    assert_eq!(result.data["outcome"], "succeeded");
 }

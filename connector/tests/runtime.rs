@@ -39,7 +39,7 @@ fn open(config: &Config) -> Arc<Runtime> {
         .enumerate()
         .map(|(i, a)| AgentId { name: a.name.clone(), agent_id: Uuid::from_u128(AGENT.as_u128() + i as u128) })
         .collect();
-    runtime.apply_hello_ack(&agents, &[]).unwrap();
+    runtime.apply_hello_ack(&agents, &[], &[]).unwrap();
     runtime
 }
 
@@ -130,28 +130,27 @@ async fn commands_the_agent_cannot_do_are_refused_and_cancel_of_an_unknown_run_i
         CommandOutcome::Rejected { reason } => reason,
         CommandOutcome::Accepted => "accepted".into(),
     };
-    assert_eq!(reason(Command::CancelRun { run_id, mode: CancelMode::Graceful }), "accepted");
+    assert_eq!(reason(Command::CancelRun { run_id, attempt_id: None, mode: CancelMode::Graceful }), "accepted");
     assert_eq!(reason(Command::Checkpoint { run_id, reason: "r".into() }), "capability missing: checkpoint");
-    assert_eq!(reason(Command::Resume { run_id, checkpoint: None }), "capability missing: native_resume");
+    let resume = Command::Resume { run_id, attempt_id: Uuid::now_v7(), agent_id: AGENT, checkpoint: None };
+    assert_eq!(reason(resume), "capability missing: native_resume");
     assert_eq!(
         reason(Command::ApprovalDecision {
             run_id,
             approval_id: Uuid::now_v7(),
+            request_id: "r1".into(),
             approved: true,
+            reason: None,
             approval_token: Some("t".into())
         }),
         "capability missing: approvals"
     );
-    assert_eq!(
-        reason(Command::HandoffIngest { run_id, attempt_id: Uuid::now_v7(), agent_id: AGENT, bundle: json!({}) }),
-        "capability missing: checkpoint"
-    );
     // Also while the run is active on an agent without the capability.
     assert_eq!(reason(start(run_id, Uuid::now_v7())), "accepted");
     assert_eq!(reason(Command::Checkpoint { run_id, reason: "r".into() }), "capability missing: checkpoint");
-    // A second, different attempt of an active run is refused.
-    assert!(reason(start(run_id, Uuid::now_v7())).contains("already running here"));
-    assert_eq!(reason(Command::CancelRun { run_id, mode: CancelMode::Immediate }), "accepted");
+    // A second, different attempt of an active run is refused, and the first one stopped: it lost the run.
+    assert!(reason(start(run_id, Uuid::now_v7())).contains("is still stopping here"));
+    assert_eq!(reason(Command::CancelRun { run_id, attempt_id: None, mode: CancelMode::Immediate }), "accepted");
     let events = until_result(&runtime, run_id).await;
     let (kind, data) = kinds_and_data(&events).pop().unwrap();
     assert_eq!(kind, EventKind::Result);
@@ -264,7 +263,11 @@ async fn hello_offers_the_agents_and_resumes_runs_with_unacknowledged_events() {
 
     // HelloAck says the control plane has up to 3: only 4 remains to send.
     let mut sent = runtime
-        .apply_hello_ack(&[AgentId { name: "a".into(), agent_id: AGENT }], &[RunCursor { run_id, acked_sequence: 3 }])
+        .apply_hello_ack(
+            &[AgentId { name: "a".into(), agent_id: AGENT }],
+            &[RunCursor { run_id, acked_sequence: 3 }],
+            &[],
+        )
         .unwrap();
     let frames = runtime.next_unsent(&mut sent, 100).unwrap();
     let sequences: Vec<u64> =

@@ -5,7 +5,9 @@
 pub mod acceptance_criterion;
 pub mod agent;
 pub mod api_token;
+pub mod approval;
 pub mod capability_snapshot;
+pub mod checkpoint;
 pub mod config_layer;
 pub mod connector;
 pub mod device_session;

@@ -9,6 +9,8 @@ pub struct Model {
     pub id: Uuid,
     pub run_id: Uuid,
     pub number: i32,
+    /// Why the attempt exists: `start`, `retry` or `handoff`.
+    pub kind: String,
     pub agent_id: Uuid,
     pub connector_id: Uuid,
     pub status: String,

@@ -12,6 +12,8 @@ pub struct Model {
     pub attempt_id: Option<Uuid>,
     pub connector_id: Option<Uuid>,
     pub event_id: Option<Uuid>,
+    /// The connector's own sequence of the event; acknowledgements go up to the highest stored without a gap.
+    pub connector_sequence: Option<i64>,
     pub kind: String,
     pub data: Json,
     pub occurred_at: DateTimeUtc,

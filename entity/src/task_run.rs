@@ -10,12 +10,20 @@ pub struct Model {
     pub organization_id: Uuid,
     pub project_id: Uuid,
     pub task_id: Uuid,
+    /// The agent of the current attempt (or the one asked for, before the first dispatch).
     pub agent_id: Option<Uuid>,
+    /// The agent retries go to: the one `startRun` asked for, or the target of a completed
+    /// handoff. `None`: any suitable agent.
+    pub requested_agent_id: Option<Uuid>,
+    /// The agent a handoff in progress goes to; cleared once it took the run over.
+    pub handoff_target_id: Option<Uuid>,
     pub status: String,
     pub status_reason: Option<String>,
     pub required_capabilities: Json,
     pub input: Json,
     pub created_by: Uuid,
+    /// How many attempts the retry policy allows, frozen when the run started.
+    pub max_attempts: i32,
     pub revision: i64,
     pub created_at: DateTimeUtc,
     pub updated_at: DateTimeUtc,

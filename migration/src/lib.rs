@@ -9,6 +9,7 @@ pub use sea_orm_migration::prelude::*;
 
 mod m20261202_000001_foundation;
 mod m20261202_000002_runs;
+mod m20261203_000003_run_lifecycle;
 mod tables;
 
 pub struct Migrator;
@@ -16,6 +17,10 @@ pub struct Migrator;
 #[async_trait::async_trait]
 impl MigratorTrait for Migrator {
     fn migrations() -> Vec<Box<dyn MigrationTrait>> {
-        vec![Box::new(m20261202_000001_foundation::Migration), Box::new(m20261202_000002_runs::Migration)]
+        vec![
+            Box::new(m20261202_000001_foundation::Migration),
+            Box::new(m20261202_000002_runs::Migration),
+            Box::new(m20261203_000003_run_lifecycle::Migration),
+        ]
     }
 }

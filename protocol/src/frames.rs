@@ -117,6 +117,10 @@ pub enum Command {
     },
     CancelRun {
         run_id: Uuid,
+        /// Only this attempt: a cancel for an attempt that is not the one running is a no-op,
+        /// so stopping a handed-off attempt never stops its successor.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        attempt_id: Option<Uuid>,
         mode: CancelMode,
     },
     Checkpoint {
@@ -125,14 +129,21 @@ pub enum Command {
     },
     Resume {
         run_id: Uuid,
+        attempt_id: Uuid,
+        agent_id: Uuid,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         checkpoint: Option<Value>,
     },
     ApprovalDecision {
         run_id: Uuid,
         approval_id: Uuid,
+        /// The adapter's own id of the request (`data.request_id` of its `approval_requested` event).
+        request_id: String,
         approved: bool,
-        /// Short-lived, single-use, bound to the run and the action; present when approved.
+        /// The person's reason, passed on to the agent.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        reason: Option<String>,
+        /// Short-lived, single-use, bound to the run and the action ([`ApprovalClaims`]); present when approved.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         approval_token: Option<String>,
     },
@@ -180,6 +191,9 @@ pub enum ErrorCode {
     UnsupportedVersion,
     IdentityMismatch,
     UnknownRun,
+    /// An event whose connector sequence skips one not yet stored; nothing is stored, the
+    /// connector resends from its acknowledged sequence.
+    OutOfOrder,
     UnknownAgent,
     Unauthorized,
     Internal,
@@ -204,6 +218,9 @@ pub enum Frame {
         /// Per run, the highest connector sequence already stored: resend only what comes after.
         #[serde(default)]
         resume: Vec<RunCursor>,
+        /// The keys approval tokens are signed with; the connector verifies tokens against them.
+        #[serde(default)]
+        approval_keys: Vec<ApprovalKey>,
     },
     /// Connector → control plane, periodically: alive, and how it is.
     Heartbeat { status: HealthStatus, active_runs: Vec<Uuid> },
@@ -235,4 +252,36 @@ pub enum Frame {
 pub struct AgentId {
     pub name: String,
     pub agent_id: Uuid,
+}
+
+/// A public key the control plane signs approval tokens with (Ed25519).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ApprovalKey {
+    /// The key id that tokens name in their header.
+    pub kid: String,
+    /// The 32-byte Ed25519 public key, base64 (standard alphabet).
+    pub public_key: String,
+}
+
+/// The audience of approval tokens; no other token of the control plane carries it.
+pub const APPROVAL_AUDIENCE: &str = "acc-connector-approval";
+
+/// What an approval token (a JWT signed with EdDSA) says: which approval, for which run on which
+/// connector, for exactly which action, until when. Single use: `jti` is spent on first use.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ApprovalClaims {
+    pub iss: String,
+    pub aud: String,
+    /// The approval id.
+    pub sub: String,
+    /// Unique per token; a connector accepts each once.
+    pub jti: String,
+    pub run_id: Uuid,
+    pub connector_id: Uuid,
+    /// The adapter's request id the approval answers.
+    pub request_id: String,
+    /// The action approved, exactly as the adapter described it.
+    pub action: String,
+    pub iat: i64,
+    pub exp: i64,
 }

@@ -23,6 +23,7 @@ fn frames() -> Vec<Frame> {
             agents: vec![AgentId { name: "shell".into(), agent_id: Uuid::now_v7() }],
             heartbeat_interval_ms: 5000,
             resume: vec![],
+            approval_keys: vec![ApprovalKey { kid: "k1".into(), public_key: "AAAA".into() }],
         },
         Frame::Heartbeat { status: HealthStatus::Healthy, active_runs: vec![run] },
         Frame::Command {
@@ -38,7 +39,18 @@ fn frames() -> Vec<Frame> {
         },
         Frame::Command {
             command_id: Uuid::now_v7(),
-            command: Command::CancelRun { run_id: run, mode: CancelMode::Graceful },
+            command: Command::CancelRun { run_id: run, attempt_id: None, mode: CancelMode::Graceful },
+        },
+        Frame::Command {
+            command_id: Uuid::now_v7(),
+            command: Command::ApprovalDecision {
+                run_id: run,
+                approval_id: Uuid::now_v7(),
+                request_id: "r1".into(),
+                approved: true,
+                reason: Some("looks right".into()),
+                approval_token: Some("token".into()),
+            },
         },
         Frame::CommandAck { command_id: Uuid::now_v7(), outcome: CommandOutcome::Accepted },
         Frame::CommandAck { command_id: Uuid::now_v7(), outcome: CommandOutcome::Rejected { reason: "busy".into() } },

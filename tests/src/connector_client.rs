@@ -4,7 +4,10 @@
 
 use std::time::Duration;
 
-use acc_protocol::{AgentDescriptor, Capability, Envelope, Frame};
+use acc_protocol::{
+    AgentDescriptor, AgentId, ApprovalKey, Capability, Command, CommandOutcome, Envelope, Frame, HealthStatus,
+    RunCursor,
+};
 use futures_util::{SinkExt, StreamExt};
 use serde_json::{Value, json};
 use tokio_tungstenite::tungstenite::Message;
@@ -24,6 +27,14 @@ pub async fn enroll(server: &Server, token: &str) -> (u16, Value) {
         .await
         .unwrap();
     (response.status().as_u16(), response.json().await.unwrap())
+}
+
+/// What `hello_ack` told a connector.
+#[derive(Debug)]
+pub struct Welcome {
+    pub agents: Vec<AgentId>,
+    pub resume: Vec<RunCursor>,
+    pub approval_keys: Vec<ApprovalKey>,
 }
 
 pub struct RawConnector {
@@ -55,21 +66,71 @@ impl RawConnector {
 
     /// Sends `hello` for one agent and returns the agent's id from `hello_ack`.
     pub async fn hello(&mut self, agent: &str, capabilities: Vec<Capability>) -> Uuid {
-        let hello = Frame::Hello {
-            connector_version: "test".into(),
-            agents: vec![AgentDescriptor {
-                name: agent.into(),
+        self.hello_with(&[(agent, capabilities)], vec![]).await.agents[0].agent_id
+    }
+
+    /// Sends `hello` offering `agents` and resuming `resume`; returns what `hello_ack` said.
+    pub async fn hello_with(&mut self, agents: &[(&str, Vec<Capability>)], resume: Vec<RunCursor>) -> Welcome {
+        let agents = agents
+            .iter()
+            .map(|(name, capabilities)| AgentDescriptor {
+                name: (*name).into(),
                 adapter: "command".into(),
                 adapter_version: "test".into(),
                 runtime_version: None,
-                capabilities,
-            }],
-            resume: vec![],
-        };
+                capabilities: capabilities.clone(),
+            })
+            .collect();
+        let hello = Frame::Hello { connector_version: "test".into(), agents, resume };
         self.send(Envelope::new(self.id, hello)).await;
         match self.recv().await.unwrap().payload {
-            Frame::HelloAck { agents, .. } => agents[0].agent_id,
+            Frame::HelloAck { agents, resume, approval_keys, .. } => Welcome { agents, resume, approval_keys },
             other => panic!("expected hello_ack, got {other:?}"),
+        }
+    }
+
+    /// A heartbeat listing `active_runs`: renews the leases of this connector's attempts.
+    pub async fn heartbeat(&mut self, active_runs: Vec<Uuid>) {
+        self.send(Envelope::new(self.id, Frame::Heartbeat { status: HealthStatus::Healthy, active_runs })).await;
+    }
+
+    /// The next command, skipping event acknowledgements.
+    pub async fn command(&mut self) -> (Uuid, Command) {
+        loop {
+            match self.recv().await.unwrap().payload {
+                Frame::Command { command_id, command } => return (command_id, command),
+                Frame::EventAck { .. } => continue,
+                other => panic!("expected a command, got {other:?}"),
+            }
+        }
+    }
+
+    /// Accepts (or refuses) a command.
+    pub async fn answer(&mut self, command_id: Uuid, outcome: CommandOutcome) {
+        self.send(Envelope::new(self.id, Frame::CommandAck { command_id, outcome })).await;
+    }
+
+    /// Takes the next `start_run` (or `handoff_ingest`) and accepts it; returns its run and attempt.
+    pub async fn accept_start(&mut self) -> (Uuid, Uuid) {
+        let (command_id, command) = self.command().await;
+        let (run_id, attempt_id) = match command {
+            Command::StartRun { run_id, attempt_id, .. } | Command::HandoffIngest { run_id, attempt_id, .. } => {
+                (run_id, attempt_id)
+            }
+            other => panic!("expected a start, got {other:?}"),
+        };
+        assert_eq!(command_id, attempt_id, "a start's command id is its attempt id");
+        self.answer(command_id, CommandOutcome::Accepted).await;
+        (run_id, attempt_id)
+    }
+
+    /// Sends an event and returns what the control plane answered: the acknowledged sequence, or the error code.
+    pub async fn emit(&mut self, event: Envelope) -> Result<u64, acc_protocol::ErrorCode> {
+        self.send(event).await;
+        match self.recv().await.unwrap().payload {
+            Frame::EventAck { up_to_sequence, .. } => Ok(up_to_sequence),
+            Frame::Error { code, .. } => Err(code),
+            other => panic!("expected an event_ack or an error, got {other:?}"),
         }
     }
 

@@ -280,13 +280,25 @@ impl CuttableProxy {
     }
 
     /// Drops every connection through the proxy at once; new ones are accepted again.
+    /// Returns how many were live.
     fn cut(&self) -> usize {
         let mut connections = self.connections.lock().unwrap();
-        let live = connections.len();
+        let live = connections.iter().filter(|t| !t.is_finished()).count();
         for task in connections.drain(..) {
             task.abort();
         }
         live
+    }
+
+    /// Waits until a connection goes through the proxy (the connector reconnects after a backoff).
+    async fn wait_connected(&self) {
+        for _ in 0..200 {
+            if self.connections.lock().unwrap().iter().any(|t| !t.is_finished()) {
+                return;
+            }
+            tokio::time::sleep(Duration::from_millis(25)).await;
+        }
+        panic!("the connector did not reconnect through the proxy");
     }
 }
 
@@ -302,7 +314,7 @@ on_both_databases!(a_cut_connection_is_resumed_without_loss_or_duplicates, |db: 
 name = "counter"
 adapter = "command"
 command = "sh"
-args = ["-c", "i=1; while [ $i -le 40 ]; do echo line $i; i=$((i+1)); sleep 0.05; done"]
+args = ["-c", "i=1; while [ $i -le 60 ]; do echo line $i; i=$((i+1)); sleep 0.05; done"]
 "#;
     let _connector = run_connector_via(&dir, &credential, Some(&format!("http://{}", proxy.address)), agents);
     let online = online_agents(&f.owner, &f.project_id, 1).await;
@@ -317,10 +329,11 @@ args = ["-c", "i=1; while [ $i -le 40 ]; do echo line $i; i=$((i+1)); sleep 0.05
     let run_id = started.data("startRun")["id"].as_str().unwrap().to_owned();
     wait_status(&f.owner, &run_id, "RUNNING").await;
     for _ in 0..3 {
-        tokio::time::sleep(Duration::from_millis(400)).await;
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        proxy.wait_connected().await;
         assert!(proxy.cut() >= 1, "the connector was connected through the proxy");
     }
     wait_status(&f.owner, &run_id, "SUCCEEDED").await;
     let lines = stored_output_lines(&f.owner, &run_id).await;
-    assert_eq!(lines, (1..=40).map(|i| format!("line {i}")).collect::<Vec<_>>(), "all 40 lines, once each, in order");
+    assert_eq!(lines, (1..=60).map(|i| format!("line {i}")).collect::<Vec<_>>(), "all 60 lines, once each, in order");
 });

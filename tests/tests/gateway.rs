@@ -6,36 +6,10 @@ mod common;
 
 use acc_protocol::{Capability, CommandOutcome, Envelope, EventKind, Frame};
 use acc_tests::connector_client::{Ended, RawConnector, enroll};
-use acc_tests::{Client, Server, TestDb, on_both_databases};
+use acc_tests::{Server, TestDb, on_both_databases};
+use common::{enrollment_token, events, run_status};
 use serde_json::{Value, json};
 use uuid::Uuid;
-
-async fn enrollment_token(owner: &Client, workspace_id: &str) -> String {
-    let created = owner
-        .gql(
-            "mutation($w: ID!) { createEnrollmentToken(workspaceId: $w, name: \"host\", expiresIn: 600) { token } }",
-            json!({"w": workspace_id}),
-        )
-        .await;
-    created.data("createEnrollmentToken")["token"].as_str().unwrap().to_owned()
-}
-
-async fn events(owner: &Client, run_id: &str) -> Vec<Value> {
-    let page = owner
-        .gql(
-            "query($r: ID!) { runEvents(runId: $r, first: 100) { edges { node { sequence kind data } } } }",
-            json!({"r": run_id}),
-        )
-        .await;
-    page.data("runEvents")["edges"].as_array().unwrap().iter().map(|e| e["node"].clone()).collect()
-}
-
-async fn run_status(owner: &Client, run_id: &str) -> String {
-    let node = owner
-        .gql("query($id: ID!) { node(id: $id) { ... on TaskRun { status statusReason } } }", json!({"id": run_id}))
-        .await;
-    node.data("node")["status"].as_str().unwrap().to_owned()
-}
 
 on_both_databases!(a_run_streams_through_the_gateway_and_each_event_is_stored_once, |db: TestDb| async move {
     let server = Server::start(db).await;
@@ -50,6 +24,12 @@ on_both_databases!(a_run_streams_through_the_gateway_and_each_event_is_stored_on
         .await;
     assert_eq!(blocked.data("startRun")["status"], "BLOCKED");
     assert!(blocked.data("startRun")["statusReason"].as_str().unwrap().contains("no agent is online"));
+    // Cancelled, it is not started when an agent comes online.
+    let cancelled = f
+        .owner
+        .gql("mutation($r: ID!) { cancelRun(runId: $r) { status } }", json!({"r": blocked.data("startRun")["id"]}))
+        .await;
+    assert_eq!(cancelled.data("cancelRun")["status"], "CANCELLED");
 
     let token = enrollment_token(&f.owner, &f.workspace_id).await;
     let (status, enrolled) = enroll(&server, &token).await;
@@ -114,9 +94,9 @@ on_both_databases!(a_run_streams_through_the_gateway_and_each_event_is_stored_on
         }
         sent.push(event);
     }
-    // A resend of an event already stored is acknowledged and stored once.
+    // A resend of an event already stored is acknowledged (up to everything stored) and stored once.
     connector.send(sent[1].clone()).await;
-    assert!(matches!(connector.recv().await.unwrap().payload, Frame::EventAck { up_to_sequence: 2, .. }));
+    assert!(matches!(connector.recv().await.unwrap().payload, Frame::EventAck { up_to_sequence: 3, .. }));
     assert_eq!(run_status(&f.owner, &run_id).await, "RUNNING");
 
     connector
@@ -247,10 +227,19 @@ on_both_databases!(malformed_frames_are_refused_and_store_nothing, |db: TestDb| 
         }
         assert!(matches!(socket.recv().await, Err(Ended::Closed(c)) if c == close), "close code for {code:?}");
     }
-    // Oversize frames are refused by the socket itself.
+    // An oversize frame is answered with `frame_too_large` and a close; a far larger one is
+    // refused by the socket itself.
     let mut socket = RawConnector::dial(&server, connector_id, &credential).await.unwrap();
     socket.hello("shell", vec![Capability::Stream]).await;
     socket.send_text("x".repeat(acc_protocol::MAX_FRAME_BYTES + 10)).await;
+    match socket.recv().await.unwrap().payload {
+        Frame::Error { code, .. } => assert_eq!(code, acc_protocol::ErrorCode::FrameTooLarge),
+        other => panic!("expected frame_too_large, got {other:?}"),
+    }
+    assert!(matches!(socket.recv().await, Err(Ended::Closed(1009))));
+    let mut socket = RawConnector::dial(&server, connector_id, &credential).await.unwrap();
+    socket.hello("shell", vec![Capability::Stream]).await;
+    socket.send_text("x".repeat(3 * acc_protocol::MAX_FRAME_BYTES)).await;
     assert!(matches!(socket.recv().await, Err(Ended::Closed(_))));
 
     let runs = f.owner.gql("{ connectors { id } }", json!({})).await;
@@ -340,7 +329,7 @@ on_both_databases!(cancel_goes_through_cancelling_until_the_connector_confirms, 
     let cancelling = f.owner.gql("mutation($r: ID!) { cancelRun(runId: $r) { status } }", json!({"r": run_id})).await;
     assert_eq!(cancelling.data("cancelRun")["status"], "CANCELLING");
     match connector.recv().await.unwrap().payload {
-        Frame::Command { command: acc_protocol::Command::CancelRun { run_id, mode }, .. } => {
+        Frame::Command { command: acc_protocol::Command::CancelRun { run_id, mode, .. }, .. } => {
             assert_eq!((run_id, mode), (run_uuid, acc_protocol::CancelMode::Graceful));
         }
         other => panic!("expected cancel_run, got {other:?}"),

@@ -24,6 +24,8 @@ const TABLES: &[&str] = &[
     "task_runs",
     "run_attempts",
     "run_events",
+    "approvals",
+    "checkpoints",
 ];
 
 async fn present(db: &sea_orm::DatabaseConnection) -> Vec<&'static str> {

@@ -9,6 +9,8 @@ mod common;
 use std::collections::BTreeSet;
 
 use acc_api::ids::{GlobalId, NodeKind};
+use acc_protocol::{Capability, EventKind};
+use acc_tests::connector_client::RawConnector;
 use acc_tests::{Client, Server, TestDb, on_both_databases, op};
 use serde_json::{Value, json};
 
@@ -45,7 +47,9 @@ struct TenantA {
     criterion: String,
     settings_layer: String,
     connector: String,
+    agent: String,
     run: String,
+    approval: String,
 }
 
 impl TenantA {
@@ -64,7 +68,9 @@ impl TenantA {
             &self.criterion,
             &self.settings_layer,
             &self.connector,
+            &self.agent,
             &self.run,
+            &self.approval,
         ]
     }
 }
@@ -126,8 +132,18 @@ async fn tenant_a(server: &Server) -> (common::Fixture, TenantA) {
     let connector = GlobalId::new(NodeKind::Connector, connector_uuid).encode();
     let run = owner.gql("mutation($t: ID!) { startRun(taskId: $t) { id status } }", json!({"t": id(&task)})).await;
     assert_eq!(run.data("startRun")["status"], "BLOCKED", "no agent is online");
+    // An agent comes online, takes the blocked run and asks for an approval.
+    let mut agent_host =
+        RawConnector::dial(server, connector_uuid, enrolled["credential"].as_str().unwrap()).await.unwrap();
+    let agent = agent_host.hello("secret-agent", vec![Capability::Stream, Capability::Approvals]).await;
+    let (run_uuid, _) = agent_host.accept_start().await;
+    let ask = agent_host.event(run_uuid, 1, EventKind::ApprovalRequested, json!({"request_id": "r", "action": "x"}));
+    assert_eq!(agent_host.emit(ask).await, Ok(1));
+    let approvals = owner.gql("{ approvals { edges { node { id } } } }", json!({})).await;
     let a = TenantA {
         connector,
+        agent: GlobalId::new(NodeKind::Agent, agent).encode(),
+        approval: id(&approvals.data("approvals")["edges"][0]["node"]),
         run: id(run.data("startRun")),
         org: id(org.data("organization")),
         user: id(viewer.data("viewer")),
@@ -360,6 +376,37 @@ fn rows(a: &TenantA, b_project: &str, b_task: &str) -> Vec<Row> {
             json!({"p": a.project}),
             NotFound,
         ),
+        row("approvals", "{ approvals(status: null) { edges { node { id action } } } }", json!({}), OwnDataOnly),
+        row(
+            "approvals",
+            "query($p: ID) { approvals(projectId: $p) { edges { node { id } } } }",
+            json!({"p": a.project}),
+            NotFound,
+        ),
+        row(
+            "decideApproval",
+            "mutation($a: ID!) { decideApproval(approvalId: $a, decision: APPROVE) { id status } }",
+            json!({"a": a.approval}),
+            NotFound,
+        ),
+        row(
+            "requestCheckpoint",
+            "mutation($r: ID!) { requestCheckpoint(runId: $r) { id } }",
+            json!({"r": a.run}),
+            NotFound,
+        ),
+        row(
+            "requestHandoff",
+            "mutation($r: ID!, $a: ID!) { requestHandoff(runId: $r, targetAgentId: $a) { id } }",
+            json!({"r": a.run, "a": a.agent}),
+            NotFound,
+        ),
+        row(
+            "approvalUpdated",
+            "subscription($p: ID) { approvalUpdated(projectId: $p) { id } }",
+            json!({"p": a.project}),
+            NotFound,
+        ),
     ];
     for object in a.all() {
         rows.push(row("node", op!("node"), json!({"id": object}), NotFound));
@@ -416,6 +463,11 @@ on_both_databases!(a_second_tenant_sees_nothing_of_the_first, |db: TestDb| async
     assert_eq!(sessions.data("sessions")["edges"][0]["node"]["revokedAt"], Value::Null);
     let node = f.owner.gql(op!("node"), json!({"id": a.role_binding})).await;
     assert_eq!(node.data("node")["id"], a.role_binding.as_str());
+    let approval = f
+        .owner
+        .gql("query($id: ID!) { node(id: $id) { ... on Approval { status } } }", json!({"id": a.approval}))
+        .await;
+    assert_eq!(approval.data("node")["status"], "PENDING", "the other tenant decided nothing");
 });
 
 /// Every root field of the schema (queries, mutations, subscriptions) has a row in the table.

@@ -380,6 +380,19 @@ impl GatewayService {
         Ok(row)
     }
 
+    /// Of `ids`, the agents the caller may read.
+    pub async fn agents_by_ids(&self, actor: &Actor, ids: &[Uuid]) -> Result<Vec<agent::Model>> {
+        let rows = agent::Entity::find()
+            .filter(agent::Column::Id.is_in(ids.iter().copied()))
+            .filter(agent::Column::OrganizationId.eq(actor.organization_id))
+            .all(&self.db)
+            .await?;
+        Ok(rows
+            .into_iter()
+            .filter(|a| actor.role_on(&ScopePath::workspace(a.organization_id, a.workspace_id)).is_some())
+            .collect())
+    }
+
     /// Agents that can serve a project (those of its workspace), optionally with a capability.
     pub async fn agents(
         &self,

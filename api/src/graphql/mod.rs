@@ -133,6 +133,7 @@ pub fn request_data(services: &Services, request: RequestContext) -> Data {
     if let Some(actor) = &request.actor {
         crate::identity::graphql::add_loaders(&mut data, services, actor);
         crate::projects::graphql::add_loaders(&mut data, services, actor);
+        crate::runs::graphql::add_loaders(&mut data, services, actor);
     }
     data.insert(request);
     data

@@ -7,7 +7,7 @@ use crate::gateway::graphql::{Agent, Connector, EnrollmentToken};
 use crate::identity::graphql::{ApiToken, Organization, RoleBinding, Session, User};
 use crate::ids::{GlobalId, NodeKind};
 use crate::projects::graphql::{AcceptanceCriterion, Project, Task, Workspace};
-use crate::runs::graphql::TaskRun;
+use crate::runs::graphql::{Approval, TaskRun};
 use crate::settings::graphql::SettingsLayer;
 
 #[derive(Interface)]
@@ -27,6 +27,7 @@ pub enum Node {
     Connector(Connector),
     Agent(Agent),
     TaskRun(TaskRun),
+    Approval(Approval),
 }
 
 #[derive(Default)]
@@ -69,6 +70,7 @@ impl NodeQuery {
             }
             NodeKind::Agent => Node::Agent(Agent(services.gateway.agent(actor, id).await.map_err(gql_error)?)),
             NodeKind::TaskRun => Node::TaskRun(TaskRun(services.runs.run(actor, id).await.map_err(gql_error)?)),
+            NodeKind::Approval => Node::Approval(Approval(services.runs.approval(actor, id).await.map_err(gql_error)?)),
         })
     }
 }

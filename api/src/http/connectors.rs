@@ -55,7 +55,12 @@ pub async fn upgrade(State(state): State<AppState>, headers: HeaderMap, upgrade:
         Err(e) => return error_body(StatusCode::UNAUTHORIZED, e),
     };
     let span = tracing::info_span!("connector", connector_id = %connector.id);
-    upgrade.max_message_size(MAX_FRAME_BYTES).on_upgrade(move |socket| serve(state, connector, socket).instrument(span))
+    // Twice the frame limit, so a frame somewhat too large is answered with `frame_too_large`
+    // before the close; beyond that the socket itself refuses it.
+    upgrade
+        .max_message_size(2 * MAX_FRAME_BYTES)
+        .max_frame_size(2 * MAX_FRAME_BYTES)
+        .on_upgrade(move |socket| serve(state, connector, socket).instrument(span))
 }
 
 fn error_frame(connector_id: uuid::Uuid, code: ErrorCode, message: String) -> Message {
@@ -90,13 +95,15 @@ async fn serve(state: AppState, connector: acc_entity::connector::Model, socket:
         Ok(Some(Ok(Message::Text(text)))) => acc_protocol::decode(text.as_bytes()),
         _ => return,
     };
-    let (version, agents) = match hello {
+    let (version, agents, resume) = match hello {
         Ok(Envelope { connector_id, .. }) if connector_id != id => {
             let _ = sink.send(error_frame(id, ErrorCode::IdentityMismatch, "connector_id is not yours".into())).await;
             let _ = sink.send(close(CLOSE_IDENTITY, "identity mismatch")).await;
             return;
         }
-        Ok(Envelope { payload: Frame::Hello { connector_version, agents, .. }, .. }) => (connector_version, agents),
+        Ok(Envelope { payload: Frame::Hello { connector_version, agents, resume }, .. }) => {
+            (connector_version, agents, resume)
+        }
         Ok(_) => {
             let _ = sink.send(error_frame(id, ErrorCode::MalformedFrame, "the first frame must be hello".into())).await;
             let _ = sink.send(close(CLOSE_POLICY, "hello expected")).await;
@@ -118,13 +125,33 @@ async fn serve(state: AppState, connector: acc_entity::connector::Model, socket:
             return;
         }
     };
+    let resume = match services.runs.resume_cursors(id, &resume).await {
+        Ok(cursors) => cursors,
+        Err(e) => {
+            tracing::error!(error = %e, "could not read the resume cursors");
+            let _ = sink.send(error_frame(id, ErrorCode::Internal, "handshake failed".into())).await;
+            let _ = services.gateway.disconnected(id, connection).await;
+            return;
+        }
+    };
     let heartbeat_interval_ms = services.gateway.heartbeat_interval.as_millis() as u64;
-    let ack = Envelope::new(id, Frame::HelloAck { agents: ids, heartbeat_interval_ms, resume: vec![] });
+    let approval_keys = services.runs.approval_keys();
+    let ack = Envelope::new(id, Frame::HelloAck { agents: ids, heartbeat_interval_ms, resume, approval_keys });
     if sink.send(Message::Text(acc_protocol::encode(&ack).unwrap_or_default().into())).await.is_err() {
         let _ = services.gateway.disconnected(id, connection).await;
         return;
     }
     tracing::info!(agents = agents.len(), "connector online");
+    // Beside the socket loop, which drains the outbox this fills.
+    let runs = services.runs.clone();
+    tokio::spawn(
+        async move {
+            if let Err(e) = runs.connector_online(id).await {
+                tracing::warn!(error = %e, "could not resume the connector's runs");
+            }
+        }
+        .in_current_span(),
+    );
 
     // A connector that stays silent for three heartbeats is gone.
     let silence = services.gateway.heartbeat_interval * 3;
@@ -199,12 +226,19 @@ async fn handle(state: &AppState, connector_id: uuid::Uuid, bytes: &[u8]) -> Res
     }
     let services = &state.services;
     match &envelope.payload {
-        Frame::Heartbeat { status, .. } => {
+        Frame::Heartbeat { status, active_runs } => {
             services.gateway.heartbeat(connector_id, *status).await.map_err(internal)?;
+            services.runs.connector_heartbeat(connector_id, active_runs).await.map_err(internal)?;
             Ok(None)
         }
         Frame::CommandAck { command_id, outcome } => {
-            services.runs.command_acknowledged(*command_id, outcome).await.map_err(internal)?;
+            let span = tracing::info_span!("command_ack", %command_id, run_id = ?envelope.run_id);
+            services
+                .runs
+                .command_acknowledged(connector_id, *command_id, outcome)
+                .instrument(span)
+                .await
+                .map_err(internal)?;
             Ok(None)
         }
         Frame::Event { kind, data } => {
@@ -217,6 +251,12 @@ async fn handle(state: &AppState, connector_id: uuid::Uuid, bytes: &[u8]) -> Res
                 Err(RunError::UnknownRun) => Err(Refusal {
                     code: ErrorCode::UnknownRun,
                     message: format!("run {:?} is not running on this connector", envelope.run_id),
+                    close_with: None,
+                    about: Some(envelope.clone()),
+                }),
+                Err(e @ RunError::OutOfOrder { .. }) => Err(Refusal {
+                    code: ErrorCode::OutOfOrder,
+                    message: e.to_string(),
                     close_with: None,
                     about: Some(envelope.clone()),
                 }),

@@ -38,6 +38,7 @@ struct LoadedKey {
     kid: String,
     encoding: EncodingKey,
     decoding: DecodingKey,
+    public: [u8; 32],
 }
 
 pub struct SigningKeys {
@@ -71,6 +72,7 @@ impl SigningKeys {
                     kid: k.kid.clone(),
                     encoding: EncodingKey::from_ed_der(&der),
                     decoding: DecodingKey::from_ed_der(signing.verifying_key().as_bytes()),
+                    public: signing.verifying_key().to_bytes(),
                 })
             })
             .collect::<Result<Vec<_>, KeyError>>()?;
@@ -100,6 +102,12 @@ impl SigningKeys {
         let text = serde_json::to_string_pretty(&set).map_err(|e| err(e.to_string()))?;
         write_private_file(&path, text.as_bytes()).map_err(|e| err(e.to_string()))?;
         Ok(kid)
+    }
+
+    /// Every key's id and raw Ed25519 public key, for parties that verify our tokens themselves
+    /// (connectors verify approval tokens).
+    pub fn public_keys(&self) -> Vec<(String, [u8; 32])> {
+        self.keys.iter().map(|k| (k.kid.clone(), k.public)).collect()
     }
 
     pub fn sign<T: Serialize>(&self, claims: &T) -> Result<String, KeyError> {

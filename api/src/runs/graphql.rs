@@ -1,22 +1,26 @@
-//! GraphQL types and thin resolvers for runs: start, cancel, status, and events as a
-//! connection and as a subscription that replays from a cursor and then goes live.
+//! GraphQL types and thin resolvers for runs: start, cancel, checkpoint, hand off, approvals,
+//! attempts, and events as a connection and as a subscription that replays from a cursor and
+//! then goes live.
 
-use std::collections::VecDeque;
+use std::collections::{HashMap, VecDeque};
 
-use acc_entity::{run_event, task_run};
+use acc_entity::{agent, approval, checkpoint, run_attempt, run_event, task_run};
 use async_graphql::connection::{Connection, Edge};
-use async_graphql::{Context, Enum, ID, Json, Object, Subscription};
+use async_graphql::dataloader::{DataLoader, Loader};
+use async_graphql::{Context, Data, Enum, ID, Json, Object, Subscription};
 use chrono::{DateTime, Utc};
 use futures_util::stream::BoxStream;
 use futures_util::{Stream, StreamExt};
 use uuid::Uuid;
 
 use super::state::RunStatus as DomainStatus;
-use super::{NewRun, STATUS_KIND};
+use super::{NewRun, STATUS_KIND, approvals as status};
 use crate::broker::{Delivery, Event, Topic};
 use crate::gateway::graphql::{Agent, Capability};
-use crate::graphql::{ContextExt, gid, gql_error};
-use crate::identity::graphql::decode;
+use crate::graphql::connection::{connection, page_request};
+use crate::graphql::{ContextExt, Services, gid, gql_error};
+use crate::identity::actor::Actor;
+use crate::identity::graphql::{User, decode, load_user};
 use crate::ids::NodeKind;
 use crate::projects::graphql::Task;
 
@@ -73,11 +77,231 @@ impl TaskRun {
     async fn task(&self, ctx: &Context<'_>) -> async_graphql::Result<Task> {
         ctx.services().projects.task(ctx.actor()?, self.0.task_id).await.map(Task).map_err(gql_error)
     }
+    /// The agent of the current attempt (before the first dispatch: the one asked for).
     async fn agent(&self, ctx: &Context<'_>) -> async_graphql::Result<Option<Agent>> {
-        match self.0.agent_id {
-            Some(id) => ctx.services().gateway.agent(ctx.actor()?, id).await.map(|a| Some(Agent(a))).map_err(gql_error),
+        load_agent(ctx, self.0.agent_id).await
+    }
+    /// The agent retries go to: the one `startRun` asked for, or the target of a completed handoff.
+    async fn requested_agent(&self, ctx: &Context<'_>) -> async_graphql::Result<Option<Agent>> {
+        load_agent(ctx, self.0.requested_agent_id).await
+    }
+    /// The agent a handoff in progress goes to.
+    async fn handoff_target(&self, ctx: &Context<'_>) -> async_graphql::Result<Option<Agent>> {
+        load_agent(ctx, self.0.handoff_target_id).await
+    }
+    /// How many attempts the retry policy allows this run.
+    async fn max_attempts(&self) -> i32 {
+        self.0.max_attempts
+    }
+    /// One per dispatch (first start, retry, handoff target), oldest first.
+    async fn attempts(&self, ctx: &Context<'_>) -> async_graphql::Result<Vec<RunAttempt>> {
+        let loader = ctx.data_unchecked::<DataLoader<RunLoader>>();
+        let rows = loader.load_one(AttemptsOf(self.0.id)).await?.unwrap_or_default();
+        Ok(rows.into_iter().map(RunAttempt).collect())
+    }
+    /// What its agent asked a person to approve, oldest first.
+    async fn approvals(&self, ctx: &Context<'_>) -> async_graphql::Result<Vec<Approval>> {
+        let loader = ctx.data_unchecked::<DataLoader<RunLoader>>();
+        let rows = loader.load_one(ApprovalsOf(self.0.id)).await?.unwrap_or_default();
+        Ok(rows.into_iter().map(Approval).collect())
+    }
+    /// The states its agents saved, oldest first.
+    async fn checkpoints(&self, ctx: &Context<'_>) -> async_graphql::Result<Vec<Checkpoint>> {
+        let loader = ctx.data_unchecked::<DataLoader<RunLoader>>();
+        let rows = loader.load_one(CheckpointsOf(self.0.id)).await?.unwrap_or_default();
+        Ok(rows.into_iter().map(Checkpoint).collect())
+    }
+}
+
+async fn load_agent(ctx: &Context<'_>, id: Option<Uuid>) -> async_graphql::Result<Option<Agent>> {
+    let Some(id) = id else { return Ok(None) };
+    let loader = ctx.data_unchecked::<DataLoader<RunLoader>>();
+    Ok(loader.load_one(AgentKey(id)).await?.map(Agent))
+}
+
+#[derive(Enum, Copy, Clone, Eq, PartialEq)]
+pub enum RunAttemptKind {
+    /// The run's first dispatch.
+    Start,
+    /// Another dispatch after an attempt ended without a result.
+    Retry,
+    /// The target of a handoff, carrying the handoff bundle.
+    Handoff,
+}
+
+#[derive(Enum, Copy, Clone, Eq, PartialEq)]
+pub enum RunAttemptStatus {
+    /// Sent to its connector; no answer yet.
+    Dispatched,
+    Running,
+    /// Checkpointed for a handoff and told to stop; its lease holds until the target takes over.
+    HandingOff,
+    /// Stopped after its handoff checkpoint; its lease holds until the target takes over.
+    Stopped,
+    HandedOff,
+    Ended,
+    /// Its connector refused to start it.
+    Refused,
+    /// Its connector went away before it could be sent.
+    Undelivered,
+    /// Its connector stopped renewing the lease.
+    Lapsed,
+    /// The control plane stopped while it was live.
+    Interrupted,
+}
+
+/// One dispatch of a run to an agent.
+pub struct RunAttempt(pub run_attempt::Model);
+
+#[Object]
+impl RunAttempt {
+    /// 1 for the first start, then one more per retry or handoff.
+    async fn number(&self) -> i32 {
+        self.0.number
+    }
+    async fn kind(&self) -> RunAttemptKind {
+        match self.0.kind.as_str() {
+            super::dispatch::HANDOFF => RunAttemptKind::Handoff,
+            super::dispatch::RETRY => RunAttemptKind::Retry,
+            _ => RunAttemptKind::Start,
+        }
+    }
+    async fn status(&self) -> RunAttemptStatus {
+        use super::attempt_status::*;
+        match self.0.status.as_str() {
+            DISPATCHED => RunAttemptStatus::Dispatched,
+            RUNNING => RunAttemptStatus::Running,
+            HANDING_OFF => RunAttemptStatus::HandingOff,
+            STOPPED => RunAttemptStatus::Stopped,
+            HANDED_OFF => RunAttemptStatus::HandedOff,
+            REFUSED => RunAttemptStatus::Refused,
+            UNDELIVERED => RunAttemptStatus::Undelivered,
+            LAPSED => RunAttemptStatus::Lapsed,
+            INTERRUPTED => RunAttemptStatus::Interrupted,
+            _ => RunAttemptStatus::Ended,
+        }
+    }
+    async fn agent(&self, ctx: &Context<'_>) -> async_graphql::Result<Option<Agent>> {
+        load_agent(ctx, Some(self.0.agent_id)).await
+    }
+    /// Until when its connector holds the run; renewed by heartbeats. Empty once it ended.
+    async fn lease_expires_at(&self) -> Option<DateTime<Utc>> {
+        self.0.lease_expires_at
+    }
+    async fn ended_at(&self) -> Option<DateTime<Utc>> {
+        self.0.ended_at
+    }
+    async fn created_at(&self) -> DateTime<Utc> {
+        self.0.created_at
+    }
+}
+
+#[derive(Enum, Copy, Clone, Eq, PartialEq)]
+pub enum ApprovalStatus {
+    Pending,
+    Approved,
+    Denied,
+    /// Nobody decided in time; the agent was told no.
+    Expired,
+    /// The run ended or was cancelled before anyone decided.
+    Cancelled,
+}
+
+impl ApprovalStatus {
+    fn stored(self) -> &'static str {
+        match self {
+            ApprovalStatus::Pending => status::PENDING,
+            ApprovalStatus::Approved => status::APPROVED,
+            ApprovalStatus::Denied => status::DENIED,
+            ApprovalStatus::Expired => status::EXPIRED,
+            ApprovalStatus::Cancelled => status::CANCELLED,
+        }
+    }
+}
+
+#[derive(Enum, Copy, Clone, Eq, PartialEq)]
+#[graphql(remote = "super::Decision")]
+pub enum ApprovalDecision {
+    Approve,
+    Deny,
+}
+
+/// An action an agent asked a person to approve before taking it.
+pub struct Approval(pub approval::Model);
+
+#[Object]
+impl Approval {
+    pub async fn id(&self) -> ID {
+        gid(NodeKind::Approval, self.0.id)
+    }
+    async fn run(&self, ctx: &Context<'_>) -> async_graphql::Result<TaskRun> {
+        ctx.services().runs.run(ctx.actor()?, self.0.run_id).await.map(TaskRun).map_err(gql_error)
+    }
+    /// What the agent wants to do, as it described it; the approval token is bound to exactly this.
+    async fn action(&self) -> &str {
+        &self.0.action
+    }
+    /// Why the agent says it needs to.
+    async fn reason(&self) -> Option<&str> {
+        self.0.reason.as_deref()
+    }
+    async fn details(&self) -> Json<serde_json::Value> {
+        Json(self.0.details.clone())
+    }
+    async fn status(&self) -> ApprovalStatus {
+        [
+            ApprovalStatus::Pending,
+            ApprovalStatus::Approved,
+            ApprovalStatus::Denied,
+            ApprovalStatus::Expired,
+            ApprovalStatus::Cancelled,
+        ]
+        .into_iter()
+        .find(|s| s.stored() == self.0.status)
+        .unwrap_or(ApprovalStatus::Cancelled)
+    }
+    /// When a pending approval expires (and counts as denied).
+    async fn expires_at(&self) -> DateTime<Utc> {
+        self.0.expires_at
+    }
+    async fn decided_by(&self, ctx: &Context<'_>) -> async_graphql::Result<Option<User>> {
+        match self.0.decided_by {
+            Some(id) => load_user(ctx, id).await,
             None => Ok(None),
         }
+    }
+    async fn decided_at(&self) -> Option<DateTime<Utc>> {
+        self.0.decided_at
+    }
+    async fn decision_reason(&self) -> Option<&str> {
+        self.0.decision_reason.as_deref()
+    }
+    async fn revision(&self) -> i64 {
+        self.0.revision
+    }
+    async fn created_at(&self) -> DateTime<Utc> {
+        self.0.created_at
+    }
+}
+
+/// A run's state as its agent saved it.
+pub struct Checkpoint(pub checkpoint::Model);
+
+#[Object]
+impl Checkpoint {
+    async fn reason(&self) -> &str {
+        &self.0.reason
+    }
+    /// What the agent saved, as it reported it.
+    async fn data(&self) -> Json<serde_json::Value> {
+        Json(self.0.data.clone())
+    }
+    /// The agent the run was handed to from this checkpoint, if it was taken for a handoff.
+    async fn target_agent(&self, ctx: &Context<'_>) -> async_graphql::Result<Option<Agent>> {
+        load_agent(ctx, self.0.target_agent_id).await
+    }
+    async fn created_at(&self) -> DateTime<Utc> {
+        self.0.created_at
     }
 }
 
@@ -126,6 +350,26 @@ impl RunQuery {
         Ok(rows.into_iter().map(TaskRun).collect())
     }
 
+    /// Approvals of one project, or of every project the caller can read; by default the pending
+    /// ones (an approvals inbox), oldest first.
+    #[allow(clippy::too_many_arguments)]
+    async fn approvals(
+        &self,
+        ctx: &Context<'_>,
+        project_id: Option<ID>,
+        #[graphql(default_with = "Some(ApprovalStatus::Pending)")] status: Option<ApprovalStatus>,
+        first: Option<i32>,
+        after: Option<String>,
+        last: Option<i32>,
+        before: Option<String>,
+    ) -> async_graphql::Result<Connection<String, Approval>> {
+        let project = project_id.map(|id| decode(&id, NodeKind::Project)).transpose()?;
+        let page = page_request(after, before, first, last)?;
+        let status = status.map(ApprovalStatus::stored);
+        let rows = ctx.services().runs.approvals(ctx.actor()?, project, status, &page).await.map_err(gql_error)?;
+        Ok(connection(rows, |a| a.id, Approval))
+    }
+
     /// A run's events after the cursor `after` (a sequence number as text), oldest first.
     async fn run_events(
         &self,
@@ -172,6 +416,48 @@ impl RunMutation {
     async fn cancel_run(&self, ctx: &Context<'_>, run_id: ID) -> async_graphql::Result<TaskRun> {
         let run = decode(&run_id, NodeKind::TaskRun)?;
         ctx.services().runs.cancel_run(ctx.actor()?, run).await.map(TaskRun).map_err(gql_error)
+    }
+
+    /// Approves or denies what an agent asked. Approving sends its connector a short-lived,
+    /// single-use token bound to the run and the action; the run goes on either way.
+    async fn decide_approval(
+        &self,
+        ctx: &Context<'_>,
+        approval_id: ID,
+        decision: ApprovalDecision,
+        reason: Option<String>,
+    ) -> async_graphql::Result<Approval> {
+        let id = decode(&approval_id, NodeKind::Approval)?;
+        let runs = &ctx.services().runs;
+        runs.decide_approval(ctx.actor()?, id, decision.into(), reason).await.map(Approval).map_err(gql_error)
+    }
+
+    /// Asks a running run's agent to save its state (`RUNNING → CHECKPOINTING → RUNNING`). The
+    /// agent must have `CHECKPOINT`.
+    async fn request_checkpoint(
+        &self,
+        ctx: &Context<'_>,
+        run_id: ID,
+        reason: Option<String>,
+    ) -> async_graphql::Result<TaskRun> {
+        let run = decode(&run_id, NodeKind::TaskRun)?;
+        ctx.services().runs.request_checkpoint(ctx.actor()?, run, reason).await.map(TaskRun).map_err(gql_error)
+    }
+
+    /// Hands a run to another agent: a running one is checkpointed first (its agent must have
+    /// `CHECKPOINT`), a blocked one goes at once. The target gets a new attempt with the handoff
+    /// bundle; the previous attempt keeps its lease until the target has taken over.
+    async fn request_handoff(
+        &self,
+        ctx: &Context<'_>,
+        run_id: ID,
+        target_agent_id: ID,
+        reason: Option<String>,
+    ) -> async_graphql::Result<TaskRun> {
+        let run = decode(&run_id, NodeKind::TaskRun)?;
+        let target = decode(&target_agent_id, NodeKind::Agent)?;
+        let runs = &ctx.services().runs;
+        runs.request_handoff(ctx.actor()?, run, target, reason).await.map(TaskRun).map_err(gql_error)
     }
 }
 
@@ -270,6 +556,30 @@ impl RunSubscription {
         Ok(futures_util::stream::unfold(state, Replay::next))
     }
 
+    /// Approvals as they are requested, decided, expire or are cancelled: of one project, or of
+    /// every project the caller can read when the subscription starts.
+    async fn approval_updated(
+        &self,
+        ctx: &Context<'_>,
+        project_id: Option<ID>,
+    ) -> async_graphql::Result<impl Stream<Item = Approval>> {
+        let project = project_id.map(|id| decode(&id, NodeKind::Project)).transpose()?;
+        let actor = ctx.actor()?;
+        let services = ctx.services();
+        let audience = services.runs.approval_audience(actor, project).await.map_err(gql_error)?;
+        let topic = Topic::OrganizationApprovals(actor.organization_id);
+        Ok(services.broker.subscribe(topic).filter_map(move |delivery| {
+            let shown = match delivery {
+                Delivery::Event(event) => match &*event {
+                    Event::Approval(approval) if audience.admits(approval) => Some(Approval(approval.clone())),
+                    _ => None,
+                },
+                Delivery::Lagged(_) => None,
+            };
+            async move { shown }
+        }))
+    }
+
     /// Runs of a project as their status changes.
     async fn run_updated(
         &self,
@@ -289,4 +599,72 @@ impl RunSubscription {
             }
         }))
     }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct AttemptsOf(Uuid);
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct ApprovalsOf(Uuid);
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct CheckpointsOf(Uuid);
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct AgentKey(Uuid);
+
+/// Batches what a list of runs fans out to, one query per relation per list.
+pub struct RunLoader {
+    services: Services,
+    actor: Actor,
+}
+
+/// Maps a grouped batch result onto the loader's keys.
+fn keyed<K: std::hash::Hash + Eq, V>(map: HashMap<Uuid, V>, key: impl Fn(Uuid) -> K) -> HashMap<K, V> {
+    map.into_iter().map(|(id, value)| (key(id), value)).collect()
+}
+
+impl Loader<AttemptsOf> for RunLoader {
+    type Value = Vec<run_attempt::Model>;
+    type Error = async_graphql::Error;
+
+    async fn load(&self, keys: &[AttemptsOf]) -> Result<HashMap<AttemptsOf, Self::Value>, Self::Error> {
+        let ids: Vec<Uuid> = keys.iter().map(|k| k.0).collect();
+        Ok(keyed(self.services.runs.attempts_of(&self.actor, &ids).await.map_err(gql_error)?, AttemptsOf))
+    }
+}
+
+impl Loader<ApprovalsOf> for RunLoader {
+    type Value = Vec<approval::Model>;
+    type Error = async_graphql::Error;
+
+    async fn load(&self, keys: &[ApprovalsOf]) -> Result<HashMap<ApprovalsOf, Self::Value>, Self::Error> {
+        let ids: Vec<Uuid> = keys.iter().map(|k| k.0).collect();
+        Ok(keyed(self.services.runs.approvals_of(&self.actor, &ids).await.map_err(gql_error)?, ApprovalsOf))
+    }
+}
+
+impl Loader<CheckpointsOf> for RunLoader {
+    type Value = Vec<checkpoint::Model>;
+    type Error = async_graphql::Error;
+
+    async fn load(&self, keys: &[CheckpointsOf]) -> Result<HashMap<CheckpointsOf, Self::Value>, Self::Error> {
+        let ids: Vec<Uuid> = keys.iter().map(|k| k.0).collect();
+        Ok(keyed(self.services.runs.checkpoints_of(&self.actor, &ids).await.map_err(gql_error)?, CheckpointsOf))
+    }
+}
+
+impl Loader<AgentKey> for RunLoader {
+    type Value = agent::Model;
+    type Error = async_graphql::Error;
+
+    async fn load(&self, keys: &[AgentKey]) -> Result<HashMap<AgentKey, Self::Value>, Self::Error> {
+        let ids: Vec<Uuid> = keys.iter().map(|k| k.0).collect();
+        let agents = self.services.gateway.agents_by_ids(&self.actor, &ids).await.map_err(gql_error)?;
+        Ok(agents.into_iter().map(|a| (AgentKey(a.id), a)).collect())
+    }
+}
+
+pub fn add_loaders(data: &mut Data, services: &Services, actor: &Actor) {
+    data.insert(
+        DataLoader::new(RunLoader { services: services.clone(), actor: actor.clone() }, tokio::spawn)
+            .delay(crate::graphql::LOADER_DELAY),
+    );
 }

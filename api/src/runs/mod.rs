@@ -1,20 +1,27 @@
-//! Runs: starting a task on an agent, dispatching it to a connector, the state machine, run
-//! events with their gap-free sequence, cancel, and recovery after a crash.
+//! Runs: starting a task on an agent, the state machine, and the run's life on its connectors.
+//!
+//! The service is split by what drives it: `dispatch` (attempts, leases, retries, the sweeper),
+//! `ingest` (events from connectors and what they cause), `approvals` and `handoff`
+//! (checkpoints and handing a run to another agent). This file holds what they share.
 
+mod approvals;
+mod dispatch;
 pub mod graphql;
+mod handoff;
+mod ingest;
 pub mod state;
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use acc_entity::{agent, project, run_attempt, run_event, task, task_run};
-use acc_protocol::{CancelMode, Capability, Command, CommandOutcome, Envelope, EventKind, Frame};
+use acc_entity::{approval, checkpoint, project, run_attempt, run_event, task, task_run};
+use acc_protocol::{CancelMode, Capability, Command, Envelope, EventKind, Frame};
 use chrono::Utc;
-use sea_orm::sea_query::Expr;
+use sea_orm::sea_query::{Expr, ExprTrait};
 use sea_orm::{
-    ActiveModelTrait, ColumnTrait, ConnectionTrait, DatabaseConnection, EntityTrait, PaginatorTrait, QueryFilter,
-    QueryOrder, QuerySelect, Set, TransactionTrait,
+    ActiveModelTrait, ColumnTrait, ConnectionTrait, DatabaseConnection, EntityTrait, QueryFilter, QueryOrder,
+    QuerySelect, Set, TransactionTrait,
 };
 use serde::Serialize;
 use uuid::Uuid;
@@ -24,7 +31,9 @@ use crate::error::{CommonError, DomainError, ErrorCode, is_unique_violation};
 use crate::gateway::{GatewayService, capabilities};
 use crate::idempotency::{self, Outcome};
 use crate::identity::actor::{Actor, Permission, ScopePath};
+use crate::identity::keys::SigningKeys;
 use crate::ids::new_id;
+pub use approvals::{ApprovalAudience, Decision};
 use state::{InvalidTransition, RunStatus, transition};
 
 #[derive(Debug, thiserror::Error)]
@@ -35,6 +44,10 @@ pub enum RunError {
     CapabilityMissing { missing: Vec<Capability> },
     #[error("no such run on this connector")]
     UnknownRun,
+    #[error("event out of order: the next sequence stored for this run is {expected}")]
+    OutOfOrder { expected: u64 },
+    #[error("the approval is already {status}")]
+    ApprovalClosed { status: String },
     #[error(transparent)]
     Common(#[from] CommonError),
 }
@@ -51,6 +64,8 @@ impl DomainError for RunError {
             RunError::InvalidTransition(_) => ErrorCode::InvalidTransition,
             RunError::CapabilityMissing { .. } => ErrorCode::CapabilityMissing,
             RunError::UnknownRun => ErrorCode::NotFound,
+            RunError::OutOfOrder { .. } => ErrorCode::Validation,
+            RunError::ApprovalClosed { .. } => ErrorCode::Conflict,
             RunError::Common(e) => e.code(),
         }
     }
@@ -61,6 +76,8 @@ impl DomainError for RunError {
             RunError::CapabilityMissing { missing } => {
                 serde_json::json!({ "missing": missing.iter().map(|c| c.as_str()).collect::<Vec<_>>() })
             }
+            RunError::OutOfOrder { expected } => serde_json::json!({ "expected": expected }),
+            RunError::ApprovalClosed { status } => serde_json::json!({ "status": status }),
             RunError::Common(e) => e.details(),
             RunError::UnknownRun => serde_json::Value::Null,
         }
@@ -77,15 +94,52 @@ pub struct NewRun {
     pub input: serde_json::Value,
 }
 
+/// How runs are timed and retried; from the `[runs]` settings.
+#[derive(Debug, Clone, Copy)]
+pub struct RunPolicy {
+    pub cancel_timeout: Duration,
+    pub lease: Duration,
+    pub max_attempts: u32,
+    pub retry_backoff: Duration,
+    pub approval_timeout: Duration,
+    pub approval_token: Duration,
+}
+
+impl RunPolicy {
+    /// How often the sweeper looks for lapsed leases, due retries, overdue cancels and expired approvals.
+    fn sweep_interval(&self) -> Duration {
+        (self.lease / 10).clamp(Duration::from_millis(50), Duration::from_secs(1))
+    }
+}
+
 #[derive(Clone)]
 pub struct RunService {
     db: DatabaseConnection,
     broker: Broker,
     gateway: GatewayService,
-    /// Start commands sent and not yet acknowledged: command id → run id.
-    pending_starts: Arc<Mutex<HashMap<Uuid, Uuid>>>,
-    cancel_timeout: Duration,
+    keys: Arc<SigningKeys>,
+    policy: RunPolicy,
+    /// Checkpoint commands sent and not yet acknowledged: command id → run id. Start commands need
+    /// no such map: their command id is the attempt's id.
+    pending_checkpoints: Arc<Mutex<HashMap<Uuid, Uuid>>>,
     max_page_size: u64,
+}
+
+/// Attempt statuses, as stored.
+mod attempt_status {
+    /// The start (or handoff) command is on its way; no answer yet.
+    pub const DISPATCHED: &str = "dispatched";
+    pub const RUNNING: &str = "running";
+    /// Checkpointed for a handoff and told to stop; its lease holds until the target takes over.
+    pub const HANDING_OFF: &str = "handing_off";
+    /// Stopped after its handoff checkpoint; its lease still holds until the target takes over.
+    pub const STOPPED: &str = "stopped";
+    pub const HANDED_OFF: &str = "handed_off";
+    pub const ENDED: &str = "ended";
+    pub const REFUSED: &str = "refused";
+    pub const UNDELIVERED: &str = "undelivered";
+    pub const LAPSED: &str = "lapsed";
+    pub const INTERRUPTED: &str = "interrupted";
 }
 
 impl RunService {
@@ -93,14 +147,20 @@ impl RunService {
         db: DatabaseConnection,
         broker: Broker,
         gateway: GatewayService,
-        cancel_timeout: Duration,
+        keys: Arc<SigningKeys>,
+        policy: RunPolicy,
         max_page_size: u64,
     ) -> Self {
-        Self { db, broker, gateway, pending_starts: Arc::default(), cancel_timeout, max_page_size }
+        Self { db, broker, gateway, keys, policy, pending_checkpoints: Arc::default(), max_page_size }
     }
 
     async fn project_of(&self, run: &task_run::Model) -> Result<project::Model> {
         Ok(project::Entity::find_by_id(run.project_id).one(&self.db).await?.ok_or(CommonError::NotFound("run"))?)
+    }
+
+    /// A run, without any permission check (for connectors and the sweeper).
+    async fn load(&self, run_id: Uuid) -> Result<task_run::Model> {
+        Ok(task_run::Entity::find_by_id(run_id).one(&self.db).await?.ok_or(CommonError::NotFound("run"))?)
     }
 
     pub async fn run(&self, actor: &Actor, id: Uuid) -> Result<task_run::Model> {
@@ -110,6 +170,14 @@ impl RunService {
         }
         let project = self.project_of(&run).await?;
         actor.authorize(Permission::Read, &path(&project), "run").map_err(|_| CommonError::NotFound("run"))?;
+        Ok(run)
+    }
+
+    /// A run the caller may read and operate (start, cancel, decide, hand off).
+    async fn operable_run(&self, actor: &Actor, id: Uuid) -> Result<task_run::Model> {
+        let run = self.run(actor, id).await?;
+        let project = self.project_of(&run).await?;
+        actor.authorize(Permission::OperateRuns, &path(&project), "run")?;
         Ok(run)
     }
 
@@ -129,6 +197,59 @@ impl RunService {
             .await?)
     }
 
+    /// Of `run_ids`, those the caller may read.
+    async fn readable_runs(&self, actor: &Actor, run_ids: &[Uuid]) -> Result<Vec<Uuid>> {
+        let runs = task_run::Entity::find()
+            .filter(task_run::Column::Id.is_in(run_ids.iter().copied()))
+            .filter(task_run::Column::OrganizationId.eq(actor.organization_id))
+            .all(&self.db)
+            .await?;
+        let project_ids: Vec<Uuid> = runs.iter().map(|r| r.project_id).collect();
+        let readable: Vec<Uuid> = project::Entity::find()
+            .filter(project::Column::Id.is_in(project_ids))
+            .all(&self.db)
+            .await?
+            .into_iter()
+            .filter(|p| actor.role_on(&path(p)).is_some())
+            .map(|p| p.id)
+            .collect();
+        Ok(runs.into_iter().filter(|r| readable.contains(&r.project_id)).map(|r| r.id).collect())
+    }
+
+    /// The attempts of the runs the caller may read, oldest first, grouped by run.
+    pub async fn attempts_of(&self, actor: &Actor, run_ids: &[Uuid]) -> Result<HashMap<Uuid, Vec<run_attempt::Model>>> {
+        let rows = run_attempt::Entity::find()
+            .filter(run_attempt::Column::RunId.is_in(self.readable_runs(actor, run_ids).await?))
+            .order_by_asc(run_attempt::Column::Number)
+            .all(&self.db)
+            .await?;
+        Ok(group_by(rows, |a| a.run_id))
+    }
+
+    /// The checkpoints of the runs the caller may read, oldest first, grouped by run.
+    pub async fn checkpoints_of(
+        &self,
+        actor: &Actor,
+        run_ids: &[Uuid],
+    ) -> Result<HashMap<Uuid, Vec<checkpoint::Model>>> {
+        let rows = checkpoint::Entity::find()
+            .filter(checkpoint::Column::RunId.is_in(self.readable_runs(actor, run_ids).await?))
+            .order_by_asc(checkpoint::Column::Id)
+            .all(&self.db)
+            .await?;
+        Ok(group_by(rows, |c| c.run_id))
+    }
+
+    /// The approvals of the runs the caller may read, oldest first, grouped by run.
+    pub async fn approvals_of(&self, actor: &Actor, run_ids: &[Uuid]) -> Result<HashMap<Uuid, Vec<approval::Model>>> {
+        let rows = approval::Entity::find()
+            .filter(approval::Column::RunId.is_in(self.readable_runs(actor, run_ids).await?))
+            .order_by_asc(approval::Column::Id)
+            .all(&self.db)
+            .await?;
+        Ok(group_by(rows, |a| a.run_id))
+    }
+
     /// Starts a run of a task: queued, then dispatched to an online agent with the capabilities,
     /// or `blocked` (with the reason) when there is none.
     pub async fn start_run(&self, actor: &Actor, new: NewRun, key: Option<&str>) -> Result<task_run::Model> {
@@ -142,17 +263,10 @@ impl RunService {
         actor.authorize(Permission::Read, &path(&project), "task")?;
         actor.authorize(Permission::OperateRuns, &path(&project), "task")?;
         if let Some(agent_id) = new.agent_id {
-            let agent = self.gateway.agent(actor, agent_id).await.map_err(|_| CommonError::NotFound("agent"))?;
-            if agent.workspace_id != project.workspace_id {
-                return Err(CommonError::NotFound("agent").into());
-            }
-            let declared = capabilities(&agent);
-            let missing: Vec<_> = new.required_capabilities.iter().copied().filter(|c| !declared.contains(c)).collect();
-            if !missing.is_empty() {
-                return Err(RunError::CapabilityMissing { missing });
-            }
+            self.agent_for(actor, &project, agent_id, &new.required_capabilities).await?;
         }
         let user = actor.user_id;
+        let max_attempts = self.policy.max_attempts as i32;
         let outcome = idempotency::create_once(&self.db, actor, key, "startRun", &new, async |txn| {
             let now = Utc::now();
             let run = task_run::ActiveModel {
@@ -161,11 +275,14 @@ impl RunService {
                 project_id: Set(task.project_id),
                 task_id: Set(task.id),
                 agent_id: Set(new.agent_id),
+                requested_agent_id: Set(new.agent_id),
+                handoff_target_id: Set(None),
                 status: Set(RunStatus::Queued.as_str().to_owned()),
                 status_reason: Set(None),
                 required_capabilities: Set(serde_json::json!(new.required_capabilities)),
                 input: Set(new.input.clone()),
                 created_by: Set(user),
+                max_attempts: Set(max_attempts),
                 revision: Set(1),
                 created_at: Set(now),
                 updated_at: Set(now),
@@ -179,117 +296,31 @@ impl RunService {
         let run = self.run(actor, outcome.id()).await?;
         if let Outcome::Created(_) = outcome {
             self.broker.publish(Topic::ProjectRuns(run.project_id), Event::RunUpdated(run.clone()));
+            self.set_status(run.id, RunStatus::Dispatching, None).await?;
             self.dispatch(run.id).await?;
         }
         self.run(actor, outcome.id()).await
     }
 
-    /// Picks an agent and sends it the run; blocks the run when no suitable agent is online.
-    async fn dispatch(&self, run_id: Uuid) -> Result<()> {
-        let run = task_run::Entity::find_by_id(run_id).one(&self.db).await?.ok_or(CommonError::NotFound("run"))?;
-        let project = self.project_of(&run).await?;
-        let required: Vec<Capability> = serde_json::from_value(run.required_capabilities.clone()).unwrap_or_default();
-        let candidates = agent::Entity::find()
-            .filter(agent::Column::WorkspaceId.eq(project.workspace_id))
-            .order_by_asc(agent::Column::Id)
-            .all(&self.db)
-            .await?;
-        let chosen = candidates.into_iter().find(|a| {
-            run.agent_id.is_none_or(|wanted| wanted == a.id)
-                && self.gateway.is_connected(a.connector_id)
-                && required.iter().all(|c| capabilities(a).contains(c))
-        });
-        self.set_status(run_id, RunStatus::Dispatching, None).await?;
-        let Some(agent) = chosen else {
-            let reason = match run.agent_id {
-                Some(_) => "the chosen agent is not online".to_owned(),
-                None if required.is_empty() => "no agent is online for this project".to_owned(),
-                None => format!(
-                    "no online agent has {}",
-                    required.iter().map(|c| c.as_str()).collect::<Vec<_>>().join(", ")
-                ),
-            };
-            self.set_status(run_id, RunStatus::Blocked, Some(reason)).await?;
-            return Ok(());
-        };
-        let number =
-            run_attempt::Entity::find().filter(run_attempt::Column::RunId.eq(run_id)).count(&self.db).await? as i32 + 1;
-        let now = Utc::now();
-        let attempt = run_attempt::ActiveModel {
-            id: Set(new_id()),
-            run_id: Set(run_id),
-            number: Set(number),
-            agent_id: Set(agent.id),
-            connector_id: Set(agent.connector_id),
-            status: Set("dispatched".to_owned()),
-            lease_expires_at: Set(None),
-            ended_at: Set(None),
-            revision: Set(1),
-            created_at: Set(now),
-            updated_at: Set(now),
+    /// An agent of the project's workspace that has every required capability.
+    async fn agent_for(
+        &self,
+        actor: &Actor,
+        project: &project::Model,
+        agent_id: Uuid,
+        required: &[Capability],
+    ) -> Result<acc_entity::agent::Model> {
+        let agent = self.gateway.agent(actor, agent_id).await.map_err(|_| CommonError::NotFound("agent"))?;
+        if agent.workspace_id != project.workspace_id {
+            return Err(CommonError::NotFound("agent").into());
         }
-        .insert(&self.db)
-        .await?;
-        task_run::Entity::update_many()
-            .col_expr(task_run::Column::AgentId, Expr::value(agent.id))
-            .filter(task_run::Column::Id.eq(run_id))
-            .exec(&self.db)
-            .await?;
-        let command_id = new_id();
-        let command = Command::StartRun {
-            run_id,
-            attempt_id: attempt.id,
-            agent_id: agent.id,
-            input: run.input.clone(),
-            context: serde_json::json!({}),
-            approval_token: None,
-        };
-        self.remember(command_id, run_id);
-        let mut envelope = Envelope::new(agent.connector_id, Frame::Command { command_id, command });
-        envelope.run_id = Some(run_id);
-        envelope.agent_id = Some(agent.id);
-        if !self.gateway.send(agent.connector_id, envelope) {
-            self.forget(command_id);
-            self.set_status(run_id, RunStatus::Failed, Some("the connector went away before the run started".into()))
-                .await?;
-        }
-        tracing::info!(run_id = %run_id, agent_id = %agent.id, %command_id, "run dispatched");
-        Ok(())
+        require(&agent, required)?;
+        Ok(agent)
     }
 
-    fn remember(&self, command_id: Uuid, run_id: Uuid) {
-        if let Ok(mut map) = self.pending_starts.lock() {
-            map.insert(command_id, run_id);
-        }
-    }
-
-    fn forget(&self, command_id: Uuid) -> Option<Uuid> {
-        self.pending_starts.lock().ok().and_then(|mut map| map.remove(&command_id))
-    }
-
-    /// A connector acknowledged (or refused) a command.
-    pub async fn command_acknowledged(&self, command_id: Uuid, outcome: &CommandOutcome) -> Result<()> {
-        match (self.forget(command_id), outcome) {
-            (Some(run_id), CommandOutcome::Accepted) => {
-                self.set_status_if(run_id, RunStatus::Dispatching, RunStatus::Running, None).await
-            }
-            (Some(run_id), CommandOutcome::Rejected { reason }) => {
-                self.set_status_if(
-                    run_id,
-                    RunStatus::Dispatching,
-                    RunStatus::Failed,
-                    Some(format!("the connector refused the run: {reason}")),
-                )
-                .await
-            }
-            _ => Ok(()),
-        }
-    }
-
-    /// Moves a run to `to` only if it is still in `from` (a late ack must not undo a later change).
+    /// Moves a run to `to` only if it is still in `from` (a late answer must not undo a later change).
     async fn set_status_if(&self, run_id: Uuid, from: RunStatus, to: RunStatus, reason: Option<String>) -> Result<()> {
-        let run = task_run::Entity::find_by_id(run_id).one(&self.db).await?.ok_or(CommonError::NotFound("run"))?;
-        if RunStatus::from_stored(&run.status) == from {
+        if RunStatus::from_stored(&self.load(run_id).await?.status) == from {
             self.set_status(run_id, to, reason).await?;
         }
         Ok(())
@@ -321,7 +352,7 @@ impl RunService {
                 Err(e) => return Err(e),
             };
             txn.commit().await?;
-            let run = task_run::Entity::find_by_id(run_id).one(&self.db).await?.ok_or(CommonError::NotFound("run"))?;
+            let run = self.load(run_id).await?;
             tracing::info!(run_id = %run_id, from = %from, to = %to, "run status");
             self.broker.publish(Topic::RunEvents(run_id), Event::RunEvent(event));
             self.broker.publish(Topic::ProjectRuns(run.project_id), Event::RunUpdated(run.clone()));
@@ -330,154 +361,111 @@ impl RunService {
         Err(CommonError::Internal("the run kept changing underneath; try again".into()).into())
     }
 
-    /// Stores one event from a connector and returns the connector sequence to acknowledge.
-    /// A duplicate (same connector and event id) is acknowledged again and stored once.
-    pub async fn ingest(
-        &self,
-        connector_id: Uuid,
-        envelope: &Envelope,
-        kind: EventKind,
-        data: &serde_json::Value,
-    ) -> Result<u64> {
-        let (Some(run_id), Some(event_id), Some(sequence)) = (envelope.run_id, envelope.event_id, envelope.sequence)
-        else {
-            return Err(CommonError::validation("an event needs run_id, event_id and sequence").into());
-        };
-        let attempt = run_attempt::Entity::find()
+    /// Records something the control plane observed about a run that is not a status change
+    /// (a refused command, say) as a run event of `kind`, and announces it.
+    async fn note(&self, run_id: Uuid, kind: &str, data: serde_json::Value) -> Result<()> {
+        for _ in 0..5 {
+            let txn = self.db.begin().await?;
+            match insert_next(&txn, run_id, new_event(run_id, kind, data.clone())).await {
+                Ok(event) => {
+                    txn.commit().await?;
+                    self.broker.publish(Topic::RunEvents(run_id), Event::RunEvent(event));
+                    return Ok(());
+                }
+                Err(e) if is_unique_violation(&e) => continue,
+                Err(e) => return Err(e.into()),
+            }
+        }
+        Err(CommonError::Internal("the run kept changing underneath; try again".into()).into())
+    }
+
+    /// The run's latest attempt: the one that owns the run.
+    async fn current_attempt(&self, run_id: Uuid) -> Result<Option<run_attempt::Model>> {
+        Ok(run_attempt::Entity::find()
             .filter(run_attempt::Column::RunId.eq(run_id))
             .order_by_desc(run_attempt::Column::Number)
             .one(&self.db)
-            .await?
-            .filter(|a| a.connector_id == connector_id)
-            .ok_or(RunError::UnknownRun)?;
-        let duplicate = run_event::Entity::find()
-            .filter(run_event::Column::ConnectorId.eq(connector_id))
-            .filter(run_event::Column::EventId.eq(event_id))
-            .one(&self.db)
-            .await?;
-        if duplicate.is_some() {
-            return Ok(sequence);
-        }
-        let stored = {
-            let mut attempts = 0;
-            loop {
-                attempts += 1;
-                let txn = self.db.begin().await?;
-                let mut row = new_event(run_id, kind_name(kind), data.clone());
-                row.attempt_id = Set(Some(attempt.id));
-                row.connector_id = Set(Some(connector_id));
-                row.event_id = Set(Some(event_id));
-                row.occurred_at = Set(envelope.occurred_at);
-                match insert_next(&txn, run_id, row).await {
-                    Ok(event) => {
-                        txn.commit().await?;
-                        break event;
-                    }
-                    Err(e) if is_unique_violation(&e) && attempts < 5 => {
-                        txn.rollback().await?;
-                        // The same event may have won a race with itself (a resend): then it is stored.
-                        let again = run_event::Entity::find()
-                            .filter(run_event::Column::ConnectorId.eq(connector_id))
-                            .filter(run_event::Column::EventId.eq(event_id))
-                            .one(&self.db)
-                            .await?;
-                        if again.is_some() {
-                            return Ok(sequence);
-                        }
-                    }
-                    Err(e) => return Err(e.into()),
-                }
-            }
-        };
-        self.broker.publish(Topic::RunEvents(run_id), Event::RunEvent(stored));
-        if kind == EventKind::Result {
-            self.finish(run_id, data).await?;
-        }
-        Ok(sequence)
+            .await?)
     }
 
-    /// The adapter said the run ended.
-    async fn finish(&self, run_id: Uuid, data: &serde_json::Value) -> Result<()> {
-        let run = task_run::Entity::find_by_id(run_id).one(&self.db).await?.ok_or(CommonError::NotFound("run"))?;
-        let status = RunStatus::from_stored(&run.status);
-        let outcome = data.get("outcome").and_then(|o| o.as_str()).unwrap_or("failed");
-        let to = match (status, outcome) {
-            (RunStatus::Cancelling, _) => RunStatus::Cancelled,
-            (_, "succeeded") => RunStatus::Succeeded,
-            _ => RunStatus::Failed,
-        };
-        if status.is_terminal() {
-            return Ok(());
-        }
-        let reason = data.get("exit_code").and_then(|c| c.as_i64()).map(|c| format!("exit code {c}"));
-        if status == RunStatus::Dispatching {
-            // The result overtook the start acknowledgement.
-            self.set_status(run_id, RunStatus::Running, None).await?;
-        }
-        self.set_status(run_id, to, reason).await?;
+    /// Closes an attempt (and its lease) with `status`, unless it is already closed.
+    /// True when this call closed it.
+    async fn end_attempt(&self, attempt_id: Uuid, status: &str) -> Result<bool> {
+        let now = Utc::now();
+        let closed = run_attempt::Entity::update_many()
+            .col_expr(run_attempt::Column::Status, Expr::value(status))
+            .col_expr(run_attempt::Column::EndedAt, Expr::value(now))
+            .col_expr(run_attempt::Column::LeaseExpiresAt, Expr::value(Option::<chrono::DateTime<Utc>>::None))
+            .col_expr(run_attempt::Column::Revision, Expr::col(run_attempt::Column::Revision).add(1))
+            .col_expr(run_attempt::Column::UpdatedAt, Expr::value(now))
+            .filter(run_attempt::Column::Id.eq(attempt_id))
+            .filter(run_attempt::Column::EndedAt.is_null())
+            .exec(&self.db)
+            .await?;
+        Ok(closed.rows_affected == 1)
+    }
+
+    /// Marks an open attempt's status without closing it.
+    async fn mark_attempt(&self, attempt_id: Uuid, status: &str) -> Result<()> {
         run_attempt::Entity::update_many()
-            .col_expr(run_attempt::Column::Status, Expr::value("ended"))
-            .col_expr(run_attempt::Column::EndedAt, Expr::value(Utc::now()))
-            .filter(run_attempt::Column::RunId.eq(run_id))
+            .col_expr(run_attempt::Column::Status, Expr::value(status))
+            .col_expr(run_attempt::Column::Revision, Expr::col(run_attempt::Column::Revision).add(1))
+            .col_expr(run_attempt::Column::UpdatedAt, Expr::value(Utc::now()))
+            .filter(run_attempt::Column::Id.eq(attempt_id))
             .filter(run_attempt::Column::EndedAt.is_null())
             .exec(&self.db)
             .await?;
         Ok(())
     }
 
+    /// Sets (or clears) the agent a handoff goes to.
+    async fn set_handoff_target(&self, run_id: Uuid, target: Option<Uuid>) -> Result<()> {
+        task_run::Entity::update_many()
+            .col_expr(task_run::Column::HandoffTargetId, Expr::value(target))
+            .filter(task_run::Column::Id.eq(run_id))
+            .exec(&self.db)
+            .await?;
+        Ok(())
+    }
+
+    /// Queues a command for the connector of an attempt; false when it is not connected here.
+    fn send_command(&self, connector_id: Uuid, run_id: Uuid, command_id: Uuid, command: Command) -> bool {
+        let mut envelope = Envelope::new(connector_id, Frame::Command { command_id, command });
+        envelope.run_id = Some(run_id);
+        self.gateway.send(connector_id, envelope)
+    }
+
+    /// Asks a connector to stop a run (only `attempt`, when given).
+    fn send_cancel(&self, connector_id: Uuid, run_id: Uuid, attempt_id: Option<Uuid>, mode: CancelMode) {
+        let cancel = Command::CancelRun { run_id, attempt_id, mode };
+        self.send_command(connector_id, run_id, new_id(), cancel);
+    }
+
     /// Cancels a run: a running one through `cancelling` (the connector stops the agent), any
-    /// other live one at once. A run still cancelling after the timeout is cancelled anyway.
+    /// other live one at once. The sweeper cancels a run still `cancelling` after the timeout.
     pub async fn cancel_run(&self, actor: &Actor, run_id: Uuid) -> Result<task_run::Model> {
-        let run = self.run(actor, run_id).await?;
-        let project = self.project_of(&run).await?;
-        actor.authorize(Permission::OperateRuns, &path(&project), "run")?;
+        let run = self.operable_run(actor, run_id).await?;
         let status = RunStatus::from_stored(&run.status);
+        let attempt = self.current_attempt(run_id).await?.filter(|a| a.ended_at.is_none());
         if status != RunStatus::Running {
             let run = self.set_status(run_id, RunStatus::Cancelled, Some("cancelled by a user".into())).await?;
-            // A start may already be on its way to the connector: tell it to stop as well.
-            if matches!(status, RunStatus::Dispatching | RunStatus::WaitingApproval) {
-                self.send_cancel(run_id).await?;
+            self.close_pending_approvals(run_id, approvals::CANCELLED, "the run was cancelled").await?;
+            // A start may already be on its way to the connector, or the agent waits for a decision: stop it too.
+            if let Some(attempt) = attempt {
+                self.send_cancel(attempt.connector_id, run_id, Some(attempt.id), CancelMode::Graceful);
+                self.end_attempt(attempt.id, attempt_status::ENDED).await?;
             }
             return Ok(run);
         }
         let run = self.set_status(run_id, RunStatus::Cancelling, Some("cancel requested".into())).await?;
-        self.send_cancel(run_id).await?;
-        let service = self.clone();
-        tokio::spawn(async move {
-            tokio::time::sleep(service.cancel_timeout).await;
-            if let Err(e) = service
-                .set_status_if(
-                    run_id,
-                    RunStatus::Cancelling,
-                    RunStatus::Cancelled,
-                    Some("forced: the connector did not confirm in time".into()),
-                )
-                .await
-            {
-                tracing::warn!(%run_id, error = %e, "forced cancel failed");
-            }
-        });
+        if let Some(attempt) = attempt {
+            self.send_cancel(attempt.connector_id, run_id, Some(attempt.id), CancelMode::Graceful);
+        }
         Ok(run)
     }
 
-    /// Asks the connector of the run's latest attempt to stop it.
-    async fn send_cancel(&self, run_id: Uuid) -> Result<()> {
-        let attempt = run_attempt::Entity::find()
-            .filter(run_attempt::Column::RunId.eq(run_id))
-            .order_by_desc(run_attempt::Column::Number)
-            .one(&self.db)
-            .await?;
-        if let Some(attempt) = attempt {
-            let command_id = new_id();
-            let cancel = Command::CancelRun { run_id, mode: CancelMode::Graceful };
-            let mut envelope = Envelope::new(attempt.connector_id, Frame::Command { command_id, command: cancel });
-            envelope.run_id = Some(run_id);
-            self.gateway.send(attempt.connector_id, envelope);
-        }
-        Ok(())
-    }
-
-    /// After an abnormal stop every live run is `interrupted`, with a reason event.
+    /// After an abnormal stop every live run is `interrupted`, with a reason event; its attempts
+    /// and leases are closed and its pending approvals cancelled.
     pub async fn recover_interrupted(&self) -> Result<usize> {
         let live: Vec<&str> = RunStatus::ALL.iter().filter(|s| !s.is_terminal()).map(|s| s.as_str()).collect();
         let runs = task_run::Entity::find().filter(task_run::Column::Status.is_in(live)).all(&self.db).await?;
@@ -488,14 +476,15 @@ impl RunService {
                 Some("the control plane stopped while the run was live".into()),
             )
             .await?;
-            run_attempt::Entity::update_many()
-                .col_expr(run_attempt::Column::Status, Expr::value("interrupted"))
-                .col_expr(run_attempt::Column::EndedAt, Expr::value(Utc::now()))
-                .col_expr(run_attempt::Column::LeaseExpiresAt, Expr::value(Option::<chrono::DateTime<Utc>>::None))
+            let open = run_attempt::Entity::find()
                 .filter(run_attempt::Column::RunId.eq(run.id))
                 .filter(run_attempt::Column::EndedAt.is_null())
-                .exec(&self.db)
+                .all(&self.db)
                 .await?;
+            for attempt in open {
+                self.end_attempt(attempt.id, attempt_status::INTERRUPTED).await?;
+            }
+            self.close_pending_approvals(run.id, approvals::CANCELLED, "the control plane stopped").await?;
         }
         Ok(runs.len())
     }
@@ -527,6 +516,21 @@ impl RunService {
     pub fn db(&self) -> &DatabaseConnection {
         &self.db
     }
+}
+
+/// Refuses an agent that lacks one of `required`, naming what is missing.
+fn require(agent: &acc_entity::agent::Model, required: &[Capability]) -> Result<()> {
+    let declared = capabilities(agent);
+    let missing: Vec<_> = required.iter().copied().filter(|c| !declared.contains(c)).collect();
+    if missing.is_empty() { Ok(()) } else { Err(RunError::CapabilityMissing { missing }) }
+}
+
+fn group_by<T>(rows: Vec<T>, key: impl Fn(&T) -> Uuid) -> HashMap<Uuid, Vec<T>> {
+    let mut grouped: HashMap<Uuid, Vec<T>> = HashMap::new();
+    for row in rows {
+        grouped.entry(key(&row)).or_default().push(row);
+    }
+    grouped
 }
 
 /// Whether a run is in a terminal status (a run that cannot be read counts as ended).
@@ -569,6 +573,7 @@ fn new_event(run_id: Uuid, kind: &str, data: serde_json::Value) -> run_event::Ac
         attempt_id: Set(None),
         connector_id: Set(None),
         event_id: Set(None),
+        connector_sequence: Set(None),
         kind: Set(kind.to_owned()),
         data: Set(data),
         occurred_at: Set(now),
@@ -578,6 +583,8 @@ fn new_event(run_id: Uuid, kind: &str, data: serde_json::Value) -> run_event::Ac
 
 /// The kind of the events the control plane writes itself: a run's status changes.
 pub const STATUS_KIND: &str = "status";
+/// The kind of the control plane's own notes on a run that are not status changes.
+pub const NOTICE_KIND: &str = "notice";
 
 /// Kind names of the events adapters send, as stored.
 pub fn kind_name(kind: EventKind) -> &'static str {

@@ -2,13 +2,15 @@
 //! group. The run input goes to its stdin and `ACC_RUN_INPUT`; each stdout line becomes an
 //! `Output` event (a JSON object line keeps its structure), each stderr line too; the exit status
 //! becomes the `Result`. Cancel sends SIGTERM to the group, then SIGKILL after the grace period.
+//! An `interactive` program also speaks control lines ([`super::control`]): approvals and
+//! checkpoints.
 
 use std::collections::BTreeMap;
 use std::os::unix::process::ExitStatusExt;
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
-use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use acc_protocol::{CancelMode, Capability, EventKind, HealthStatus};
@@ -16,21 +18,28 @@ use nix::sys::signal::Signal;
 use serde_json::{Value, json};
 use tokio::io::{AsyncRead, AsyncWriteExt};
 use tokio::process::Child;
-use tokio::sync::watch;
+use tokio::sync::{mpsc, watch};
 use tracing::Instrument;
 
 use super::lines::{LineReader, MAX_LINE_BYTES};
 use super::{
-    Adapter, AdapterError, AdapterEvent, AdapterKind, AdapterOptions, EventSink, Handshake, Health, NativeRun, RunSpec,
+    Adapter, AdapterError, AdapterEvent, AdapterKind, AdapterOptions, ApprovalDecision, EventSink, Handshake, Health,
+    NativeRun, RunSpec, control,
 };
 use crate::config::AgentConfig;
 use crate::process::signal_group;
 
 pub const KIND: AdapterKind = AdapterKind {
     name: "command",
-    description: "any program: stdin and ACC_RUN_INPUT get the input, stdout/stderr lines become events, the exit status the outcome",
+    description: "any program: stdin and ACC_RUN_INPUT get the input, stdout/stderr lines become events, the exit status the outcome; with `interactive = true` it also asks for approvals and saves checkpoints over control lines",
     capabilities: &[Capability::Stream, Capability::Cancel],
 };
+
+/// What an `interactive` program can do besides.
+const INTERACTIVE_CAPABILITIES: &[Capability] = &[Capability::Approvals, Capability::Checkpoint];
+
+/// Control lines queued for a program's stdin.
+const CONTROL_BUFFER: usize = 16;
 
 /// How long the output pipes may stay open after the process group is gone before the run ends anyway.
 const OUTPUT_DRAIN: Duration = Duration::from_secs(5);
@@ -41,6 +50,7 @@ pub struct CommandAdapter {
     args: Vec<String>,
     env: BTreeMap<String, String>,
     workdir: Option<PathBuf>,
+    interactive: bool,
     grace: Duration,
     active: Arc<AtomicUsize>,
 }
@@ -52,6 +62,7 @@ impl CommandAdapter {
             args: agent.args.clone(),
             env: agent.env.clone(),
             workdir: agent.workdir.clone(),
+            interactive: agent.interactive,
             grace: options.cancel_grace,
             active: Arc::new(AtomicUsize::new(0)),
         }
@@ -86,7 +97,12 @@ impl Adapter for CommandAdapter {
             adapter: KIND.name,
             adapter_version: crate::VERSION.to_owned(),
             runtime_version: None,
-            capabilities: KIND.capabilities.to_vec(),
+            capabilities: KIND
+                .capabilities
+                .iter()
+                .chain(INTERACTIVE_CAPABILITIES.iter().filter(|_| self.interactive))
+                .copied()
+                .collect(),
         }
     }
 
@@ -112,6 +128,7 @@ impl Adapter for CommandAdapter {
             .env("ACC_ATTEMPT_ID", spec.attempt_id.to_string())
             .env("ACC_AGENT_ID", spec.agent_id.to_string())
             .env("ACC_RUN_INPUT", &input)
+            .envs(context_env(&spec.context))
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -126,18 +143,50 @@ impl Adapter for CommandAdapter {
             return Err(AdapterError::Start(format!("{}: exited before it could be observed", self.program)));
         };
         let (cancel, cancel_rx) = watch::channel(None);
+        let (control, control_rx) = match self.interactive {
+            true => {
+                let (sender, receiver) = mpsc::channel(CONTROL_BUFFER);
+                (Some(sender), Some(receiver))
+            }
+            false => (None, None),
+        };
+        let checkpoint_reason = Arc::new(Mutex::new(None));
         self.active.fetch_add(1, Ordering::Relaxed);
-        let supervisor = Supervisor { pid, grace: self.grace, events, cancel_rx, active: self.active.clone() };
+        let supervisor = Supervisor {
+            pid,
+            grace: self.grace,
+            events,
+            cancel_rx,
+            control: control_rx.map(|receiver| Control { receiver, checkpoint_reason: checkpoint_reason.clone() }),
+            active: self.active.clone(),
+        };
         let span = tracing::info_span!("command", run_id = %spec.run_id, attempt_id = %spec.attempt_id, pid);
         tokio::spawn(supervisor.run(child_io(&mut child), child, input).instrument(span));
-        Ok(Box::new(CommandRun { pid, cancel }))
+        Ok(Box::new(CommandRun { pid, cancel, control, checkpoint_reason }))
     }
+}
+
+/// The context bundle as `ACC_RUN_CONTEXT`, when there is one (a handoff's bundle, a retry's checkpoint).
+fn context_env(context: &Value) -> Option<(&'static str, String)> {
+    let empty = context.is_null() || context.as_object().is_some_and(|o| o.is_empty());
+    (!empty).then(|| ("ACC_RUN_CONTEXT", context.to_string()))
 }
 
 #[derive(Debug)]
 struct CommandRun {
     pid: u32,
     cancel: watch::Sender<Option<CancelMode>>,
+    /// Lines for an interactive program's stdin; `None` for one that is not.
+    control: Option<mpsc::Sender<String>>,
+    /// Why the connector last asked for a checkpoint, for the checkpoint the program reports next.
+    checkpoint_reason: Arc<Mutex<Option<String>>>,
+}
+
+impl CommandRun {
+    fn tell(&self, line: String, missing: Capability) -> Result<(), AdapterError> {
+        let control = self.control.as_ref().ok_or(AdapterError::CapabilityMissing(missing))?;
+        control.try_send(line).map_err(|e| AdapterError::NotListening(format!("its stdin: {e}")))
+    }
 }
 
 impl NativeRun for CommandRun {
@@ -158,6 +207,22 @@ impl NativeRun for CommandRun {
             _ => false,
         });
     }
+
+    fn checkpoint(&self, reason: &str) -> Result<(), AdapterError> {
+        self.tell(control::checkpoint_request_line(reason), Capability::Checkpoint)?;
+        *crate::lock(&self.checkpoint_reason) = Some(reason.to_owned());
+        Ok(())
+    }
+
+    fn decide_approval(&self, decision: ApprovalDecision) -> Result<(), AdapterError> {
+        self.tell(control::decision_line(&decision), Capability::Approvals)
+    }
+}
+
+/// An interactive run's side of its control lines.
+struct Control {
+    receiver: mpsc::Receiver<String>,
+    checkpoint_reason: Arc<Mutex<Option<String>>>,
 }
 
 struct ChildIo {
@@ -175,6 +240,7 @@ struct Supervisor {
     grace: Duration,
     events: EventSink,
     cancel_rx: watch::Receiver<Option<CancelMode>>,
+    control: Option<Control>,
     active: Arc<AtomicUsize>,
 }
 
@@ -182,17 +248,32 @@ impl Supervisor {
     async fn run(mut self, io: ChildIo, mut child: Child, input: String) {
         let pid = self.pid;
         let _ = self.events.send(AdapterEvent::new(EventKind::Started, json!({ "pid": pid }))).await;
+        let (mut control_lines, checkpoint_reason) = match self.control.take() {
+            Some(Control { receiver, checkpoint_reason }) => (Some(receiver), Some(checkpoint_reason)),
+            None => (None, None),
+        };
         if let Some(mut stdin) = io.stdin {
             tokio::spawn(async move {
-                // One line of JSON. A program that does not read its stdin closes it; that is not an error.
+                // One line of JSON; an interactive program then gets its control lines. A program
+                // that does not read its stdin closes it; that is not an error.
                 let _ = stdin.write_all(input.as_bytes()).await;
                 let _ = stdin.write_all(b"\n").await;
+                if let Some(lines) = control_lines.as_mut() {
+                    while let Some(line) = lines.recv().await {
+                        if stdin.write_all(line.as_bytes()).await.is_err() || stdin.write_all(b"\n").await.is_err() {
+                            break;
+                        }
+                        let _ = stdin.flush().await;
+                    }
+                }
                 let _ = stdin.shutdown().await;
             });
         }
+        let stdout = Stream { name: "stdout", parse_json: true, control: checkpoint_reason };
+        let stderr = Stream { name: "stderr", parse_json: false, control: None };
         let readers = [
-            io.stdout.map(|s| tokio::spawn(forward(s, "stdout", true, self.events.clone()).in_current_span())),
-            io.stderr.map(|s| tokio::spawn(forward(s, "stderr", false, self.events.clone()).in_current_span())),
+            io.stdout.map(|s| tokio::spawn(forward(s, stdout, self.events.clone()).in_current_span())),
+            io.stderr.map(|s| tokio::spawn(forward(s, stderr, self.events.clone()).in_current_span())),
         ];
 
         let mut cancelled: Option<CancelMode> = None;
@@ -276,8 +357,20 @@ impl Supervisor {
     }
 }
 
-/// Forwards one output stream, line by line, as `Output` events.
-async fn forward<R: AsyncRead + Unpin>(stream: R, name: &'static str, parse_json: bool, events: EventSink) {
+/// How one output stream of a program is read.
+struct Stream {
+    name: &'static str,
+    /// JSON object lines keep their structure.
+    parse_json: bool,
+    /// For an interactive program's stdout: control lines are events of their own, and this is
+    /// why the connector last asked for a checkpoint.
+    control: Option<Arc<Mutex<Option<String>>>>,
+}
+
+/// Forwards one output stream, line by line, as `Output` events (and, from an interactive
+/// program, control lines as the events they stand for).
+async fn forward<R: AsyncRead + Unpin>(stream: R, how: Stream, events: EventSink) {
+    let Stream { name, parse_json, control } = how;
     let mut lines = LineReader::new(stream, MAX_LINE_BYTES);
     loop {
         let line = match lines.next_line().await {
@@ -293,6 +386,16 @@ async fn forward<R: AsyncRead + Unpin>(stream: R, name: &'static str, parse_json
             .then(|| serde_json::from_str::<Value>(&line.text).ok())
             .flatten()
             .filter(Value::is_object);
+        let controlled = control.as_ref().zip(object.as_ref().and_then(Value::as_object)).and_then(|(reason, map)| {
+            let asked = map.get(control::KEY).is_some_and(|k| k == "checkpoint").then(|| crate::lock(reason).take());
+            control::event_of(map, asked.flatten())
+        });
+        if let Some(event) = controlled {
+            if events.send(event).await.is_err() {
+                return;
+            }
+            continue;
+        }
         match object {
             Some(object) => data["json"] = object,
             None => data["line"] = Value::String(line.text),

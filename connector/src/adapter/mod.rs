@@ -4,6 +4,7 @@
 //! `CapabilityMissing` — it is never simulated.
 
 pub mod command;
+pub mod control;
 pub mod lines;
 
 use std::fmt::Debug;
@@ -84,12 +85,15 @@ impl AdapterEvent {
 /// so a consumer that cannot keep up slows the run down instead of growing memory.
 pub type EventSink = mpsc::Sender<AdapterEvent>;
 
-/// An approval decision the control plane relays to a run.
+/// An approval decision for a run, after the connector checked its token: `approved` is true only
+/// with a valid one.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ApprovalDecision {
     pub approval_id: Uuid,
+    /// The adapter's own id of the request, from its `ApprovalRequested` event.
+    pub request_id: String,
     pub approved: bool,
-    pub approval_token: Option<String>,
+    pub reason: Option<String>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -99,6 +103,8 @@ pub enum AdapterError {
     CapabilityMissing(Capability),
     #[error("could not start: {0}")]
     Start(String),
+    #[error("the agent no longer listens: {0}")]
+    NotListening(String),
 }
 
 /// A run in progress, as its adapter holds it (its native run reference).
@@ -110,6 +116,17 @@ pub trait NativeRun: Send + Sync + Debug {
     /// AAP `cancel(native_run_ref, mode)`; idempotent, and `Immediate` overrides a pending `Graceful`.
     /// The run ends with a `Result` whose outcome is `cancelled`.
     fn cancel(&self, mode: CancelMode);
+
+    /// AAP `checkpoint(native_run_ref, reason)`: asks the runtime to save its state, which arrives
+    /// as a `Checkpoint` event of the run.
+    fn checkpoint(&self, _reason: &str) -> Result<(), AdapterError> {
+        Err(AdapterError::CapabilityMissing(Capability::Checkpoint))
+    }
+
+    /// Passes a person's decision on an approval the run asked for.
+    fn decide_approval(&self, _decision: ApprovalDecision) -> Result<(), AdapterError> {
+        Err(AdapterError::CapabilityMissing(Capability::Approvals))
+    }
 }
 
 /// One runtime behind the AAP. The default methods refuse what needs a capability the adapter
@@ -125,11 +142,6 @@ pub trait Adapter: Send + Sync + Debug {
     /// in order (`Started` first, `Result` last).
     fn start(&self, spec: RunSpec, events: EventSink) -> Result<Box<dyn NativeRun>, AdapterError>;
 
-    /// AAP `checkpoint(native_run_ref, reason)` → the checkpoint.
-    fn checkpoint(&self, _run: &dyn NativeRun, _reason: &str) -> Result<Value, AdapterError> {
-        Err(AdapterError::CapabilityMissing(Capability::Checkpoint))
-    }
-
     /// AAP `resume(native_run_ref | checkpoint)`.
     fn resume(
         &self,
@@ -140,19 +152,10 @@ pub trait Adapter: Send + Sync + Debug {
         Err(AdapterError::CapabilityMissing(Capability::NativeResume))
     }
 
-    /// Relays a person's decision on an approval the run asked for.
-    fn decide_approval(&self, _run: &dyn NativeRun, _decision: ApprovalDecision) -> Result<(), AdapterError> {
-        Err(AdapterError::CapabilityMissing(Capability::Approvals))
-    }
-
-    /// Takes over a run from the handoff bundle another agent's checkpoint produced.
-    fn ingest_handoff(
-        &self,
-        _spec: RunSpec,
-        _bundle: &Value,
-        _events: EventSink,
-    ) -> Result<Box<dyn NativeRun>, AdapterError> {
-        Err(AdapterError::CapabilityMissing(Capability::Checkpoint))
+    /// Takes over a run handed off by another agent: a start whose context is the handoff bundle
+    /// (`spec.context`). An adapter with a better way to ingest a bundle overrides this.
+    fn ingest_handoff(&self, spec: RunSpec, events: EventSink) -> Result<Box<dyn NativeRun>, AdapterError> {
+        self.start(spec, events)
     }
 
     /// AAP `usage(scope)`.

@@ -18,6 +18,7 @@ pub fn sh_agent(name: &str, script: &str) -> AgentConfig {
         args: vec!["-c".to_owned(), script.to_owned()],
         env: BTreeMap::new(),
         workdir: None,
+        interactive: false,
     }
 }
 

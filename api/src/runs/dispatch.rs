@@ -1,0 +1,451 @@
+//! Attempts: choosing an agent and sending it the run, the attempt's lease on its connector
+//! (renewed by heartbeats), retries after a lapsed lease, and the sweeper that finds what timed out.
+
+use acc_entity::{agent, project, run_attempt, task_run};
+use acc_protocol::{CancelMode, Capability, Command, CommandOutcome};
+use chrono::Utc;
+use sea_orm::sea_query::Expr;
+use sea_orm::{ActiveModelTrait, ColumnTrait, EntityTrait, PaginatorTrait, QueryFilter, QueryOrder, Set};
+use uuid::Uuid;
+
+use super::attempt_status::*;
+use super::state::RunStatus;
+use super::{Result, RunService, approvals, require};
+use crate::error::is_unique_violation;
+use crate::gateway::capabilities;
+
+/// The kinds of attempt, as stored.
+pub(super) const START: &str = "start";
+pub(super) const RETRY: &str = "retry";
+pub(super) const HANDOFF: &str = "handoff";
+
+/// The longest wait before a retry, however many attempts came before.
+const MAX_RETRY_BACKOFF: std::time::Duration = std::time::Duration::from_secs(300);
+
+fn required_capabilities(run: &task_run::Model) -> Vec<Capability> {
+    serde_json::from_value(run.required_capabilities.clone()).unwrap_or_default()
+}
+
+/// An attempt that was checkpointed for a handoff: open, but no longer the one working.
+fn is_handing_off(attempt: &run_attempt::Model) -> bool {
+    attempt.status == HANDING_OFF || attempt.status == STOPPED
+}
+
+impl RunService {
+    /// Sends a `dispatching` run's next attempt to a suitable online agent, or blocks the run when
+    /// there is none. Does nothing unless the run is dispatching with no working attempt, and the
+    /// unique attempt number settles races, so concurrent callers dispatch a run once.
+    pub(super) async fn dispatch(&self, run_id: Uuid) -> Result<()> {
+        let run = self.load(run_id).await?;
+        if RunStatus::from_stored(&run.status) != RunStatus::Dispatching {
+            return Ok(());
+        }
+        let previous = self.current_attempt(run_id).await?;
+        if previous.as_ref().is_some_and(|a| a.ended_at.is_none() && !is_handing_off(a)) {
+            return Ok(());
+        }
+        let project = self.project_of(&run).await?;
+        let required = required_capabilities(&run);
+        let wanted = run.handoff_target_id.or(run.requested_agent_id);
+        let candidates = agent::Entity::find()
+            .filter(agent::Column::WorkspaceId.eq(project.workspace_id))
+            .order_by_asc(agent::Column::Id)
+            .all(&self.db)
+            .await?;
+        let chosen = candidates.into_iter().find(|a| {
+            wanted.is_none_or(|w| w == a.id)
+                && self.gateway.is_connected(a.connector_id)
+                && required.iter().all(|c| capabilities(a).contains(c))
+        });
+        let Some(agent) = chosen else {
+            let reason = match (run.handoff_target_id, wanted) {
+                (Some(_), _) => "the handoff target is not online".to_owned(),
+                (None, Some(_)) => "the chosen agent is not online".to_owned(),
+                (None, None) if required.is_empty() => "no agent is online for this project".to_owned(),
+                (None, None) => format!(
+                    "no online agent has {}",
+                    required.iter().map(|c| c.as_str()).collect::<Vec<_>>().join(", ")
+                ),
+            };
+            self.set_status(run_id, RunStatus::Blocked, Some(reason)).await?;
+            return Ok(());
+        };
+        let number = previous.map_or(1, |a| a.number + 1);
+        let kind = match (run.handoff_target_id, number) {
+            (Some(_), _) => HANDOFF,
+            (None, 1) => START,
+            (None, _) => RETRY,
+        };
+        let now = Utc::now();
+        let inserted = run_attempt::ActiveModel {
+            id: Set(crate::ids::new_id()),
+            run_id: Set(run_id),
+            number: Set(number),
+            kind: Set(kind.to_owned()),
+            agent_id: Set(agent.id),
+            connector_id: Set(agent.connector_id),
+            status: Set(DISPATCHED.to_owned()),
+            lease_expires_at: Set(Some(now + self.policy.lease)),
+            ended_at: Set(None),
+            revision: Set(1),
+            created_at: Set(now),
+            updated_at: Set(now),
+        }
+        .insert(&self.db)
+        .await;
+        let attempt = match inserted {
+            Ok(attempt) => attempt,
+            // Another dispatcher took this attempt number first.
+            Err(e) if is_unique_violation(&e) => return Ok(()),
+            Err(e) => return Err(e.into()),
+        };
+        task_run::Entity::update_many()
+            .col_expr(task_run::Column::AgentId, Expr::value(agent.id))
+            .filter(task_run::Column::Id.eq(run_id))
+            .exec(&self.db)
+            .await?;
+        tracing::info!(%run_id, attempt = number, kind, agent_id = %agent.id, "run dispatched");
+        if !self.send_attempt(&run, &attempt).await? {
+            self.end_attempt(attempt.id, UNDELIVERED).await?;
+            let reason = format!("attempt {number} could not be sent: its connector went away");
+            self.attempt_failed(run_id, reason).await?;
+        }
+        Ok(())
+    }
+
+    /// Sends an attempt's start (or, for a handoff, the handoff bundle) to its connector. The
+    /// command id is the attempt id, so sending it again is harmless.
+    async fn send_attempt(&self, run: &task_run::Model, attempt: &run_attempt::Model) -> Result<bool> {
+        let command = if attempt.kind == HANDOFF {
+            Command::HandoffIngest {
+                run_id: run.id,
+                attempt_id: attempt.id,
+                agent_id: attempt.agent_id,
+                bundle: self.handoff_bundle(run).await?,
+            }
+        } else {
+            let context = match attempt.kind.as_str() {
+                RETRY => serde_json::json!({
+                    "attempt": attempt.number,
+                    "checkpoint": self.latest_checkpoint(run.id).await?.map(|c| c.data),
+                }),
+                _ => serde_json::json!({}),
+            };
+            Command::StartRun {
+                run_id: run.id,
+                attempt_id: attempt.id,
+                agent_id: attempt.agent_id,
+                input: run.input.clone(),
+                context,
+                approval_token: None,
+            }
+        };
+        Ok(self.send_command(attempt.connector_id, run.id, attempt.id, command))
+    }
+
+    /// The run's working attempt ended without a result (its lease lapsed, it could not be sent).
+    /// Retries while the run has attempts left, else fails it. A handoff in progress goes on.
+    /// Returns true when the run is now ready to be dispatched at once (a handoff's target).
+    async fn attempt_failed(&self, run_id: Uuid, reason: String) -> Result<bool> {
+        let run = self.load(run_id).await?;
+        let mut status = RunStatus::from_stored(&run.status);
+        if status.is_terminal() {
+            return Ok(false);
+        }
+        self.close_pending_approvals(run_id, approvals::CANCELLED, "the attempt ended").await?;
+        match status {
+            RunStatus::Cancelling => {
+                self.set_status(run_id, RunStatus::Cancelled, Some(format!("{reason}; the run is cancelled"))).await?;
+                return Ok(false);
+            }
+            RunStatus::HandoffReady => {
+                self.set_status(run_id, RunStatus::Dispatching, Some(format!("{reason}; handing off"))).await?;
+                return Ok(true);
+            }
+            RunStatus::Checkpointing if run.handoff_target_id.is_some() => {
+                let reason = format!("{reason}; handing off without a checkpoint");
+                self.set_status(run_id, RunStatus::HandoffReady, Some(reason)).await?;
+                self.set_status(run_id, RunStatus::Dispatching, None).await?;
+                return Ok(true);
+            }
+            RunStatus::Dispatching if run.handoff_target_id.is_some() => {
+                self.close_handed_off(run_id, ENDED).await?;
+                let reason = format!("{reason}; the handoff waits for its target");
+                self.set_status(run_id, RunStatus::Blocked, Some(reason)).await?;
+                return Ok(false);
+            }
+            RunStatus::WaitingApproval | RunStatus::Checkpointing => {
+                self.set_status(run_id, RunStatus::Running, Some(reason.clone())).await?;
+                status = RunStatus::Running;
+            }
+            _ => {}
+        }
+        let attempts =
+            run_attempt::Entity::find().filter(run_attempt::Column::RunId.eq(run_id)).count(&self.db).await?;
+        if attempts < run.max_attempts.max(1) as u64 {
+            if status != RunStatus::Dispatching {
+                let reason = format!("{reason}; retrying as attempt {} of {}", attempts + 1, run.max_attempts);
+                self.set_status(run_id, RunStatus::Dispatching, Some(reason)).await?;
+            }
+        } else {
+            let reason = format!("{reason}; no attempts left ({} allowed)", run.max_attempts);
+            self.set_status(run_id, RunStatus::Failed, Some(reason)).await?;
+        }
+        Ok(false)
+    }
+
+    /// Closes the attempts that handed a run off (their leases end now).
+    async fn close_handed_off(&self, run_id: Uuid, status: &str) -> Result<()> {
+        let sources = run_attempt::Entity::find()
+            .filter(run_attempt::Column::RunId.eq(run_id))
+            .filter(run_attempt::Column::Status.is_in([HANDING_OFF, STOPPED]))
+            .filter(run_attempt::Column::EndedAt.is_null())
+            .all(&self.db)
+            .await?;
+        for source in sources {
+            self.end_attempt(source.id, status).await?;
+        }
+        Ok(())
+    }
+
+    /// A connector acknowledged (or refused) a command. Start and handoff commands carry their
+    /// attempt's id; approval decisions their approval's; checkpoints are remembered here.
+    pub async fn command_acknowledged(
+        &self,
+        connector_id: Uuid,
+        command_id: Uuid,
+        outcome: &CommandOutcome,
+    ) -> Result<()> {
+        let attempt = run_attempt::Entity::find_by_id(command_id).one(&self.db).await?;
+        if let Some(attempt) = attempt.filter(|a| a.connector_id == connector_id) {
+            return self.attempt_answered(attempt, outcome).await;
+        }
+        if let Some(approval) = acc_entity::approval::Entity::find_by_id(command_id).one(&self.db).await? {
+            if let CommandOutcome::Rejected { reason } = outcome {
+                let message = format!("the connector refused the decision on `{}`: {reason}", approval.action);
+                let data = serde_json::json!({ "message": message, "approval_id": approval.id });
+                self.note(approval.run_id, super::NOTICE_KIND, data).await?;
+            }
+            return Ok(());
+        }
+        let checkpoint = self.pending_checkpoints.lock().ok().and_then(|mut map| map.remove(&command_id));
+        if let (Some(run_id), CommandOutcome::Rejected { reason }) = (checkpoint, outcome) {
+            self.checkpoint_refused(run_id, reason).await?;
+        }
+        Ok(())
+    }
+
+    async fn attempt_answered(&self, attempt: run_attempt::Model, outcome: &CommandOutcome) -> Result<()> {
+        let run = self.load(attempt.run_id).await?;
+        let current = self.current_attempt(run.id).await?.is_some_and(|c| c.id == attempt.id);
+        let dispatching = RunStatus::from_stored(&run.status) == RunStatus::Dispatching;
+        match outcome {
+            CommandOutcome::Accepted => {
+                if attempt.status == DISPATCHED {
+                    self.mark_attempt(attempt.id, RUNNING).await?;
+                }
+                if !(current && dispatching) {
+                    // A late answer: the run moved on (cancelled, say) and must not be undone.
+                    return Ok(());
+                }
+                let reason = if attempt.kind == HANDOFF {
+                    self.close_handed_off(run.id, HANDED_OFF).await?;
+                    self.handoff_completed(run.id, attempt.agent_id).await?;
+                    Some("the handoff target took the run over".to_owned())
+                } else {
+                    None
+                };
+                self.set_status_if(run.id, RunStatus::Dispatching, RunStatus::Running, reason).await
+            }
+            CommandOutcome::Rejected { reason } => {
+                self.end_attempt(attempt.id, REFUSED).await?;
+                if !(current && dispatching) {
+                    return Ok(());
+                }
+                if attempt.kind == HANDOFF {
+                    self.close_handed_off(run.id, ENDED).await?;
+                    let reason = format!("the handoff target refused the run: {reason}");
+                    self.set_status(run.id, RunStatus::Blocked, Some(reason)).await?;
+                } else {
+                    // A refusal may pass (a full spool, a previous attempt still stopping): retry while attempts remain.
+                    let reason = format!("the connector refused attempt {}: {reason}", attempt.number);
+                    self.attempt_failed(run.id, reason).await?;
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// A heartbeat: renews the leases of the connector's open attempts, and stops runs it still
+    /// runs that the control plane no longer gives it (ended, interrupted, handed elsewhere).
+    pub async fn connector_heartbeat(&self, connector_id: Uuid, active_runs: &[Uuid]) -> Result<()> {
+        run_attempt::Entity::update_many()
+            .col_expr(run_attempt::Column::LeaseExpiresAt, Expr::value(Utc::now() + self.policy.lease))
+            .filter(run_attempt::Column::ConnectorId.eq(connector_id))
+            .filter(run_attempt::Column::EndedAt.is_null())
+            .exec(&self.db)
+            .await?;
+        for run_id in active_runs {
+            let open = run_attempt::Entity::find()
+                .filter(run_attempt::Column::RunId.eq(*run_id))
+                .filter(run_attempt::Column::ConnectorId.eq(connector_id))
+                .filter(run_attempt::Column::EndedAt.is_null())
+                .one(&self.db)
+                .await?;
+            if open.is_none() {
+                tracing::warn!(%run_id, "the connector runs a run it no longer owns; stopping it");
+                self.send_cancel(connector_id, *run_id, None, CancelMode::Immediate);
+            }
+        }
+        Ok(())
+    }
+
+    /// A connector (re)connected: resend what its previous connection may have lost (starts not
+    /// yet answered, approval decisions), and dispatch the blocked runs its agents can take.
+    pub async fn connector_online(&self, connector_id: Uuid) -> Result<()> {
+        let open = run_attempt::Entity::find()
+            .filter(run_attempt::Column::ConnectorId.eq(connector_id))
+            .filter(run_attempt::Column::EndedAt.is_null())
+            .all(&self.db)
+            .await?;
+        for attempt in &open {
+            if attempt.status == DISPATCHED {
+                let run = self.load(attempt.run_id).await?;
+                self.send_attempt(&run, attempt).await?;
+            }
+            self.resend_decisions(attempt).await?;
+        }
+        let agents = agent::Entity::find().filter(agent::Column::ConnectorId.eq(connector_id)).all(&self.db).await?;
+        let Some(workspace_id) = agents.first().map(|a| a.workspace_id) else { return Ok(()) };
+        let projects: Vec<Uuid> = project::Entity::find()
+            .filter(project::Column::WorkspaceId.eq(workspace_id))
+            .all(&self.db)
+            .await?
+            .into_iter()
+            .map(|p| p.id)
+            .collect();
+        let blocked = task_run::Entity::find()
+            .filter(task_run::Column::ProjectId.is_in(projects))
+            .filter(task_run::Column::Status.eq(RunStatus::Blocked.as_str()))
+            .order_by_asc(task_run::Column::Id)
+            .all(&self.db)
+            .await?;
+        for run in blocked {
+            let wanted = run.handoff_target_id.or(run.requested_agent_id);
+            let required = required_capabilities(&run);
+            let Some(agent) = agents.iter().find(|a| wanted.is_none_or(|w| w == a.id) && require(a, &required).is_ok())
+            else {
+                continue;
+            };
+            let reason = format!("agent {} came online", agent.name);
+            let resumed = async {
+                self.set_status(run.id, RunStatus::HandoffReady, Some(reason)).await?;
+                self.set_status(run.id, RunStatus::Dispatching, None).await?;
+                self.dispatch(run.id).await
+            };
+            if let Err(e) = resumed.await {
+                tracing::warn!(run_id = %run.id, error = %e, "could not dispatch a blocked run");
+            }
+        }
+        Ok(())
+    }
+
+    /// Runs the sweeper until the process ends.
+    pub fn spawn_sweeper(&self) -> tokio::task::JoinHandle<()> {
+        let service = self.clone();
+        tokio::spawn(async move {
+            let mut tick = tokio::time::interval(service.policy.sweep_interval());
+            tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+            loop {
+                tick.tick().await;
+                if let Err(e) = service.sweep().await {
+                    tracing::warn!(error = %e, "run sweep failed; trying again at the next tick");
+                }
+            }
+        })
+    }
+
+    /// One pass over what time decides: lapsed leases, due retries, overdue cancels and handoffs,
+    /// expired approvals.
+    pub async fn sweep(&self) -> Result<()> {
+        self.lapse_leases().await?;
+        self.retry_due().await?;
+        self.finish_overdue().await?;
+        self.expire_approvals().await
+    }
+
+    /// Fails the attempts whose connector stopped renewing their lease.
+    async fn lapse_leases(&self) -> Result<()> {
+        let lapsed = run_attempt::Entity::find()
+            .filter(run_attempt::Column::EndedAt.is_null())
+            .filter(run_attempt::Column::LeaseExpiresAt.lt(Utc::now()))
+            .all(&self.db)
+            .await?;
+        for attempt in lapsed {
+            // Whoever closes the attempt handles it, once.
+            if !self.end_attempt(attempt.id, LAPSED).await? {
+                continue;
+            }
+            tracing::warn!(run_id = %attempt.run_id, attempt = attempt.number, "the attempt's lease lapsed");
+            if self.current_attempt(attempt.run_id).await?.is_none_or(|c| c.id != attempt.id) {
+                continue;
+            }
+            let reason = format!(
+                "attempt {} lost its connector: no heartbeat for {} ms",
+                attempt.number,
+                self.policy.lease.as_millis()
+            );
+            if self.attempt_failed(attempt.run_id, reason).await? {
+                self.dispatch(attempt.run_id).await?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Dispatches the runs waiting for a retry whose backoff has passed.
+    async fn retry_due(&self) -> Result<()> {
+        let waiting = task_run::Entity::find()
+            .filter(task_run::Column::Status.eq(RunStatus::Dispatching.as_str()))
+            .all(&self.db)
+            .await?;
+        let now = Utc::now();
+        for run in waiting {
+            let due = match self.current_attempt(run.id).await? {
+                None => true,
+                Some(last) => last.ended_at.is_some_and(|ended| {
+                    let backoff = self.policy.retry_backoff.saturating_mul(1 << (last.number - 1).clamp(0, 16) as u32);
+                    ended + backoff.min(MAX_RETRY_BACKOFF) <= now
+                }),
+            };
+            if due {
+                self.dispatch(run.id).await?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Cancels runs the connector did not confirm in time, and hands off runs whose source agent
+    /// did not stop in time.
+    async fn finish_overdue(&self) -> Result<()> {
+        let deadline = Utc::now() - self.policy.cancel_timeout;
+        let overdue = task_run::Entity::find()
+            .filter(task_run::Column::Status.is_in([RunStatus::Cancelling.as_str(), RunStatus::HandoffReady.as_str()]))
+            .filter(task_run::Column::UpdatedAt.lt(deadline))
+            .all(&self.db)
+            .await?;
+        for run in overdue {
+            if RunStatus::from_stored(&run.status) == RunStatus::Cancelling {
+                let reason = Some("forced: the connector did not confirm in time".to_owned());
+                self.set_status_if(run.id, RunStatus::Cancelling, RunStatus::Cancelled, reason).await?;
+                if let Some(attempt) = self.current_attempt(run.id).await? {
+                    self.end_attempt(attempt.id, ENDED).await?;
+                }
+            } else {
+                let reason = Some("the source agent did not stop in time; handing off anyway".to_owned());
+                self.set_status_if(run.id, RunStatus::HandoffReady, RunStatus::Dispatching, reason).await?;
+                self.dispatch(run.id).await?;
+            }
+        }
+        Ok(())
+    }
+}

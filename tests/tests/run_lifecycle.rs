@@ -1,0 +1,514 @@
+//! A run's life beyond the happy path, against a connector that speaks the wire protocol:
+//! acknowledgements that never skip an unstored event, resume cursors, blocked runs that start
+//! when an agent comes online, leases that lapse into retries and failure, approvals with their
+//! tokens, and handoff to another agent.
+
+mod common;
+
+use std::time::Duration;
+
+use acc_protocol::{
+    APPROVAL_AUDIENCE, ApprovalClaims, CancelMode, Capability, Command, CommandOutcome, ErrorCode, EventKind, RunCursor,
+};
+use acc_tests::connector_client::RawConnector;
+use acc_tests::{Client, Server, ServerOptions, TestDb, on_both_databases, op};
+use base64::Engine;
+use common::{events, raw_connector, run_status};
+use serde_json::{Value, json};
+use uuid::Uuid;
+
+fn statuses(events: &[Value]) -> Vec<String> {
+    events.iter().filter(|e| e["kind"] == "status").map(|e| e["data"]["status"].as_str().unwrap().to_owned()).collect()
+}
+
+async fn start_run(owner: &Client, task_id: &Value) -> String {
+    let started = owner.gql("mutation($t: ID!) { startRun(taskId: $t) { id } }", json!({"t": task_id})).await;
+    started.data("startRun")["id"].as_str().unwrap().to_owned()
+}
+
+/// Polls until the run reaches `wanted`, sending `heartbeat`s from `alive` meanwhile.
+async fn wait_status(owner: &Client, run_id: &str, wanted: &str, mut alive: Option<&mut RawConnector>) -> Value {
+    let mut last = Value::Null;
+    for _ in 0..150 {
+        let node = owner
+            .gql(
+                "query($id: ID!) { node(id: $id) { ... on TaskRun { status statusReason attempts { number kind status leaseExpiresAt endedAt } } } }",
+                json!({"id": run_id}),
+            )
+            .await;
+        last = node.data("node").clone();
+        if last["status"] == wanted {
+            return last;
+        }
+        if let Some(connector) = alive.as_deref_mut() {
+            connector.heartbeat(vec![]).await;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    panic!("the run never reached {wanted}: {last}");
+}
+
+fn output(connector: &RawConnector, run: Uuid, sequence: u64, line: &str) -> acc_protocol::Envelope {
+    connector.event(run, sequence, EventKind::Output, json!({"line": line}))
+}
+
+on_both_databases!(acknowledgements_never_pass_an_event_that_is_not_stored, |db: TestDb| async move {
+    let server = Server::start(db).await;
+    let f = common::fixture(&server).await;
+    let task = common::create_task(&f.owner, &f.project_id, "Ordered").await;
+    let (mut connector, credential) = raw_connector(&server, &f).await;
+    connector.hello("shell", vec![Capability::Stream]).await;
+    let run_id = start_run(&f.owner, &task["id"]).await;
+    let (run, _) = connector.accept_start().await;
+
+    let (one, two, three) =
+        (output(&connector, run, 1, "one"), output(&connector, run, 2, "two"), output(&connector, run, 3, "three"));
+    assert_eq!(connector.emit(one).await, Ok(1));
+    // Event 2 was lost on the way: 3 is refused, not stored, and nothing past 1 is acknowledged.
+    assert_eq!(connector.emit(three.clone()).await, Err(ErrorCode::OutOfOrder));
+    assert_eq!(connector.emit(two.clone()).await, Ok(2));
+    assert_eq!(connector.emit(three).await, Ok(3));
+    // A resend of a stored event is acknowledged up to what is stored, and stored once.
+    assert_eq!(connector.emit(two).await, Ok(3));
+    let lines: Vec<Value> = events(&f.owner, &run_id)
+        .await
+        .into_iter()
+        .filter(|e| e["kind"] == "output")
+        .map(|e| e["data"]["line"].clone())
+        .collect();
+    assert_eq!(lines, [json!("one"), json!("two"), json!("three")]);
+
+    // After a reconnect the connector learns where to resume; a run the control plane does not
+    // have is released entirely.
+    let unknown = Uuid::now_v7();
+    let mut again = RawConnector::dial(&server, connector.id, &credential).await.unwrap();
+    let welcome = again
+        .hello_with(
+            &[("shell", vec![Capability::Stream])],
+            vec![RunCursor { run_id: run, acked_sequence: 1 }, RunCursor { run_id: unknown, acked_sequence: 0 }],
+        )
+        .await;
+    assert_eq!(
+        welcome.resume,
+        [RunCursor { run_id: run, acked_sequence: 3 }, RunCursor { run_id: unknown, acked_sequence: u64::MAX }]
+    );
+    assert!(!welcome.approval_keys.is_empty(), "the keys approval tokens are signed with");
+});
+
+on_both_databases!(a_blocked_run_starts_when_a_suitable_agent_comes_online, |db: TestDb| async move {
+    let server = Server::start(db).await;
+    let f = common::fixture(&server).await;
+    let task = common::create_task(&f.owner, &f.project_id, "Wait for an agent").await;
+    let needs_approvals = f
+        .owner
+        .gql(
+            "mutation($t: ID!) { startRun(taskId: $t, requiredCapabilities: [APPROVALS]) { id status statusReason } }",
+            json!({"t": task["id"]}),
+        )
+        .await;
+    assert_eq!(needs_approvals.data("startRun")["status"], "BLOCKED");
+    let run_id = start_run(&f.owner, &task["id"]).await;
+    assert_eq!(run_status(&f.owner, &run_id).await, "BLOCKED");
+
+    // An agent without approvals comes online: it takes the run that needs nothing special, only.
+    let (mut connector, _) = raw_connector(&server, &f).await;
+    connector.hello("shell", vec![Capability::Stream]).await;
+    connector.accept_start().await;
+    let run = wait_status(&f.owner, &run_id, "RUNNING", None).await;
+    assert_eq!(run["attempts"].as_array().unwrap().len(), 1);
+    let stored = events(&f.owner, &run_id).await;
+    assert_eq!(statuses(&stored), ["queued", "dispatching", "blocked", "handoff_ready", "dispatching", "running"]);
+    let online = stored.iter().find(|e| e["data"]["status"] == "handoff_ready").unwrap();
+    assert_eq!(online["data"]["reason"], "agent shell came online");
+    let other = needs_approvals.data("startRun")["id"].as_str().unwrap();
+    assert_eq!(run_status(&f.owner, other).await, "BLOCKED", "still waiting for an agent with approvals");
+});
+
+fn lease_options() -> ServerOptions {
+    let env = [
+        ("ACC_RUNS__HEARTBEAT_INTERVAL_MS", "400"),
+        ("ACC_RUNS__LEASE_MS", "1000"),
+        ("ACC_RUNS__RETRY_BACKOFF_MS", "100"),
+        ("ACC_RUNS__MAX_ATTEMPTS", "2"),
+    ];
+    ServerOptions { env: env.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect(), ..Default::default() }
+}
+
+on_both_databases!(a_lapsed_lease_retries_the_run_elsewhere_then_fails_it, |db: TestDb| async move {
+    let server = Server::start_with(db, lease_options()).await;
+    let f = common::fixture(&server).await;
+    let task = common::create_task(&f.owner, &f.project_id, "Survive a lost host").await;
+    let (mut first, first_credential) = raw_connector(&server, &f).await;
+    first.hello("first", vec![Capability::Stream]).await;
+    let (mut second, _) = raw_connector(&server, &f).await;
+    second.hello("second", vec![Capability::Stream]).await;
+
+    let run_id = start_run(&f.owner, &task["id"]).await;
+    let (run, first_attempt) = first.accept_start().await;
+    assert_eq!(first.emit(output(&first, run, 1, "working")).await, Ok(1));
+    // The first host vanishes: nothing renews its lease any more.
+    let first_id = first.id;
+    drop(first);
+
+    let (command_id, command) = loop {
+        second.heartbeat(vec![]).await;
+        if let Ok(Ok(frame)) = tokio::time::timeout(Duration::from_millis(200), second.recv()).await
+            && let acc_protocol::Frame::Command { command_id, command } = frame.payload
+        {
+            break (command_id, command);
+        }
+    };
+    let Command::StartRun { run_id: retried, attempt_id, context, .. } = command else { panic!("expected a start") };
+    assert_eq!((retried, context["attempt"].as_i64()), (run, Some(2)), "the retry is attempt 2");
+    assert_ne!(attempt_id, first_attempt);
+    second.answer(command_id, CommandOutcome::Accepted).await;
+    let running = wait_status(&f.owner, &run_id, "RUNNING", Some(&mut second)).await;
+    let attempts = running["attempts"].as_array().unwrap();
+    assert_eq!(
+        attempts.iter().map(|a| (a["kind"].as_str().unwrap(), a["status"].as_str().unwrap())).collect::<Vec<_>>(),
+        [("START", "LAPSED"), ("RETRY", "RUNNING")]
+    );
+    assert!(attempts[0]["leaseExpiresAt"].is_null() && attempts[1]["leaseExpiresAt"].is_string());
+
+    // The second host goes quiet too, and the run has no attempts left.
+    let failed = wait_status(&f.owner, &run_id, "FAILED", None).await;
+    let reason = failed["statusReason"].as_str().unwrap();
+    assert!(
+        reason.contains("attempt 2 lost its connector") && reason.contains("no attempts left (2 allowed)"),
+        "{reason}"
+    );
+    let stored = events(&f.owner, &run_id).await;
+    assert_eq!(statuses(&stored), ["queued", "dispatching", "running", "dispatching", "running", "failed"]);
+    assert!(stored.iter().any(|e| e["data"]["line"] == "working"), "the first attempt's event stays in the run");
+
+    // The first host comes back still running the run it lost: it is told to stop it.
+    let mut back = RawConnector::dial(&server, first_id, &first_credential).await.unwrap();
+    back.hello("first", vec![Capability::Stream]).await;
+    back.heartbeat(vec![run]).await;
+    match back.command().await.1 {
+        Command::CancelRun { run_id, mode, .. } => assert_eq!((run_id, mode), (run, CancelMode::Immediate)),
+        other => panic!("expected cancel_run, got {other:?}"),
+    }
+});
+
+/// Checks an approval token the way a connector does, with the keys `hello_ack` listed.
+fn verify_token(token: &str, keys: &[acc_protocol::ApprovalKey]) -> ApprovalClaims {
+    let kid = jsonwebtoken::decode_header(token).unwrap().kid.unwrap();
+    let key = keys.iter().find(|k| k.kid == kid).expect("signed with a listed key");
+    let bytes = base64::engine::general_purpose::STANDARD.decode(&key.public_key).unwrap();
+    let mut validation = jsonwebtoken::Validation::new(jsonwebtoken::Algorithm::EdDSA);
+    validation.set_audience(&[APPROVAL_AUDIENCE]);
+    validation.set_issuer(&["acc"]);
+    jsonwebtoken::decode::<ApprovalClaims>(token, &jsonwebtoken::DecodingKey::from_ed_der(&bytes), &validation)
+        .unwrap()
+        .claims
+}
+
+const APPROVALS: &str = "query($p: ID, $s: ApprovalStatus) { approvals(projectId: $p, status: $s) { edges { node { id action reason status decidedBy { email } decisionReason run { id status } } } } }";
+
+async fn approvals(client: &Client, project_id: &str, status: Option<&str>) -> Vec<Value> {
+    let page = client.gql(APPROVALS, json!({"p": project_id, "s": status})).await;
+    page.data("approvals")["edges"].as_array().unwrap().iter().map(|e| e["node"].clone()).collect()
+}
+
+async fn decide(client: &Client, approval_id: &Value, decision: &str, reason: &str) -> acc_tests::GqlResponse {
+    client
+        .gql(
+            "mutation($a: ID!, $d: ApprovalDecision!, $r: String) { decideApproval(approvalId: $a, decision: $d, reason: $r) { id status decisionReason decidedBy { email } } }",
+            json!({"a": approval_id, "d": decision, "r": reason}),
+        )
+        .await
+}
+
+fn ask(connector: &RawConnector, run: Uuid, sequence: u64, request: &str, action: &str) -> acc_protocol::Envelope {
+    let data = json!({"request_id": request, "action": action, "reason": "a clean build"});
+    connector.event(run, sequence, EventKind::ApprovalRequested, data)
+}
+
+on_both_databases!(an_approval_pauses_the_run_and_its_token_is_bound_to_the_action, |db: TestDb| async move {
+    let server = Server::start(db).await;
+    let f = common::fixture(&server).await;
+    let task = common::create_task(&f.owner, &f.project_id, "Clean up").await;
+    let (mut connector, _) = raw_connector(&server, &f).await;
+    let welcome = connector.hello_with(&[("careful", vec![Capability::Stream, Capability::Approvals])], vec![]).await;
+    let mut inbox = f
+        .owner
+        .subscribe(
+            "subscription($p: ID) { approvalUpdated(projectId: $p) { action status } }",
+            json!({"p": f.project_id}),
+        )
+        .await
+        .unwrap();
+    let run_id = start_run(&f.owner, &task["id"]).await;
+    let (run, _) = connector.accept_start().await;
+    let first = ask(&connector, run, 1, "r1", "delete build/");
+    assert_eq!(connector.emit(first).await, Ok(1));
+    assert_eq!(run_status(&f.owner, &run_id).await, "WAITING_APPROVAL");
+    let live = inbox.next().await.unwrap();
+    assert_eq!(live["data"]["approvalUpdated"], json!({"action": "delete build/", "status": "PENDING"}));
+    let pending = approvals(&f.owner, &f.project_id, None).await;
+    assert_eq!(pending.len(), 1);
+    assert_eq!(
+        (pending[0]["action"].as_str(), pending[0]["reason"].as_str()),
+        (Some("delete build/"), Some("a clean build"))
+    );
+    let approval_id = pending[0]["id"].clone();
+
+    // Deciding needs the operator role: a member sees the approval but may not decide it.
+    f.owner
+        .gql(
+            "mutation($p: String!) { createUser(email: \"member@acme.test\", password: $p, role: MEMBER) { id } }",
+            json!({"p": acc_tests::PASSWORD}),
+        )
+        .await
+        .data("createUser");
+    let login =
+        server.client().gql(op!("login"), json!({"email": "member@acme.test", "password": acc_tests::PASSWORD})).await;
+    let member = server.client().with_token(login.data("login")["accessToken"].as_str().unwrap());
+    assert_eq!(approvals(&member, &f.project_id, None).await.len(), 1);
+    decide(&member, &approval_id, "APPROVE", "sure").await.expect_code("FORBIDDEN");
+
+    let approved = decide(&f.owner, &approval_id, "APPROVE", "go ahead").await;
+    assert_eq!(
+        approved.data("decideApproval")["decidedBy"]["email"].as_str(),
+        Some("owner@acme.test"),
+        "{}",
+        approved.body
+    );
+    let (command_id, command) = connector.command().await;
+    let Command::ApprovalDecision { approval_id: decided, request_id, approved, reason, approval_token, .. } = command
+    else {
+        panic!("expected approval_decision, got {command:?}")
+    };
+    assert_eq!((request_id.as_str(), approved, reason.as_deref()), ("r1", true, Some("go ahead")));
+    assert_eq!(command_id, decided, "the decision's command id is the approval id");
+    let claims = verify_token(&approval_token.expect("an approval carries a token"), &welcome.approval_keys);
+    assert_eq!((claims.run_id, claims.connector_id), (run, connector.id));
+    assert_eq!((claims.request_id.as_str(), claims.action.as_str()), ("r1", "delete build/"));
+    assert_eq!(claims.exp - claims.iat, 120, "short-lived");
+    connector.answer(command_id, CommandOutcome::Accepted).await;
+    assert_eq!(run_status(&f.owner, &run_id).await, "RUNNING");
+    let again = decide(&f.owner, &approval_id, "DENY", "changed my mind").await;
+    assert_eq!(again.expect_code("CONFLICT")["extensions"]["details"]["status"], "approved");
+
+    // A denial carries no token; a decision the connector refuses is noted on the run.
+    assert_eq!(connector.emit(ask(&connector, run, 2, "r2", "push to main")).await, Ok(2));
+    let second = approvals(&f.owner, &f.project_id, Some("PENDING")).await;
+    decide(&f.owner, &second[0]["id"], "DENY", "not today").await.data("decideApproval");
+    let (command_id, command) = connector.command().await;
+    let Command::ApprovalDecision { approved, approval_token, .. } = command else { panic!("expected a decision") };
+    assert_eq!((approved, approval_token), (false, None));
+    connector.answer(command_id, CommandOutcome::Rejected { reason: "the agent stopped listening".into() }).await;
+    let mut notice = Value::Null;
+    for _ in 0..50 {
+        if let Some(found) = events(&f.owner, &run_id).await.into_iter().find(|e| e["kind"] == "notice") {
+            notice = found;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert!(notice["data"]["message"].as_str().unwrap().contains("the agent stopped listening"), "{notice}");
+    let live: Vec<Value> = [inbox.next().await.unwrap(), inbox.next().await.unwrap(), inbox.next().await.unwrap()]
+        .into_iter()
+        .map(|m| m["data"]["approvalUpdated"].clone())
+        .collect();
+    assert_eq!(
+        live,
+        [
+            json!({"action": "delete build/", "status": "APPROVED"}),
+            json!({"action": "push to main", "status": "PENDING"}),
+            json!({"action": "push to main", "status": "DENIED"}),
+        ]
+    );
+    assert_eq!(approvals(&f.owner, &f.project_id, Some("PENDING")).await, Vec::<Value>::new());
+    let statuses = statuses(&events(&f.owner, &run_id).await);
+    assert_eq!(
+        statuses,
+        ["queued", "dispatching", "running", "waiting_approval", "running", "waiting_approval", "running"]
+    );
+});
+
+on_both_databases!(an_approval_nobody_decides_expires_as_a_denial, |db: TestDb| async move {
+    let env = vec![("ACC_RUNS__APPROVAL_TIMEOUT_MS".to_owned(), "300".to_owned())];
+    let server = Server::start_with(db, ServerOptions { env, ..Default::default() }).await;
+    let f = common::fixture(&server).await;
+    let task = common::create_task(&f.owner, &f.project_id, "Ask and wait").await;
+    let (mut connector, _) = raw_connector(&server, &f).await;
+    connector.hello("careful", vec![Capability::Stream, Capability::Approvals]).await;
+    let run_id = start_run(&f.owner, &task["id"]).await;
+    let (run, _) = connector.accept_start().await;
+    let ask = connector.event(run, 1, EventKind::ApprovalRequested, json!({"request_id": "r1", "action": "deploy"}));
+    assert_eq!(connector.emit(ask).await, Ok(1));
+    let (_, command) = connector.command().await;
+    let Command::ApprovalDecision { approved, approval_token, reason, .. } = command else {
+        panic!("expected a decision")
+    };
+    assert_eq!((approved, approval_token, reason.as_deref()), (false, None, Some("nobody decided in time")));
+    wait_status(&f.owner, &run_id, "RUNNING", None).await;
+    let expired = approvals(&f.owner, &f.project_id, Some("EXPIRED")).await;
+    assert_eq!(expired.len(), 1);
+    decide(&f.owner, &expired[0]["id"], "APPROVE", "too late").await.expect_code("CONFLICT");
+});
+
+on_both_databases!(a_run_is_handed_off_after_a_checkpoint_and_the_source_lease_closes_last, |db: TestDb| async move {
+    let server = Server::start(db).await;
+    let f = common::fixture(&server).await;
+    let task = common::create_task(&f.owner, &f.project_id, "Port the parser").await;
+    f.owner
+        .gql(op!("add_acceptance_criterion"), json!({"taskId": task["id"], "description": "tests pass"}))
+        .await
+        .data("addAcceptanceCriterion");
+    let (mut connector, _) = raw_connector(&server, &f).await;
+    let welcome = connector
+        .hello_with(
+            &[("source", vec![Capability::Stream, Capability::Checkpoint]), ("target", vec![Capability::Stream])],
+            vec![],
+        )
+        .await;
+    let agent = |name: &str| welcome.agents.iter().find(|a| a.name == name).unwrap().agent_id;
+    let gid = |uuid: Uuid| acc_api::ids::GlobalId::new(acc_api::ids::NodeKind::Agent, uuid).encode();
+    let started = f
+        .owner
+        .gql(
+            "mutation($t: ID!, $a: ID!) { startRun(taskId: $t, agentId: $a, input: {objective: \"port it\"}) { id } }",
+            json!({"t": task["id"], "a": gid(agent("source"))}),
+        )
+        .await;
+    let run_id = started.data("startRun")["id"].as_str().unwrap().to_owned();
+    let (run, source_attempt) = connector.accept_start().await;
+    let said = connector.event(run, 1, EventKind::Message, json!({"text": "half of the parser is ported"}));
+    assert_eq!(connector.emit(said).await, Ok(1));
+    wait_status(&f.owner, &run_id, "RUNNING", None).await;
+
+    let handoff = "mutation($r: ID!, $a: ID!) { requestHandoff(runId: $r, targetAgentId: $a, reason: \"needs a second pair of hands\") { status handoffTarget { name } } }";
+    // The target must be able to do what the run needs; the source must be able to checkpoint.
+    let from_target = f.owner.gql(handoff, json!({"r": run_id, "a": gid(agent("source"))})).await;
+    from_target.expect_code("VALIDATION");
+    let requested = f.owner.gql(handoff, json!({"r": run_id, "a": gid(agent("target"))})).await;
+    assert_eq!(
+        requested.data("requestHandoff"),
+        &json!({"status": "CHECKPOINTING", "handoffTarget": {"name": "target"}})
+    );
+    let (checkpoint_command, command) = connector.command().await;
+    let Command::Checkpoint { run_id: asked, reason } = command else { panic!("expected checkpoint, got {command:?}") };
+    assert_eq!((asked, reason.as_str()), (run, "handoff to target"));
+    connector.answer(checkpoint_command, CommandOutcome::Accepted).await;
+    let saved = json!({"reason": reason, "state": {"file": "parser.rs", "line": 120}, "completed": ["lexer"], "pending": ["parser"]});
+    assert_eq!(connector.emit(connector.event(run, 2, EventKind::Checkpoint, saved)).await, Ok(2));
+
+    // The source is told to stop, and keeps its lease until the target has taken over.
+    let (_, command) = connector.command().await;
+    match command {
+        Command::CancelRun { run_id: stopped, attempt_id, mode } => {
+            assert_eq!((stopped, attempt_id, mode), (run, Some(source_attempt), CancelMode::Graceful));
+        }
+        other => panic!("expected cancel_run, got {other:?}"),
+    }
+    let ready = wait_status(&f.owner, &run_id, "HANDOFF_READY", None).await;
+    assert_eq!(ready["attempts"][0]["status"], "HANDING_OFF");
+    let stopped = connector.event(run, 3, EventKind::Result, json!({"outcome": "cancelled", "signal": 15}));
+    assert_eq!(connector.emit(stopped).await, Ok(3));
+    let (command_id, command) = connector.command().await;
+    let Command::HandoffIngest { run_id: ingested, attempt_id, agent_id, bundle } = command else {
+        panic!("expected handoff_ingest, got {command:?}")
+    };
+    assert_eq!((ingested, agent_id, command_id), (run, agent("target"), attempt_id));
+    assert_eq!(bundle["objective"], "port it");
+    assert_eq!(bundle["acceptance_criteria"], json!([{"description": "tests pass", "met": false}]));
+    assert_eq!(bundle["checkpoint"]["data"]["state"], json!({"file": "parser.rs", "line": 120}));
+    assert_eq!(bundle["completed_work"], json!(["lexer"]));
+    assert_eq!(bundle["pending_work"], json!(["tests pass", "parser"]));
+    assert_eq!(bundle["conversation"][0]["data"]["text"], "half of the parser is ported");
+    assert_eq!(bundle["provenance"]["attempts"][0]["status"], "stopped");
+    let waiting = wait_status(&f.owner, &run_id, "DISPATCHING", None).await;
+    assert_eq!(waiting["attempts"][0]["status"], "STOPPED");
+    assert!(waiting["attempts"][0]["leaseExpiresAt"].is_string(), "the source's lease still holds: {waiting}");
+
+    connector.answer(command_id, CommandOutcome::Accepted).await;
+    let running = wait_status(&f.owner, &run_id, "RUNNING", None).await;
+    let attempts: Vec<(&str, &str)> = running["attempts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| (a["kind"].as_str().unwrap(), a["status"].as_str().unwrap()))
+        .collect();
+    assert_eq!(attempts, [("START", "HANDED_OFF"), ("HANDOFF", "RUNNING")]);
+    let run_view = f
+        .owner
+        .gql(
+            "query($id: ID!) { node(id: $id) { ... on TaskRun { agent { name } requestedAgent { name } handoffTarget { name } checkpoints { reason targetAgent { name } } } } }",
+            json!({"id": run_id}),
+        )
+        .await;
+    assert_eq!(
+        run_view.data("node"),
+        &json!({
+            "agent": {"name": "target"},
+            "requestedAgent": {"name": "target"},
+            "handoffTarget": null,
+            "checkpoints": [{"reason": "handoff to target", "targetAgent": {"name": "target"}}]
+        })
+    );
+    let done = connector.event(run, 4, EventKind::Result, json!({"outcome": "succeeded", "exit_code": 0}));
+    assert_eq!(connector.emit(done).await, Ok(4));
+    wait_status(&f.owner, &run_id, "SUCCEEDED", None).await;
+    assert_eq!(
+        statuses(&events(&f.owner, &run_id).await),
+        ["queued", "dispatching", "running", "checkpointing", "handoff_ready", "dispatching", "running", "succeeded"]
+    );
+    let finished = f.owner.gql(handoff, json!({"r": run_id, "a": gid(agent("target"))})).await;
+    finished.expect_code("INVALID_TRANSITION");
+});
+
+on_both_databases!(checkpoints_need_the_capability_and_a_refusal_resumes_the_run, |db: TestDb| async move {
+    let server = Server::start(db).await;
+    let f = common::fixture(&server).await;
+    let task = common::create_task(&f.owner, &f.project_id, "Save often").await;
+    let (mut connector, _) = raw_connector(&server, &f).await;
+    connector.hello("plain", vec![Capability::Stream]).await;
+    let run_id = start_run(&f.owner, &task["id"]).await;
+    connector.accept_start().await;
+    wait_status(&f.owner, &run_id, "RUNNING", None).await;
+    let checkpoint = "mutation($r: ID!) { requestCheckpoint(runId: $r, reason: \"before lunch\") { status } }";
+    let missing = f.owner.gql(checkpoint, json!({"r": run_id})).await;
+    assert_eq!(missing.expect_code("CAPABILITY_MISSING")["extensions"]["details"]["missing"], json!(["checkpoint"]));
+
+    let (mut saver, _) = raw_connector(&server, &f).await;
+    let saver_agent = saver.hello("saver", vec![Capability::Stream, Capability::Checkpoint]).await;
+    let gid = acc_api::ids::GlobalId::new(acc_api::ids::NodeKind::Agent, saver_agent).encode();
+    let started = f
+        .owner
+        .gql(
+            "mutation($t: ID!, $a: ID!) { startRun(taskId: $t, agentId: $a) { id } }",
+            json!({"t": task["id"], "a": gid}),
+        )
+        .await;
+    let saved_run = started.data("startRun")["id"].as_str().unwrap().to_owned();
+    let (run, _) = saver.accept_start().await;
+    wait_status(&f.owner, &saved_run, "RUNNING", None).await;
+    let asked = f.owner.gql(checkpoint, json!({"r": saved_run})).await;
+    assert_eq!(asked.data("requestCheckpoint")["status"], "CHECKPOINTING");
+    let (command_id, _) = saver.command().await;
+    saver.answer(command_id, CommandOutcome::Rejected { reason: "nothing to save yet".into() }).await;
+    let back = wait_status(&f.owner, &saved_run, "RUNNING", None).await;
+    assert_eq!(back["statusReason"], "the agent could not checkpoint: nothing to save yet");
+
+    f.owner.gql(checkpoint, json!({"r": saved_run})).await.data("requestCheckpoint");
+    let (command_id, _) = saver.command().await;
+    saver.answer(command_id, CommandOutcome::Accepted).await;
+    let state = saver.event(run, 1, EventKind::Checkpoint, json!({"reason": "before lunch", "state": {"step": 7}}));
+    assert_eq!(saver.emit(state).await, Ok(1));
+    let back = wait_status(&f.owner, &saved_run, "RUNNING", None).await;
+    assert_eq!(back["statusReason"], "checkpoint taken");
+    let view = f
+        .owner
+        .gql(
+            "query($id: ID!) { node(id: $id) { ... on TaskRun { checkpoints { reason data targetAgent { name } } } } }",
+            json!({"id": saved_run}),
+        )
+        .await;
+    assert_eq!(
+        view.data("node")["checkpoints"],
+        json!([{"reason": "before lunch", "data": {"reason": "before lunch", "state": {"step": 7}}, "targetAgent": null}])
+    );
+});
