@@ -331,3 +331,65 @@ async fn a_reused_pid_is_not_killed() {
     bystander.kill().unwrap();
     bystander.wait().unwrap();
 }
+
+#[tokio::test]
+async fn an_approved_action_reaches_the_agent_only_with_a_valid_token() {
+    let tmp = tempfile::tempdir().unwrap();
+    let script = r#"read input
+echo '{"acc": "approval_request", "request_id": "r1", "action": "delete build/"}'
+read decision
+echo "first: $decision"
+echo '{"acc": "approval_request", "request_id": "r2", "action": "delete build/"}'
+read decision
+echo "second: $decision""#;
+    let config = config(tmp.path(), "", &format!("{}interactive = true\n", agent("careful", script)));
+    let runtime = open(&config);
+    let control_plane = common::signer("k1");
+    let agents = [AgentId { name: "careful".into(), agent_id: AGENT }];
+    runtime.apply_hello_ack(&agents, &[], std::slice::from_ref(&control_plane.public)).unwrap();
+    let run_id = Uuid::now_v7();
+    assert_eq!(runtime.handle_command(Uuid::now_v7(), start(run_id, Uuid::now_v7())).0, CommandOutcome::Accepted);
+    let asked = |request: &'static str| {
+        let runtime = runtime.clone();
+        move || {
+            kinds_and_data(&runtime.spooled_events(run_id).unwrap())
+                .iter()
+                .any(|(kind, data)| *kind == EventKind::ApprovalRequested && data["request_id"] == request)
+        }
+    };
+    assert!(eventually(Duration::from_secs(5), asked("r1")).await);
+    let decide = |request: &str, token: String| Command::ApprovalDecision {
+        run_id,
+        approval_id: Uuid::now_v7(),
+        request_id: request.into(),
+        approved: true,
+        reason: Some("go".into()),
+        approval_token: Some(token),
+    };
+
+    // Signed by someone who is not the control plane: the agent is told no.
+    let forged = common::signer("k1").sign(&common::approval_claims(CONNECTOR, run_id, "r1", "delete build/"));
+    match runtime.handle_command(Uuid::now_v7(), decide("r1", forged)).0 {
+        CommandOutcome::Rejected { reason } => assert!(reason.starts_with("invalid approval token"), "{reason}"),
+        other => panic!("a forged token was accepted: {other:?}"),
+    }
+    assert!(eventually(Duration::from_secs(5), asked("r2")).await);
+    let valid = control_plane.sign(&common::approval_claims(CONNECTOR, run_id, "r2", "delete build/"));
+    assert_eq!(runtime.handle_command(Uuid::now_v7(), decide("r2", valid)).0, CommandOutcome::Accepted);
+
+    let events = until_result(&runtime, run_id).await;
+    let told = |prefix: &str| -> Value {
+        let line = kinds_and_data(&events)
+            .into_iter()
+            .find_map(|(_, data)| data["line"].as_str().and_then(|l| l.strip_prefix(prefix)).map(str::to_owned))
+            .unwrap_or_else(|| panic!("no line starting with {prefix}"));
+        serde_json::from_str(&line).unwrap()
+    };
+    let first = told("first: ");
+    assert_eq!(first["approved"], false);
+    assert!(first["reason"].as_str().unwrap().starts_with("refused by the connector"), "{first}");
+    assert_eq!(
+        told("second: "),
+        json!({"acc": "approval_decision", "request_id": "r2", "approved": true, "reason": "go"})
+    );
+}

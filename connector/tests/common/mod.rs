@@ -1,4 +1,5 @@
-//! Helpers shared by the connector's tests: agent configs, collecting a run's events, process checks.
+//! Helpers shared by the connector's tests: agent configs, collecting a run's events, process
+//! checks, and signing approval tokens as the control plane does.
 
 #![allow(dead_code)]
 
@@ -7,8 +8,13 @@ use std::time::Duration;
 
 use acc_connector::adapter::AdapterEvent;
 use acc_connector::config::AgentConfig;
-use acc_protocol::EventKind;
+use acc_protocol::{APPROVAL_AUDIENCE, ApprovalClaims, ApprovalKey, EventKind};
+use base64::Engine;
+use ed25519_dalek::SigningKey;
+use ed25519_dalek::pkcs8::EncodePrivateKey;
+use jsonwebtoken::{Algorithm, EncodingKey, Header};
 use tokio::sync::mpsc;
+use uuid::Uuid;
 
 pub fn sh_agent(name: &str, script: &str) -> AgentConfig {
     AgentConfig {
@@ -60,4 +66,48 @@ pub async fn eventually(limit: Duration, mut condition: impl FnMut() -> bool) ->
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
     condition()
+}
+
+/// Signs approval tokens as the control plane does, with a fresh Ed25519 key.
+pub struct Signer {
+    kid: String,
+    key: EncodingKey,
+    pub public: ApprovalKey,
+}
+
+pub fn signer(kid: &str) -> Signer {
+    let signing = SigningKey::generate(&mut rand::rngs::OsRng);
+    let der = signing.to_pkcs8_der().unwrap();
+    let public = base64::engine::general_purpose::STANDARD.encode(signing.verifying_key().to_bytes());
+    Signer {
+        kid: kid.to_owned(),
+        key: EncodingKey::from_ed_der(der.as_bytes()),
+        public: ApprovalKey { kid: kid.to_owned(), public_key: public },
+    }
+}
+
+impl Signer {
+    pub fn sign(&self, claims: &ApprovalClaims) -> String {
+        let mut header = Header::new(Algorithm::EdDSA);
+        header.kid = Some(self.kid.clone());
+        jsonwebtoken::encode(&header, claims, &self.key).unwrap()
+    }
+}
+
+/// The claims of a token approving `action` for a run's request, valid for two minutes.
+pub fn approval_claims(connector_id: Uuid, run_id: Uuid, request_id: &str, action: &str) -> ApprovalClaims {
+    let now = chrono::Utc::now().timestamp();
+    let approval = Uuid::now_v7().to_string();
+    ApprovalClaims {
+        iss: "acc".into(),
+        aud: APPROVAL_AUDIENCE.into(),
+        sub: approval.clone(),
+        jti: approval,
+        run_id,
+        connector_id,
+        request_id: request_id.into(),
+        action: action.into(),
+        iat: now,
+        exp: now + 120,
+    }
 }
