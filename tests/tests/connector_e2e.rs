@@ -337,3 +337,173 @@ args = ["-c", "i=1; while [ $i -le 60 ]; do echo line $i; i=$((i+1)); sleep 0.05
     let lines = stored_output_lines(&f.owner, &run_id).await;
     assert_eq!(lines, (1..=60).map(|i| format!("line {i}")).collect::<Vec<_>>(), "all 60 lines, once each, in order");
 });
+
+/// Writes an executable agent script into the test's directory; returns its path.
+fn script(dir: &Path, name: &str, body: &str) -> std::path::PathBuf {
+    use std::os::unix::fs::PermissionsExt;
+    let path = dir.join(name);
+    std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    path
+}
+
+/// An agent that asks before it deletes anything, and does it only if approved.
+const CAREFUL: &str = r#"read input
+echo '{"acc": "approval_request", "action": "rm -rf build", "reason": "stale artifacts"}'
+read decision
+case "$decision" in
+  *'"approved":true'*) echo removed; exit 0 ;;
+  *) echo kept; exit 1 ;;
+esac"#;
+
+on_both_databases!(an_agent_acts_only_after_a_person_approves_through_the_real_connector, |db: TestDb| async move {
+    let server = Server::start(db).await;
+    let f = common::fixture(&server).await;
+    let dir = server.db.dir.clone();
+    let credential = enroll(&server, &f.owner, &f.workspace_id, &dir).await;
+    let careful = script(&dir, "careful.sh", CAREFUL);
+    let agents =
+        format!("[[agents]]\nname = \"careful\"\nadapter = \"command\"\ncommand = {careful:?}\ninteractive = true\n");
+    let _connector = run_connector(&dir, &credential, &agents);
+    let online = online_agents(&f.owner, &f.project_id, 1).await;
+    assert_eq!(online[0]["capabilities"], json!(["STREAM", "CANCEL", "APPROVALS", "CHECKPOINT"]));
+    let mut inbox = f
+        .owner
+        .subscribe(
+            "subscription($p: ID) { approvalUpdated(projectId: $p) { id action reason status } }",
+            json!({"p": f.project_id}),
+        )
+        .await
+        .unwrap();
+    let task = common::create_task(&f.owner, &f.project_id, "Clean the build").await;
+
+    for (decision, outcome, line) in [("APPROVE", "SUCCEEDED", "removed"), ("DENY", "FAILED", "kept")] {
+        let started = f
+            .owner
+            .gql(
+                "mutation($t: ID!) { startRun(taskId: $t, requiredCapabilities: [APPROVALS]) { id } }",
+                json!({"t": task["id"]}),
+            )
+            .await;
+        let run_id = started.data("startRun")["id"].as_str().unwrap().to_owned();
+        let pending = inbox.next().await.unwrap()["data"]["approvalUpdated"].clone();
+        assert_eq!((pending["action"].as_str(), pending["status"].as_str()), (Some("rm -rf build"), Some("PENDING")));
+        assert_eq!(pending["reason"], "stale artifacts");
+        wait_status(&f.owner, &run_id, "WAITING_APPROVAL").await;
+        assert!(stored_output_lines(&f.owner, &run_id).await.is_empty(), "nothing happened before the decision");
+        let decided = f
+            .owner
+            .gql(
+                "mutation($a: ID!, $d: ApprovalDecision!) { decideApproval(approvalId: $a, decision: $d, reason: \"checked\") { status } }",
+                json!({"a": pending["id"], "d": decision}),
+            )
+            .await;
+        assert_eq!(decided.data("decideApproval")["status"], if decision == "APPROVE" { "APPROVED" } else { "DENIED" });
+        let live = inbox.next().await.unwrap()["data"]["approvalUpdated"].clone();
+        assert_eq!(live["id"], pending["id"]);
+        wait_status(&f.owner, &run_id, outcome).await;
+        assert_eq!(
+            stored_output_lines(&f.owner, &run_id).await,
+            [line],
+            "the agent acted on the decision it was given"
+        );
+    }
+});
+
+/// Works until asked for a checkpoint, saves one, and keeps going until it is stopped.
+const SOURCE: &str = r#"read input
+echo "working on it"
+while read line; do
+  case "$line" in
+    *checkpoint_request*) echo '{"acc": "checkpoint", "state": {"done": 3}, "completed": ["step 1", "step 2", "step 3"], "pending": ["step 4"]}' ;;
+  esac
+done"#;
+
+/// Reports the context it was started with: for a handoff, the bundle.
+const TARGET: &str = r#"echo "$ACC_RUN_CONTEXT"
+echo "took over""#;
+
+on_both_databases!(a_run_is_handed_to_another_agent_through_the_real_connector, |db: TestDb| async move {
+    let server = Server::start(db).await;
+    let f = common::fixture(&server).await;
+    let dir = server.db.dir.clone();
+    let credential = enroll(&server, &f.owner, &f.workspace_id, &dir).await;
+    let (source, target) = (script(&dir, "source.sh", SOURCE), script(&dir, "target.sh", TARGET));
+    let agents = format!(
+        "[[agents]]\nname = \"source\"\nadapter = \"command\"\ncommand = {source:?}\ninteractive = true\n\n\
+         [[agents]]\nname = \"target\"\nadapter = \"command\"\ncommand = {target:?}\n"
+    );
+    let _connector = run_connector(&dir, &credential, &agents);
+    let online = online_agents(&f.owner, &f.project_id, 2).await;
+    let agent = |name: &str| online.iter().find(|a| a["name"] == name).unwrap()["id"].clone();
+    let task = common::create_task(&f.owner, &f.project_id, "Finish the migration").await;
+    let started = f
+        .owner
+        .gql(
+            "mutation($t: ID!, $a: ID!) { startRun(taskId: $t, agentId: $a, input: {objective: \"migrate\"}) { id } }",
+            json!({"t": task["id"], "a": agent("source")}),
+        )
+        .await;
+    let run_id = started.data("startRun")["id"].as_str().unwrap().to_owned();
+    wait_status(&f.owner, &run_id, "RUNNING").await;
+    for _ in 0..100 {
+        if stored_output_lines(&f.owner, &run_id).await == ["working on it"] {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let handoff = f
+        .owner
+        .gql(
+            "mutation($r: ID!, $a: ID!) { requestHandoff(runId: $r, targetAgentId: $a) { status } }",
+            json!({"r": run_id, "a": agent("target")}),
+        )
+        .await;
+    assert_eq!(handoff.data("requestHandoff")["status"], "CHECKPOINTING");
+    wait_status(&f.owner, &run_id, "SUCCEEDED").await;
+
+    let page = f
+        .owner
+        .gql(
+            "query($r: ID!) { runEvents(runId: $r, first: 100) { edges { node { kind data } } } }",
+            json!({"r": run_id}),
+        )
+        .await;
+    let stored: Vec<Value> =
+        page.data("runEvents")["edges"].as_array().unwrap().iter().map(|e| e["node"].clone()).collect();
+    let statuses: Vec<&str> =
+        stored.iter().filter(|e| e["kind"] == "status").map(|e| e["data"]["status"].as_str().unwrap()).collect();
+    assert_eq!(
+        statuses,
+        ["queued", "dispatching", "running", "checkpointing", "handoff_ready", "dispatching", "running", "succeeded"]
+    );
+    let bundle = stored
+        .iter()
+        .find_map(|e| e["data"]["json"].get("provenance").map(|_| e["data"]["json"].clone()))
+        .expect("the target printed the bundle it was started with");
+    assert_eq!(bundle["objective"], "migrate");
+    assert_eq!(bundle["checkpoint"]["data"]["state"], json!({"done": 3}));
+    assert_eq!(bundle["completed_work"], json!(["step 1", "step 2", "step 3"]));
+    assert_eq!(bundle["pending_work"], json!(["step 4"]));
+    assert_eq!(bundle["conversation"][0]["data"]["line"], "working on it");
+    let source_result = stored.iter().find(|e| e["kind"] == "result").unwrap();
+    assert_eq!(source_result["data"]["outcome"], "cancelled", "the source agent was stopped after its checkpoint");
+    assert!(stored.iter().any(|e| e["data"]["line"] == "took over"));
+    let view = f
+        .owner
+        .gql(
+            "query($id: ID!) { node(id: $id) { ... on TaskRun { agent { name } attempts { kind status agent { name } } } } }",
+            json!({"id": run_id}),
+        )
+        .await;
+    assert_eq!(
+        view.data("node"),
+        &json!({
+            "agent": {"name": "target"},
+            "attempts": [
+                {"kind": "START", "status": "HANDED_OFF", "agent": {"name": "source"}},
+                {"kind": "HANDOFF", "status": "ENDED", "agent": {"name": "target"}},
+            ]
+        })
+    );
+});
