@@ -72,6 +72,11 @@ impl MigrationTrait for Migration {
             index("ux_approvals_request", "approvals", &["run_id", "request_id"]).unique().to_owned(),
             index("ix_approvals_inbox", "approvals", &["organization_id", "status", "id"]),
             index("ix_checkpoints_run", "checkpoints", &["run_id", "id"]),
+            // What the sweeper looks for on every tick.
+            index("ix_task_runs_status", "task_runs", &["status", "updated_at"]),
+            index("ix_run_attempts_lease", "run_attempts", &["ended_at", "lease_expires_at"]),
+            index("ix_run_attempts_connector", "run_attempts", &["connector_id", "ended_at"]),
+            index("ix_approvals_expiry", "approvals", &["status", "expires_at"]),
         ] {
             manager.create_index(stmt).await?;
         }
@@ -79,9 +84,14 @@ impl MigrationTrait for Migration {
     }
 
     async fn down(&self, manager: &SchemaManager) -> Result<(), DbErr> {
-        manager
-            .drop_index(Index::drop().name("ux_run_events_connector_sequence").table("run_events").to_owned())
-            .await?;
+        for (name, table) in [
+            ("ux_run_events_connector_sequence", "run_events"),
+            ("ix_task_runs_status", "task_runs"),
+            ("ix_run_attempts_lease", "run_attempts"),
+            ("ix_run_attempts_connector", "run_attempts"),
+        ] {
+            manager.drop_index(Index::drop().name(name).table(table).to_owned()).await?;
+        }
         for name in ["checkpoints", "approvals"] {
             manager.drop_table(Table::drop().table(name).to_owned()).await?;
         }
