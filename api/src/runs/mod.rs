@@ -216,14 +216,36 @@ impl RunService {
         Ok(runs.into_iter().filter(|r| readable.contains(&r.project_id)).map(|r| r.id).collect())
     }
 
-    /// The attempts of the runs the caller may read, oldest first, grouped by run.
-    pub async fn attempts_of(&self, actor: &Actor, run_ids: &[Uuid]) -> Result<HashMap<Uuid, Vec<run_attempt::Model>>> {
-        let rows = run_attempt::Entity::find()
-            .filter(run_attempt::Column::RunId.is_in(self.readable_runs(actor, run_ids).await?))
-            .order_by_asc(run_attempt::Column::Number)
+    /// Rows of `E` that belong (by `run_column`) to the runs the caller may read, ordered by
+    /// `order`, grouped by run.
+    async fn of_runs<E: EntityTrait>(
+        &self,
+        actor: &Actor,
+        run_ids: &[Uuid],
+        run_column: E::Column,
+        order: E::Column,
+        run_of: impl Fn(&E::Model) -> Uuid,
+    ) -> Result<HashMap<Uuid, Vec<E::Model>>> {
+        let rows = E::find()
+            .filter(run_column.is_in(self.readable_runs(actor, run_ids).await?))
+            .order_by_asc(order)
             .all(&self.db)
             .await?;
-        Ok(group_by(rows, |a| a.run_id))
+        let mut grouped: HashMap<Uuid, Vec<E::Model>> = HashMap::new();
+        for row in rows {
+            grouped.entry(run_of(&row)).or_default().push(row);
+        }
+        Ok(grouped)
+    }
+
+    /// The attempts of the runs the caller may read, oldest first, grouped by run.
+    pub async fn attempts_of(
+        &self,
+        actor: &Actor,
+        run_ids: &[Uuid],
+    ) -> Result<HashMap<Uuid, Vec<run_attempt::Model>>> {
+        use run_attempt::Column::{Number, RunId};
+        self.of_runs::<run_attempt::Entity>(actor, run_ids, RunId, Number, |a| a.run_id).await
     }
 
     /// The checkpoints of the runs the caller may read, oldest first, grouped by run.
@@ -232,22 +254,18 @@ impl RunService {
         actor: &Actor,
         run_ids: &[Uuid],
     ) -> Result<HashMap<Uuid, Vec<checkpoint::Model>>> {
-        let rows = checkpoint::Entity::find()
-            .filter(checkpoint::Column::RunId.is_in(self.readable_runs(actor, run_ids).await?))
-            .order_by_asc(checkpoint::Column::Id)
-            .all(&self.db)
-            .await?;
-        Ok(group_by(rows, |c| c.run_id))
+        use checkpoint::Column::{Id, RunId};
+        self.of_runs::<checkpoint::Entity>(actor, run_ids, RunId, Id, |c| c.run_id).await
     }
 
     /// The approvals of the runs the caller may read, oldest first, grouped by run.
-    pub async fn approvals_of(&self, actor: &Actor, run_ids: &[Uuid]) -> Result<HashMap<Uuid, Vec<approval::Model>>> {
-        let rows = approval::Entity::find()
-            .filter(approval::Column::RunId.is_in(self.readable_runs(actor, run_ids).await?))
-            .order_by_asc(approval::Column::Id)
-            .all(&self.db)
-            .await?;
-        Ok(group_by(rows, |a| a.run_id))
+    pub async fn approvals_of(
+        &self,
+        actor: &Actor,
+        run_ids: &[Uuid],
+    ) -> Result<HashMap<Uuid, Vec<approval::Model>>> {
+        use approval::Column::{Id, RunId};
+        self.of_runs::<approval::Entity>(actor, run_ids, RunId, Id, |a| a.run_id).await
     }
 
     /// Starts a run of a task: queued, then dispatched to an online agent with the capabilities,
@@ -523,14 +541,6 @@ fn require(agent: &acc_entity::agent::Model, required: &[Capability]) -> Result<
     let declared = capabilities(agent);
     let missing: Vec<_> = required.iter().copied().filter(|c| !declared.contains(c)).collect();
     if missing.is_empty() { Ok(()) } else { Err(RunError::CapabilityMissing { missing }) }
-}
-
-fn group_by<T>(rows: Vec<T>, key: impl Fn(&T) -> Uuid) -> HashMap<Uuid, Vec<T>> {
-    let mut grouped: HashMap<Uuid, Vec<T>> = HashMap::new();
-    for row in rows {
-        grouped.entry(key(&row)).or_default().push(row);
-    }
-    grouped
 }
 
 /// Whether a run is in a terminal status (a run that cannot be read counts as ended).
