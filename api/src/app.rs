@@ -9,6 +9,7 @@ use std::time::Duration;
 use crate::broker::Broker;
 use crate::config::Config;
 use crate::gateway::GatewayService;
+use crate::gateway::ca::ConnectorCa;
 use crate::graphql::{AppSchema, Services, build_schema};
 use crate::http::{AppState, router};
 use crate::identity::keys::SigningKeys;
@@ -26,6 +27,8 @@ pub enum StartError {
     Database(#[from] sea_orm::DbErr),
     #[error(transparent)]
     Keys(#[from] crate::identity::keys::KeyError),
+    #[error(transparent)]
+    ConnectorCa(#[from] crate::gateway::ca::CaError),
     #[error("data dir {path}: {source}")]
     DataDir { path: std::path::PathBuf, source: std::io::Error },
 }
@@ -55,8 +58,9 @@ impl App {
         ));
         let bootstrap = Arc::new(Bootstrap::new(None));
         let broker = Broker::new();
-        let gateway =
-            GatewayService::new(db.clone(), broker.clone(), Duration::from_millis(config.runs.heartbeat_interval_ms));
+        let connector_ca = Arc::new(ConnectorCa::load_or_create(&config.data_dir)?);
+        let heartbeat = Duration::from_millis(config.runs.heartbeat_interval_ms);
+        let gateway = GatewayService::new(db.clone(), broker.clone(), connector_ca, heartbeat);
         let timings = &config.runs;
         let policy = RunPolicy {
             cancel_timeout: Duration::from_millis(timings.cancel_timeout_ms),
@@ -80,7 +84,6 @@ impl App {
         if interrupted > 0 {
             tracing::warn!(interrupted, "runs left live by the last stop are now interrupted");
         }
-        runs.spawn_sweeper();
         let identity = IdentityService::new(db.clone(), keys, config.tokens.clone(), limiter, bootstrap.clone());
         let services = Services {
             projects: ProjectService::new(db.clone(), broker.clone(), config.limits.max_page_size),

@@ -87,6 +87,7 @@ fn init_tracing() {
 async fn serve(args: ServeArgs) -> Result<(), String> {
     let config = load(&args.common, args.listen, args.bootstrap_code_file)?;
     let app = App::build(&config).await.map_err(|e| e.to_string())?;
+    app.state.services.runs.spawn_sweeper();
     let listener =
         std::net::TcpListener::bind(config.listen).map_err(|e| format!("cannot listen on {}: {e}", config.listen))?;
     let address = listener.local_addr().map_err(|e| e.to_string())?;
@@ -98,7 +99,11 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
     if let Some(code) = &app.bootstrap_code {
         println!("Bootstrap code (redeem once with the redeemBootstrap mutation): {code}");
     }
-    let tls = config.tls().map(|(c, k)| (c.to_owned(), k.to_owned()));
+    let tls = config.tls().map(|(certificate, key)| acc_api::http::tls::Tls {
+        certificate: certificate.to_owned(),
+        key: key.to_owned(),
+        connector_ca: app.state.services.gateway.connector_ca().certificate_der(),
+    });
     acc_api::http::serve(listener, app.router(), tls).await.map_err(|e| e.to_string())
 }
 

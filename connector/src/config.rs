@@ -33,6 +33,9 @@ pub struct Config {
     /// Overrides the server URL stored in the credential (for example to go through a proxy).
     #[serde(default)]
     pub server: Option<String>,
+    /// A CA certificate (PEM) to trust for the server besides the system's roots (a private CA).
+    #[serde(default)]
+    pub server_ca: Option<PathBuf>,
     /// The credential file written by `acc-connector enroll`.
     #[serde(default)]
     pub credential: Option<PathBuf>,

@@ -91,6 +91,8 @@ pub struct Target {
     pub url: String,
     /// The bearer credential from enrollment.
     pub credential: String,
+    /// TLS for `wss://`: the servers to trust and the client certificate to present.
+    pub tls: Arc<rustls::ClientConfig>,
 }
 
 impl std::fmt::Debug for Target {
@@ -144,7 +146,8 @@ async fn dial(target: &Target) -> Result<Socket, SessionError> {
         .insert(header::USER_AGENT, HeaderValue::from_static(concat!("acc-connector/", env!("CARGO_PKG_VERSION"))));
     let config =
         WebSocketConfig::default().max_message_size(Some(MAX_FRAME_BYTES)).max_frame_size(Some(MAX_FRAME_BYTES));
-    let connect = tokio_tungstenite::connect_async_with_config(request, Some(config), true);
+    let tls = tokio_tungstenite::Connector::Rustls(target.tls.clone());
+    let connect = tokio_tungstenite::connect_async_tls_with_config(request, Some(config), true, Some(tls));
     match tokio::time::timeout(CONNECT_TIMEOUT, connect).await {
         Err(_) => Err(SessionError::ConnectTimeout(CONNECT_TIMEOUT)),
         Ok(Ok((socket, _))) => Ok(socket),

@@ -33,13 +33,27 @@ fn io_err(path: &Path) -> impl FnOnce(std::io::Error) -> CredentialError + '_ {
     move |source| CredentialError::Io { path: path.to_owned(), source }
 }
 
-/// What `enroll` got from the control plane. The credential is a bearer secret: whoever holds
-/// the file can act as this connector (until mTLS with a CA-issued client certificate lands).
+/// What `enroll` got from the control plane: a bearer credential and, over TLS, the client
+/// certificate the control plane's connector CA issued for a key made here (which never left
+/// this file). Whoever holds the file can act as this connector, until it is revoked.
 #[derive(Clone, PartialEq, Serialize, Deserialize)]
 pub struct Credential {
     pub server: String,
     pub connector_id: Uuid,
     pub credential: String,
+    /// The client certificate (PEM).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub client_certificate: Option<String>,
+    /// The client certificate's private key (PKCS#8 PEM).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub client_key: Option<String>,
+}
+
+impl Credential {
+    /// The client certificate and its key, when the connector has both.
+    pub fn client_identity(&self) -> Option<(&str, &str)> {
+        self.client_certificate.as_deref().zip(self.client_key.as_deref())
+    }
 }
 
 impl std::fmt::Debug for Credential {
@@ -48,6 +62,8 @@ impl std::fmt::Debug for Credential {
             .field("server", &self.server)
             .field("connector_id", &self.connector_id)
             .field("credential", &"[REDACTED]")
+            .field("client_certificate", &self.client_certificate.is_some())
+            .field("client_key", &self.client_key.as_ref().map(|_| "[REDACTED]"))
             .finish()
     }
 }
@@ -155,6 +171,8 @@ mod tests {
             server: "http://127.0.0.1:1".into(),
             connector_id: Uuid::now_v7(),
             credential: "acc_conn_secret".into(),
+            client_certificate: Some("-----BEGIN CERTIFICATE-----".into()),
+            client_key: Some("-----BEGIN PRIVATE KEY----- key material".into()),
         };
         write_credential(&path, &credential, false).unwrap();
         assert_eq!(mode(&path), 0o600);
@@ -162,7 +180,8 @@ mod tests {
         assert_eq!(read_credential(&path).unwrap(), credential);
         assert!(matches!(write_credential(&path, &credential, false), Err(CredentialError::Exists { .. })));
         write_credential(&path, &credential, true).unwrap();
-        assert!(!format!("{credential:?}").contains("acc_conn_secret"));
+        let shown = format!("{credential:?}");
+        assert!(!shown.contains("acc_conn_secret") && !shown.contains("key material"), "{shown}");
 
         fs::set_permissions(&path, fs::Permissions::from_mode(0o644)).unwrap();
         assert!(matches!(read_credential(&path), Err(CredentialError::TooOpen { .. })));

@@ -18,6 +18,10 @@ pub enum EnrollError {
     Http { status: u16, body: String },
     #[error("the server's answer is not an enrollment: {0}")]
     BadAnswer(String),
+    #[error("could not make the connector's key: {0}")]
+    Key(String),
+    #[error(transparent)]
+    Tls(#[from] crate::tls::TlsError),
 }
 
 /// A server URL without its trailing slash, checked to be http(s).
@@ -45,6 +49,7 @@ pub fn gateway_url(server: &str) -> Result<String, EnrollError> {
 struct Enrolled {
     connector_id: Uuid,
     credential: String,
+    certificate: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -68,18 +73,41 @@ pub fn default_name() -> String {
         .unwrap_or_else(|| "acc-connector".to_owned())
 }
 
-/// Exchanges the token; the caller stores the credential.
-pub async fn enroll(server: &str, token: &str, name: &str) -> Result<Credential, EnrollError> {
+/// A new key for the connector's client certificate, and a certificate signing request for it.
+/// The subject is a hint; the control plane names the certificate after the connector id.
+fn key_and_request(name: &str) -> Result<(String, String), EnrollError> {
+    let key = rcgen::KeyPair::generate().map_err(|e| EnrollError::Key(e.to_string()))?;
+    let mut params = rcgen::CertificateParams::default();
+    params.distinguished_name.push(rcgen::DnType::CommonName, name);
+    let request = params.serialize_request(&key).and_then(|r| r.pem()).map_err(|e| EnrollError::Key(e.to_string()))?;
+    Ok((key.serialize_pem(), request))
+}
+
+/// Exchanges the token for the connector's credential and client certificate; the caller stores
+/// them. `server_ca` is a CA certificate (PEM) to trust for the server besides the system's.
+pub async fn enroll(
+    server: &str,
+    token: &str,
+    name: &str,
+    server_ca: Option<&std::path::Path>,
+) -> Result<Credential, EnrollError> {
     let server = normalize_server(server)?;
     let url = format!("{server}/v1/connectors/enroll");
-    let client = reqwest::Client::builder()
+    let mut builder = reqwest::Client::builder()
         .timeout(std::time::Duration::from_secs(30))
-        .user_agent(concat!("acc-connector/", env!("CARGO_PKG_VERSION")))
-        .build()
-        .map_err(|source| EnrollError::Transport { url: url.clone(), source })?;
+        .user_agent(concat!("acc-connector/", env!("CARGO_PKG_VERSION")));
+    if let Some(path) = server_ca {
+        for certificate in crate::tls::read_certificates(path)? {
+            let certificate = reqwest::Certificate::from_der(&certificate)
+                .map_err(|source| EnrollError::Transport { url: url.clone(), source })?;
+            builder = builder.add_root_certificate(certificate);
+        }
+    }
+    let client = builder.build().map_err(|source| EnrollError::Transport { url: url.clone(), source })?;
+    let (key, request) = key_and_request(name)?;
     let response = client
         .post(&url)
-        .json(&serde_json::json!({ "token": token, "name": name }))
+        .json(&serde_json::json!({ "token": token, "name": name, "csr": request }))
         .send()
         .await
         .map_err(|source| EnrollError::Transport { url: url.clone(), source })?;
@@ -87,7 +115,14 @@ pub async fn enroll(server: &str, token: &str, name: &str) -> Result<Credential,
     let body = response.bytes().await.map_err(|source| EnrollError::Transport { url: url.clone(), source })?;
     if status.is_success() {
         let enrolled: Enrolled = serde_json::from_slice(&body).map_err(|e| EnrollError::BadAnswer(e.to_string()))?;
-        return Ok(Credential { server, connector_id: enrolled.connector_id, credential: enrolled.credential });
+        let client_key = enrolled.certificate.is_some().then_some(key);
+        return Ok(Credential {
+            server,
+            connector_id: enrolled.connector_id,
+            credential: enrolled.credential,
+            client_certificate: enrolled.certificate,
+            client_key,
+        });
     }
     match serde_json::from_slice::<ErrorBody>(&body) {
         Ok(e) => Err(EnrollError::Refused { status: status.as_u16(), code: e.error.code, message: e.error.message }),

@@ -15,6 +15,7 @@ pub mod redact;
 pub mod runtime;
 pub mod seen;
 pub mod spool;
+pub mod tls;
 
 /// The connector's version, sent in `Hello` and as every built-in adapter's version.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");

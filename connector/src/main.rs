@@ -52,6 +52,9 @@ enum Cmd {
         /// Replace an existing credential at that path.
         #[arg(long)]
         force: bool,
+        /// A CA certificate (PEM) to trust for the server besides the system's (a private CA).
+        #[arg(long)]
+        server_ca: Option<PathBuf>,
     },
     /// Connect to the control plane and run agents until stopped (SIGINT/SIGTERM).
     Run {
@@ -101,8 +104,8 @@ async fn dispatch(command: Cmd) -> anyhow::Result<()> {
     // choose one explicitly so neither TLS client panics. An error means one is already installed.
     let _ = rustls::crypto::aws_lc_rs::default_provider().install_default();
     match command {
-        Cmd::Enroll { server, token, name, credential, force } => {
-            enroll_command(&server, &token, name, &credential, force).await
+        Cmd::Enroll { server, token, name, credential, force, server_ca } => {
+            enroll_command(&server, &token, name, &credential, force, server_ca.as_deref()).await
         }
         Cmd::Run { config } => run_command(&config).await,
         Cmd::Adapters { json } => {
@@ -118,12 +121,13 @@ async fn enroll_command(
     name: Option<String>,
     path: &std::path::Path,
     force: bool,
+    server_ca: Option<&std::path::Path>,
 ) -> anyhow::Result<()> {
     if !force && path.exists() {
         anyhow::bail!("a credential already exists at {}; pass --force to replace it", path.display());
     }
     let name = name.unwrap_or_else(enroll::default_name);
-    let credential = enroll::enroll(server, token, &name).await?;
+    let credential = enroll::enroll(server, token, &name, server_ca).await?;
     write_credential(path, &credential, force)
         .with_context(|| format!("storing the credential at {}", path.display()))?;
     println!(
@@ -173,7 +177,8 @@ async fn run_command(config_path: &std::path::Path) -> anyhow::Result<()> {
         "acc-connector starting"
     );
     let (stop, stopped) = watch::channel(false);
-    let target = Target { url, credential: credential.credential.clone() };
+    let tls = acc_connector::tls::client_config(config.server_ca.as_deref(), credential.client_identity())?;
+    let target = Target { url, credential: credential.credential.clone(), tls };
     let connection = tokio::spawn(connection::run(runtime.clone(), target, stopped.clone()));
     let syncer = tokio::spawn(sync_spool(runtime.clone(), stopped));
 

@@ -17,6 +17,8 @@ pub struct Model {
     pub health: Option<String>,
     pub last_seen_at: Option<DateTimeUtc>,
     pub revoked_at: Option<DateTimeUtc>,
+    /// SHA-256 (hex) of the client certificate issued at enrollment; over TLS it must be presented.
+    pub certificate_sha256: Option<String>,
     pub revision: i64,
     pub created_at: DateTimeUtc,
     pub updated_at: DateTimeUtc,

@@ -1,6 +1,7 @@
 //! The rest of a run's life: the connector's own sequence on each event (to acknowledge only
 //! what is stored without a gap), attempts' kinds, the retry budget, the agent a run asked for and
-//! the one it is being handed to, approvals and checkpoints.
+//! the one it is being handed to, approvals and checkpoints; and the fingerprint of the client
+//! certificate a connector was issued.
 
 use sea_orm_migration::{prelude::*, schema::*};
 
@@ -22,6 +23,7 @@ fn added_columns() -> Vec<(&'static str, ColumnDef)> {
         ("task_runs", uuid_null("requested_agent_id")),
         ("task_runs", uuid_null("handoff_target_id")),
         ("run_attempts", string("kind").default("start").to_owned()),
+        ("connectors", string_null("certificate_sha256")),
     ]
 }
 

@@ -54,6 +54,12 @@ impl Client {
         Self { http: reqwest::Client::new(), url: url.to_owned(), ws_url: ws_url.to_owned(), token: None }
     }
 
+    /// A client that also trusts the CA certificate `ca_pem` (a server with a private CA).
+    pub fn trusting(self, ca_pem: &[u8]) -> Self {
+        let ca = reqwest::Certificate::from_pem(ca_pem).unwrap();
+        Self { http: reqwest::Client::builder().add_root_certificate(ca).build().unwrap(), ..self }
+    }
+
     pub fn with_token(&self, token: &str) -> Self {
         Self { token: Some(token.to_owned()), ..self.clone() }
     }

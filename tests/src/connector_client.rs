@@ -45,22 +45,44 @@ pub struct RawConnector {
 /// The close frame or error that ended a connection attempt or a socket.
 #[derive(Debug)]
 pub enum Ended {
+    /// The upgrade was refused with this HTTP status.
     Refused(u16),
     Closed(u16),
+    /// The connection failed below HTTP (a TLS handshake the server refused, say).
+    Broken(String),
 }
 
 impl RawConnector {
     /// Dials the gateway with a credential; `Err(Refused(status))` when the upgrade is refused.
     pub async fn dial(server: &Server, id: Uuid, credential: &str) -> Result<Self, Ended> {
+        Self::dial_with(server, id, credential, None).await
+    }
+
+    /// Dials the gateway over TLS with `tls` (the server's CA, and a client certificate or none).
+    pub async fn dial_tls(
+        server: &Server,
+        id: Uuid,
+        credential: &str,
+        tls: std::sync::Arc<rustls::ClientConfig>,
+    ) -> Result<Self, Ended> {
+        Self::dial_with(server, id, credential, Some(tokio_tungstenite::Connector::Rustls(tls))).await
+    }
+
+    async fn dial_with(
+        server: &Server,
+        id: Uuid,
+        credential: &str,
+        tls: Option<tokio_tungstenite::Connector>,
+    ) -> Result<Self, Ended> {
         let url = format!("{}/v1/connectors/ws", server.base_url().replacen("http", "ws", 1));
         let mut request = url.into_client_request().unwrap();
         request.headers_mut().insert("authorization", format!("Bearer {credential}").parse().unwrap());
-        match tokio_tungstenite::connect_async(request).await {
+        match tokio_tungstenite::connect_async_tls_with_config(request, None, true, tls).await {
             Ok((socket, _)) => Ok(Self { id, socket }),
             Err(tokio_tungstenite::tungstenite::Error::Http(response)) => {
                 Err(Ended::Refused(response.status().as_u16()))
             }
-            Err(e) => panic!("dial failed: {e}"),
+            Err(e) => Err(Ended::Broken(e.to_string())),
         }
     }
 

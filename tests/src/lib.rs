@@ -6,6 +6,7 @@ mod client;
 pub mod connector_client;
 mod database;
 pub mod server;
+pub mod tls;
 
 pub use client::{Client, GqlResponse, Subscription};
 pub use database::TestDb;

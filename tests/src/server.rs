@@ -30,6 +30,8 @@ pub fn acc_binary() -> PathBuf {
 pub struct ServerOptions {
     pub args: Vec<String>,
     pub env: Vec<(String, String)>,
+    /// Serve over TLS with these; clients trust their CA.
+    pub tls: Option<crate::tls::TestCertificates>,
 }
 
 pub struct Server {
@@ -67,7 +69,11 @@ impl Server {
     }
 
     pub fn client(&self) -> Client {
-        Client::new(&self.url, &self.ws_url)
+        let client = Client::new(&self.url, &self.ws_url);
+        match &self.options.tls {
+            Some(tls) => client.trusting(&std::fs::read(&tls.ca).unwrap()),
+            None => client,
+        }
     }
 
     /// Redeems the bootstrap code: an owner of a new organization "Acme", signed in.
@@ -105,11 +111,12 @@ impl Drop for Server {
 /// Starts `acc serve` on `db`; returns the process, its GraphQL URL and the bootstrap code it printed.
 fn spawn(db: &TestDb, options: &ServerOptions) -> (Child, String, Option<String>) {
     let log = std::fs::OpenOptions::new().create(true).append(true).open(db.dir.join("acc.log")).unwrap();
+    let tls_env = options.tls.as_ref().map(|t| t.env()).unwrap_or_default();
     let mut child = Command::new(acc_binary())
         .arg("serve")
         .args(["--data-dir", db.dir.to_str().unwrap(), "--listen", "127.0.0.1:0", "--database-url", &db.url])
         .args(&options.args)
-        .envs(options.env.iter().map(|(k, v)| (k.as_str(), v.as_str())))
+        .envs(options.env.iter().chain(&tls_env).map(|(k, v)| (k.as_str(), v.as_str())))
         .env("RUST_LOG", "info,sqlx=warn")
         .stdout(Stdio::piped())
         .stderr(log)

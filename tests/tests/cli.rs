@@ -64,6 +64,7 @@ async fn the_environment_overrides_the_config_file() {
     let options = ServerOptions {
         args: vec!["--config".into(), file.display().to_string()],
         env: vec![("ACC_LIMITS__MAX_PAGE_SIZE".into(), "7".into())],
+        ..Default::default()
     };
     let server = Server::start_with(db, options).await;
     let owner = server.owner().await;
@@ -82,40 +83,11 @@ async fn the_environment_overrides_the_config_file() {
 #[tokio::test]
 async fn serves_https_with_the_operators_certificate() {
     let db = TestDb::sqlite();
-    // A throwaway CA and a server certificate for 127.0.0.1 signed by it.
-    let dir = db.dir.clone();
-    let path = |name: &str| dir.join(name).display().to_string();
-    std::fs::write(dir.join("ext.cnf"), "subjectAltName=IP:127.0.0.1\nbasicConstraints=CA:FALSE\n").unwrap();
-    for args in [
-        format!(
-            "req -x509 -newkey ed25519 -nodes -days 1 -subj /CN=acc-test-ca -keyout {} -out {}",
-            path("ca.key"),
-            path("ca.pem")
-        ),
-        format!("req -newkey ed25519 -nodes -subj /CN=127.0.0.1 -keyout {} -out {}", path("key.pem"), path("leaf.csr")),
-        format!(
-            "x509 -req -in {} -CA {} -CAkey {} -CAcreateserial -days 1 -extfile {} -out {}",
-            path("leaf.csr"),
-            path("ca.pem"),
-            path("ca.key"),
-            path("ext.cnf"),
-            path("cert.pem")
-        ),
-    ] {
-        let out = Command::new("openssl").args(args.split(' ')).output().unwrap();
-        assert!(out.status.success(), "openssl {args}: {}", String::from_utf8_lossy(&out.stderr));
-    }
-    let (cert, key) = (dir.join("cert.pem"), dir.join("key.pem"));
-    let options = ServerOptions {
-        env: vec![
-            ("ACC_TLS_CERT_FILE".into(), cert.display().to_string()),
-            ("ACC_TLS_KEY_FILE".into(), key.display().to_string()),
-        ],
-        ..Default::default()
-    };
+    let tls = acc_tests::tls::TestCertificates::create(&db.dir);
+    let options = ServerOptions { tls: Some(tls.clone()), ..Default::default() };
     let server = Server::start_with(db, options).await;
     assert!(server.url.starts_with("https://"), "{}", server.url);
-    let ca = reqwest::Certificate::from_pem(&std::fs::read(dir.join("ca.pem")).unwrap()).unwrap();
+    let ca = reqwest::Certificate::from_pem(&std::fs::read(&tls.ca).unwrap()).unwrap();
     let client = reqwest::Client::builder().add_root_certificate(ca).build().unwrap();
     let health = client.get(format!("{}/healthz", server.base_url())).send().await.unwrap();
     assert_eq!(health.text().await.unwrap(), "ok");

@@ -7,6 +7,7 @@ use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
+use acc_tests::connector_client::{Ended, RawConnector};
 use acc_tests::{Client, Server, TestDb, on_both_databases};
 use serde_json::{Value, json};
 
@@ -16,17 +17,17 @@ fn connector_binary() -> std::path::PathBuf {
 
 /// Enrolls a connector in the fixture's workspace; returns the credential path.
 async fn enroll(server: &Server, owner: &Client, workspace_id: &str, dir: &Path) -> std::path::PathBuf {
-    let created = owner
-        .gql(
-            "mutation($w: ID!) { createEnrollmentToken(workspaceId: $w, name: \"e2e-host\") { token } }",
-            json!({"w": workspace_id}),
-        )
-        .await;
-    let token = created.data("createEnrollmentToken")["token"].as_str().unwrap().to_owned();
+    let token = common::enrollment_token(owner, workspace_id).await;
+    enroll_with(server, &token, dir, &[])
+}
+
+/// `acc-connector enroll` with a token (and `extra` arguments); returns the credential path.
+fn enroll_with(server: &Server, token: &str, dir: &Path, extra: &[&str]) -> std::path::PathBuf {
     let credential = dir.join("connector").join("credential.json");
     let output = Command::new(connector_binary())
-        .args(["enroll", "--server", &server.base_url(), "--token", &token, "--credential"])
+        .args(["enroll", "--server", &server.base_url(), "--token", token, "--credential"])
         .arg(&credential)
+        .args(extra)
         .output()
         .unwrap();
     assert!(output.status.success(), "enroll: {}", String::from_utf8_lossy(&output.stderr));
@@ -506,4 +507,88 @@ on_both_databases!(a_run_is_handed_to_another_agent_through_the_real_connector, 
             ]
         })
     );
+});
+
+/// A client certificate and key no connector CA ever issued.
+fn foreign_identity(dir: &Path) -> (String, String) {
+    let (key, certificate) = (dir.join("intruder.key"), dir.join("intruder.pem"));
+    let output = Command::new("openssl")
+        .args(["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-days", "1"])
+        .args(["-subj", "/CN=intruder", "-keyout"])
+        .arg(&key)
+        .arg("-out")
+        .arg(&certificate)
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "openssl: {}", String::from_utf8_lossy(&output.stderr));
+    (std::fs::read_to_string(certificate).unwrap(), std::fs::read_to_string(key).unwrap())
+}
+
+on_both_databases!(over_tls_a_connector_is_admitted_only_with_the_certificate_it_was_issued, |db: TestDb| async move {
+    let tls = acc_tests::tls::TestCertificates::create(&db.dir);
+    let server =
+        Server::start_with(db, acc_tests::ServerOptions { tls: Some(tls.clone()), ..Default::default() }).await;
+    assert!(server.url.starts_with("https://"), "{}", server.url);
+    let f = common::fixture(&server).await;
+    let dir = server.db.dir.clone();
+    let server_ca = tls.ca.display().to_string();
+
+    // A malformed certificate request is refused, and does not use the token up.
+    let token = common::enrollment_token(&f.owner, &f.workspace_id).await;
+    let https = reqwest::Client::builder()
+        .add_root_certificate(reqwest::Certificate::from_pem(&std::fs::read(&tls.ca).unwrap()).unwrap())
+        .build()
+        .unwrap();
+    let refused = https
+        .post(format!("{}/v1/connectors/enroll", server.base_url()))
+        .json(&json!({"token": token, "csr": "not a certificate request"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(refused.status(), 400);
+    assert_eq!(refused.json::<Value>().await.unwrap()["error"]["code"], "VALIDATION");
+    let first = dir.join("first");
+    let credential = enroll_with(&server, &token, &first, &["--server-ca", &server_ca]);
+    let stored: Value = serde_json::from_str(&std::fs::read_to_string(&credential).unwrap()).unwrap();
+    let identity = |c: &Value| {
+        (c["client_certificate"].as_str().unwrap().to_owned(), c["client_key"].as_str().unwrap().to_owned())
+    };
+    let (certificate, key) = identity(&stored);
+    assert!(certificate.starts_with("-----BEGIN CERTIFICATE-----") && key.contains("PRIVATE KEY"));
+
+    // The real connector, over wss with its client certificate, runs an agent.
+    let agents = format!("server_ca = {server_ca:?}\n{AGENTS}");
+    let _connector = run_connector(&first, &credential, &agents);
+    let online = online_agents(&f.owner, &f.project_id, 2).await;
+    let greeter = online.iter().find(|a| a["name"] == "greeter").unwrap()["id"].clone();
+    let task = common::create_task(&f.owner, &f.project_id, "Greet over TLS").await;
+    let started = f
+        .owner
+        .gql(
+            "mutation($t: ID!, $a: ID!) { startRun(taskId: $t, agentId: $a) { id } }",
+            json!({"t": task["id"], "a": greeter}),
+        )
+        .await;
+    wait_status(&f.owner, started.data("startRun")["id"].as_str().unwrap(), "SUCCEEDED").await;
+
+    let id: uuid::Uuid = stored["connector_id"].as_str().unwrap().parse().unwrap();
+    let bearer = stored["credential"].as_str().unwrap();
+    let dial = async |client: Option<(&str, &str)>| {
+        let config = acc_connector::tls::client_config(Some(&tls.ca), client).unwrap();
+        RawConnector::dial_tls(&server, id, bearer, config).await
+    };
+    // The credential alone is not enough over TLS.
+    assert!(matches!(dial(None).await, Err(Ended::Refused(401))));
+    // Nor is another connector's certificate.
+    let token = common::enrollment_token(&f.owner, &f.workspace_id).await;
+    let second = enroll_with(&server, &token, &dir.join("second"), &["--server-ca", &server_ca]);
+    let (other_certificate, other_key) =
+        identity(&serde_json::from_str(&std::fs::read_to_string(second).unwrap()).unwrap());
+    assert!(matches!(dial(Some((&other_certificate, &other_key))).await, Err(Ended::Refused(401))));
+    // A certificate the connector CA never issued does not get through the TLS handshake.
+    let (foreign_certificate, foreign_key) = foreign_identity(&dir);
+    assert!(matches!(dial(Some((&foreign_certificate, &foreign_key))).await, Err(Ended::Broken(_))));
+    // Its own certificate with its own credential is admitted.
+    let mut own = dial(Some((&certificate, &key))).await.unwrap();
+    own.hello("greeter", vec![acc_protocol::Capability::Stream]).await;
 });

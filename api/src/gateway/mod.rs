@@ -1,6 +1,7 @@
 //! The connector gateway: enrollment, connector identity, the handshake that records agents and
 //! their capabilities, heartbeats, and the live connections commands are sent over.
 
+pub mod ca;
 pub mod graphql;
 
 use std::collections::HashMap;
@@ -29,6 +30,12 @@ pub enum GatewayError {
     EnrollmentRefused,
     #[error("the connector credential is wrong or the connector was revoked")]
     ConnectorRefused,
+    #[error(
+        "over TLS a connector must present the client certificate issued to it at enrollment; re-enroll it if it has none"
+    )]
+    CertificateRequired,
+    #[error(transparent)]
+    Certificate(#[from] ca::CaError),
     #[error(transparent)]
     Common(#[from] CommonError),
 }
@@ -42,7 +49,11 @@ impl From<sea_orm::DbErr> for GatewayError {
 impl DomainError for GatewayError {
     fn code(&self) -> ErrorCode {
         match self {
-            GatewayError::EnrollmentRefused | GatewayError::ConnectorRefused => ErrorCode::Unauthenticated,
+            GatewayError::EnrollmentRefused | GatewayError::ConnectorRefused | GatewayError::CertificateRequired => {
+                ErrorCode::Unauthenticated
+            }
+            GatewayError::Certificate(ca::CaError::InvalidRequest(_)) => ErrorCode::Validation,
+            GatewayError::Certificate(_) => ErrorCode::Internal,
             GatewayError::Common(e) => e.code(),
         }
     }
@@ -69,17 +80,42 @@ struct Registry {
     connections: Mutex<HashMap<Uuid, (Uuid, mpsc::Sender<Envelope>)>>,
 }
 
+/// How a connector reached the gateway.
+#[derive(Debug, Clone, Copy)]
+pub enum Transport<'a> {
+    /// Plain HTTP, which the server serves on loopback only.
+    Plain,
+    /// TLS, with the client certificate (DER) the connector presented, if any.
+    Tls { client_certificate: Option<&'a [u8]> },
+}
+
+/// What enrollment gives a connector.
+#[derive(Debug)]
+pub struct Enrolled {
+    pub connector: connector::Model,
+    /// The bearer credential.
+    pub credential: String,
+    /// The client certificate issued for the key of its CSR (PEM), if it sent one.
+    pub certificate: Option<String>,
+}
+
 #[derive(Clone)]
 pub struct GatewayService {
     db: DatabaseConnection,
     broker: Broker,
     registry: Arc<Registry>,
+    ca: Arc<ca::ConnectorCa>,
     pub heartbeat_interval: Duration,
 }
 
 impl GatewayService {
-    pub fn new(db: DatabaseConnection, broker: Broker, heartbeat_interval: Duration) -> Self {
-        Self { db, broker, registry: Arc::default(), heartbeat_interval }
+    pub fn new(db: DatabaseConnection, broker: Broker, ca: Arc<ca::ConnectorCa>, heartbeat_interval: Duration) -> Self {
+        Self { db, broker, registry: Arc::default(), ca, heartbeat_interval }
+    }
+
+    /// The CA that issues connectors' client certificates.
+    pub fn connector_ca(&self) -> &ca::ConnectorCa {
+        &self.ca
     }
 
     async fn workspace_path(&self, actor: &Actor, workspace_id: Uuid) -> Result<ScopePath> {
@@ -128,8 +164,12 @@ impl GatewayService {
         Ok((secret, token))
     }
 
-    /// Exchanges an enrollment token for a connector identity; the token works once.
-    pub async fn enroll(&self, token: &str, name: Option<&str>) -> Result<(connector::Model, String)> {
+    /// Exchanges an enrollment token for a connector identity: a bearer credential and, for the key
+    /// of a certificate signing request (PEM), a client certificate from the connector CA. The
+    /// token works once; a bad request uses it up only once the certificate could be issued.
+    pub async fn enroll(&self, token: &str, name: Option<&str>, csr: Option<&str>) -> Result<Enrolled> {
+        let id = new_id();
+        let certificate = csr.map(|csr| self.ca.issue(csr, id)).transpose()?;
         let now = Utc::now();
         let txn = self.db.begin().await?;
         let found = enrollment_token::Entity::find()
@@ -151,7 +191,7 @@ impl GatewayService {
         let credential = secrets::new_secret("acc_conn_");
         let name = name.map(str::trim).filter(|n| !n.is_empty()).unwrap_or(&found.name);
         let connector = connector::ActiveModel {
-            id: Set(new_id()),
+            id: Set(id),
             organization_id: Set(found.organization_id),
             workspace_id: Set(found.workspace_id),
             name: Set(name.chars().take(200).collect()),
@@ -161,6 +201,7 @@ impl GatewayService {
             health: Set(None),
             last_seen_at: Set(None),
             revoked_at: Set(None),
+            certificate_sha256: Set(certificate.as_ref().map(|(_, fingerprint)| fingerprint.clone())),
             revision: Set(1),
             created_at: Set(now),
             updated_at: Set(now),
@@ -168,18 +209,29 @@ impl GatewayService {
         .insert(&txn)
         .await?;
         txn.commit().await?;
-        tracing::info!(connector_id = %connector.id, "connector enrolled");
-        Ok((connector, credential))
+        tracing::info!(connector_id = %connector.id, certificate = certificate.is_some(), "connector enrolled");
+        Ok(Enrolled { connector, credential, certificate: certificate.map(|(pem, _)| pem) })
     }
 
-    /// The connector a credential belongs to, unless it was revoked.
-    pub async fn authenticate(&self, credential: &str) -> Result<connector::Model> {
-        connector::Entity::find()
+    /// The connector a credential belongs to, unless it was revoked. Over TLS it must also present
+    /// the client certificate issued to it; plain HTTP (loopback only) takes the credential alone.
+    pub async fn authenticate(&self, credential: &str, transport: Transport<'_>) -> Result<connector::Model> {
+        let connector = connector::Entity::find()
             .filter(connector::Column::CredentialHash.eq(secrets::hash_secret(credential)))
             .one(&self.db)
             .await?
             .filter(|c| c.revoked_at.is_none())
-            .ok_or(GatewayError::ConnectorRefused)
+            .ok_or(GatewayError::ConnectorRefused)?;
+        match transport {
+            Transport::Plain => Ok(connector),
+            Transport::Tls { client_certificate } => {
+                let presented = client_certificate.map(ca::fingerprint);
+                match (&connector.certificate_sha256, presented) {
+                    (Some(issued), Some(presented)) if *issued == presented => Ok(connector),
+                    _ => Err(GatewayError::CertificateRequired),
+                }
+            }
+        }
     }
 
     /// Records what the connector offers and registers its socket. Returns the agents' ids.

@@ -5,11 +5,11 @@
 use std::time::Duration;
 
 use acc_protocol::{Envelope, ErrorCode, Frame, MAX_FRAME_BYTES, ProtocolError};
-use axum::Json;
 use axum::extract::State;
 use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
+use axum::{Extension, Json};
 use futures_util::{SinkExt, StreamExt};
 use serde::Deserialize;
 use tokio::sync::mpsc;
@@ -17,8 +17,9 @@ use tracing::Instrument;
 
 use super::AppState;
 use super::request::bearer;
+use super::tls::TlsConnection;
 use crate::error::DomainError;
-use crate::gateway::OUTBOX_CAPACITY;
+use crate::gateway::{GatewayError, OUTBOX_CAPACITY, Transport};
 use crate::runs::RunError;
 
 /// Close codes, as docs/protocol.md lists them.
@@ -35,24 +36,49 @@ fn error_body(status: StatusCode, err: impl DomainError) -> Response {
 pub struct EnrollRequest {
     token: String,
     name: Option<String>,
+    /// A PKCS#10 certificate signing request (PEM) for the connector's client certificate.
+    csr: Option<String>,
 }
 
-pub async fn enroll(State(state): State<AppState>, Json(request): Json<EnrollRequest>) -> Response {
-    match state.services.gateway.enroll(&request.token, request.name.as_deref()).await {
-        Ok((connector, credential)) => {
-            Json(serde_json::json!({ "connector_id": connector.id, "credential": credential })).into_response()
-        }
-        Err(e) => error_body(StatusCode::UNAUTHORIZED, e),
+/// The HTTP status of a refused enrollment or upgrade.
+fn status_of(e: &GatewayError) -> StatusCode {
+    match e.code() {
+        crate::error::ErrorCode::Unauthenticated => StatusCode::UNAUTHORIZED,
+        crate::error::ErrorCode::Validation => StatusCode::BAD_REQUEST,
+        _ => StatusCode::INTERNAL_SERVER_ERROR,
     }
 }
 
-pub async fn upgrade(State(state): State<AppState>, headers: HeaderMap, upgrade: WebSocketUpgrade) -> Response {
+pub async fn enroll(State(state): State<AppState>, Json(request): Json<EnrollRequest>) -> Response {
+    let gateway = &state.services.gateway;
+    match gateway.enroll(&request.token, request.name.as_deref(), request.csr.as_deref()).await {
+        Ok(enrolled) => Json(serde_json::json!({
+            "connector_id": enrolled.connector.id,
+            "credential": enrolled.credential,
+            "certificate": enrolled.certificate,
+            "ca_certificate": gateway.connector_ca().certificate_pem(),
+        }))
+        .into_response(),
+        Err(e) => error_body(status_of(&e), e),
+    }
+}
+
+pub async fn upgrade(
+    State(state): State<AppState>,
+    tls: Option<Extension<TlsConnection>>,
+    headers: HeaderMap,
+    upgrade: WebSocketUpgrade,
+) -> Response {
     let Some(credential) = bearer(&headers) else {
-        return error_body(StatusCode::UNAUTHORIZED, crate::gateway::GatewayError::ConnectorRefused);
+        return error_body(StatusCode::UNAUTHORIZED, GatewayError::ConnectorRefused);
     };
-    let connector = match state.services.gateway.authenticate(credential).await {
+    let transport = match &tls {
+        None => Transport::Plain,
+        Some(Extension(tls)) => Transport::Tls { client_certificate: tls.client_certificate.as_deref() },
+    };
+    let connector = match state.services.gateway.authenticate(credential, transport).await {
         Ok(connector) => connector,
-        Err(e) => return error_body(StatusCode::UNAUTHORIZED, e),
+        Err(e) => return error_body(status_of(&e), e),
     };
     let span = tracing::info_span!("connector", connector_id = %connector.id);
     // Twice the frame limit, so a frame somewhat too large is answered with `frame_too_large`

@@ -5,6 +5,7 @@ mod connectors;
 mod graphql_http;
 mod graphql_ws;
 mod request;
+pub mod tls;
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -52,12 +53,8 @@ async fn readyz(State(state): State<AppState>) -> impl IntoResponse {
     }
 }
 
-/// Serves until the process ends; plain HTTP, or TLS when a certificate and key are given.
-pub async fn serve(
-    listener: std::net::TcpListener,
-    app: Router,
-    tls: Option<(std::path::PathBuf, std::path::PathBuf)>,
-) -> std::io::Result<()> {
+/// Serves until the process ends; plain HTTP, or TLS (with optional client certificates).
+pub async fn serve(listener: std::net::TcpListener, app: Router, tls: Option<tls::Tls>) -> std::io::Result<()> {
     let service = app.into_make_service_with_connect_info::<SocketAddr>();
     match tls {
         None => {
@@ -65,10 +62,10 @@ pub async fn serve(
             let listener = tokio::net::TcpListener::from_std(listener)?;
             axum::serve(listener, service).await
         }
-        Some((cert, key)) => {
+        Some(tls) => {
             let _ = rustls_provider();
-            let config = axum_server::tls_rustls::RustlsConfig::from_pem_file(cert, key).await?;
-            axum_server::from_tcp_rustls(listener, config).serve(service).await
+            let acceptor = tls::ClientCertificateAcceptor::new(tls.server_config()?);
+            axum_server::from_tcp(listener).acceptor(acceptor).serve(service).await
         }
     }
 }

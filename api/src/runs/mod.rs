@@ -239,11 +239,7 @@ impl RunService {
     }
 
     /// The attempts of the runs the caller may read, oldest first, grouped by run.
-    pub async fn attempts_of(
-        &self,
-        actor: &Actor,
-        run_ids: &[Uuid],
-    ) -> Result<HashMap<Uuid, Vec<run_attempt::Model>>> {
+    pub async fn attempts_of(&self, actor: &Actor, run_ids: &[Uuid]) -> Result<HashMap<Uuid, Vec<run_attempt::Model>>> {
         use run_attempt::Column::{Number, RunId};
         self.of_runs::<run_attempt::Entity>(actor, run_ids, RunId, Number, |a| a.run_id).await
     }
@@ -259,11 +255,7 @@ impl RunService {
     }
 
     /// The approvals of the runs the caller may read, oldest first, grouped by run.
-    pub async fn approvals_of(
-        &self,
-        actor: &Actor,
-        run_ids: &[Uuid],
-    ) -> Result<HashMap<Uuid, Vec<approval::Model>>> {
+    pub async fn approvals_of(&self, actor: &Actor, run_ids: &[Uuid]) -> Result<HashMap<Uuid, Vec<approval::Model>>> {
         use approval::Column::{Id, RunId};
         self.of_runs::<approval::Entity>(actor, run_ids, RunId, Id, |a| a.run_id).await
     }
