@@ -116,7 +116,9 @@ on_both_databases!(a_page_of_tasks_costs_a_constant_number_of_statements, |db: T
     assert!(edges[10]["node"]["assignee"]["email"].as_str().unwrap().ends_with("@acme.test"));
     assert_eq!(edges[10]["node"]["acceptanceCriteria"].as_array().unwrap().len(), 1);
     assert_eq!(edges[10]["node"]["project"]["name"], "P");
-    // Page and project check, then at most three batches for each of the 7 relation queries.
-    assert!(small <= 2 + 3 * 7, "a page of 5 tasks took {small} statements");
-    assert!(full <= 2 + 3 * 7, "a page of 50 tasks took {full} statements: a relation is loaded per task");
+    // Page and project check, then a few batches for each of the 7 relation queries (a busy
+    // machine can split a batch: the loaders wait 5 ms for keys). Loading a relation per task
+    // would take at least 50 statements for 50 tasks.
+    assert!(small <= 2 + 5 * 7, "a page of 5 tasks took {small} statements");
+    assert!(full <= 2 + 5 * 7, "a page of 50 tasks took {full} statements: a relation is loaded per task");
 });
