@@ -6,6 +6,7 @@
 pub mod command;
 pub mod control;
 pub mod lines;
+pub mod process;
 
 use std::fmt::Debug;
 use std::sync::Arc;
