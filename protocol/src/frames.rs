@@ -178,6 +178,9 @@ pub enum EventKind {
     Error,
     ApprovalRequested,
     Checkpoint,
+    /// Something the runtime said that the adapter does not understand (a newer runtime, say),
+    /// kept as it was instead of dropped: `data.runtime` and `data.line`.
+    VendorExtension,
     /// The run ended; `data.outcome` is `succeeded`, `failed` or `cancelled`.
     Result,
 }

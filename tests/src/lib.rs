@@ -5,6 +5,8 @@ pub mod architecture;
 mod client;
 pub mod connector_client;
 mod database;
+pub mod model_api;
+pub mod runtimes;
 pub mod server;
 pub mod tls;
 

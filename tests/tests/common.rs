@@ -3,7 +3,11 @@
 
 #![allow(dead_code)]
 
-use acc_tests::connector_client::{RawConnector, enroll};
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+use acc_tests::connector_client::RawConnector;
 use acc_tests::{Client, Server, op};
 use serde_json::{Value, json};
 
@@ -57,9 +61,107 @@ pub async fn run_status(owner: &Client, run_id: &str) -> String {
 /// A newly enrolled connector of the fixture's workspace, dialed in over the wire protocol.
 pub async fn raw_connector(server: &Server, f: &Fixture) -> (RawConnector, String) {
     let token = enrollment_token(&f.owner, &f.workspace_id).await;
-    let (status, enrolled) = enroll(server, &token).await;
+    let (status, enrolled) = acc_tests::connector_client::enroll(server, &token).await;
     assert_eq!(status, 200, "{enrolled}");
     let id = enrolled["connector_id"].as_str().unwrap().parse().unwrap();
     let credential = enrolled["credential"].as_str().unwrap().to_owned();
     (RawConnector::dial(server, id, &credential).await.unwrap(), credential)
+}
+
+// The real `acc-connector` binary, as end-to-end tests run it.
+
+pub fn connector_binary() -> std::path::PathBuf {
+    acc_tests::server::binary("acc-connector")
+}
+
+/// Enrolls a connector in the fixture's workspace; returns the credential path.
+pub async fn enroll(server: &Server, owner: &Client, workspace_id: &str, dir: &Path) -> std::path::PathBuf {
+    let token = enrollment_token(owner, workspace_id).await;
+    enroll_with(server, &token, dir, &[])
+}
+
+/// `acc-connector enroll` with a token (and `extra` arguments); returns the credential path.
+pub fn enroll_with(server: &Server, token: &str, dir: &Path, extra: &[&str]) -> std::path::PathBuf {
+    let credential = dir.join("connector").join("credential.json");
+    let output = Command::new(connector_binary())
+        .args(["enroll", "--server", &server.base_url(), "--token", token, "--credential"])
+        .arg(&credential)
+        .args(extra)
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "enroll: {}", String::from_utf8_lossy(&output.stderr));
+    let mode = std::os::unix::fs::PermissionsExt::mode(&std::fs::metadata(&credential).unwrap().permissions());
+    assert_eq!(mode & 0o777, 0o600, "the credential is readable by its owner only");
+    credential
+}
+
+pub struct ConnectorProcess {
+    pub child: Child,
+}
+
+impl Drop for ConnectorProcess {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+pub fn run_connector(dir: &Path, credential: &Path, agents: &str) -> ConnectorProcess {
+    run_connector_via(dir, credential, None, agents)
+}
+
+/// Starts `acc-connector run`; `server` overrides the URL in the credential (to go through a proxy).
+pub fn run_connector_via(dir: &Path, credential: &Path, server: Option<&str>, agents: &str) -> ConnectorProcess {
+    let config = dir.join("connector.toml");
+    let server = server.map(|s| format!("server = {s:?}\n")).unwrap_or_default();
+    std::fs::write(
+        &config,
+        format!(
+            "{server}credential = {:?}\nspool_dir = {:?}\ncancel_grace_ms = 1000\n{agents}",
+            credential,
+            dir.join("spool")
+        ),
+    )
+    .unwrap();
+    let log = std::fs::File::create(dir.join("connector.log")).unwrap();
+    let child = Command::new(connector_binary())
+        .args(["run", "--config"])
+        .arg(&config)
+        .env("RUST_LOG", "info")
+        .stdout(Stdio::null())
+        .stderr(log)
+        .spawn()
+        .unwrap();
+    ConnectorProcess { child }
+}
+
+/// Waits until the project sees `count` online agents; returns them by name.
+pub async fn online_agents(owner: &Client, project_id: &str, count: usize) -> Vec<Value> {
+    for _ in 0..200 {
+        let agents = owner
+            .gql("query($p: ID!) { agents(projectId: $p) { id name online capabilities } }", json!({"p": project_id}))
+            .await;
+        let online: Vec<Value> =
+            agents.data("agents").as_array().unwrap().iter().filter(|a| a["online"] == true).cloned().collect();
+        if online.len() == count {
+            return online;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    panic!("the connector's agents did not come online");
+}
+
+pub async fn wait_status(owner: &Client, run_id: &str, wanted: &str) -> Value {
+    let mut last = Value::Null;
+    for _ in 0..300 {
+        let node = owner
+            .gql("query($id: ID!) { node(id: $id) { ... on TaskRun { status statusReason } } }", json!({"id": run_id}))
+            .await;
+        last = node.data("node").clone();
+        if last["status"] == wanted {
+            return last;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    panic!("run never reached {wanted}: {last}");
 }

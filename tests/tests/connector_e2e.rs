@@ -4,108 +4,13 @@
 mod common;
 
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::Command;
 use std::time::Duration;
 
 use acc_tests::connector_client::{Ended, RawConnector};
 use acc_tests::{Client, Server, TestDb, on_both_databases};
+use common::{enroll, enroll_with, online_agents, run_connector, run_connector_via, wait_status};
 use serde_json::{Value, json};
-
-fn connector_binary() -> std::path::PathBuf {
-    acc_tests::server::binary("acc-connector")
-}
-
-/// Enrolls a connector in the fixture's workspace; returns the credential path.
-async fn enroll(server: &Server, owner: &Client, workspace_id: &str, dir: &Path) -> std::path::PathBuf {
-    let token = common::enrollment_token(owner, workspace_id).await;
-    enroll_with(server, &token, dir, &[])
-}
-
-/// `acc-connector enroll` with a token (and `extra` arguments); returns the credential path.
-fn enroll_with(server: &Server, token: &str, dir: &Path, extra: &[&str]) -> std::path::PathBuf {
-    let credential = dir.join("connector").join("credential.json");
-    let output = Command::new(connector_binary())
-        .args(["enroll", "--server", &server.base_url(), "--token", token, "--credential"])
-        .arg(&credential)
-        .args(extra)
-        .output()
-        .unwrap();
-    assert!(output.status.success(), "enroll: {}", String::from_utf8_lossy(&output.stderr));
-    let mode = std::os::unix::fs::PermissionsExt::mode(&std::fs::metadata(&credential).unwrap().permissions());
-    assert_eq!(mode & 0o777, 0o600, "the credential is readable by its owner only");
-    credential
-}
-
-struct ConnectorProcess {
-    child: Child,
-}
-
-impl Drop for ConnectorProcess {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn run_connector(dir: &Path, credential: &Path, agents: &str) -> ConnectorProcess {
-    run_connector_via(dir, credential, None, agents)
-}
-
-/// Starts `acc-connector run`; `server` overrides the URL in the credential (to go through a proxy).
-fn run_connector_via(dir: &Path, credential: &Path, server: Option<&str>, agents: &str) -> ConnectorProcess {
-    let config = dir.join("connector.toml");
-    let server = server.map(|s| format!("server = {s:?}\n")).unwrap_or_default();
-    std::fs::write(
-        &config,
-        format!(
-            "{server}credential = {:?}\nspool_dir = {:?}\ncancel_grace_ms = 1000\n{agents}",
-            credential,
-            dir.join("spool")
-        ),
-    )
-    .unwrap();
-    let log = std::fs::File::create(dir.join("connector.log")).unwrap();
-    let child = Command::new(connector_binary())
-        .args(["run", "--config"])
-        .arg(&config)
-        .env("RUST_LOG", "info")
-        .stdout(Stdio::null())
-        .stderr(log)
-        .spawn()
-        .unwrap();
-    ConnectorProcess { child }
-}
-
-/// Waits until the project sees `count` online agents; returns them by name.
-async fn online_agents(owner: &Client, project_id: &str, count: usize) -> Vec<Value> {
-    for _ in 0..200 {
-        let agents = owner
-            .gql("query($p: ID!) { agents(projectId: $p) { id name online capabilities } }", json!({"p": project_id}))
-            .await;
-        let online: Vec<Value> =
-            agents.data("agents").as_array().unwrap().iter().filter(|a| a["online"] == true).cloned().collect();
-        if online.len() == count {
-            return online;
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    panic!("the connector's agents did not come online");
-}
-
-async fn wait_status(owner: &Client, run_id: &str, wanted: &str) -> Value {
-    let mut last = Value::Null;
-    for _ in 0..300 {
-        let node = owner
-            .gql("query($id: ID!) { node(id: $id) { ... on TaskRun { status statusReason } } }", json!({"id": run_id}))
-            .await;
-        last = node.data("node").clone();
-        if last["status"] == wanted {
-            return last;
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    panic!("run never reached {wanted}: {last}");
-}
 
 const AGENTS: &str = r#"
 [[agents]]

@@ -601,6 +601,7 @@ pub fn kind_name(kind: EventKind) -> &'static str {
         EventKind::Error => "error",
         EventKind::ApprovalRequested => "approval_requested",
         EventKind::Checkpoint => "checkpoint",
+        EventKind::VendorExtension => "vendor_extension",
         EventKind::Result => "result",
     }
 }

@@ -3,6 +3,7 @@
 //! each adapter declaring its capabilities honestly. An operation an adapter cannot do answers
 //! `CapabilityMissing` — it is never simulated.
 
+pub mod claude_code;
 pub mod command;
 pub mod control;
 pub mod lines;
@@ -28,7 +29,7 @@ pub struct AdapterKind {
 }
 
 /// Every adapter kind built in.
-pub const KINDS: &[AdapterKind] = &[command::KIND];
+pub const KINDS: &[AdapterKind] = &[command::KIND, claude_code::KIND];
 
 /// AAP `handshake()`: what the adapter is and what it can do.
 #[derive(Debug, Clone, PartialEq)]
@@ -180,6 +181,56 @@ pub struct AdapterOptions {
 pub fn build(agent: &AgentConfig, options: AdapterOptions) -> Result<Arc<dyn Adapter>, AdapterError> {
     match agent.adapter.as_str() {
         "command" => Ok(Arc::new(command::CommandAdapter::new(agent, options))),
+        "claude-code" => Ok(Arc::new(claude_code::ClaudeCodeAdapter::new(agent, options))),
         other => Err(AdapterError::Start(format!("unknown adapter `{other}`"))),
     }
+}
+
+/// A run's prompt: `input.prompt`, else `input.objective`, else the input itself (as JSON).
+pub fn prompt_text(spec: &RunSpec) -> String {
+    let named = ["prompt", "objective"].iter().find_map(|key| spec.input[key].as_str());
+    match (named, &spec.input) {
+        (Some(text), _) => text.to_owned(),
+        (None, Value::String(text)) => text.clone(),
+        (None, input) => serde_json::to_string_pretty(input).unwrap_or_default(),
+    }
+}
+
+/// The context the control plane gave a run (a handoff bundle, a retry's checkpoint) as text for
+/// a system prompt; `None` when there is none.
+pub fn context_text(spec: &RunSpec) -> Option<String> {
+    let empty = spec.context.is_null() || spec.context.as_object().is_some_and(|o| o.is_empty());
+    (!empty).then(|| {
+        let json = serde_json::to_string_pretty(&spec.context).unwrap_or_default();
+        format!("Context for this run from Agent Control Center (JSON):\n{json}")
+    })
+}
+
+/// The version a runtime's `--version` prints (its first dotted number), or `None` if it does not
+/// answer within a few seconds.
+pub fn runtime_version(program: &str, env: &[(String, String)]) -> Option<String> {
+    let mut child = std::process::Command::new(program)
+        .arg("--version")
+        .envs(env.iter().map(|(k, v)| (k.as_str(), v.as_str())))
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .ok()?;
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    while child.try_wait().ok()?.is_none() {
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            return None;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let mut output = String::new();
+    std::io::Read::read_to_string(&mut child.stdout.take()?, &mut output).ok()?;
+    output
+        .split_whitespace()
+        .map(|word| word.trim_start_matches('v'))
+        .find(|word| word.split('.').count() >= 2 && word.split('.').all(|part| part.parse::<u64>().is_ok()))
+        .map(str::to_owned)
 }

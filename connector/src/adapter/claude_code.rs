@@ -1,0 +1,390 @@
+//! The `claude-code` adapter (SPEC §9): drives Anthropic's Claude Code CLI headless, in its
+//! stream-json mode both ways (`claude -p --input-format stream-json --output-format stream-json
+//! --verbose --permission-prompt-tool stdio`). The run's input becomes the prompt, its context the
+//! appended system prompt; every tool use it wants to make arrives as a `can_use_tool` control
+//! request, which becomes an approval the control plane decides, answered on stdin.
+
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use acc_protocol::{CancelMode, Capability, EventKind, HealthStatus};
+use serde_json::{Value, json};
+
+use super::lines::Line;
+use super::process::{self, Launch, Mapped, OutputMapper, ProcessEnd, ProcessRun};
+use super::{
+    Adapter, AdapterError, AdapterEvent, AdapterKind, AdapterOptions, ApprovalDecision, EventSink, Handshake, Health,
+    NativeRun, RunSpec, context_text, prompt_text, runtime_version,
+};
+use crate::config::AgentConfig;
+use crate::lock;
+
+pub const KIND: AdapterKind = AdapterKind {
+    name: "claude-code",
+    description: "Claude Code (`claude`) headless in stream-json mode: messages, tool calls and results, usage; every tool use is an approval",
+    capabilities: &[
+        Capability::Stream,
+        Capability::Cancel,
+        Capability::Approvals,
+        Capability::Tools,
+        Capability::UsageEstimated,
+    ],
+};
+
+/// The Claude Code major version these mappings were written against and tested with.
+pub const TESTED_MAJOR: u64 = 2;
+/// A stream-json line can be long (a large tool result); longer ones are kept as a vendor extension.
+const MAX_LINE_BYTES: usize = 8 * 1024 * 1024;
+/// Text kept of a tool result or a final answer in one event.
+const MAX_TEXT_CHARS: usize = 64 * 1024;
+/// Tools whose use changes a file (its `file_path`).
+const FILE_TOOLS: &[&str] = &["Write", "Edit", "MultiEdit", "NotebookEdit"];
+
+#[derive(Debug)]
+pub struct ClaudeCodeAdapter {
+    program: String,
+    args: Vec<String>,
+    env: Vec<(String, String)>,
+    workdir: Option<PathBuf>,
+    grace: Duration,
+    version: Option<String>,
+    active: Arc<AtomicUsize>,
+}
+
+impl ClaudeCodeAdapter {
+    pub fn new(agent: &AgentConfig, options: AdapterOptions) -> Self {
+        let mut env: Vec<(String, String)> = agent.env.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
+        // A managed agent makes no calls of its own beyond the model API (updates, telemetry, titles).
+        if !agent.env.contains_key("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC") {
+            env.push(("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC".into(), "1".into()));
+        }
+        Self {
+            program: agent.command.clone(),
+            args: agent.args.clone(),
+            version: runtime_version(&agent.command, &env),
+            env,
+            workdir: agent.workdir.clone(),
+            grace: options.cancel_grace,
+            active: Arc::new(AtomicUsize::new(0)),
+        }
+    }
+}
+
+impl Adapter for ClaudeCodeAdapter {
+    fn handshake(&self) -> Handshake {
+        Handshake {
+            adapter: KIND.name,
+            adapter_version: crate::VERSION.to_owned(),
+            runtime_version: self.version.clone(),
+            capabilities: KIND.capabilities.to_vec(),
+        }
+    }
+
+    fn health(&self) -> Health {
+        let started = Instant::now();
+        let major = self.version.as_deref().and_then(|v| v.split('.').next()).and_then(|m| m.parse::<u64>().ok());
+        let (status, detail) = match major {
+            None => (HealthStatus::Unhealthy, Some(format!("`{} --version` did not answer", self.program))),
+            Some(TESTED_MAJOR) => (HealthStatus::Healthy, None),
+            Some(other) => (
+                HealthStatus::Degraded,
+                Some(format!("Claude Code major version {other} is untested (tested: {TESTED_MAJOR})")),
+            ),
+        };
+        Health { status, latency: started.elapsed(), active_runs: self.active.load(Ordering::Relaxed), detail }
+    }
+
+    fn start(&self, spec: RunSpec, events: EventSink) -> Result<Box<dyn NativeRun>, AdapterError> {
+        let mut args: Vec<String> = [
+            "-p",
+            "--output-format",
+            "stream-json",
+            "--verbose",
+            "--input-format",
+            "stream-json",
+            "--permission-prompt-tool",
+            "stdio",
+        ]
+        .map(str::to_owned)
+        .to_vec();
+        if let Some(context) = context_text(&spec) {
+            args.extend(["--append-system-prompt".to_owned(), context]);
+        }
+        args.extend(self.args.iter().cloned());
+        let prompt = json!({ "type": "user", "message": { "role": "user", "content": prompt_text(&spec) } });
+        let launch = Launch {
+            program: self.program.clone(),
+            args,
+            env: self.env.clone(),
+            workdir: self.workdir.clone(),
+            first_line: prompt.to_string(),
+            keep_stdin_open: true,
+            max_line_bytes: MAX_LINE_BYTES,
+            grace: self.grace,
+        };
+        let asked = Arc::new(Mutex::new(HashMap::new()));
+        let mapper = ClaudeOutput { asked: asked.clone(), ..ClaudeOutput::default() };
+        let span = tracing::info_span!("claude_code", run_id = %spec.run_id, attempt_id = %spec.attempt_id);
+        let process = process::spawn(launch, mapper, events, self.active.clone(), span)?;
+        Ok(Box::new(ClaudeRun { process, asked }))
+    }
+}
+
+#[derive(Debug)]
+struct ClaudeRun {
+    process: ProcessRun,
+    /// Permission requests awaiting a decision: request id → the tool input to allow.
+    asked: Arc<Mutex<HashMap<String, Value>>>,
+}
+
+impl NativeRun for ClaudeRun {
+    fn native_ref(&self) -> String {
+        format!("pid:{}", self.process.pid())
+    }
+
+    fn pid(&self) -> Option<u32> {
+        Some(self.process.pid())
+    }
+
+    fn cancel(&self, mode: CancelMode) {
+        self.process.cancel(mode);
+    }
+
+    fn decide_approval(&self, decision: ApprovalDecision) -> Result<(), AdapterError> {
+        let input = lock(&self.asked)
+            .remove(&decision.request_id)
+            .ok_or_else(|| AdapterError::NotListening(format!("no permission request {}", decision.request_id)))?;
+        let answer = if decision.approved {
+            json!({ "behavior": "allow", "updatedInput": input })
+        } else {
+            let message = decision.reason.unwrap_or_else(|| "denied by a person".to_owned());
+            json!({ "behavior": "deny", "message": message })
+        };
+        let response = json!({
+            "type": "control_response",
+            "response": { "subtype": "success", "request_id": decision.request_id, "response": answer },
+        });
+        self.process.write_line(response.to_string())
+    }
+}
+
+/// Claude Code's stream-json output, normalized. Public for the mapper tests on recorded output.
+#[derive(Debug, Default)]
+pub struct ClaudeOutput {
+    pid: Option<u32>,
+    /// The pieces of a line longer than the reader's limit.
+    carry: String,
+    result: Option<Value>,
+    asked: Arc<Mutex<HashMap<String, Value>>>,
+}
+
+fn event(kind: EventKind, data: Value) -> AdapterEvent {
+    AdapterEvent::new(kind, data)
+}
+
+/// Text cut to [`MAX_TEXT_CHARS`].
+fn bounded(text: &str) -> Value {
+    match text.char_indices().nth(MAX_TEXT_CHARS) {
+        Some((cut, _)) => Value::String(format!("{}…", &text[..cut])),
+        None => Value::String(text.to_owned()),
+    }
+}
+
+/// A tool result's content: a string, or text blocks.
+fn result_text(content: &Value) -> String {
+    match content {
+        Value::String(text) => text.clone(),
+        Value::Array(blocks) => blocks.iter().filter_map(|b| b["text"].as_str()).collect::<Vec<_>>().join("\n"),
+        other => other.to_string(),
+    }
+}
+
+/// What a tool use would do, in one line: the command, the file, or the input.
+pub fn action_of(tool: &str, input: &Value) -> String {
+    let detail = input["command"]
+        .as_str()
+        .or_else(|| input["file_path"].as_str())
+        .or_else(|| input["url"].as_str())
+        .map(str::to_owned)
+        .unwrap_or_else(|| input.to_string());
+    format!("{tool}: {}", detail.chars().take(500).collect::<String>())
+}
+
+impl ClaudeOutput {
+    fn vendor(line: &str) -> AdapterEvent {
+        event(EventKind::VendorExtension, json!({ "runtime": KIND.name, "line": bounded(line) }))
+    }
+
+    fn assistant(message: &Value) -> Vec<AdapterEvent> {
+        let mut events = Vec::new();
+        for block in message["content"].as_array().into_iter().flatten() {
+            match block["type"].as_str() {
+                Some("text") => events.push(event(
+                    EventKind::Message,
+                    json!({ "role": "assistant", "text": bounded(block["text"].as_str().unwrap_or_default()) }),
+                )),
+                Some("tool_use") => {
+                    let name = block["name"].as_str().unwrap_or_default();
+                    events.push(event(
+                        EventKind::ToolCall,
+                        json!({ "id": block["id"], "name": name, "input": block["input"] }),
+                    ));
+                    if let Some(path) = block["input"]["file_path"].as_str().filter(|_| FILE_TOOLS.contains(&name)) {
+                        events.push(event(EventKind::FileChange, json!({ "path": path, "tool": name })));
+                    }
+                }
+                // Hidden reasoning is never stored (SPEC §10).
+                Some("thinking" | "redacted_thinking") => {}
+                _ => events.push(event(EventKind::VendorExtension, json!({ "runtime": KIND.name, "block": block }))),
+            }
+        }
+        events
+    }
+
+    fn user(message: &Value) -> Vec<AdapterEvent> {
+        let blocks = match &message["content"] {
+            Value::String(text) => {
+                return vec![event(EventKind::Message, json!({ "role": "user", "text": bounded(text) }))];
+            }
+            Value::Array(blocks) => blocks,
+            _ => return Vec::new(),
+        };
+        blocks
+            .iter()
+            .map(|block| match block["type"].as_str() {
+                Some("tool_result") => event(
+                    EventKind::ToolResult,
+                    json!({
+                        "tool_use_id": block["tool_use_id"],
+                        "output": bounded(&result_text(&block["content"])),
+                        "is_error": block["is_error"].as_bool().unwrap_or(false),
+                    }),
+                ),
+                Some("text") => event(
+                    EventKind::Message,
+                    json!({ "role": "user", "text": bounded(block["text"].as_str().unwrap_or_default()) }),
+                ),
+                _ => event(EventKind::VendorExtension, json!({ "runtime": KIND.name, "block": block })),
+            })
+            .collect()
+    }
+
+    fn permission_request(&mut self, line: &Value) -> AdapterEvent {
+        let request = &line["request"];
+        let request_id = line["request_id"].as_str().unwrap_or_default().to_owned();
+        let tool = request["tool_name"].as_str().unwrap_or("a tool");
+        lock(&self.asked).insert(request_id.clone(), request["input"].clone());
+        event(
+            EventKind::ApprovalRequested,
+            json!({
+                "request_id": request_id,
+                "action": action_of(tool, &request["input"]),
+                "reason": request["description"],
+                "details": { "tool_name": tool, "input": request["input"] },
+            }),
+        )
+    }
+
+    fn result_line(&mut self, line: Value) -> Vec<AdapterEvent> {
+        let usage = &line["usage"];
+        let usage = event(
+            EventKind::Usage,
+            json!({
+                "source": "runtime",
+                "input_tokens": usage["input_tokens"],
+                "output_tokens": usage["output_tokens"],
+                "cache_read_input_tokens": usage["cache_read_input_tokens"],
+                "cache_creation_input_tokens": usage["cache_creation_input_tokens"],
+                // Claude Code's own price estimate, not what the provider bills.
+                "cost_usd": line["total_cost_usd"],
+                "cost": "estimated",
+                "tokens": "reported",
+            }),
+        );
+        self.result = Some(line);
+        vec![usage]
+    }
+
+    /// One complete stdout line.
+    fn map(&mut self, text: &str) -> Mapped {
+        let Ok(line) = serde_json::from_str::<Value>(text) else { return vec![Self::vendor(text)].into() };
+        match (line["type"].as_str(), line["subtype"].as_str()) {
+            (Some("system"), Some("init")) => vec![event(
+                EventKind::Started,
+                json!({
+                    "pid": self.pid,
+                    "session_id": line["session_id"],
+                    "model": line["model"],
+                    "runtime_version": line["claude_code_version"],
+                    "permission_mode": line["permissionMode"],
+                    "cwd": line["cwd"],
+                }),
+            )]
+            .into(),
+            (Some("assistant"), _) => Self::assistant(&line["message"]).into(),
+            (Some("user"), _) => Self::user(&line["message"]).into(),
+            (Some("control_request"), _) if line["request"]["subtype"] == "can_use_tool" => {
+                vec![self.permission_request(&line)].into()
+            }
+            // The run is over: its stdin must close for the process to exit.
+            (Some("result"), _) => Mapped { events: self.result_line(line), close_stdin: true },
+            _ => vec![Self::vendor(text)].into(),
+        }
+    }
+}
+
+impl OutputMapper for ClaudeOutput {
+    fn spawned(&mut self, pid: u32) -> Vec<AdapterEvent> {
+        // `started` comes with the session's init line, which names the session.
+        self.pid = Some(pid);
+        Vec::new()
+    }
+
+    fn stdout(&mut self, line: Line) -> Mapped {
+        if line.partial {
+            if self.carry.len() < MAX_LINE_BYTES {
+                self.carry.push_str(&line.text);
+            }
+            return Mapped::default();
+        }
+        if self.carry.is_empty() {
+            return self.map(&line.text);
+        }
+        let whole = std::mem::take(&mut self.carry) + &line.text;
+        self.map(&whole)
+    }
+
+    fn result(&mut self, end: &ProcessEnd) -> Value {
+        let Some(result) = self.result.take() else {
+            let mut data = end.result_data();
+            if !end.cancelled {
+                data["outcome"] = json!("failed");
+                data["error"] = json!("Claude Code ended without a result");
+            }
+            return data;
+        };
+        let succeeded = result["subtype"] == "success" && result["is_error"] != true && end.error.is_none();
+        let outcome = match (end.cancelled, succeeded) {
+            (true, _) => "cancelled",
+            (false, true) => "succeeded",
+            (false, false) => "failed",
+        };
+        let mut data = json!({
+            "outcome": outcome,
+            "exit_code": end.exit_code,
+            "signal": end.signal,
+            "session_id": result["session_id"],
+            "result": bounded(result["result"].as_str().unwrap_or_default()),
+            "num_turns": result["num_turns"],
+            "permission_denials": result["permission_denials"],
+        });
+        if outcome == "failed" {
+            data["error"] =
+                json!(format!("Claude Code ended with {}", result["subtype"].as_str().unwrap_or("an error")));
+        }
+        data
+    }
+}

@@ -1,0 +1,184 @@
+//! A scripted model API on loopback: the one stand-in of the runtime tests, at the vendor boundary
+//! that cannot exist here. The real runtime talks to it as it would to its vendor and does real
+//! work in a real directory; the stand-in only decides what the "model" says.
+//!
+//! It speaks Anthropic Messages with streaming (`POST /v1/messages`, server-sent events). A script
+//! is a list of steps; the step played is the number of tool results the request already carries
+//! (so text the runtime appends after a tool result does not restart the script). A `Shell` step
+//! calls the shell tool the runtime offered; a `Say` step answers in text and ends the turn.
+
+use std::net::SocketAddr;
+use std::sync::{Arc, Mutex};
+
+use axum::Json;
+use axum::Router;
+use axum::body::Body;
+use axum::extract::State;
+use axum::http::{Method, Uri, header};
+use axum::response::{IntoResponse, Response};
+use serde_json::{Value, json};
+
+/// What the model does at one step of the conversation.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Step {
+    /// Run this shell command with the runtime's shell tool.
+    Shell(String),
+    /// Answer with this text, ending the turn.
+    Say(String),
+}
+
+/// A request the stand-in received.
+#[derive(Debug, Clone)]
+pub struct Recorded {
+    pub method: String,
+    pub path: String,
+    pub body: Value,
+}
+
+/// The shell tool under the names the runtimes offer it, with the argument that holds the command.
+const SHELL_TOOLS: &[(&str, &str)] = &[("Bash", "command")];
+
+/// Tokens the stand-in reports per response, so measured usage can be checked.
+pub const INPUT_TOKENS: u64 = 100;
+pub const OUTPUT_TOKENS: u64 = 20;
+
+#[derive(Clone)]
+struct Shared {
+    script: Arc<Vec<Step>>,
+    requests: Arc<Mutex<Vec<Recorded>>>,
+}
+
+pub struct ModelApi {
+    pub address: SocketAddr,
+    shared: Shared,
+    task: tokio::task::JoinHandle<()>,
+}
+
+impl Drop for ModelApi {
+    fn drop(&mut self) {
+        self.task.abort();
+    }
+}
+
+impl ModelApi {
+    pub async fn start(script: Vec<Step>) -> Self {
+        let shared = Shared { script: Arc::new(script), requests: Arc::default() };
+        let app = Router::new().fallback(answer).with_state(shared.clone());
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let address = listener.local_addr().unwrap();
+        let task = tokio::spawn(async move {
+            let _ = axum::serve(listener, app).await;
+        });
+        Self { address, shared, task }
+    }
+
+    /// `http://127.0.0.1:PORT`, the base URL a runtime is pointed at.
+    pub fn url(&self) -> String {
+        format!("http://{}", self.address)
+    }
+
+    /// Every request so far, oldest first.
+    pub fn requests(&self) -> Vec<Recorded> {
+        self.shared.requests.lock().unwrap().clone()
+    }
+
+    /// The model calls (not probes), oldest first.
+    pub fn model_calls(&self) -> Vec<Recorded> {
+        self.requests().into_iter().filter(|r| r.method == "POST" && r.path.starts_with("/v1/messages")).collect()
+    }
+}
+
+async fn answer(State(shared): State<Shared>, method: Method, uri: Uri, body: axum::body::Bytes) -> Response {
+    let body: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
+    let path = uri.path().to_owned();
+    shared.requests.lock().unwrap().push(Recorded {
+        method: method.to_string(),
+        path: path.clone(),
+        body: body.clone(),
+    });
+    match (method, path.as_str()) {
+        (Method::POST, "/v1/messages") => anthropic(&shared.script, &body),
+        (Method::POST, "/v1/messages/count_tokens") => Json(json!({ "input_tokens": INPUT_TOKENS })).into_response(),
+        // Probes (`HEAD /`, model lists…) get an empty success.
+        _ => Json(json!({})).into_response(),
+    }
+}
+
+/// Tool results already in an Anthropic conversation.
+fn anthropic_tool_results(request: &Value) -> usize {
+    request["messages"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|m| m["content"].as_array())
+        .flatten()
+        .filter(|block| block["type"] == "tool_result")
+        .count()
+}
+
+/// The step a request is at: one per tool result so far, the last one repeated.
+fn step(script: &[Step], done: usize) -> Step {
+    script.get(done).or(script.last()).cloned().unwrap_or_else(|| Step::Say("done".into()))
+}
+
+/// The shell tool among those offered, by name, and its command argument.
+fn shell_tool(offered: &[&str]) -> Option<(&'static str, &'static str)> {
+    SHELL_TOOLS.iter().copied().find(|(name, _)| offered.contains(name))
+}
+
+fn sse(events: &[(&str, Value)]) -> Response {
+    let body: String = events.iter().map(|(name, data)| format!("event: {name}\ndata: {data}\n\n")).collect();
+    ([(header::CONTENT_TYPE, "text/event-stream")], Body::from(body)).into_response()
+}
+
+fn anthropic(script: &[Step], request: &Value) -> Response {
+    let offered: Vec<&str> =
+        request["tools"].as_array().into_iter().flatten().filter_map(|t| t["name"].as_str()).collect();
+    let model = request["model"].as_str().unwrap_or("claude-stand-in");
+    let usage = json!({ "input_tokens": INPUT_TOKENS, "output_tokens": 1, "cache_read_input_tokens": 0, "cache_creation_input_tokens": 0 });
+    let mut events = vec![(
+        "message_start",
+        json!({ "type": "message_start", "message": {
+            "id": "msg_stand_in", "type": "message", "role": "assistant", "model": model, "content": [],
+            "stop_reason": null, "stop_sequence": null, "usage": usage } }),
+    )];
+    let text_block = |index: usize, text: &str| {
+        [
+            (
+                "content_block_start",
+                json!({ "type": "content_block_start", "index": index, "content_block": { "type": "text", "text": "" } }),
+            ),
+            (
+                "content_block_delta",
+                json!({ "type": "content_block_delta", "index": index, "delta": { "type": "text_delta", "text": text } }),
+            ),
+            ("content_block_stop", json!({ "type": "content_block_stop", "index": index })),
+        ]
+    };
+    let stop_reason = match (step(script, anthropic_tool_results(request)), shell_tool(&offered)) {
+        (Step::Shell(command), Some((tool, argument))) => {
+            events.extend(text_block(0, &format!("I will run `{command}`.")));
+            let input = json!({ argument: command, "description": "run the command" });
+            events.extend([
+                ("content_block_start", json!({ "type": "content_block_start", "index": 1, "content_block": { "type": "tool_use", "id": "toolu_stand_in", "name": tool, "input": {} } })),
+                ("content_block_delta", json!({ "type": "content_block_delta", "index": 1, "delta": { "type": "input_json_delta", "partial_json": input.to_string() } })),
+                ("content_block_stop", json!({ "type": "content_block_stop", "index": 1 })),
+            ]);
+            "tool_use"
+        }
+        (Step::Shell(_), None) => {
+            events.extend(text_block(0, "No shell tool was offered."));
+            "end_turn"
+        }
+        (Step::Say(text), _) => {
+            events.extend(text_block(0, &text));
+            "end_turn"
+        }
+    };
+    events.push((
+        "message_delta",
+        json!({ "type": "message_delta", "delta": { "stop_reason": stop_reason, "stop_sequence": null }, "usage": { "output_tokens": OUTPUT_TOKENS } }),
+    ));
+    events.push(("message_stop", json!({ "type": "message_stop" })));
+    sse(&events)
+}

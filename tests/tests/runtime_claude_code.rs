@@ -1,0 +1,104 @@
+//! Claude Code for real behind `acc-connector`: the pinned `claude` runs in a temporary workdir
+//! against the scripted model API, asks before its shell command, and does it only if a person
+//! approves through GraphQL.
+
+mod common;
+
+use acc_tests::model_api::{ModelApi, Step};
+use acc_tests::{Server, TestDb};
+use common::{enroll, online_agents, run_connector, wait_status};
+use serde_json::{Value, json};
+
+async fn run_events(owner: &acc_tests::Client, run_id: &str) -> Vec<Value> {
+    let page = owner
+        .gql(
+            "query($r: ID!) { runEvents(runId: $r, first: 100) { edges { node { kind data } } } }",
+            json!({"r": run_id}),
+        )
+        .await;
+    page.data("runEvents")["edges"].as_array().unwrap().iter().map(|e| e["node"].clone()).collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn claude_code_runs_a_shell_command_only_after_a_person_approves_it() {
+    let claude = acc_tests::runtimes::npm_bin("claude");
+    let model =
+        ModelApi::start(vec![Step::Shell("echo hi > out.txt".into()), Step::Say("Done: wrote out.txt.".into())]).await;
+    let server = Server::start(TestDb::sqlite()).await;
+    let f = common::fixture(&server).await;
+    let dir = server.db.dir.clone();
+    let (home, work) = (dir.join("claude-home"), dir.join("work"));
+    std::fs::create_dir_all(&home).unwrap();
+    std::fs::create_dir_all(&work).unwrap();
+    let credential = enroll(&server, &f.owner, &f.workspace_id, &dir).await;
+    let agents = format!(
+        "[[agents]]\nname = \"claude\"\nadapter = \"claude-code\"\ncommand = {claude:?}\nworkdir = {work:?}\n\
+         env = {{ ANTHROPIC_BASE_URL = {url:?}, ANTHROPIC_API_KEY = \"stand-in\", HOME = {home:?} }}\n",
+        url = model.url(),
+    );
+    let _connector = run_connector(&dir, &credential, &agents);
+    let online = online_agents(&f.owner, &f.project_id, 1).await;
+    let agent = &online[0];
+    assert_eq!(agent["capabilities"], json!(["STREAM", "CANCEL", "APPROVALS", "TOOLS", "USAGE_ESTIMATED"]));
+    let version = f
+        .owner
+        .gql(
+            "query($id: ID!) { node(id: $id) { ... on Agent { adapter runtimeVersion } } }",
+            json!({"id": agent["id"]}),
+        )
+        .await;
+    assert_eq!(version.data("node"), &json!({"adapter": "claude-code", "runtimeVersion": "2.1.332"}));
+    let task = common::create_task(&f.owner, &f.project_id, "Write a file").await;
+
+    for (decision, written) in [("DENY", false), ("APPROVE", true)] {
+        let _ = std::fs::remove_file(work.join("out.txt"));
+        let started = f
+            .owner
+            .gql(
+                "mutation($t: ID!, $a: ID!) { startRun(taskId: $t, agentId: $a, input: {objective: \"write hi to out.txt\"}) { id } }",
+                json!({"t": task["id"], "a": agent["id"]}),
+            )
+            .await;
+        let run_id = started.data("startRun")["id"].as_str().unwrap().to_owned();
+        wait_status(&f.owner, &run_id, "WAITING_APPROVAL").await;
+        let pending = f
+            .owner
+            .gql(
+                "query($p: ID) { approvals(projectId: $p) { edges { node { id action details } } } }",
+                json!({"p": f.project_id}),
+            )
+            .await;
+        let approval = pending.data("approvals")["edges"][0]["node"].clone();
+        assert_eq!(approval["action"], "Bash: echo hi > out.txt");
+        assert_eq!(approval["details"]["tool_name"], "Bash");
+        assert!(!work.join("out.txt").exists(), "nothing ran before the decision");
+        f.owner
+            .gql(
+                "mutation($a: ID!, $d: ApprovalDecision!) { decideApproval(approvalId: $a, decision: $d, reason: \"reviewed\") { status } }",
+                json!({"a": approval["id"], "d": decision}),
+            )
+            .await
+            .data("decideApproval");
+        wait_status(&f.owner, &run_id, "SUCCEEDED").await;
+        assert_eq!(work.join("out.txt").exists(), written, "{decision}");
+
+        let events = run_events(&f.owner, &run_id).await;
+        let kinds: Vec<&str> = events.iter().map(|e| e["kind"].as_str().unwrap()).filter(|k| *k != "status").collect();
+        assert_eq!(
+            kinds,
+            ["started", "message", "tool_call", "approval_requested", "tool_result", "message", "usage", "result"],
+            "{decision}"
+        );
+        let of = |kind: &str| events.iter().find(|e| e["kind"] == kind).unwrap()["data"].clone();
+        assert_eq!(of("started")["runtime_version"], "2.1.332");
+        assert_eq!(of("tool_call")["input"]["command"], "echo hi > out.txt");
+        assert_eq!(of("tool_result")["is_error"], !written);
+        assert_eq!(of("result")["outcome"], "succeeded");
+        assert_eq!(of("result")["result"], "Done: wrote out.txt.");
+        assert_eq!(of("usage")["output_tokens"], 2 * acc_tests::model_api::OUTPUT_TOKENS);
+    }
+    assert_eq!(std::fs::read_to_string(work.join("out.txt")).unwrap(), "hi\n", "the real shell ran the command");
+    // The runtime was given the run's objective as its prompt.
+    let first = &model.model_calls()[0].body;
+    assert!(first["messages"][0].to_string().contains("write hi to out.txt"), "{}", first["messages"][0]);
+}
