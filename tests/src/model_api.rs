@@ -2,10 +2,11 @@
 //! that cannot exist here. The real runtime talks to it as it would to its vendor and does real
 //! work in a real directory; the stand-in only decides what the "model" says.
 //!
-//! It speaks Anthropic Messages with streaming (`POST /v1/messages`, server-sent events). A script
-//! is a list of steps; the step played is the number of tool results the request already carries
-//! (so text the runtime appends after a tool result does not restart the script). A `Shell` step
-//! calls the shell tool the runtime offered; a `Say` step answers in text and ends the turn.
+//! It speaks Anthropic Messages (`POST /v1/messages`) and OpenAI Responses (`POST /v1/responses`),
+//! both streaming (server-sent events). A script is a list of steps; the step played is the
+//! number of tool results the request already carries (so text the runtime appends after a tool
+//! result does not restart the script). A `Shell` step calls the shell tool the runtime offered;
+//! a `Say` step answers in text and ends the turn.
 
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
@@ -35,8 +36,30 @@ pub struct Recorded {
     pub body: Value,
 }
 
-/// The shell tool under the names the runtimes offer it, with the argument that holds the command.
-const SHELL_TOOLS: &[(&str, &str)] = &[("Bash", "command")];
+/// How a shell tool takes its command.
+#[derive(Debug, Clone, Copy)]
+enum Argument {
+    /// One string under this name.
+    Text(&'static str),
+    /// An argv under this name (`["bash", "-lc", command]`).
+    Argv(&'static str),
+}
+
+/// The shell tool under the names the runtimes offer it, and how it takes its command.
+const SHELL_TOOLS: &[(&str, Argument)] = &[
+    ("Bash", Argument::Text("command")),
+    ("exec_command", Argument::Text("cmd")),
+    ("shell", Argument::Argv("command")),
+];
+
+impl Argument {
+    fn input(self, command: &str) -> Value {
+        match self {
+            Argument::Text(name) => json!({ name: command }),
+            Argument::Argv(name) => json!({ name: ["bash", "-lc", command] }),
+        }
+    }
+}
 
 /// Tokens the stand-in reports per response, so measured usage can be checked.
 pub const INPUT_TOKENS: u64 = 100;
@@ -84,7 +107,10 @@ impl ModelApi {
 
     /// The model calls (not probes), oldest first.
     pub fn model_calls(&self) -> Vec<Recorded> {
-        self.requests().into_iter().filter(|r| r.method == "POST" && r.path.starts_with("/v1/messages")).collect()
+        self.requests()
+            .into_iter()
+            .filter(|r| r.method == "POST" && matches!(r.path.as_str(), "/v1/messages" | "/v1/responses"))
+            .collect()
     }
 }
 
@@ -98,6 +124,7 @@ async fn answer(State(shared): State<Shared>, method: Method, uri: Uri, body: ax
     });
     match (method, path.as_str()) {
         (Method::POST, "/v1/messages") => anthropic(&shared.script, &body),
+        (Method::POST, "/v1/responses") => responses(&shared.script, &body),
         (Method::POST, "/v1/messages/count_tokens") => Json(json!({ "input_tokens": INPUT_TOKENS })).into_response(),
         // Probes (`HEAD /`, model lists…) get an empty success.
         _ => Json(json!({})).into_response(),
@@ -121,9 +148,14 @@ fn step(script: &[Step], done: usize) -> Step {
     script.get(done).or(script.last()).cloned().unwrap_or_else(|| Step::Say("done".into()))
 }
 
-/// The shell tool among those offered, by name, and its command argument.
-fn shell_tool(offered: &[&str]) -> Option<(&'static str, &'static str)> {
+/// The shell tool among those offered, by name, and how it takes its command.
+fn shell_tool(offered: &[&str]) -> Option<(&'static str, Argument)> {
     SHELL_TOOLS.iter().copied().find(|(name, _)| offered.contains(name))
+}
+
+/// The names of the tools a request offers (`tools[].name`).
+fn offered(request: &Value) -> Vec<&str> {
+    request["tools"].as_array().into_iter().flatten().filter_map(|t| t["name"].as_str()).collect()
 }
 
 fn sse(events: &[(&str, Value)]) -> Response {
@@ -132,8 +164,7 @@ fn sse(events: &[(&str, Value)]) -> Response {
 }
 
 fn anthropic(script: &[Step], request: &Value) -> Response {
-    let offered: Vec<&str> =
-        request["tools"].as_array().into_iter().flatten().filter_map(|t| t["name"].as_str()).collect();
+    let offered = offered(request);
     let model = request["model"].as_str().unwrap_or("claude-stand-in");
     let usage = json!({ "input_tokens": INPUT_TOKENS, "output_tokens": 1, "cache_read_input_tokens": 0, "cache_creation_input_tokens": 0 });
     let mut events = vec![(
@@ -158,7 +189,8 @@ fn anthropic(script: &[Step], request: &Value) -> Response {
     let stop_reason = match (step(script, anthropic_tool_results(request)), shell_tool(&offered)) {
         (Step::Shell(command), Some((tool, argument))) => {
             events.extend(text_block(0, &format!("I will run `{command}`.")));
-            let input = json!({ argument: command, "description": "run the command" });
+            let mut input = argument.input(&command);
+            input["description"] = json!("run the command");
             events.extend([
                 ("content_block_start", json!({ "type": "content_block_start", "index": 1, "content_block": { "type": "tool_use", "id": "toolu_stand_in", "name": tool, "input": {} } })),
                 ("content_block_delta", json!({ "type": "content_block_delta", "index": 1, "delta": { "type": "input_json_delta", "partial_json": input.to_string() } })),
@@ -180,5 +212,58 @@ fn anthropic(script: &[Step], request: &Value) -> Response {
         json!({ "type": "message_delta", "delta": { "stop_reason": stop_reason, "stop_sequence": null }, "usage": { "output_tokens": OUTPUT_TOKENS } }),
     ));
     events.push(("message_stop", json!({ "type": "message_stop" })));
+    sse(&events)
+}
+
+/// Tool results already in a Responses conversation.
+fn responses_tool_results(request: &Value) -> usize {
+    request["input"].as_array().into_iter().flatten().filter(|item| item["type"] == "function_call_output").count()
+}
+
+fn responses(script: &[Step], request: &Value) -> Response {
+    let offered = offered(request);
+    let base = json!({ "id": "resp_stand_in", "object": "response", "created_at": 0, "status": "in_progress",
+        "model": request["model"], "output": [] });
+    let mut events = vec![("response.created", json!({ "type": "response.created", "response": base }))];
+    let done = match (step(script, responses_tool_results(request)), shell_tool(&offered)) {
+        (Step::Shell(command), Some((tool, argument))) => {
+            let arguments = argument.input(&command).to_string();
+            let item = json!({ "type": "function_call", "id": "fc_stand_in", "call_id": "call_stand_in", "name": tool,
+                "arguments": "", "status": "in_progress" });
+            let mut done = item.clone();
+            done["arguments"] = json!(arguments);
+            done["status"] = json!("completed");
+            events.extend([
+                ("response.output_item.added", json!({ "type": "response.output_item.added", "output_index": 0, "item": item })),
+                ("response.function_call_arguments.delta", json!({ "type": "response.function_call_arguments.delta", "item_id": "fc_stand_in", "output_index": 0, "delta": arguments })),
+                ("response.function_call_arguments.done", json!({ "type": "response.function_call_arguments.done", "item_id": "fc_stand_in", "output_index": 0, "arguments": arguments })),
+                ("response.output_item.done", json!({ "type": "response.output_item.done", "output_index": 0, "item": done })),
+            ]);
+            done
+        }
+        (step, _) => {
+            let text = match step {
+                Step::Say(text) => text,
+                Step::Shell(_) => "No shell tool was offered.".to_owned(),
+            };
+            let item = json!({ "type": "message", "id": "msg_stand_in", "role": "assistant", "status": "in_progress", "content": [] });
+            let done = json!({ "type": "message", "id": "msg_stand_in", "role": "assistant", "status": "completed",
+                "content": [{ "type": "output_text", "text": text, "annotations": [] }] });
+            events.extend([
+                ("response.output_item.added", json!({ "type": "response.output_item.added", "output_index": 0, "item": item })),
+                ("response.content_part.added", json!({ "type": "response.content_part.added", "item_id": "msg_stand_in", "output_index": 0, "content_index": 0, "part": { "type": "output_text", "text": "", "annotations": [] } })),
+                ("response.output_text.delta", json!({ "type": "response.output_text.delta", "item_id": "msg_stand_in", "output_index": 0, "content_index": 0, "delta": text })),
+                ("response.output_text.done", json!({ "type": "response.output_text.done", "item_id": "msg_stand_in", "output_index": 0, "content_index": 0, "text": text })),
+                ("response.output_item.done", json!({ "type": "response.output_item.done", "output_index": 0, "item": done })),
+            ]);
+            done
+        }
+    };
+    let mut completed = base;
+    completed["status"] = json!("completed");
+    completed["output"] = json!([done]);
+    completed["usage"] = json!({ "input_tokens": INPUT_TOKENS, "input_tokens_details": { "cached_tokens": 0 },
+        "output_tokens": OUTPUT_TOKENS, "output_tokens_details": { "reasoning_tokens": 0 }, "total_tokens": INPUT_TOKENS + OUTPUT_TOKENS });
+    events.push(("response.completed", json!({ "type": "response.completed", "response": completed })));
     sse(&events)
 }

@@ -5,19 +5,17 @@
 //! request, which becomes an approval the control plane decides, answered on stdin.
 
 use std::collections::HashMap;
-use std::path::PathBuf;
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
 
-use acc_protocol::{CancelMode, Capability, EventKind, HealthStatus};
+use acc_protocol::{CancelMode, Capability, EventKind};
 use serde_json::{Value, json};
 
 use super::lines::Line;
-use super::process::{self, Launch, Mapped, OutputMapper, ProcessEnd, ProcessRun};
+use super::process::{self, Mapped, OutputMapper, ProcessEnd, ProcessRun};
+use super::vendor::RuntimeProgram;
 use super::{
     Adapter, AdapterError, AdapterEvent, AdapterKind, AdapterOptions, ApprovalDecision, EventSink, Handshake, Health,
-    NativeRun, RunSpec, context_text, prompt_text, runtime_version,
+    NativeRun, RunSpec, context_text, prompt_text,
 };
 use crate::config::AgentConfig;
 use crate::lock;
@@ -34,8 +32,8 @@ pub const KIND: AdapterKind = AdapterKind {
     ],
 };
 
-/// The Claude Code major version these mappings were written against and tested with.
-pub const TESTED_MAJOR: u64 = 2;
+/// The Claude Code versions these mappings were written against and tested with.
+pub const TESTED: &str = "2";
 /// A stream-json line can be long (a large tool result); longer ones are kept as a vendor extension.
 const MAX_LINE_BYTES: usize = 8 * 1024 * 1024;
 /// Text kept of a tool result or a final answer in one event.
@@ -45,56 +43,24 @@ const FILE_TOOLS: &[&str] = &["Write", "Edit", "MultiEdit", "NotebookEdit"];
 
 #[derive(Debug)]
 pub struct ClaudeCodeAdapter {
-    program: String,
-    args: Vec<String>,
-    env: Vec<(String, String)>,
-    workdir: Option<PathBuf>,
-    grace: Duration,
-    version: Option<String>,
-    active: Arc<AtomicUsize>,
+    program: RuntimeProgram,
 }
 
 impl ClaudeCodeAdapter {
     pub fn new(agent: &AgentConfig, options: AdapterOptions) -> Self {
-        let mut env: Vec<(String, String)> = agent.env.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
         // A managed agent makes no calls of its own beyond the model API (updates, telemetry, titles).
-        if !agent.env.contains_key("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC") {
-            env.push(("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC".into(), "1".into()));
-        }
-        Self {
-            program: agent.command.clone(),
-            args: agent.args.clone(),
-            version: runtime_version(&agent.command, &env),
-            env,
-            workdir: agent.workdir.clone(),
-            grace: options.cancel_grace,
-            active: Arc::new(AtomicUsize::new(0)),
-        }
+        let quiet = [("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1")];
+        Self { program: RuntimeProgram::new(agent, options, &quiet) }
     }
 }
 
 impl Adapter for ClaudeCodeAdapter {
     fn handshake(&self) -> Handshake {
-        Handshake {
-            adapter: KIND.name,
-            adapter_version: crate::VERSION.to_owned(),
-            runtime_version: self.version.clone(),
-            capabilities: KIND.capabilities.to_vec(),
-        }
+        self.program.handshake(&KIND)
     }
 
     fn health(&self) -> Health {
-        let started = Instant::now();
-        let major = self.version.as_deref().and_then(|v| v.split('.').next()).and_then(|m| m.parse::<u64>().ok());
-        let (status, detail) = match major {
-            None => (HealthStatus::Unhealthy, Some(format!("`{} --version` did not answer", self.program))),
-            Some(TESTED_MAJOR) => (HealthStatus::Healthy, None),
-            Some(other) => (
-                HealthStatus::Degraded,
-                Some(format!("Claude Code major version {other} is untested (tested: {TESTED_MAJOR})")),
-            ),
-        };
-        Health { status, latency: started.elapsed(), active_runs: self.active.load(Ordering::Relaxed), detail }
+        self.program.health("Claude Code", TESTED)
     }
 
     fn start(&self, spec: RunSpec, events: EventSink) -> Result<Box<dyn NativeRun>, AdapterError> {
@@ -113,22 +79,12 @@ impl Adapter for ClaudeCodeAdapter {
         if let Some(context) = context_text(&spec) {
             args.extend(["--append-system-prompt".to_owned(), context]);
         }
-        args.extend(self.args.iter().cloned());
         let prompt = json!({ "type": "user", "message": { "role": "user", "content": prompt_text(&spec) } });
-        let launch = Launch {
-            program: self.program.clone(),
-            args,
-            env: self.env.clone(),
-            workdir: self.workdir.clone(),
-            first_line: prompt.to_string(),
-            keep_stdin_open: true,
-            max_line_bytes: MAX_LINE_BYTES,
-            grace: self.grace,
-        };
+        let launch = self.program.launch(args, Some(prompt.to_string()), true, MAX_LINE_BYTES);
         let asked = Arc::new(Mutex::new(HashMap::new()));
         let mapper = ClaudeOutput { asked: asked.clone(), ..ClaudeOutput::default() };
         let span = tracing::info_span!("claude_code", run_id = %spec.run_id, attempt_id = %spec.attempt_id);
-        let process = process::spawn(launch, mapper, events, self.active.clone(), span)?;
+        let process = process::spawn(launch, mapper, events, self.program.active.clone(), span)?;
         Ok(Box::new(ClaudeRun { process, asked }))
     }
 }

@@ -120,7 +120,7 @@ impl Adapter for CommandAdapter {
             args: self.args.clone(),
             env,
             workdir: self.workdir.clone(),
-            first_line: input,
+            first_line: Some(input),
             keep_stdin_open: self.interactive,
             max_line_bytes: MAX_LINE_BYTES,
             grace: self.grace,

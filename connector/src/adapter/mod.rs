@@ -4,10 +4,12 @@
 //! `CapabilityMissing` — it is never simulated.
 
 pub mod claude_code;
+pub mod codex;
 pub mod command;
 pub mod control;
 pub mod lines;
 pub mod process;
+pub mod vendor;
 
 use std::fmt::Debug;
 use std::sync::Arc;
@@ -29,7 +31,7 @@ pub struct AdapterKind {
 }
 
 /// Every adapter kind built in.
-pub const KINDS: &[AdapterKind] = &[command::KIND, claude_code::KIND];
+pub const KINDS: &[AdapterKind] = &[command::KIND, claude_code::KIND, codex::KIND];
 
 /// AAP `handshake()`: what the adapter is and what it can do.
 #[derive(Debug, Clone, PartialEq)]
@@ -182,6 +184,7 @@ pub fn build(agent: &AgentConfig, options: AdapterOptions) -> Result<Arc<dyn Ada
     match agent.adapter.as_str() {
         "command" => Ok(Arc::new(command::CommandAdapter::new(agent, options))),
         "claude-code" => Ok(Arc::new(claude_code::ClaudeCodeAdapter::new(agent, options))),
+        "codex" => Ok(Arc::new(codex::CodexAdapter::new(agent, options))),
         other => Err(AdapterError::Start(format!("unknown adapter `{other}`"))),
     }
 }

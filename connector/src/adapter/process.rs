@@ -36,8 +36,8 @@ pub struct Launch {
     /// Added to the connector's own environment.
     pub env: Vec<(String, String)>,
     pub workdir: Option<PathBuf>,
-    /// The first line written to stdin.
-    pub first_line: String,
+    /// The first line written to stdin; `None` closes stdin at once (the program reads none).
+    pub first_line: Option<String>,
     /// Keep stdin open after the first line, for lines the adapter writes later.
     pub keep_stdin_open: bool,
     /// Longer output lines come in pieces marked partial.
@@ -199,7 +199,7 @@ pub fn spawn<M: OutputMapper>(
 /// lines until the mapper or the adapter closes it.
 struct StdinFeed {
     pipe: tokio::process::ChildStdin,
-    first_line: String,
+    first_line: Option<String>,
     later: Option<mpsc::Receiver<String>>,
     close: watch::Receiver<bool>,
 }
@@ -207,10 +207,12 @@ struct StdinFeed {
 impl StdinFeed {
     async fn write(mut self) {
         // A program that does not read its stdin closes it; that is not an error.
-        if self.pipe.write_all(self.first_line.as_bytes()).await.is_err() || self.pipe.write_all(b"\n").await.is_err() {
-            return;
+        if let Some(line) = &self.first_line {
+            if self.pipe.write_all(line.as_bytes()).await.is_err() || self.pipe.write_all(b"\n").await.is_err() {
+                return;
+            }
+            let _ = self.pipe.flush().await;
         }
-        let _ = self.pipe.flush().await;
         if let Some(mut lines) = self.later.take() {
             loop {
                 tokio::select! {

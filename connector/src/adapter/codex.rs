@@ -1,0 +1,238 @@
+//! The `codex` adapter (SPEC §9): drives OpenAI's Codex CLI headless (`codex exec --json
+//! --skip-git-repo-check … PROMPT`) and maps its JSONL events (thread, turn and item events, turn
+//! usage) to normalized events. `codex exec` takes no decision from outside, so this adapter
+//! declares no approvals: what its sandbox (`-s …` in `args`) allows, it does.
+
+use acc_protocol::{CancelMode, Capability, EventKind};
+use serde_json::{Value, json};
+
+use super::lines::Line;
+use super::process::{self, Mapped, OutputMapper, ProcessEnd, ProcessRun};
+use super::vendor::RuntimeProgram;
+use super::{
+    Adapter, AdapterError, AdapterEvent, AdapterKind, AdapterOptions, EventSink, Handshake, Health, NativeRun, RunSpec,
+    context_text, prompt_text,
+};
+use crate::config::AgentConfig;
+
+pub const KIND: AdapterKind = AdapterKind {
+    name: "codex",
+    description: "Codex CLI (`codex exec --json`): messages, commands and their output, file changes, turn usage",
+    capabilities: &[Capability::Stream, Capability::Cancel, Capability::Tools, Capability::UsageEstimated],
+};
+
+/// The Codex CLI versions these mappings were written against and tested with (0.x: a minor line).
+pub const TESTED: &str = "0.171";
+const MAX_LINE_BYTES: usize = 8 * 1024 * 1024;
+/// Text kept of a command's output or a message in one event.
+const MAX_TEXT_CHARS: usize = 64 * 1024;
+
+#[derive(Debug)]
+pub struct CodexAdapter {
+    program: RuntimeProgram,
+}
+
+impl CodexAdapter {
+    pub fn new(agent: &AgentConfig, options: AdapterOptions) -> Self {
+        Self { program: RuntimeProgram::new(agent, options, &[]) }
+    }
+}
+
+impl Adapter for CodexAdapter {
+    fn handshake(&self) -> Handshake {
+        self.program.handshake(&KIND)
+    }
+
+    fn health(&self) -> Health {
+        self.program.health("Codex CLI", TESTED)
+    }
+
+    fn start(&self, spec: RunSpec, events: EventSink) -> Result<Box<dyn NativeRun>, AdapterError> {
+        // `codex exec` has no system prompt of its own: the context goes after the prompt.
+        let prompt = match context_text(&spec) {
+            Some(context) => format!("{}\n\n{context}", prompt_text(&spec)),
+            None => prompt_text(&spec),
+        };
+        let args = ["exec", "--json", "--skip-git-repo-check"].map(str::to_owned).to_vec();
+        let mut launch = self.program.launch(args, None, false, MAX_LINE_BYTES);
+        // The prompt goes last, after the configured arguments (a sandbox mode, a model…).
+        launch.args.extend(["--".to_owned(), prompt]);
+        let span = tracing::info_span!("codex", run_id = %spec.run_id, attempt_id = %spec.attempt_id);
+        let process = process::spawn(launch, CodexOutput::default(), events, self.program.active.clone(), span)?;
+        Ok(Box::new(CodexRun { process }))
+    }
+}
+
+#[derive(Debug)]
+struct CodexRun {
+    process: ProcessRun,
+}
+
+impl NativeRun for CodexRun {
+    fn native_ref(&self) -> String {
+        format!("pid:{}", self.process.pid())
+    }
+
+    fn pid(&self) -> Option<u32> {
+        Some(self.process.pid())
+    }
+
+    fn cancel(&self, mode: CancelMode) {
+        self.process.cancel(mode);
+    }
+}
+
+/// Codex's JSONL output, normalized. Public for the mapper tests on recorded output.
+#[derive(Debug, Default)]
+pub struct CodexOutput {
+    pid: Option<u32>,
+    carry: String,
+    thread_id: Option<String>,
+    turn_completed: bool,
+    /// The last error it reported (a failed turn, a lost connection).
+    last_error: Option<String>,
+}
+
+fn event(kind: EventKind, data: Value) -> AdapterEvent {
+    AdapterEvent::new(kind, data)
+}
+
+fn bounded(text: &str) -> Value {
+    match text.char_indices().nth(MAX_TEXT_CHARS) {
+        Some((cut, _)) => Value::String(format!("{}…", &text[..cut])),
+        None => Value::String(text.to_owned()),
+    }
+}
+
+impl CodexOutput {
+    fn vendor(line: &Value) -> AdapterEvent {
+        event(EventKind::VendorExtension, json!({ "runtime": KIND.name, "line": line }))
+    }
+
+    fn item_started(item: &Value) -> Vec<AdapterEvent> {
+        match item["type"].as_str() {
+            Some("command_execution") => vec![event(
+                EventKind::ToolCall,
+                json!({ "id": item["id"], "name": "command_execution", "input": { "command": item["command"] } }),
+            )],
+            Some("mcp_tool_call") => vec![event(
+                EventKind::ToolCall,
+                json!({ "id": item["id"], "name": format!("{}/{}", item["server"].as_str().unwrap_or("mcp"), item["tool"].as_str().unwrap_or("tool")), "input": item["arguments"] }),
+            )],
+            // Messages, reasoning and file changes are reported once, when complete.
+            _ => Vec::new(),
+        }
+    }
+
+    fn item_completed(&mut self, item: &Value) -> Vec<AdapterEvent> {
+        match item["type"].as_str() {
+            Some("agent_message") => vec![event(
+                EventKind::Message,
+                json!({ "role": "assistant", "text": bounded(item["text"].as_str().unwrap_or_default()) }),
+            )],
+            // Hidden reasoning is never stored (SPEC §10).
+            Some("reasoning") => Vec::new(),
+            Some("command_execution") => vec![event(
+                EventKind::ToolResult,
+                json!({
+                    "tool_use_id": item["id"],
+                    "output": bounded(item["aggregated_output"].as_str().unwrap_or_default()),
+                    "exit_code": item["exit_code"],
+                    "is_error": item["exit_code"].as_i64() != Some(0),
+                }),
+            )],
+            Some("mcp_tool_call") => vec![event(
+                EventKind::ToolResult,
+                json!({
+                    "tool_use_id": item["id"],
+                    "output": item["result"],
+                    "is_error": !item["error"].is_null(),
+                }),
+            )],
+            Some("file_change") => item["changes"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .map(|change| event(EventKind::FileChange, json!({ "path": change["path"], "kind": change["kind"] })))
+                .collect(),
+            Some("error") => {
+                let message = item["message"].as_str().unwrap_or_default();
+                vec![event(EventKind::Error, json!({ "message": bounded(message) }))]
+            }
+            _ => vec![event(EventKind::VendorExtension, json!({ "runtime": KIND.name, "item": item }))],
+        }
+    }
+
+    fn map(&mut self, text: &str) -> Vec<AdapterEvent> {
+        let Ok(line) = serde_json::from_str::<Value>(text) else {
+            return vec![event(EventKind::VendorExtension, json!({ "runtime": KIND.name, "line": bounded(text) }))];
+        };
+        match line["type"].as_str() {
+            Some("thread.started") => {
+                self.thread_id = line["thread_id"].as_str().map(str::to_owned);
+                vec![event(EventKind::Started, json!({ "pid": self.pid, "session_id": line["thread_id"] }))]
+            }
+            Some("turn.started") => Vec::new(),
+            Some("item.started") => Self::item_started(&line["item"]),
+            Some("item.completed") => self.item_completed(&line["item"]),
+            Some("turn.completed") => {
+                self.turn_completed = true;
+                let usage = &line["usage"];
+                vec![event(
+                    EventKind::Usage,
+                    json!({
+                        "source": "runtime",
+                        "input_tokens": usage["input_tokens"],
+                        "cached_input_tokens": usage["cached_input_tokens"],
+                        "output_tokens": usage["output_tokens"],
+                        "reasoning_output_tokens": usage["reasoning_output_tokens"],
+                        "tokens": "reported",
+                    }),
+                )]
+            }
+            Some("turn.failed") => {
+                let message = line["error"]["message"].as_str().unwrap_or("the turn failed").to_owned();
+                self.last_error = Some(message.clone());
+                vec![event(EventKind::Error, json!({ "message": bounded(&message) }))]
+            }
+            Some("error") => {
+                let message = line["message"].as_str().unwrap_or_default().to_owned();
+                self.last_error = Some(message.clone());
+                vec![event(EventKind::Error, json!({ "message": bounded(&message) }))]
+            }
+            _ => vec![Self::vendor(&line)],
+        }
+    }
+}
+
+impl OutputMapper for CodexOutput {
+    fn spawned(&mut self, pid: u32) -> Vec<AdapterEvent> {
+        // `started` comes with `thread.started`, which names the session.
+        self.pid = Some(pid);
+        Vec::new()
+    }
+
+    fn stdout(&mut self, line: Line) -> Mapped {
+        if line.partial {
+            if self.carry.len() < MAX_LINE_BYTES {
+                self.carry.push_str(&line.text);
+            }
+            return Mapped::default();
+        }
+        let whole = std::mem::take(&mut self.carry) + &line.text;
+        self.map(&whole).into()
+    }
+
+    fn result(&mut self, end: &ProcessEnd) -> Value {
+        let mut data = end.result_data();
+        data["session_id"] = json!(self.thread_id);
+        if data["outcome"] == "succeeded" && !self.turn_completed {
+            data["outcome"] = json!("failed");
+        }
+        if data["outcome"] == "failed" {
+            let error = self.last_error.clone().unwrap_or_else(|| "Codex ended without completing its turn".into());
+            data["error"] = json!(error);
+        }
+        data
+    }
+}
