@@ -2,8 +2,8 @@
 //! that cannot exist here. The real runtime talks to it as it would to its vendor and does real
 //! work in a real directory; the stand-in only decides what the "model" says.
 //!
-//! It speaks Anthropic Messages (`POST /v1/messages`) and OpenAI Responses (`POST /v1/responses`),
-//! both streaming (server-sent events). A script is a list of steps; the step played is the
+//! It speaks Anthropic Messages (`POST /v1/messages`), OpenAI Responses (`POST /v1/responses`) and
+//! Gemini (`POST /v1beta/models/MODEL:streamGenerateContent`), streaming (server-sent events). A script is a list of steps; the step played is the
 //! number of tool results the request already carries (so text the runtime appends after a tool
 //! result does not restart the script). A `Shell` step calls the shell tool the runtime offered;
 //! a `Say` step answers in text and ends the turn.
@@ -50,6 +50,7 @@ const SHELL_TOOLS: &[(&str, Argument)] = &[
     ("Bash", Argument::Text("command")),
     ("exec_command", Argument::Text("cmd")),
     ("shell", Argument::Argv("command")),
+    ("run_shell_command", Argument::Text("command")),
 ];
 
 impl Argument {
@@ -109,7 +110,11 @@ impl ModelApi {
     pub fn model_calls(&self) -> Vec<Recorded> {
         self.requests()
             .into_iter()
-            .filter(|r| r.method == "POST" && matches!(r.path.as_str(), "/v1/messages" | "/v1/responses"))
+            .filter(|r| {
+                r.method == "POST"
+                    && (matches!(r.path.as_str(), "/v1/messages" | "/v1/responses")
+                        || r.path.ends_with(":streamGenerateContent"))
+            })
             .collect()
     }
 }
@@ -125,6 +130,7 @@ async fn answer(State(shared): State<Shared>, method: Method, uri: Uri, body: ax
     match (method, path.as_str()) {
         (Method::POST, "/v1/messages") => anthropic(&shared.script, &body),
         (Method::POST, "/v1/responses") => responses(&shared.script, &body),
+        (Method::POST, path) if path.ends_with(":streamGenerateContent") => gemini(&shared.script, &body),
         (Method::POST, "/v1/messages/count_tokens") => Json(json!({ "input_tokens": INPUT_TOKENS })).into_response(),
         // Probes (`HEAD /`, model lists…) get an empty success.
         _ => Json(json!({})).into_response(),
@@ -266,4 +272,40 @@ fn responses(script: &[Step], request: &Value) -> Response {
         "output_tokens": OUTPUT_TOKENS, "output_tokens_details": { "reasoning_tokens": 0 }, "total_tokens": INPUT_TOKENS + OUTPUT_TOKENS });
     events.push(("response.completed", json!({ "type": "response.completed", "response": completed })));
     sse(&events)
+}
+
+/// Tool results already in a Gemini conversation.
+fn gemini_tool_results(request: &Value) -> usize {
+    request["contents"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|c| c["parts"].as_array())
+        .flatten()
+        .filter(|part| part.get("functionResponse").is_some())
+        .count()
+}
+
+fn gemini(script: &[Step], request: &Value) -> Response {
+    let offered: Vec<&str> = request["tools"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|t| t["functionDeclarations"].as_array())
+        .flatten()
+        .filter_map(|f| f["name"].as_str())
+        .collect();
+    let parts = match (step(script, gemini_tool_results(request)), shell_tool(&offered)) {
+        (Step::Shell(command), Some((tool, argument))) => json!([
+            { "text": format!("I will run `{command}`.") },
+            { "functionCall": { "name": tool, "args": argument.input(&command) } },
+        ]),
+        (Step::Shell(_), None) => json!([{ "text": "No shell tool was offered." }]),
+        (Step::Say(text), _) => json!([{ "text": text }]),
+    };
+    let chunk = json!({
+        "candidates": [{ "content": { "role": "model", "parts": parts }, "finishReason": "STOP", "index": 0 }],
+        "usageMetadata": { "promptTokenCount": INPUT_TOKENS, "candidatesTokenCount": OUTPUT_TOKENS, "totalTokenCount": INPUT_TOKENS + OUTPUT_TOKENS },
+    });
+    ([(header::CONTENT_TYPE, "text/event-stream")], Body::from(format!("data: {chunk}\r\n\r\n"))).into_response()
 }

@@ -7,6 +7,7 @@ pub mod claude_code;
 pub mod codex;
 pub mod command;
 pub mod control;
+pub mod gemini;
 pub mod lines;
 pub mod process;
 pub mod vendor;
@@ -31,7 +32,7 @@ pub struct AdapterKind {
 }
 
 /// Every adapter kind built in.
-pub const KINDS: &[AdapterKind] = &[command::KIND, claude_code::KIND, codex::KIND];
+pub const KINDS: &[AdapterKind] = &[command::KIND, claude_code::KIND, codex::KIND, gemini::KIND];
 
 /// AAP `handshake()`: what the adapter is and what it can do.
 #[derive(Debug, Clone, PartialEq)]
@@ -185,6 +186,7 @@ pub fn build(agent: &AgentConfig, options: AdapterOptions) -> Result<Arc<dyn Ada
         "command" => Ok(Arc::new(command::CommandAdapter::new(agent, options))),
         "claude-code" => Ok(Arc::new(claude_code::ClaudeCodeAdapter::new(agent, options))),
         "codex" => Ok(Arc::new(codex::CodexAdapter::new(agent, options))),
+        "gemini" => Ok(Arc::new(gemini::GeminiAdapter::new(agent, options))),
         other => Err(AdapterError::Start(format!("unknown adapter `{other}`"))),
     }
 }

@@ -105,6 +105,10 @@ pub trait OutputMapper: Send + 'static {
         }
         vec![AdapterEvent::new(EventKind::Output, data)]
     }
+    /// Events still held when the output ends (a message that was streaming in pieces).
+    fn flush(&mut self) -> Vec<AdapterEvent> {
+        Vec::new()
+    }
     /// The `Result` data, once the process ended and its output was read.
     fn result(&mut self, end: &ProcessEnd) -> Value;
 }
@@ -346,6 +350,10 @@ impl<M: OutputMapper> Supervisor<M> {
                 error: Some(format!("could not wait for the process: {e}")),
             },
         };
+        let held = lock(&self.mapper).flush();
+        for event in held {
+            let _ = self.events.send(event).await;
+        }
         let data = lock(&self.mapper).result(&end);
         tracing::info!(outcome = %data["outcome"], exit_code = ?end.exit_code, signal = ?end.signal, "run ended");
         let _ = self.events.send(AdapterEvent::new(EventKind::Result, data)).await;

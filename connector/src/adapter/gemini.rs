@@ -1,0 +1,238 @@
+//! The `gemini` adapter (SPEC §9): drives Google's Gemini CLI headless (`gemini -p PROMPT
+//! --output-format stream-json --skip-trust`) and maps its JSON lines (init, message, tool_use,
+//! tool_result, error, result with stats) to normalized events. Its headless mode takes no
+//! decision from outside (tools run by its `--approval-mode`), so this adapter declares no
+//! approvals; Gemini CLI's ACP mode does, through the `acp` adapter.
+
+use acc_protocol::{CancelMode, Capability, EventKind};
+use serde_json::{Value, json};
+
+use super::lines::Line;
+use super::process::{self, Mapped, OutputMapper, ProcessEnd, ProcessRun};
+use super::vendor::RuntimeProgram;
+use super::{
+    Adapter, AdapterError, AdapterEvent, AdapterKind, AdapterOptions, EventSink, Handshake, Health, NativeRun, RunSpec,
+    context_text, prompt_text,
+};
+use crate::config::AgentConfig;
+
+pub const KIND: AdapterKind = AdapterKind {
+    name: "gemini",
+    description: "Gemini CLI headless (`gemini -p … --output-format stream-json`): messages, tool calls and results, usage",
+    capabilities: &[Capability::Stream, Capability::Cancel, Capability::Tools, Capability::UsageEstimated],
+};
+
+/// The Gemini CLI versions these mappings were written against and tested with (0.x: a minor line).
+pub const TESTED: &str = "0.61";
+const MAX_LINE_BYTES: usize = 8 * 1024 * 1024;
+const MAX_TEXT_CHARS: usize = 64 * 1024;
+/// Tools whose use changes a file (its `file_path`).
+const FILE_TOOLS: &[&str] = &["write_file", "replace"];
+
+#[derive(Debug)]
+pub struct GeminiAdapter {
+    program: RuntimeProgram,
+}
+
+impl GeminiAdapter {
+    pub fn new(agent: &AgentConfig, options: AdapterOptions) -> Self {
+        Self { program: RuntimeProgram::new(agent, options, &[]) }
+    }
+}
+
+impl Adapter for GeminiAdapter {
+    fn handshake(&self) -> Handshake {
+        self.program.handshake(&KIND)
+    }
+
+    fn health(&self) -> Health {
+        self.program.health("Gemini CLI", TESTED)
+    }
+
+    fn start(&self, spec: RunSpec, events: EventSink) -> Result<Box<dyn NativeRun>, AdapterError> {
+        // Headless Gemini CLI has no option to add to its system prompt: the context follows the prompt.
+        let prompt = match context_text(&spec) {
+            Some(context) => format!("{}\n\n{context}", prompt_text(&spec)),
+            None => prompt_text(&spec),
+        };
+        let args = vec!["-p".to_owned(), prompt, "--output-format".into(), "stream-json".into(), "--skip-trust".into()];
+        let launch = self.program.launch(args, None, false, MAX_LINE_BYTES);
+        let span = tracing::info_span!("gemini", run_id = %spec.run_id, attempt_id = %spec.attempt_id);
+        let process = process::spawn(launch, GeminiOutput::default(), events, self.program.active.clone(), span)?;
+        Ok(Box::new(GeminiRun { process }))
+    }
+}
+
+#[derive(Debug)]
+struct GeminiRun {
+    process: ProcessRun,
+}
+
+impl NativeRun for GeminiRun {
+    fn native_ref(&self) -> String {
+        format!("pid:{}", self.process.pid())
+    }
+
+    fn pid(&self) -> Option<u32> {
+        Some(self.process.pid())
+    }
+
+    fn cancel(&self, mode: CancelMode) {
+        self.process.cancel(mode);
+    }
+}
+
+/// Gemini CLI's stream-json output, normalized. Public for the mapper tests on recorded output.
+#[derive(Debug, Default)]
+pub struct GeminiOutput {
+    pid: Option<u32>,
+    carry: String,
+    session_id: Option<String>,
+    /// The assistant's message so far: it streams in pieces (`delta: true`), kept as one event.
+    speaking: String,
+    status: Option<String>,
+    last_error: Option<String>,
+}
+
+fn event(kind: EventKind, data: Value) -> AdapterEvent {
+    AdapterEvent::new(kind, data)
+}
+
+fn bounded(text: &str) -> Value {
+    match text.char_indices().nth(MAX_TEXT_CHARS) {
+        Some((cut, _)) => Value::String(format!("{}…", &text[..cut])),
+        None => Value::String(text.to_owned()),
+    }
+}
+
+/// What an exit status of Gemini CLI means, when it is not 0.
+fn exit_reason(code: i32) -> Option<&'static str> {
+    match code {
+        41 => Some("Gemini CLI could not authenticate (exit 41)"),
+        42 => Some("Gemini CLI refused its input (exit 42)"),
+        53 => Some("Gemini CLI reached its turn limit (exit 53)"),
+        55 => Some("Gemini CLI does not trust the working directory (exit 55)"),
+        _ => None,
+    }
+}
+
+impl GeminiOutput {
+    /// The assistant's message, once it is complete.
+    fn said(&mut self) -> Option<AdapterEvent> {
+        (!self.speaking.is_empty()).then(|| {
+            let text = std::mem::take(&mut self.speaking);
+            event(EventKind::Message, json!({ "role": "assistant", "text": bounded(&text) }))
+        })
+    }
+
+    fn map(&mut self, text: &str) -> Vec<AdapterEvent> {
+        let Ok(line) = serde_json::from_str::<Value>(text) else {
+            let mut events: Vec<AdapterEvent> = self.said().into_iter().collect();
+            events.push(event(EventKind::VendorExtension, json!({ "runtime": KIND.name, "line": bounded(text) })));
+            return events;
+        };
+        let kind = line["type"].as_str();
+        if kind == Some("message") && line["role"] == "assistant" {
+            self.speaking.push_str(line["content"].as_str().unwrap_or_default());
+            if line["delta"] == true {
+                return Vec::new();
+            }
+            return self.said().into_iter().collect();
+        }
+        let mut events: Vec<AdapterEvent> = self.said().into_iter().collect();
+        match kind {
+            Some("init") => {
+                self.session_id = line["session_id"].as_str().map(str::to_owned);
+                events.push(event(
+                    EventKind::Started,
+                    json!({ "pid": self.pid, "session_id": line["session_id"], "model": line["model"] }),
+                ));
+            }
+            Some("message") => events.push(event(
+                EventKind::Message,
+                json!({ "role": line["role"], "text": bounded(line["content"].as_str().unwrap_or_default()) }),
+            )),
+            Some("tool_use") => {
+                let name = line["tool_name"].as_str().unwrap_or_default();
+                events.push(event(
+                    EventKind::ToolCall,
+                    json!({ "id": line["tool_id"], "name": name, "input": line["parameters"] }),
+                ));
+                if let Some(path) = line["parameters"]["file_path"].as_str().filter(|_| FILE_TOOLS.contains(&name)) {
+                    events.push(event(EventKind::FileChange, json!({ "path": path, "tool": name })));
+                }
+            }
+            Some("tool_result") => events.push(event(
+                EventKind::ToolResult,
+                json!({
+                    "tool_use_id": line["tool_id"],
+                    "output": bounded(&match &line["output"] { Value::String(s) => s.clone(), other => other.to_string() }),
+                    "is_error": line["status"] != "success",
+                }),
+            )),
+            Some("error") => {
+                let message = line["message"].as_str().unwrap_or_default().to_owned();
+                self.last_error = Some(message.clone());
+                events.push(event(EventKind::Error, json!({ "message": bounded(&message), "severity": line["severity"] })));
+            }
+            Some("result") => {
+                self.status = line["status"].as_str().map(str::to_owned);
+                if let Some(message) = line["error"]["message"].as_str() {
+                    self.last_error = Some(message.to_owned());
+                }
+                let stats = &line["stats"];
+                events.push(event(
+                    EventKind::Usage,
+                    json!({
+                        "source": "runtime",
+                        "input_tokens": stats["input_tokens"],
+                        "output_tokens": stats["output_tokens"],
+                        "cached_input_tokens": stats["cached"],
+                        "total_tokens": stats["total_tokens"],
+                        "tool_calls": stats["tool_calls"],
+                        "tokens": "reported",
+                    }),
+                ));
+            }
+            _ => events.push(event(EventKind::VendorExtension, json!({ "runtime": KIND.name, "line": line }))),
+        }
+        events
+    }
+}
+
+impl OutputMapper for GeminiOutput {
+    fn spawned(&mut self, pid: u32) -> Vec<AdapterEvent> {
+        // `started` comes with the init line, which names the session.
+        self.pid = Some(pid);
+        Vec::new()
+    }
+
+    fn stdout(&mut self, line: Line) -> Mapped {
+        if line.partial {
+            if self.carry.len() < MAX_LINE_BYTES {
+                self.carry.push_str(&line.text);
+            }
+            return Mapped::default();
+        }
+        let whole = std::mem::take(&mut self.carry) + &line.text;
+        self.map(&whole).into()
+    }
+
+    fn flush(&mut self) -> Vec<AdapterEvent> {
+        self.said().into_iter().collect()
+    }
+
+    fn result(&mut self, end: &ProcessEnd) -> Value {
+        let mut data = end.result_data();
+        data["session_id"] = json!(self.session_id);
+        if data["outcome"] == "succeeded" && self.status.as_deref() != Some("success") {
+            data["outcome"] = json!("failed");
+        }
+        if data["outcome"] == "failed" {
+            let reason = end.exit_code.and_then(exit_reason).map(str::to_owned);
+            let error = self.last_error.clone().or(reason).unwrap_or_else(|| "Gemini CLI ended without success".into());
+            data["error"] = json!(error);
+        }
+        data
+    }
+}
