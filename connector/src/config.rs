@@ -51,6 +51,69 @@ pub struct Config {
     pub spool_max_events: usize,
     #[serde(default)]
     pub agents: Vec<AgentConfig>,
+    /// Model providers the connector's model gateway forwards to, with credentials that stay here.
+    #[serde(default)]
+    pub model_providers: Vec<ModelProviderConfig>,
+    #[serde(default)]
+    pub model_gateway: ModelGatewayConfig,
+}
+
+/// One `[[model_providers]]` table: an upstream model API and its credential.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ModelProviderConfig {
+    /// What agents name in `model_provider`.
+    pub name: String,
+    pub api: ModelApi,
+    /// The provider's base URL, e.g. `https://api.anthropic.com`.
+    pub upstream: String,
+    /// The credential itself; prefer `api_key_env`.
+    #[serde(default)]
+    pub api_key: Option<String>,
+    /// The connector's environment variable that holds the credential.
+    #[serde(default)]
+    pub api_key_env: Option<String>,
+}
+
+impl ModelProviderConfig {
+    /// The credential: as written, or from the connector's environment (`None` if that is unset).
+    pub fn key(&self) -> Option<String> {
+        self.api_key.clone().or_else(|| std::env::var(self.api_key_env.as_deref()?).ok())
+    }
+}
+
+/// The wire API of a model provider.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ModelApi {
+    /// Anthropic Messages.
+    Anthropic,
+    /// OpenAI Responses and Chat Completions.
+    Openai,
+    /// Gemini `generateContent` / `streamGenerateContent`.
+    Gemini,
+}
+
+impl ModelApi {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ModelApi::Anthropic => "anthropic",
+            ModelApi::Openai => "openai",
+            ModelApi::Gemini => "gemini",
+        }
+    }
+}
+
+/// The `[model_gateway]` table.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ModelGatewayConfig {
+    /// Where the gateway listens; a loopback address with a port chosen by the system by default.
+    #[serde(default)]
+    pub listen: Option<std::net::SocketAddr>,
+    /// Prices that add to or override the built-in table (per million tokens, US dollars).
+    #[serde(default)]
+    pub prices: Vec<crate::model_gateway::Price>,
 }
 
 /// One `[[agents]]` table: an agent the connector offers, run through an adapter.
@@ -75,6 +138,10 @@ pub struct AgentConfig {
     /// `approvals` and `checkpoint` capabilities.
     #[serde(default)]
     pub interactive: bool,
+    /// A `[[model_providers]]` name: the runtime is launched pointed at the connector's model
+    /// gateway, which measures every model request (declares `usage_exact`) and enforces budgets.
+    #[serde(default)]
+    pub model_provider: Option<String>,
 }
 
 fn default_cancel_grace_ms() -> u64 {
@@ -133,6 +200,39 @@ impl Config {
             }
             if agent.env.keys().any(|k| k.is_empty() || k.contains('=')) {
                 return Err(ConfigError::Invalid(format!("agent `{}`: an env name is empty or has `=`", agent.name)));
+            }
+            if let Some(name) = &agent.model_provider {
+                let provider = self.model_providers.iter().find(|p| &p.name == name).ok_or_else(|| {
+                    ConfigError::Invalid(format!("agent `{}`: no model provider named `{name}`", agent.name))
+                })?;
+                let speaks = adapter::KINDS.iter().find(|k| k.name == agent.adapter).and_then(|k| k.model_api);
+                if speaks.is_some_and(|api| api != provider.api) {
+                    return Err(ConfigError::Invalid(format!(
+                        "agent `{}`: adapter `{}` speaks another model API than provider `{name}` ({})",
+                        agent.name,
+                        agent.adapter,
+                        provider.api.as_str()
+                    )));
+                }
+            }
+        }
+        let mut providers = HashSet::new();
+        for provider in &self.model_providers {
+            if !providers.insert(provider.name.as_str()) {
+                return Err(ConfigError::Invalid(format!("model provider `{}` is named twice", provider.name)));
+            }
+            let url = reqwest::Url::parse(&provider.upstream).ok().filter(|u| matches!(u.scheme(), "http" | "https"));
+            if url.is_none() {
+                return Err(ConfigError::Invalid(format!(
+                    "model provider `{}`: upstream `{}` is not an http(s) URL",
+                    provider.name, provider.upstream
+                )));
+            }
+            if provider.api_key.is_some() == provider.api_key_env.is_some() {
+                return Err(ConfigError::Invalid(format!(
+                    "model provider `{}`: set exactly one of api_key and api_key_env",
+                    provider.name
+                )));
             }
         }
         Ok(())

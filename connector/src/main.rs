@@ -168,7 +168,7 @@ async fn run_command(config_path: &std::path::Path) -> anyhow::Result<()> {
         .context("reading the credential (run `acc-connector enroll` first?)")?;
     let server = config.server.clone().unwrap_or_else(|| credential.server.clone());
     let url = enroll::gateway_url(&server)?;
-    let runtime = Runtime::open(&config, credential.connector_id)?;
+    let runtime = Runtime::open(&config, credential.connector_id).await?;
     tracing::info!(
         connector_id = %credential.connector_id,
         url = %url,

@@ -21,6 +21,7 @@ use crate::approval::{ApprovalVerifier, Expected};
 use crate::config::Config;
 use crate::credential::{self, CredentialError};
 use crate::lock;
+use crate::model_gateway::{BUDGET_EXCEEDED, ModelGateway, ModelGatewayError};
 use crate::process::{signal_group, start_ticks};
 use crate::redact::{LineRedactor, RedactError, Redactor};
 use crate::seen::{SeenError, SeenLog};
@@ -43,6 +44,8 @@ pub enum RuntimeError {
     Redact(#[from] RedactError),
     #[error("agent `{name}`: {source}")]
     Adapter { name: String, source: AdapterError },
+    #[error(transparent)]
+    ModelGateway(#[from] ModelGatewayError),
 }
 
 /// A configured agent and the adapter that runs it.
@@ -50,6 +53,8 @@ pub enum RuntimeError {
 pub struct Agent {
     pub name: String,
     pub adapter: Arc<dyn Adapter>,
+    /// The model provider its runtime reaches through the model gateway.
+    pub model_provider: Option<String>,
 }
 
 #[derive(Debug)]
@@ -73,6 +78,8 @@ pub struct Runtime {
     /// Approval requests sent and not yet answered: (run, request id) → the action, as sent.
     approval_requests: Mutex<HashMap<(Uuid, String), String>>,
     redactor: Redactor,
+    /// Present when the configuration has model providers.
+    model_gateway: Option<ModelGateway>,
     /// Woken when events are written to the spool: the connection sends them.
     events_written: Notify,
     /// Woken when acknowledgements free spool space: runs waiting to write continue.
@@ -91,24 +98,38 @@ fn missing(capability: Capability) -> CommandOutcome {
 
 impl Runtime {
     /// Everything `run` needs from the configuration: the spool key beside the credential, the
-    /// spool and command log in the spool directory, the redactor and one adapter per agent.
-    pub fn open(config: &Config, connector_id: Uuid) -> Result<Arc<Self>, RuntimeError> {
+    /// spool and command log in the spool directory, the redactor, one adapter per agent, and the
+    /// model gateway when there are model providers.
+    pub async fn open(config: &Config, connector_id: Uuid) -> Result<Arc<Self>, RuntimeError> {
         let options = AdapterOptions { cancel_grace: config.cancel_grace() };
         let agents = config
             .agents
             .iter()
             .map(|a| {
                 adapter::build(a, options)
-                    .map(|adapter| Agent { name: a.name.clone(), adapter })
+                    .map(|adapter| Agent { name: a.name.clone(), adapter, model_provider: a.model_provider.clone() })
                     .map_err(|source| RuntimeError::Adapter { name: a.name.clone(), source })
             })
             .collect::<Result<Vec<_>, _>>()?;
-        let literals: Vec<&str> = config.agents.iter().flat_map(|a| Redactor::secret_env_values(&a.env)).collect();
+        let provider_keys: Vec<String> = config.model_providers.iter().filter_map(|p| p.key()).collect();
+        let mut literals: Vec<&str> = config.agents.iter().flat_map(|a| Redactor::secret_env_values(&a.env)).collect();
+        literals.extend(provider_keys.iter().map(String::as_str));
         let redactor = Redactor::new(&config.redact, literals)?;
         let key = credential::load_or_create_key(&config.spool_key_path())?;
         let spool_dir = config.spool_dir();
         let spool = Spool::open(&spool_dir, &key, connector_id, config.spool_max_events)?;
-        Self::new(connector_id, agents, spool, &spool_dir, redactor)
+        let (model_gateway, over_budget) = if config.model_providers.is_empty() {
+            (None, None)
+        } else {
+            let (gateway, over_budget) =
+                ModelGateway::start(&config.model_gateway, &config.model_providers, redactor.clone()).await?;
+            (Some(gateway), Some(over_budget))
+        };
+        let runtime = Self::new(connector_id, agents, spool, &spool_dir, redactor, model_gateway)?;
+        if let Some(over_budget) = over_budget {
+            tokio::spawn(stop_over_budget(Arc::downgrade(&runtime), over_budget));
+        }
+        Ok(runtime)
     }
 
     /// A runtime over an opened spool; the command log lives in `spool_dir`. Runs a previous
@@ -119,6 +140,7 @@ impl Runtime {
         spool: Spool,
         spool_dir: &Path,
         redactor: Redactor,
+        model_gateway: Option<ModelGateway>,
     ) -> Result<Arc<Self>, RuntimeError> {
         let commands = SeenLog::open(&spool_dir.join("commands.jsonl"), REMEMBERED_COMMANDS)?;
         let approvals = ApprovalVerifier::open(&spool_dir.join("approval-tokens.jsonl"), connector_id)?;
@@ -132,6 +154,7 @@ impl Runtime {
             approvals,
             approval_requests: Mutex::new(HashMap::new()),
             redactor,
+            model_gateway,
             events_written: Notify::new(),
             space_freed: Notify::new(),
             run_ended: Notify::new(),
@@ -188,15 +211,24 @@ impl Runtime {
             .iter()
             .map(|a| {
                 let h = a.adapter.handshake();
+                let mut capabilities = h.capabilities;
+                if self.metered(a) {
+                    capabilities.push(Capability::UsageExact);
+                }
                 AgentDescriptor {
                     name: a.name.clone(),
                     adapter: h.adapter.to_owned(),
                     adapter_version: h.adapter_version,
                     runtime_version: h.runtime_version,
-                    capabilities: h.capabilities,
+                    capabilities,
                 }
             })
             .collect()
+    }
+
+    /// Whether the agent's model requests go through the model gateway.
+    fn metered(&self, agent: &Agent) -> bool {
+        self.model_gateway.is_some() && agent.model_provider.is_some()
     }
 
     /// The first frame of a connection.
@@ -307,8 +339,9 @@ impl Runtime {
 
     fn execute(self: &Arc<Self>, command: Command) -> CommandOutcome {
         match command {
-            Command::StartRun { run_id, attempt_id, agent_id, input, context, approval_token } => {
-                let spec = RunSpec { run_id, attempt_id, agent_id, input, context, approval_token };
+            Command::StartRun { run_id, attempt_id, agent_id, input, context, approval_token, budget } => {
+                let spec =
+                    RunSpec { run_id, attempt_id, agent_id, input, context, approval_token, budget, model: None };
                 self.launch(spec, None, |adapter, spec, events| adapter.start(spec, events))
             }
             Command::CancelRun { run_id, attempt_id, mode } => {
@@ -379,7 +412,7 @@ impl Runtime {
                     Err(e) => rejected(e.to_string()),
                 }
             }
-            Command::Resume { run_id, attempt_id, agent_id, checkpoint } => {
+            Command::Resume { run_id, attempt_id, agent_id, checkpoint, budget } => {
                 let spec = RunSpec {
                     run_id,
                     attempt_id,
@@ -387,15 +420,26 @@ impl Runtime {
                     input: Value::Null,
                     context: checkpoint.clone().unwrap_or(Value::Null),
                     approval_token: None,
+                    budget,
+                    model: None,
                 };
                 self.launch(spec, Some(Capability::NativeResume), move |adapter, spec, events| {
                     adapter.resume(spec, checkpoint.as_ref(), events)
                 })
             }
-            Command::HandoffIngest { run_id, attempt_id, agent_id, bundle } => {
+            Command::HandoffIngest { run_id, attempt_id, agent_id, bundle, budget } => {
                 // The target starts from the bundle: the original input, and the bundle as its context.
                 let input = bundle.get("input").cloned().unwrap_or(Value::Null);
-                let spec = RunSpec { run_id, attempt_id, agent_id, input, context: bundle, approval_token: None };
+                let spec = RunSpec {
+                    run_id,
+                    attempt_id,
+                    agent_id,
+                    input,
+                    context: bundle,
+                    approval_token: None,
+                    budget,
+                    model: None,
+                };
                 self.launch(spec, None, |adapter, spec, events| adapter.ingest_handoff(spec, events))
             }
         }
@@ -415,7 +459,7 @@ impl Runtime {
     /// spooled before the process starts, so a restart knows about it; refused when the spool is full.
     fn launch(
         self: &Arc<Self>,
-        spec: RunSpec,
+        mut spec: RunSpec,
         needs: Option<Capability>,
         start: impl FnOnce(&dyn Adapter, RunSpec, EventSink) -> Result<Box<dyn NativeRun>, AdapterError>,
     ) -> CommandOutcome {
@@ -428,6 +472,10 @@ impl Runtime {
             && !adapter.has(capability)
         {
             return missing(capability);
+        }
+        // Only measured usage can hold a run to a budget.
+        if spec.budget.is_some() && !self.metered(&self.agents[agent]) {
+            return missing(Capability::UsageExact);
         }
         let mut runs = lock(&self.runs);
         if let Some(active) = runs.get(&run_id) {
@@ -454,9 +502,15 @@ impl Runtime {
             Err(e) => return rejected(format!("spool: {e}")),
         };
         let (events, receiver) = mpsc::channel(EVENT_BUFFER);
+        if let (Some(gateway), Some(provider)) = (&self.model_gateway, &self.agents[agent].model_provider) {
+            spec.model = Some(gateway.open_run(run_id, provider, spec.budget, &events));
+        }
         let native = match start(adapter.as_ref(), spec, events) {
             Ok(native) => native,
             Err(e) => {
+                if let Some(gateway) = &self.model_gateway {
+                    gateway.forget_run(run_id);
+                }
                 if let Err(undo) = spool.abandon_run(run_id, begun) {
                     tracing::error!(error = %undo, "could not undo the spooled run start");
                 }
@@ -481,7 +535,22 @@ impl Runtime {
     async fn pump(self: Arc<Self>, run_id: Uuid, mut events: mpsc::Receiver<adapter::AdapterEvent>) {
         let mut streams: HashMap<String, LineRedactor> = HashMap::new();
         let mut ended = false;
-        while let Some(event) = events.recv().await {
+        while let Some(mut event) = events.recv().await {
+            if event.kind == EventKind::Result {
+                // What the model gateway still records of the run goes before its result.
+                let (late, exceeded) = self.settle_metering(run_id, &mut events).await;
+                for late in late {
+                    let data = self.redact(&mut streams, late.kind, late.data);
+                    if let Err(e) = self.append(run_id, late.kind, data).await {
+                        tracing::error!(error = %e, "could not spool the run's usage");
+                    }
+                }
+                if let Some(reason) = exceeded {
+                    event.data["outcome"] = json!("failed");
+                    event.data["code"] = json!(BUDGET_EXCEEDED);
+                    event.data["error"] = json!(reason);
+                }
+            }
             let data = self.redact(&mut streams, event.kind, event.data);
             match event.kind {
                 // The control plane learns of the end from this event and may start the run's next
@@ -518,6 +587,33 @@ impl Runtime {
     fn forget_run(&self, run_id: Uuid) {
         lock(&self.runs).remove(&run_id);
         lock(&self.approval_requests).retain(|(run, _), _| *run != run_id);
+        if let Some(gateway) = &self.model_gateway {
+            gateway.forget_run(run_id);
+        }
+    }
+
+    /// At a run's end: waits for the model gateway to record the run's last requests, and returns
+    /// the events it sent meanwhile and why the budget stopped the run, if it did.
+    async fn settle_metering(
+        &self,
+        run_id: Uuid,
+        events: &mut mpsc::Receiver<adapter::AdapterEvent>,
+    ) -> (Vec<adapter::AdapterEvent>, Option<String>) {
+        let Some(gateway) = &self.model_gateway else { return (Vec::new(), None) };
+        let exceeded = gateway.close_run(run_id).await;
+        let mut late = Vec::new();
+        while let Ok(event) = events.try_recv() {
+            late.push(event);
+        }
+        (late, exceeded)
+    }
+
+    /// Stops a run whose budget is used up; its result then says so.
+    fn stop_run(&self, run_id: Uuid) {
+        if let Some(run) = lock(&self.runs).get(&run_id) {
+            tracing::warn!(%run_id, "stopping the run: its budget is used up");
+            run.native.cancel(CancelMode::Graceful);
+        }
     }
 
     /// An approval request about to be sent: its approval token must name exactly this action.
@@ -608,5 +704,13 @@ impl Runtime {
     /// The unacknowledged events of a run (for inspection and tests).
     pub fn spooled_events(&self, run_id: Uuid) -> Result<Vec<acc_protocol::Envelope>, SpoolError> {
         lock(&self.spool).unacked(run_id)
+    }
+}
+
+/// Stops the runs the model gateway reports over budget, for as long as the runtime exists.
+async fn stop_over_budget(runtime: std::sync::Weak<Runtime>, mut over_budget: mpsc::UnboundedReceiver<Uuid>) {
+    while let Some(run_id) = over_budget.recv().await {
+        let Some(runtime) = runtime.upgrade() else { return };
+        runtime.stop_run(run_id);
     }
 }

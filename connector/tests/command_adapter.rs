@@ -21,6 +21,8 @@ fn spec(input: Value) -> RunSpec {
         input,
         context: json!({}),
         approval_token: None,
+        budget: None,
+        model: None,
     }
 }
 

@@ -31,8 +31,8 @@ fn agent(name: &str, script: &str) -> String {
     format!("[[agents]]\nname = {name:?}\nadapter = \"command\"\ncommand = \"sh\"\nargs = [\"-c\", {script:?}]\n")
 }
 
-fn open(config: &Config) -> Arc<Runtime> {
-    let runtime = Runtime::open(config, CONNECTOR).unwrap();
+async fn open(config: &Config) -> Arc<Runtime> {
+    let runtime = Runtime::open(config, CONNECTOR).await.unwrap();
     let agents: Vec<AgentId> = config
         .agents
         .iter()
@@ -51,6 +51,7 @@ fn start(run_id: Uuid, attempt_id: Uuid) -> Command {
         input: json!({"objective": "x"}),
         context: json!({}),
         approval_token: None,
+        budget: None,
     }
 }
 
@@ -85,7 +86,7 @@ async fn a_command_id_seen_before_is_acknowledged_again_and_not_executed_again_e
     let config = config(tmp.path(), "", &agent("once", &script));
     let executions = || std::fs::read_to_string(&marker).unwrap_or_default().lines().count();
 
-    let runtime = open(&config);
+    let runtime = open(&config).await;
     let (command_id, run_id, attempt_id) = (Uuid::now_v7(), Uuid::now_v7(), Uuid::now_v7());
     assert_eq!(runtime.handle_command(command_id, start(run_id, attempt_id)), (CommandOutcome::Accepted, false));
     let events = until_result(&runtime, run_id).await;
@@ -107,6 +108,7 @@ async fn a_command_id_seen_before_is_acknowledged_again_and_not_executed_again_e
         input: json!(null),
         context: json!(null),
         approval_token: None,
+        budget: None,
     };
     let rejected_id = Uuid::now_v7();
     let (first, _) = runtime.handle_command(rejected_id, unknown.clone());
@@ -114,7 +116,7 @@ async fn a_command_id_seen_before_is_acknowledged_again_and_not_executed_again_e
 
     // A restart remembers every command id.
     drop(runtime);
-    let runtime = open(&config);
+    let runtime = open(&config).await;
     assert_eq!(runtime.handle_command(command_id, start(run_id, attempt_id)), (CommandOutcome::Accepted, true));
     assert_eq!(runtime.handle_command(rejected_id, unknown), (first, true));
     tokio::time::sleep(Duration::from_millis(300)).await;
@@ -124,7 +126,7 @@ async fn a_command_id_seen_before_is_acknowledged_again_and_not_executed_again_e
 #[tokio::test]
 async fn commands_the_agent_cannot_do_are_refused_and_cancel_of_an_unknown_run_is_accepted() {
     let tmp = tempfile::tempdir().unwrap();
-    let runtime = open(&config(tmp.path(), "", &agent("a", "sleep 30")));
+    let runtime = open(&config(tmp.path(), "", &agent("a", "sleep 30"))).await;
     let run_id = Uuid::now_v7();
     let reason = |command: Command| match runtime.handle_command(Uuid::now_v7(), command).0 {
         CommandOutcome::Rejected { reason } => reason,
@@ -132,7 +134,8 @@ async fn commands_the_agent_cannot_do_are_refused_and_cancel_of_an_unknown_run_i
     };
     assert_eq!(reason(Command::CancelRun { run_id, attempt_id: None, mode: CancelMode::Graceful }), "accepted");
     assert_eq!(reason(Command::Checkpoint { run_id, reason: "r".into() }), "capability missing: checkpoint");
-    let resume = Command::Resume { run_id, attempt_id: Uuid::now_v7(), agent_id: AGENT, checkpoint: None };
+    let resume =
+        Command::Resume { run_id, attempt_id: Uuid::now_v7(), agent_id: AGENT, checkpoint: None, budget: None };
     assert_eq!(reason(resume), "capability missing: native_resume");
     assert_eq!(
         reason(Command::ApprovalDecision {
@@ -165,7 +168,7 @@ async fn events_are_redacted_before_they_are_spooled() {
                   echo '-----BEGIN PRIVATE KEY-----'; echo MIIEvQIBADANBgkqhkiG9w0BAQEFAASC; echo '-----END PRIVATE KEY-----'; \
                   echo '{\"auth\": \"Bearer abcdefghijklmnop\"}'; echo ghp_0123456789abcdefghijABCDEFGHIJklmnop >&2";
     let agents = format!("{}env = {{ SERVICE_TOKEN = \"s3cr3t-value-123\" }}\n", agent("a", script));
-    let runtime = open(&config(tmp.path(), "redact = [\"internal-[0-9]{4}\"]", &agents));
+    let runtime = open(&config(tmp.path(), "redact = [\"internal-[0-9]{4}\"]", &agents)).await;
     let run_id = Uuid::now_v7();
     assert_eq!(runtime.handle_command(Uuid::now_v7(), start(run_id, Uuid::now_v7())).0, CommandOutcome::Accepted);
     let events = until_result(&runtime, run_id).await;
@@ -196,7 +199,7 @@ async fn events_are_redacted_before_they_are_spooled() {
 async fn a_full_spool_refuses_new_runs_and_slows_running_ones_without_dropping_events() {
     let tmp = tempfile::tempdir().unwrap();
     let script = "for i in 1 2 3 4 5 6; do echo line $i; done";
-    let runtime = open(&config(tmp.path(), "spool_max_events = 3", &agent("a", script)));
+    let runtime = open(&config(tmp.path(), "spool_max_events = 3", &agent("a", script))).await;
     let run_id = Uuid::now_v7();
     assert_eq!(runtime.handle_command(Uuid::now_v7(), start(run_id, Uuid::now_v7())).0, CommandOutcome::Accepted);
     assert!(eventually(Duration::from_secs(5), || runtime.spooled() == 3).await);
@@ -243,7 +246,7 @@ async fn a_full_spool_refuses_new_runs_and_slows_running_ones_without_dropping_e
 async fn hello_offers_the_agents_and_resumes_runs_with_unacknowledged_events() {
     let tmp = tempfile::tempdir().unwrap();
     let config = config(tmp.path(), "", &agent("a", "echo one; echo two"));
-    let runtime = open(&config);
+    let runtime = open(&config).await;
     let Frame::Hello { connector_version, agents, resume } = runtime.hello() else { panic!() };
     assert_eq!(connector_version, acc_connector::VERSION);
     assert_eq!(agents.len(), 1);
@@ -296,7 +299,7 @@ async fn runs_a_killed_connector_left_behind_are_ended_and_their_processes_stopp
         spool.append(run_id, EventKind::Started, json!({"pid": pid})).unwrap();
         spool.sync().unwrap();
     }
-    let runtime = open(&config);
+    let runtime = open(&config).await;
     let status = orphan.wait().unwrap();
     assert_eq!(status.signal(), Some(9), "the orphaned process group was killed");
     let events = kinds_and_data(&runtime.spooled_events(run_id).unwrap());
@@ -324,7 +327,7 @@ async fn a_reused_pid_is_not_killed() {
         let ticks = acc_connector::process::start_ticks(pid).map(|t| t + 1);
         spool.set_process(run_id, acc_connector::spool::ProcessRef { pid, start_ticks: ticks }).unwrap();
     }
-    let runtime = open(&config);
+    let runtime = open(&config).await;
     assert!(bystander.try_wait().unwrap().is_none(), "the bystander lives");
     let events = kinds_and_data(&runtime.spooled_events(run_id).unwrap());
     assert_eq!(events[0].1["outcome"], "failed");
@@ -343,7 +346,7 @@ echo '{"acc": "approval_request", "request_id": "r2", "action": "delete build/"}
 read decision
 echo "second: $decision""#;
     let config = config(tmp.path(), "", &format!("{}interactive = true\n", agent("careful", script)));
-    let runtime = open(&config);
+    let runtime = open(&config).await;
     let control_plane = common::signer("k1");
     let agents = [AgentId { name: "careful".into(), agent_id: AGENT }];
     runtime.apply_hello_ack(&agents, &[], std::slice::from_ref(&control_plane.public)).unwrap();

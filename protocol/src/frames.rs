@@ -114,6 +114,8 @@ pub enum Command {
         context: Value,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         approval_token: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        budget: Option<RunBudget>,
     },
     CancelRun {
         run_id: Uuid,
@@ -133,6 +135,8 @@ pub enum Command {
         agent_id: Uuid,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         checkpoint: Option<Value>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        budget: Option<RunBudget>,
     },
     ApprovalDecision {
         run_id: Uuid,
@@ -152,7 +156,21 @@ pub enum Command {
         attempt_id: Uuid,
         agent_id: Uuid,
         bundle: Value,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        budget: Option<RunBudget>,
     },
+}
+
+/// What a run may use of its model provider, as the connector's model gateway measures it; the
+/// run fails with `BUDGET_EXCEEDED` when it reaches either limit. Needs the `usage_exact` capability.
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize, Deserialize)]
+pub struct RunBudget {
+    /// Input plus output tokens, over every model request of the run.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_tokens: Option<u64>,
+    /// Estimated cost in US dollars, from the connector's price table.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_cost_usd: Option<f64>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -35,6 +35,7 @@ fn frames() -> Vec<Frame> {
                 input: json!({"objective": "say hi"}),
                 context: json!({}),
                 approval_token: None,
+                budget: Some(RunBudget { max_tokens: Some(200_000), max_cost_usd: Some(2.5) }),
             },
         },
         Frame::Command {

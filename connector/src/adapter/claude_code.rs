@@ -17,7 +17,7 @@ use super::{
     Adapter, AdapterError, AdapterEvent, AdapterKind, AdapterOptions, ApprovalDecision, EventSink, Handshake, Health,
     NativeRun, RunSpec, context_text, prompt_text,
 };
-use crate::config::AgentConfig;
+use crate::config::{AgentConfig, ModelApi};
 use crate::lock;
 
 pub const KIND: AdapterKind = AdapterKind {
@@ -30,6 +30,7 @@ pub const KIND: AdapterKind = AdapterKind {
         Capability::Tools,
         Capability::UsageEstimated,
     ],
+    model_api: Some(ModelApi::Anthropic),
 };
 
 /// The Claude Code versions these mappings were written against and tested with.
@@ -80,7 +81,13 @@ impl Adapter for ClaudeCodeAdapter {
             args.extend(["--append-system-prompt".to_owned(), context]);
         }
         let prompt = json!({ "type": "user", "message": { "role": "user", "content": prompt_text(&spec) } });
-        let launch = self.program.launch(args, Some(prompt.to_string()), true, MAX_LINE_BYTES);
+        let mut launch = self.program.launch(args, Some(prompt.to_string()), true, MAX_LINE_BYTES);
+        if let Some(model) = &spec.model {
+            launch.set_env("ANTHROPIC_BASE_URL", &model.base_url);
+            // Either is sent as the credential; both carry the run's token, so neither reaches the provider.
+            launch.set_env("ANTHROPIC_API_KEY", &model.token);
+            launch.set_env("ANTHROPIC_AUTH_TOKEN", &model.token);
+        }
         let asked = Arc::new(Mutex::new(HashMap::new()));
         let mapper = ClaudeOutput { asked: asked.clone(), ..ClaudeOutput::default() };
         let span = tracing::info_span!("claude_code", run_id = %spec.run_id, attempt_id = %spec.attempt_id);

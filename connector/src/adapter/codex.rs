@@ -13,16 +13,20 @@ use super::{
     Adapter, AdapterError, AdapterEvent, AdapterKind, AdapterOptions, EventSink, Handshake, Health, NativeRun, RunSpec,
     context_text, prompt_text,
 };
-use crate::config::AgentConfig;
+use crate::config::{AgentConfig, ModelApi};
 
 pub const KIND: AdapterKind = AdapterKind {
     name: "codex",
     description: "Codex CLI (`codex exec --json`): messages, commands and their output, file changes, turn usage",
     capabilities: &[Capability::Stream, Capability::Cancel, Capability::Tools, Capability::UsageEstimated],
+    model_api: Some(ModelApi::Openai),
 };
 
 /// The Codex CLI versions these mappings were written against and tested with (0.x: a minor line).
 pub const TESTED: &str = "0.171";
+/// The provider and token variable Codex is given to reach the model gateway.
+const GATEWAY_PROVIDER: &str = "acc_model_gateway";
+const GATEWAY_TOKEN_ENV: &str = "ACC_MODEL_GATEWAY_TOKEN";
 const MAX_LINE_BYTES: usize = 8 * 1024 * 1024;
 /// Text kept of a command's output or a message in one event.
 const MAX_TEXT_CHARS: usize = 64 * 1024;
@@ -53,8 +57,26 @@ impl Adapter for CodexAdapter {
             Some(context) => format!("{}\n\n{context}", prompt_text(&spec)),
             None => prompt_text(&spec),
         };
-        let args = ["exec", "--json", "--skip-git-repo-check"].map(str::to_owned).to_vec();
+        let mut args = Vec::new();
+        if let Some(model) = &spec.model {
+            // Codex takes its endpoint only from its configuration: a provider of our own, set on
+            // the command line over whatever `$CODEX_HOME/config.toml` says.
+            let base_url = format!("{}/v1", model.base_url);
+            for setting in [
+                format!("model_provider={GATEWAY_PROVIDER:?}"),
+                format!("model_providers.{GATEWAY_PROVIDER}.name=\"Agent Control Center model gateway\""),
+                format!("model_providers.{GATEWAY_PROVIDER}.base_url={base_url:?}"),
+                format!("model_providers.{GATEWAY_PROVIDER}.wire_api=\"responses\""),
+                format!("model_providers.{GATEWAY_PROVIDER}.env_key={GATEWAY_TOKEN_ENV:?}"),
+            ] {
+                args.extend(["-c".to_owned(), setting]);
+            }
+        }
+        args.extend(["exec", "--json", "--skip-git-repo-check"].map(str::to_owned));
         let mut launch = self.program.launch(args, None, false, MAX_LINE_BYTES);
+        if let Some(model) = &spec.model {
+            launch.set_env(GATEWAY_TOKEN_ENV, &model.token);
+        }
         // The prompt goes last, after the configured arguments (a sandbox mode, a model…).
         launch.args.extend(["--".to_owned(), prompt]);
         let span = tracing::info_span!("codex", run_id = %spec.run_id, attempt_id = %spec.attempt_id);

@@ -26,6 +26,7 @@ pub const KIND: AdapterKind = AdapterKind {
     name: "command",
     description: "any program: stdin and ACC_RUN_INPUT get the input, stdout/stderr lines become events, the exit status the outcome; with `interactive = true` it also asks for approvals and saves checkpoints over control lines",
     capabilities: &[Capability::Stream, Capability::Cancel],
+    model_api: None,
 };
 
 /// What an `interactive` program can do besides.
@@ -115,6 +116,12 @@ impl Adapter for CommandAdapter {
             ("ACC_RUN_INPUT".to_owned(), input.clone()),
         ]);
         env.extend(context_env(&spec.context));
+        if let Some(model) = &spec.model {
+            env.extend([
+                ("ACC_MODEL_GATEWAY_URL".to_owned(), model.base_url.clone()),
+                ("ACC_MODEL_GATEWAY_TOKEN".to_owned(), model.token.clone()),
+            ]);
+        }
         let launch = Launch {
             program: self.program.clone(),
             args: self.args.clone(),

@@ -14,12 +14,13 @@ use super::{
     Adapter, AdapterError, AdapterEvent, AdapterKind, AdapterOptions, EventSink, Handshake, Health, NativeRun, RunSpec,
     context_text, prompt_text,
 };
-use crate::config::AgentConfig;
+use crate::config::{AgentConfig, ModelApi};
 
 pub const KIND: AdapterKind = AdapterKind {
     name: "gemini",
     description: "Gemini CLI headless (`gemini -p … --output-format stream-json`): messages, tool calls and results, usage",
     capabilities: &[Capability::Stream, Capability::Cancel, Capability::Tools, Capability::UsageEstimated],
+    model_api: Some(ModelApi::Gemini),
 };
 
 /// The Gemini CLI versions these mappings were written against and tested with (0.x: a minor line).
@@ -56,7 +57,11 @@ impl Adapter for GeminiAdapter {
             None => prompt_text(&spec),
         };
         let args = vec!["-p".to_owned(), prompt, "--output-format".into(), "stream-json".into(), "--skip-trust".into()];
-        let launch = self.program.launch(args, None, false, MAX_LINE_BYTES);
+        let mut launch = self.program.launch(args, None, false, MAX_LINE_BYTES);
+        if let Some(model) = &spec.model {
+            launch.set_env("GOOGLE_GEMINI_BASE_URL", &model.base_url);
+            launch.set_env("GEMINI_API_KEY", &model.token);
+        }
         let span = tracing::info_span!("gemini", run_id = %spec.run_id, attempt_id = %spec.attempt_id);
         let process = process::spawn(launch, GeminiOutput::default(), events, self.program.active.clone(), span)?;
         Ok(Box::new(GeminiRun { process }))

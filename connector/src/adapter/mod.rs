@@ -16,12 +16,13 @@ use std::fmt::Debug;
 use std::sync::Arc;
 use std::time::Duration;
 
-use acc_protocol::{CancelMode, Capability, EventKind, HealthStatus};
+use acc_protocol::{CancelMode, Capability, EventKind, HealthStatus, RunBudget};
 use serde_json::Value;
 use tokio::sync::mpsc;
 use uuid::Uuid;
 
-use crate::config::AgentConfig;
+use crate::config::{AgentConfig, ModelApi};
+use crate::model_gateway::ModelAccess;
 
 /// An adapter kind the connector knows, as `acc-connector adapters` lists it.
 #[derive(Debug, Clone, Copy)]
@@ -29,6 +30,8 @@ pub struct AdapterKind {
     pub name: &'static str,
     pub description: &'static str,
     pub capabilities: &'static [Capability],
+    /// The model API its runtime speaks, for the model gateway; `None`: whichever the agent's provider has.
+    pub model_api: Option<ModelApi>,
 }
 
 /// Every adapter kind built in.
@@ -71,6 +74,11 @@ pub struct RunSpec {
     pub input: Value,
     pub context: Value,
     pub approval_token: Option<String>,
+    /// What the run may use of its model provider.
+    pub budget: Option<RunBudget>,
+    /// Where the runtime reaches its model provider through the connector's model gateway, when
+    /// the agent has one: the adapter launches the runtime pointed there.
+    pub model: Option<ModelAccess>,
 }
 
 /// One normalized event of a run, before redaction and sequencing.

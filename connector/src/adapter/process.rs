@@ -46,6 +46,14 @@ pub struct Launch {
     pub grace: Duration,
 }
 
+impl Launch {
+    /// Sets an environment variable of the program, over any the configuration gives.
+    pub fn set_env(&mut self, key: &str, value: &str) {
+        self.env.retain(|(k, _)| k != key);
+        self.env.push((key.to_owned(), value.to_owned()));
+    }
+}
+
 /// What one stdout line meant.
 #[derive(Debug, Default)]
 pub struct Mapped {

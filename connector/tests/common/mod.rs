@@ -25,6 +25,7 @@ pub fn sh_agent(name: &str, script: &str) -> AgentConfig {
         env: BTreeMap::new(),
         workdir: None,
         interactive: false,
+        model_provider: None,
     }
 }
 
