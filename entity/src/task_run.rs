@@ -24,6 +24,8 @@ pub struct Model {
     pub created_by: Uuid,
     /// How many attempts the retry policy allows, frozen when the run started.
     pub max_attempts: i32,
+    /// What the run may use of its model provider (`acc_protocol::RunBudget` as JSON), frozen when it started.
+    pub budget: Option<Json>,
     pub revision: i64,
     pub created_at: DateTimeUtc,
     pub updated_at: DateTimeUtc,

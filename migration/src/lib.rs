@@ -10,6 +10,7 @@ pub use sea_orm_migration::prelude::*;
 mod m20261202_000001_foundation;
 mod m20261202_000002_runs;
 mod m20261203_000003_run_lifecycle;
+mod m20261203_000004_run_usage;
 mod tables;
 
 pub struct Migrator;
@@ -21,6 +22,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261202_000001_foundation::Migration),
             Box::new(m20261202_000002_runs::Migration),
             Box::new(m20261203_000003_run_lifecycle::Migration),
+            Box::new(m20261203_000004_run_usage::Migration),
         ]
     }
 }

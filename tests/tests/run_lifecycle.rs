@@ -409,7 +409,7 @@ on_both_databases!(a_run_is_handed_off_after_a_checkpoint_and_the_source_lease_c
     let stopped = connector.event(run, 3, EventKind::Result, json!({"outcome": "cancelled", "signal": 15}));
     assert_eq!(connector.emit(stopped).await, Ok(3));
     let (command_id, command) = connector.command().await;
-    let Command::HandoffIngest { run_id: ingested, attempt_id, agent_id, bundle } = command else {
+    let Command::HandoffIngest { run_id: ingested, attempt_id, agent_id, bundle, .. } = command else {
         panic!("expected handoff_ingest, got {command:?}")
     };
     assert_eq!((ingested, agent_id, command_id), (run, agent("target"), attempt_id));

@@ -116,12 +116,14 @@ impl RunService {
     /// Sends an attempt's start (or, for a handoff, the handoff bundle) to its connector. The
     /// command id is the attempt id, so sending it again is harmless.
     async fn send_attempt(&self, run: &task_run::Model, attempt: &run_attempt::Model) -> Result<bool> {
+        let budget = self.remaining_budget(run).await?;
         let command = if attempt.kind == HANDOFF {
             Command::HandoffIngest {
                 run_id: run.id,
                 attempt_id: attempt.id,
                 agent_id: attempt.agent_id,
                 bundle: self.handoff_bundle(run).await?,
+                budget,
             }
         } else {
             let context = match attempt.kind.as_str() {
@@ -138,6 +140,7 @@ impl RunService {
                 input: run.input.clone(),
                 context,
                 approval_token: None,
+                budget,
             }
         };
         Ok(self.send_command(attempt.connector_id, run.id, attempt.id, command))

@@ -14,7 +14,7 @@ use futures_util::{Stream, StreamExt};
 use uuid::Uuid;
 
 use super::state::RunStatus as DomainStatus;
-use super::{NewRun, STATUS_KIND, approvals as status};
+use super::{NewRun, STATUS_KIND, approvals as status, usage};
 use crate::broker::{Delivery, Event, Topic};
 use crate::gateway::graphql::{Agent, Capability};
 use crate::graphql::connection::{connection, page_request};
@@ -104,6 +104,11 @@ impl TaskRun {
         let loader = ctx.data_unchecked::<DataLoader<RunLoader>>();
         let rows = loader.load_one(ApprovalsOf(self.0.id)).await?.unwrap_or_default();
         Ok(rows.into_iter().map(Approval).collect())
+    }
+    /// What it used: measured by the connector's model gateway and reported by its runtime.
+    async fn usage(&self, ctx: &Context<'_>) -> async_graphql::Result<RunUsage> {
+        let loader = ctx.data_unchecked::<DataLoader<RunLoader>>();
+        Ok(RunUsage(loader.load_one(UsageOf(self.0.id)).await?.unwrap_or_default()))
     }
     /// The states its agents saved, oldest first.
     async fn checkpoints(&self, ctx: &Context<'_>) -> async_graphql::Result<Vec<Checkpoint>> {
@@ -370,6 +375,12 @@ impl RunQuery {
         Ok(connection(rows, |a| a.id, Approval))
     }
 
+    /// What a run used: measured by the connector's model gateway, reported by its runtime.
+    async fn run_usage(&self, ctx: &Context<'_>, run_id: ID) -> async_graphql::Result<RunUsage> {
+        let run = decode(&run_id, NodeKind::TaskRun)?;
+        ctx.services().runs.run_usage(ctx.actor()?, run).await.map(RunUsage).map_err(gql_error)
+    }
+
     /// A run's events after the cursor `after` (a sequence number as text), oldest first.
     async fn run_events(
         &self,
@@ -394,6 +405,7 @@ pub struct RunMutation;
 impl RunMutation {
     /// Starts a run of a task on `agentId`, or on any online agent of the project's workspace
     /// that has `requiredCapabilities`; with none online the run is `BLOCKED`, with the reason.
+    #[allow(clippy::too_many_arguments)]
     async fn start_run(
         &self,
         ctx: &Context<'_>,
@@ -401,13 +413,16 @@ impl RunMutation {
         agent_id: Option<ID>,
         #[graphql(default)] required_capabilities: Vec<Capability>,
         input: Option<Json<serde_json::Value>>,
+        budget: Option<RunBudgetInput>,
         idempotency_key: Option<String>,
     ) -> async_graphql::Result<TaskRun> {
+        let budget = budget.map(RunBudgetInput::into_budget).transpose()?;
         let new = NewRun {
             task_id: decode(&task_id, NodeKind::Task)?,
             agent_id: agent_id.map(|id| decode(&id, NodeKind::Agent)).transpose()?,
             required_capabilities: required_capabilities.into_iter().map(Into::into).collect(),
             input: input.map_or(serde_json::json!({}), |j| j.0),
+            budget,
         };
         let key = ctx.idempotency_key(idempotency_key.as_deref());
         ctx.services().runs.start_run(ctx.actor()?, new, key).await.map(TaskRun).map_err(gql_error)
@@ -609,6 +624,8 @@ pub struct ApprovalsOf(Uuid);
 pub struct CheckpointsOf(Uuid);
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct AgentKey(Uuid);
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct UsageOf(Uuid);
 
 /// Batches what a list of runs fans out to, one query per relation per list.
 pub struct RunLoader {
@@ -651,6 +668,16 @@ impl Loader<CheckpointsOf> for RunLoader {
     }
 }
 
+impl Loader<UsageOf> for RunLoader {
+    type Value = usage::RunUsage;
+    type Error = async_graphql::Error;
+
+    async fn load(&self, keys: &[UsageOf]) -> Result<HashMap<UsageOf, Self::Value>, Self::Error> {
+        let ids: Vec<Uuid> = keys.iter().map(|k| k.0).collect();
+        Ok(keyed(self.services.runs.usage_of(&self.actor, &ids).await.map_err(gql_error)?, UsageOf))
+    }
+}
+
 impl Loader<AgentKey> for RunLoader {
     type Value = agent::Model;
     type Error = async_graphql::Error;
@@ -667,4 +694,121 @@ pub fn add_loaders(data: &mut Data, services: &Services, actor: &Actor) {
         DataLoader::new(RunLoader { services: services.clone(), actor: actor.clone() }, tokio::spawn)
             .delay(crate::graphql::LOADER_DELAY),
     );
+}
+
+/// Limits on what a run may use of its model provider, as the connector's model gateway measures
+/// it. Needs an agent with `USAGE_EXACT`; at either limit the run fails with `BUDGET_EXCEEDED`.
+#[derive(async_graphql::InputObject)]
+pub struct RunBudgetInput {
+    /// Input plus output tokens over all of the run's model requests.
+    max_tokens: Option<i64>,
+    /// Estimated cost in US dollars, from the connector's price table.
+    max_cost_usd: Option<f64>,
+}
+
+impl RunBudgetInput {
+    fn into_budget(self) -> async_graphql::Result<acc_protocol::RunBudget> {
+        let max_tokens = self
+            .max_tokens
+            .map(|t| {
+                u64::try_from(t)
+                    .map_err(|_| gql_error(crate::error::CommonError::validation("maxTokens must be positive")))
+            })
+            .transpose()?;
+        Ok(acc_protocol::RunBudget { max_tokens, max_cost_usd: self.max_cost_usd })
+    }
+}
+
+#[derive(Enum, Copy, Clone, Eq, PartialEq)]
+#[graphql(remote = "crate::runs::usage::Quality")]
+pub enum UsageQuality {
+    /// Counted by the connector's model gateway on the way to the provider.
+    Measured,
+    /// Reported by the runtime, priced from a list, or incomplete.
+    Estimated,
+    Unknown,
+}
+
+#[derive(Enum, Copy, Clone, Eq, PartialEq)]
+#[graphql(remote = "crate::runs::usage::UsageSource")]
+pub enum UsageSource {
+    /// The connector's model gateway.
+    Gateway,
+    /// The runtime's report of itself.
+    Runtime,
+}
+
+/// One source's account of what a run used.
+pub struct UsageSignal(usage::UsageSignal);
+
+#[Object]
+impl UsageSignal {
+    async fn source(&self) -> UsageSource {
+        self.0.source.into()
+    }
+    /// Model requests (the gateway counts them; a runtime does not say).
+    async fn requests(&self) -> Option<i64> {
+        self.0.requests
+    }
+    /// Every prompt token, cached ones included.
+    async fn input_tokens(&self) -> i64 {
+        self.0.input_tokens
+    }
+    async fn output_tokens(&self) -> i64 {
+        self.0.output_tokens
+    }
+    /// Of the input tokens, those served from the provider's cache.
+    async fn cached_input_tokens(&self) -> i64 {
+        self.0.cached_input_tokens
+    }
+    /// How far the token counts can be trusted.
+    async fn tokens(&self) -> UsageQuality {
+        self.0.tokens.into()
+    }
+    /// In US dollars; only when every request was priced.
+    async fn cost_usd(&self) -> Option<f64> {
+        self.0.cost_usd
+    }
+    /// Always an estimate at best: providers bill by their own reckoning.
+    async fn cost(&self) -> UsageQuality {
+        self.0.cost.into()
+    }
+    async fn models(&self) -> &[String] {
+        &self.0.models
+    }
+}
+
+/// A run's limits on what it may use.
+pub struct RunBudget(acc_protocol::RunBudget);
+
+#[Object]
+impl RunBudget {
+    async fn max_tokens(&self) -> Option<i64> {
+        self.0.max_tokens.map(|t| i64::try_from(t).unwrap_or(i64::MAX))
+    }
+    async fn max_cost_usd(&self) -> Option<f64> {
+        self.0.max_cost_usd
+    }
+}
+
+/// What a run used (SPEC §14), each signal marked with how far it can be trusted.
+pub struct RunUsage(usage::RunUsage);
+
+#[Object]
+impl RunUsage {
+    /// Measured by the connector's model gateway; absent when the run's agent does not go through it.
+    async fn measured(&self) -> Option<UsageSignal> {
+        self.0.measured.clone().map(UsageSignal)
+    }
+    /// What the runtime reported of itself.
+    async fn reported(&self) -> Option<UsageSignal> {
+        self.0.reported.clone().map(UsageSignal)
+    }
+    /// How long its attempts ran, summed (measured by the control plane).
+    async fn wall_time_ms(&self) -> i64 {
+        self.0.wall_time_ms
+    }
+    async fn budget(&self) -> Option<RunBudget> {
+        self.0.budget.map(RunBudget)
+    }
 }

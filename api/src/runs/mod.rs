@@ -10,13 +10,14 @@ pub mod graphql;
 mod handoff;
 mod ingest;
 pub mod state;
+pub mod usage;
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use acc_entity::{approval, checkpoint, project, run_attempt, run_event, task, task_run};
-use acc_protocol::{CancelMode, Capability, Command, Envelope, EventKind, Frame};
+use acc_protocol::{CancelMode, Capability, Command, Envelope, EventKind, Frame, RunBudget};
 use chrono::Utc;
 use sea_orm::sea_query::{Expr, ExprTrait};
 use sea_orm::{
@@ -92,6 +93,21 @@ pub struct NewRun {
     pub agent_id: Option<Uuid>,
     pub required_capabilities: Vec<Capability>,
     pub input: serde_json::Value,
+    /// What the run may use of its model provider; needs an agent whose usage is measured.
+    pub budget: Option<RunBudget>,
+}
+
+/// A budget sets at least one limit, and its limits are positive.
+fn check_budget(budget: &RunBudget) -> Result<()> {
+    let tokens_ok = budget.max_tokens.is_none_or(|t| t > 0);
+    let cost_ok = budget.max_cost_usd.is_none_or(|c| c.is_finite() && c > 0.0);
+    if budget.max_tokens.is_none() && budget.max_cost_usd.is_none() {
+        return Err(CommonError::validation("a budget needs maxTokens or maxCostUsd").into());
+    }
+    if !tokens_ok || !cost_ok {
+        return Err(CommonError::validation("budget limits must be positive").into());
+    }
+    Ok(())
 }
 
 /// How runs are timed and retried; from the `[runs]` settings.
@@ -197,8 +213,8 @@ impl RunService {
             .await?)
     }
 
-    /// Of `run_ids`, those the caller may read.
-    async fn readable_runs(&self, actor: &Actor, run_ids: &[Uuid]) -> Result<Vec<Uuid>> {
+    /// Of `run_ids`, the runs the caller may read.
+    async fn readable_runs(&self, actor: &Actor, run_ids: &[Uuid]) -> Result<Vec<task_run::Model>> {
         let runs = task_run::Entity::find()
             .filter(task_run::Column::Id.is_in(run_ids.iter().copied()))
             .filter(task_run::Column::OrganizationId.eq(actor.organization_id))
@@ -213,7 +229,7 @@ impl RunService {
             .filter(|p| actor.role_on(&path(p)).is_some())
             .map(|p| p.id)
             .collect();
-        Ok(runs.into_iter().filter(|r| readable.contains(&r.project_id)).map(|r| r.id).collect())
+        Ok(runs.into_iter().filter(|r| readable.contains(&r.project_id)).collect())
     }
 
     /// Rows of `E` that belong (by `run_column`) to the runs the caller may read, ordered by
@@ -227,7 +243,7 @@ impl RunService {
         run_of: impl Fn(&E::Model) -> Uuid,
     ) -> Result<HashMap<Uuid, Vec<E::Model>>> {
         let rows = E::find()
-            .filter(run_column.is_in(self.readable_runs(actor, run_ids).await?))
+            .filter(run_column.is_in(self.readable_runs(actor, run_ids).await?.into_iter().map(|r| r.id)))
             .order_by_asc(order)
             .all(&self.db)
             .await?;
@@ -262,7 +278,14 @@ impl RunService {
 
     /// Starts a run of a task: queued, then dispatched to an online agent with the capabilities,
     /// or `blocked` (with the reason) when there is none.
-    pub async fn start_run(&self, actor: &Actor, new: NewRun, key: Option<&str>) -> Result<task_run::Model> {
+    pub async fn start_run(&self, actor: &Actor, mut new: NewRun, key: Option<&str>) -> Result<task_run::Model> {
+        if let Some(budget) = &new.budget {
+            check_budget(budget)?;
+            // Only an agent whose usage the connector measures can be held to a budget.
+            if !new.required_capabilities.contains(&Capability::UsageExact) {
+                new.required_capabilities.push(Capability::UsageExact);
+            }
+        }
         let task = task::Entity::find_by_id(new.task_id)
             .one(&self.db)
             .await?
@@ -293,6 +316,7 @@ impl RunService {
                 input: Set(new.input.clone()),
                 created_by: Set(user),
                 max_attempts: Set(max_attempts),
+                budget: Set(new.budget.map(|b| serde_json::json!(b))),
                 revision: Set(1),
                 created_at: Set(now),
                 updated_at: Set(now),
