@@ -312,4 +312,27 @@ mod tests {
         assert!(Config::from_toml(unknown).unwrap_err().to_string().contains("unknown adapter"));
         assert!(Config::from_toml("spool_max_events = 0").is_err());
     }
+
+    #[test]
+    fn model_providers_are_checked_against_their_agents() {
+        let provider = |api: &str, keys: &str| {
+            format!("[[model_providers]]\nname = 'p'\napi = '{api}'\nupstream = 'https://api.example.com'\n{keys}\n")
+        };
+        let agent = |adapter: &str, provider: &str| {
+            format!("[[agents]]\nname = 'a'\nadapter = '{adapter}'\ncommand = 'x'\nmodel_provider = '{provider}'\n")
+        };
+        let ok = Config::from_toml(&(provider("anthropic", "api_key_env = 'K'") + &agent("claude-code", "p"))).unwrap();
+        assert_eq!(ok.model_providers[0].api, ModelApi::Anthropic);
+        assert!(Config::from_toml(&(provider("openai", "api_key = 'k'") + &agent("command", "p"))).is_ok(), "any API");
+        let error = |text: String| Config::from_toml(&text).unwrap_err().to_string();
+        assert!(error(provider("openai", "api_key = 'k'") + &agent("claude-code", "p")).contains("another model API"));
+        assert!(
+            error(provider("anthropic", "api_key = 'k'") + &agent("claude-code", "q")).contains("no model provider")
+        );
+        assert!(error(provider("anthropic", "")).contains("exactly one of api_key"));
+        assert!(error(provider("anthropic", "api_key = 'k'\napi_key_env = 'K'")).contains("exactly one of api_key"));
+        assert!(error(provider("mistral", "api_key = 'k'")).contains("unknown variant"));
+        let ftp = provider("anthropic", "api_key = 'k'").replace("https://api.example.com", "ftp://x");
+        assert!(error(ftp).contains("not an http(s) URL"));
+    }
 }

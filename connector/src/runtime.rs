@@ -214,6 +214,7 @@ impl Runtime {
                 let mut capabilities = h.capabilities;
                 if self.metered(a) {
                     capabilities.push(Capability::UsageExact);
+                    capabilities.sort_by_key(|c| Capability::ALL.iter().position(|known| known == c));
                 }
                 AgentDescriptor {
                     name: a.name.clone(),

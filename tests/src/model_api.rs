@@ -34,6 +34,8 @@ pub struct Recorded {
     pub method: String,
     pub path: String,
     pub body: Value,
+    /// The credential it came with (`x-api-key`, `x-goog-api-key` or a bearer token).
+    pub credential: Option<String>,
 }
 
 /// How a shell tool takes its command.
@@ -65,6 +67,9 @@ impl Argument {
 /// Tokens the stand-in reports per response, so measured usage can be checked.
 pub const INPUT_TOKENS: u64 = 100;
 pub const OUTPUT_TOKENS: u64 = 20;
+
+/// The provider credential the connector's model gateway holds; the runtimes never see it.
+pub const PROVIDER_KEY: &str = "provider-key-held-by-the-connector";
 
 #[derive(Clone)]
 struct Shared {
@@ -101,6 +106,15 @@ impl ModelApi {
         format!("http://{}", self.address)
     }
 
+    /// A `[[model_providers]]` table for the connector's configuration: this stand-in as the
+    /// upstream of provider `name`, speaking `api`, with [`PROVIDER_KEY`].
+    pub fn provider(&self, name: &str, api: &str) -> String {
+        format!(
+            "[[model_providers]]\nname = {name:?}\napi = {api:?}\nupstream = {:?}\napi_key = {PROVIDER_KEY:?}\n",
+            self.url()
+        )
+    }
+
     /// Every request so far, oldest first.
     pub fn requests(&self) -> Vec<Recorded> {
         self.shared.requests.lock().unwrap().clone()
@@ -119,13 +133,25 @@ impl ModelApi {
     }
 }
 
-async fn answer(State(shared): State<Shared>, method: Method, uri: Uri, body: axum::body::Bytes) -> Response {
+async fn answer(
+    State(shared): State<Shared>,
+    method: Method,
+    uri: Uri,
+    headers: axum::http::HeaderMap,
+    body: axum::body::Bytes,
+) -> Response {
     let body: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
     let path = uri.path().to_owned();
+    let header = |name: &str| headers.get(name).and_then(|v| v.to_str().ok());
+    let credential = header("x-api-key")
+        .or_else(|| header("x-goog-api-key"))
+        .or_else(|| header("authorization").and_then(|v| v.strip_prefix("Bearer ")))
+        .map(str::to_owned);
     shared.requests.lock().unwrap().push(Recorded {
         method: method.to_string(),
         path: path.clone(),
         body: body.clone(),
+        credential,
     });
     match (method, path.as_str()) {
         (Method::POST, "/v1/messages") => anthropic(&shared.script, &body),

@@ -165,3 +165,12 @@ pub async fn wait_status(owner: &Client, run_id: &str, wanted: &str) -> Value {
     }
     panic!("run never reached {wanted}: {last}");
 }
+
+/// `runUsage` of a run: both signals, the wall time and the budget.
+pub async fn run_usage(client: &Client, run_id: &str) -> Value {
+    let signal = "requests inputTokens outputTokens cachedInputTokens tokens costUsd cost models";
+    let query = format!(
+        "query($r: ID!) {{ runUsage(runId: $r) {{ measured {{ {signal} }} reported {{ {signal} }} wallTimeMs budget {{ maxTokens maxCostUsd }} }} }}"
+    );
+    client.gql(&query, json!({"r": run_id})).await.data("runUsage").clone()
+}

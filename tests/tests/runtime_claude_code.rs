@@ -4,9 +4,9 @@
 
 mod common;
 
-use acc_tests::model_api::{ModelApi, Step};
+use acc_tests::model_api::{INPUT_TOKENS, ModelApi, OUTPUT_TOKENS, PROVIDER_KEY, Step};
 use acc_tests::{Server, TestDb};
-use common::{enroll, online_agents, run_connector, wait_status};
+use common::{enroll, online_agents, run_connector, run_usage, wait_status};
 use serde_json::{Value, json};
 
 async fn run_events(owner: &acc_tests::Client, run_id: &str) -> Vec<Value> {
@@ -31,15 +31,19 @@ async fn claude_code_runs_a_shell_command_only_after_a_person_approves_it() {
     std::fs::create_dir_all(&home).unwrap();
     std::fs::create_dir_all(&work).unwrap();
     let credential = enroll(&server, &f.owner, &f.workspace_id, &dir).await;
+    // Claude Code reaches the model through the connector's model gateway, which holds the key.
     let agents = format!(
-        "[[agents]]\nname = \"claude\"\nadapter = \"claude-code\"\ncommand = {claude:?}\nworkdir = {work:?}\n\
-         env = {{ ANTHROPIC_BASE_URL = {url:?}, ANTHROPIC_API_KEY = \"stand-in\", HOME = {home:?} }}\n",
-        url = model.url(),
+        "{provider}[[agents]]\nname = \"claude\"\nadapter = \"claude-code\"\ncommand = {claude:?}\nworkdir = {work:?}\n\
+         model_provider = \"anthropic\"\nenv = {{ HOME = {home:?} }}\n",
+        provider = model.provider("anthropic", "anthropic"),
     );
     let _connector = run_connector(&dir, &credential, &agents);
     let online = online_agents(&f.owner, &f.project_id, 1).await;
     let agent = &online[0];
-    assert_eq!(agent["capabilities"], json!(["STREAM", "CANCEL", "APPROVALS", "TOOLS", "USAGE_ESTIMATED"]));
+    assert_eq!(
+        agent["capabilities"],
+        json!(["STREAM", "CANCEL", "APPROVALS", "TOOLS", "USAGE_EXACT", "USAGE_ESTIMATED"])
+    );
     let version = f
         .owner
         .gql(
@@ -83,6 +87,9 @@ async fn claude_code_runs_a_shell_command_only_after_a_person_approves_it() {
         assert_eq!(work.join("out.txt").exists(), written, "{decision}");
 
         let events = run_events(&f.owner, &run_id).await;
+        // What the gateway measured comes apart from what the runtime says.
+        let (measured, events): (Vec<Value>, Vec<Value>) =
+            events.into_iter().partition(|e| e["kind"] == "usage" && e["data"]["source"] == "gateway");
         let kinds: Vec<&str> = events.iter().map(|e| e["kind"].as_str().unwrap()).filter(|k| *k != "status").collect();
         assert_eq!(
             kinds,
@@ -95,8 +102,20 @@ async fn claude_code_runs_a_shell_command_only_after_a_person_approves_it() {
         assert_eq!(of("tool_result")["is_error"], !written);
         assert_eq!(of("result")["outcome"], "succeeded");
         assert_eq!(of("result")["result"], "Done: wrote out.txt.");
-        assert_eq!(of("usage")["output_tokens"], 2 * acc_tests::model_api::OUTPUT_TOKENS);
+        assert_eq!(of("usage")["output_tokens"], 2 * OUTPUT_TOKENS);
+
+        let requests = measured.len() as u64;
+        assert!(requests >= 2, "a tool call, then the answer: {measured:?}");
+        let usage = run_usage(&f.owner, &run_id).await;
+        assert_eq!(usage["measured"]["requests"], requests);
+        assert_eq!(usage["measured"]["inputTokens"], requests * INPUT_TOKENS);
+        assert_eq!(usage["measured"]["outputTokens"], requests * OUTPUT_TOKENS);
+        assert_eq!(usage["measured"]["tokens"], "MEASURED");
+        assert_eq!(usage["reported"]["tokens"], "ESTIMATED");
+        assert_eq!(usage["reported"]["cost"], "ESTIMATED", "Claude Code's own total_cost_usd");
     }
+    let calls = model.model_calls();
+    assert!(calls.iter().all(|c| c.credential.as_deref() == Some(PROVIDER_KEY)), "the key stays on the connector");
     assert_eq!(std::fs::read_to_string(work.join("out.txt")).unwrap(), "hi\n", "the real shell ran the command");
     // The runtime was given the run's objective as its prompt.
     let first = &model.model_calls()[0].body;

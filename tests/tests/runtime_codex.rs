@@ -3,9 +3,9 @@
 
 mod common;
 
-use acc_tests::model_api::{ModelApi, OUTPUT_TOKENS, Step};
+use acc_tests::model_api::{INPUT_TOKENS, ModelApi, OUTPUT_TOKENS, PROVIDER_KEY, Step};
 use acc_tests::{Server, TestDb};
-use common::{enroll, online_agents, run_connector, wait_status};
+use common::{enroll, online_agents, run_connector, run_usage, wait_status};
 use serde_json::{Value, json};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -19,26 +19,23 @@ async fn codex_runs_a_shell_command_in_its_workdir() {
     let (codex_home, work) = (dir.join("codex-home"), dir.join("work"));
     std::fs::create_dir_all(&codex_home).unwrap();
     std::fs::create_dir_all(&work).unwrap();
-    // Codex reads its model endpoint only from its own configuration.
+    // Its own configuration keeps it quiet; the adapter sets its endpoint (the model gateway).
     std::fs::write(
         codex_home.join("config.toml"),
-        format!(
-            "model = \"gpt-5-codex\"\nmodel_provider = \"stand-in\"\ncheck_for_update_on_startup = false\n\
-             [model_providers.stand-in]\nname = \"stand-in\"\nbase_url = \"{}/v1\"\nwire_api = \"responses\"\nenv_key = \"STAND_IN_KEY\"\n\
-             [features]\nplugins = false\nremote_plugin = false\n[analytics]\nenabled = false\n[feedback]\nenabled = false\n",
-            model.url()
-        ),
+        "model = \"gpt-5-codex\"\ncheck_for_update_on_startup = false\n\
+         [features]\nplugins = false\nremote_plugin = false\n[analytics]\nenabled = false\n[feedback]\nenabled = false\n",
     )
     .unwrap();
     let credential = enroll(&server, &f.owner, &f.workspace_id, &dir).await;
     let agents = format!(
-        "[[agents]]\nname = \"codex\"\nadapter = \"codex\"\ncommand = {codex:?}\nworkdir = {work:?}\nargs = [\"-s\", \"workspace-write\"]\n\
-         env = {{ CODEX_HOME = {codex_home:?}, HOME = {dir:?}, STAND_IN_KEY = \"stand-in\" }}\n",
+        "{provider}[[agents]]\nname = \"codex\"\nadapter = \"codex\"\ncommand = {codex:?}\nworkdir = {work:?}\n\
+         args = [\"-s\", \"workspace-write\"]\nmodel_provider = \"openai\"\nenv = {{ CODEX_HOME = {codex_home:?}, HOME = {dir:?} }}\n",
+        provider = model.provider("openai", "openai"),
         dir = dir.join("home"),
     );
     let _connector = run_connector(&dir, &credential, &agents);
     let online = online_agents(&f.owner, &f.project_id, 1).await;
-    assert_eq!(online[0]["capabilities"], json!(["STREAM", "CANCEL", "TOOLS", "USAGE_ESTIMATED"]));
+    assert_eq!(online[0]["capabilities"], json!(["STREAM", "CANCEL", "TOOLS", "USAGE_EXACT", "USAGE_ESTIMATED"]));
     let task = common::create_task(&f.owner, &f.project_id, "Write a file").await;
     let started = f
         .owner
@@ -66,8 +63,19 @@ async fn codex_runs_a_shell_command_in_its_workdir() {
     assert!(of("tool_call")["input"]["command"].as_str().unwrap().contains("echo hi > out.txt"));
     assert_eq!(of("tool_result")["exit_code"], 0);
     assert_eq!(of("message")["text"], "Done: wrote out.txt.");
-    assert_eq!(of("usage")["output_tokens"], 2 * OUTPUT_TOKENS);
+    let reported = events.iter().find(|e| e["kind"] == "usage" && e["data"]["source"] == "runtime").unwrap();
+    assert_eq!(reported["data"]["output_tokens"], 2 * OUTPUT_TOKENS);
     assert_eq!(of("result")["outcome"], "succeeded");
-    let first = &model.model_calls()[0].body;
+    let calls = model.model_calls();
+    let first = &calls[0].body;
     assert!(first["input"].to_string().contains("write hi to out.txt"), "the objective is the prompt");
+
+    // Through the connector's model gateway: the provider key stays there, and every call is measured.
+    assert!(calls.iter().all(|c| c.credential.as_deref() == Some(PROVIDER_KEY)), "the key stays on the connector");
+    let usage = run_usage(&f.owner, &run_id).await;
+    assert_eq!(usage["measured"]["requests"], calls.len());
+    assert_eq!(usage["measured"]["inputTokens"], calls.len() as u64 * INPUT_TOKENS);
+    assert_eq!(usage["measured"]["outputTokens"], calls.len() as u64 * OUTPUT_TOKENS);
+    assert_eq!(usage["measured"]["tokens"], "MEASURED");
+    assert_eq!(usage["reported"]["outputTokens"], 2 * OUTPUT_TOKENS);
 }

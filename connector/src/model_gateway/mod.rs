@@ -301,6 +301,7 @@ async fn forward(State(shared): State<Arc<Shared>>, request: Request) -> Respons
     let Ok(body) = axum::body::to_bytes(body, MAX_REQUEST_BYTES).await else {
         return api_error(Some(provider.api), StatusCode::PAYLOAD_TOO_LARGE, "request_too_large", "request too large");
     };
+    let requested = requested_model(parts.uri.path(), &body);
     let body = prepare_body(&shared.redactor, provider.api, parts.uri.path(), body);
     let query: Vec<&str> =
         parts.uri.query().unwrap_or_default().split('&').filter(|p| !p.is_empty() && !p.starts_with("key=")).collect();
@@ -340,9 +341,13 @@ async fn forward(State(shared): State<Arc<Shared>>, request: Request) -> Respons
     }
     let content_type = upstream.headers().get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok()).map(str::to_owned);
     let meter = Meter::new(provider.api, content_type.as_deref());
-    let is_model_call = parts.method == axum::http::Method::POST;
+    // Token counting (`count_tokens`, `:countTokens`) asks about a prompt without generating.
+    let path = parts.uri.path().to_ascii_lowercase();
+    let is_model_call =
+        parts.method == axum::http::Method::POST && !path.ends_with("counttokens") && !path.ends_with("count_tokens");
     let (chunks, receiver) = mpsc::channel::<Result<Bytes, std::io::Error>>(16);
-    let metered = Metered { shared: shared.clone(), token, status: status.as_u16(), is_model_call, in_flight };
+    let metered =
+        Metered { shared: shared.clone(), token, status: status.as_u16(), is_model_call, requested, in_flight };
     tokio::spawn(metered.pass(upstream, meter, chunks).instrument(span));
     let stream = futures_util::stream::unfold(receiver, |mut receiver| async move {
         receiver.recv().await.map(|chunk| (chunk, receiver))
@@ -351,6 +356,16 @@ async fn forward(State(shared): State<Arc<Shared>>, request: Request) -> Respons
     *response.status_mut() = status;
     *response.headers_mut() = response_headers;
     response
+}
+
+/// The model a request names: in its body (Anthropic, OpenAI) or its path (Gemini's
+/// `/v1beta/models/MODEL:streamGenerateContent`).
+fn requested_model(path: &str, body: &[u8]) -> Option<String> {
+    let from_path = path.split_once("/models/").and_then(|(_, rest)| rest.split(':').next()).filter(|m| !m.is_empty());
+    from_path.map(str::to_owned).or_else(|| {
+        let body: Value = serde_json::from_slice(body).ok()?;
+        body["model"].as_str().map(str::to_owned)
+    })
 }
 
 /// The request as it goes upstream: JSON bodies redacted; a streamed Chat Completions request
@@ -370,6 +385,8 @@ struct Metered {
     token: String,
     status: u16,
     is_model_call: bool,
+    /// The model the request named, for a response that does not say.
+    requested: Option<String>,
     /// Dropped once the usage is recorded.
     in_flight: InFlight,
 }
@@ -378,7 +395,7 @@ impl Metered {
     /// Passes the provider's response on while metering it, then records what it used. If the
     /// runtime goes away mid-response, what arrived so far is recorded.
     async fn pass(
-        self,
+        mut self,
         upstream: reqwest::Response,
         mut meter: Meter,
         chunks: mpsc::Sender<Result<Bytes, std::io::Error>>,
@@ -402,7 +419,9 @@ impl Metered {
         }
         drop(chunks);
         if self.is_model_call {
-            self.record(meter.finish()).await;
+            let mut measured = meter.finish();
+            measured.model = measured.model.or(self.requested.take());
+            self.record(measured).await;
         }
     }
 
