@@ -2,8 +2,9 @@
 //! that cannot exist here. The real runtime talks to it as it would to its vendor and does real
 //! work in a real directory; the stand-in only decides what the "model" says.
 //!
-//! It speaks Anthropic Messages (`POST /v1/messages`), OpenAI Responses (`POST /v1/responses`) and
-//! Gemini (`POST /v1beta/models/MODEL:streamGenerateContent`), streaming (server-sent events). A script is a list of steps; the step played is the
+//! It speaks Anthropic Messages (`POST /v1/messages`), OpenAI Responses (`POST /v1/responses`),
+//! OpenAI Chat Completions (`POST /v1/chat/completions`, streamed or not) and Gemini
+//! (`POST /v1beta/models/MODEL:streamGenerateContent`), streaming (server-sent events). A script is a list of steps; the step played is the
 //! number of tool results the request already carries (so text the runtime appends after a tool
 //! result does not restart the script). A `Shell` step calls the shell tool the runtime offered;
 //! a `Say` step answers in text and ends the turn.
@@ -53,6 +54,9 @@ const SHELL_TOOLS: &[(&str, Argument)] = &[
     ("exec_command", Argument::Text("cmd")),
     ("shell", Argument::Argv("command")),
     ("run_shell_command", Argument::Text("command")),
+    ("terminal", Argument::Text("command")),
+    ("bash", Argument::Text("command")),
+    ("exec", Argument::Text("command")),
 ];
 
 impl Argument {
@@ -126,7 +130,7 @@ impl ModelApi {
             .into_iter()
             .filter(|r| {
                 r.method == "POST"
-                    && (matches!(r.path.as_str(), "/v1/messages" | "/v1/responses")
+                    && (matches!(r.path.as_str(), "/v1/messages" | "/v1/responses" | "/v1/chat/completions")
                         || r.path.ends_with(":streamGenerateContent"))
             })
             .collect()
@@ -156,6 +160,7 @@ async fn answer(
     match (method, path.as_str()) {
         (Method::POST, "/v1/messages") => anthropic(&shared.script, &body),
         (Method::POST, "/v1/responses") => responses(&shared.script, &body),
+        (Method::POST, "/v1/chat/completions") => chat_completions(&shared.script, &body),
         (Method::POST, path) if path.ends_with(":streamGenerateContent") => gemini(&shared.script, &body),
         (Method::POST, "/v1/messages/count_tokens") => Json(json!({ "input_tokens": INPUT_TOKENS })).into_response(),
         // Probes (`HEAD /`, model lists…) get an empty success.
@@ -298,6 +303,57 @@ fn responses(script: &[Step], request: &Value) -> Response {
         "output_tokens": OUTPUT_TOKENS, "output_tokens_details": { "reasoning_tokens": 0 }, "total_tokens": INPUT_TOKENS + OUTPUT_TOKENS });
     events.push(("response.completed", json!({ "type": "response.completed", "response": completed })));
     sse(&events)
+}
+
+/// Tool results already in a Chat Completions conversation. Some runtimes add user turns of their
+/// own after a tool result, so the step is counted by tool results, not by turns.
+fn chat_tool_results(request: &Value) -> usize {
+    request["messages"].as_array().into_iter().flatten().filter(|m| m["role"] == "tool").count()
+}
+
+fn chat_completions(script: &[Step], request: &Value) -> Response {
+    let offered: Vec<&str> =
+        request["tools"].as_array().into_iter().flatten().filter_map(|t| t["function"]["name"].as_str()).collect();
+    let model = request["model"].as_str().unwrap_or("gpt-stand-in");
+    let usage = json!({ "prompt_tokens": INPUT_TOKENS, "completion_tokens": OUTPUT_TOKENS,
+        "total_tokens": INPUT_TOKENS + OUTPUT_TOKENS, "prompt_tokens_details": { "cached_tokens": 0 } });
+    let (content, tool_calls, finish) = match (step(script, chat_tool_results(request)), shell_tool(&offered)) {
+        (Step::Shell(command), Some((tool, argument))) => {
+            let call = json!({ "id": "call_stand_in", "type": "function",
+                "function": { "name": tool, "arguments": argument.input(&command).to_string() } });
+            (format!("I will run `{command}`."), Some(call), "tool_calls")
+        }
+        (Step::Shell(_), None) => ("No shell tool was offered.".to_owned(), None, "stop"),
+        (Step::Say(text), _) => (text, None, "stop"),
+    };
+    if request["stream"] != true {
+        let mut message = json!({ "role": "assistant", "content": content });
+        if let Some(call) = &tool_calls {
+            message["tool_calls"] = json!([call]);
+        }
+        return Json(json!({ "id": "chatcmpl-stand-in", "object": "chat.completion", "created": 0, "model": model,
+            "choices": [{ "index": 0, "message": message, "finish_reason": finish }], "usage": usage }))
+        .into_response();
+    }
+    let chunk = |delta: Value, finish: Option<&str>| {
+        json!({ "id": "chatcmpl-stand-in", "object": "chat.completion.chunk", "created": 0, "model": model,
+            "choices": [{ "index": 0, "delta": delta, "finish_reason": finish }] })
+    };
+    let mut chunks =
+        vec![chunk(json!({ "role": "assistant", "content": "" }), None), chunk(json!({ "content": content }), None)];
+    if let Some(mut call) = tool_calls {
+        call["index"] = json!(0);
+        chunks.push(chunk(json!({ "tool_calls": [call] }), None));
+    }
+    chunks.push(chunk(json!({}), Some(finish)));
+    if request["stream_options"]["include_usage"] == true {
+        chunks
+            .push(json!({ "id": "chatcmpl-stand-in", "object": "chat.completion.chunk", "created": 0, "model": model,
+            "choices": [], "usage": usage }));
+    }
+    let mut body: String = chunks.iter().map(|c| format!("data: {c}\n\n")).collect();
+    body.push_str("data: [DONE]\n\n");
+    ([(header::CONTENT_TYPE, "text/event-stream")], Body::from(body)).into_response()
 }
 
 /// Tool results already in a Gemini conversation.
