@@ -9,6 +9,7 @@ pub mod backoff;
 pub mod config;
 pub mod connection;
 pub mod credential;
+pub mod doctor;
 pub mod enroll;
 pub mod model_gateway;
 pub mod process;

@@ -10,6 +10,7 @@ use acc_connector::adapter::KINDS;
 use acc_connector::config::{Config, DEFAULT_CREDENTIAL_PATH};
 use acc_connector::connection::{self, Target};
 use acc_connector::credential::{self, write_credential};
+use acc_connector::doctor::{self, Verdict};
 use acc_connector::enroll;
 use acc_connector::runtime::Runtime;
 use acc_protocol::CancelMode;
@@ -62,6 +63,16 @@ enum Cmd {
         #[arg(long)]
         config: PathBuf,
     },
+    /// Check a configuration before running it: the credential, model providers' keys, and each
+    /// agent's program, version, workdir and model access (names of variables, never values).
+    Doctor {
+        /// The TOML configuration file.
+        #[arg(long)]
+        config: PathBuf,
+        /// As JSON.
+        #[arg(long)]
+        json: bool,
+    },
     /// List the built-in adapters and their capabilities.
     Adapters {
         /// As JSON.
@@ -112,7 +123,30 @@ async fn dispatch(command: Cmd) -> anyhow::Result<()> {
             adapters_command(json);
             Ok(())
         }
+        Cmd::Doctor { config, json } => doctor_command(&config, json),
     }
+}
+
+fn doctor_command(config_path: &std::path::Path, json: bool) -> anyhow::Result<()> {
+    let config = Config::load(config_path)?;
+    let checks = doctor::diagnose(&config);
+    if json {
+        println!("{}", serde_json::to_string_pretty(&checks)?);
+    } else {
+        for c in &checks {
+            let verdict = match c.verdict {
+                Verdict::Ok => "ok",
+                Verdict::Warn => "warn",
+                Verdict::Fail => "FAIL",
+            };
+            println!("{verdict:<5} {:<24} {:<13} {}", c.subject, c.check, c.detail);
+        }
+    }
+    let failed = checks.iter().filter(|c| c.verdict == Verdict::Fail).count();
+    if failed > 0 {
+        anyhow::bail!("{failed} check(s) failed");
+    }
+    Ok(())
 }
 
 async fn enroll_command(

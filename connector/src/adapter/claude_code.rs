@@ -31,6 +31,7 @@ pub const KIND: AdapterKind = AdapterKind {
         Capability::UsageEstimated,
     ],
     model_api: Some(ModelApi::Anthropic),
+    credential_env: &["ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "CLAUDE_CODE_OAUTH_TOKEN"],
 };
 
 /// The Claude Code versions these mappings were written against and tested with.

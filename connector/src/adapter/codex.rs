@@ -20,6 +20,7 @@ pub const KIND: AdapterKind = AdapterKind {
     description: "Codex CLI (`codex exec --json`): messages, commands and their output, file changes, turn usage",
     capabilities: &[Capability::Stream, Capability::Cancel, Capability::Tools, Capability::UsageEstimated],
     model_api: Some(ModelApi::Openai),
+    credential_env: &[],
 };
 
 /// The Codex CLI versions these mappings were written against and tested with (0.x: a minor line).

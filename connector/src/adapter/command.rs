@@ -27,6 +27,7 @@ pub const KIND: AdapterKind = AdapterKind {
     description: "any program: stdin and ACC_RUN_INPUT get the input, stdout/stderr lines become events, the exit status the outcome; with `interactive = true` it also asks for approvals and saves checkpoints over control lines",
     capabilities: &[Capability::Stream, Capability::Cancel],
     model_api: None,
+    credential_env: &[],
 };
 
 /// What an `interactive` program can do besides.

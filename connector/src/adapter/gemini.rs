@@ -21,6 +21,7 @@ pub const KIND: AdapterKind = AdapterKind {
     description: "Gemini CLI headless (`gemini -p … --output-format stream-json`): messages, tool calls and results, usage",
     capabilities: &[Capability::Stream, Capability::Cancel, Capability::Tools, Capability::UsageEstimated],
     model_api: Some(ModelApi::Gemini),
+    credential_env: &["GEMINI_API_KEY", "GOOGLE_API_KEY"],
 };
 
 /// The Gemini CLI versions these mappings were written against and tested with (0.x: a minor line).

@@ -32,6 +32,9 @@ pub struct AdapterKind {
     pub capabilities: &'static [Capability],
     /// The model API its runtime speaks, for the model gateway; `None`: whichever the agent's provider has.
     pub model_api: Option<ModelApi>,
+    /// Environment variables one of which gives its runtime a credential of its own, when it has
+    /// no model provider (`acc-connector doctor` looks for them); empty when that lives elsewhere.
+    pub credential_env: &'static [&'static str],
 }
 
 /// Every adapter kind built in.
