@@ -286,7 +286,7 @@ impl ClaudeOutput {
                 vec![self.permission_request(&line)].into()
             }
             // The run is over: its stdin must close for the process to exit.
-            (Some("result"), _) => Mapped { events: self.result_line(line), close_stdin: true },
+            (Some("result"), _) => Mapped { events: self.result_line(line), close_stdin: true, ..Mapped::default() },
             _ => vec![Self::vendor(text)].into(),
         }
     }
