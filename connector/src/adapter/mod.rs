@@ -3,6 +3,7 @@
 //! each adapter declaring its capabilities honestly. An operation an adapter cannot do answers
 //! `CapabilityMissing` — it is never simulated.
 
+pub mod acp;
 pub mod claude_code;
 pub mod codex;
 pub mod command;
@@ -32,7 +33,7 @@ pub struct AdapterKind {
 }
 
 /// Every adapter kind built in.
-pub const KINDS: &[AdapterKind] = &[command::KIND, claude_code::KIND, codex::KIND, gemini::KIND];
+pub const KINDS: &[AdapterKind] = &[command::KIND, claude_code::KIND, codex::KIND, gemini::KIND, acp::KIND];
 
 /// AAP `handshake()`: what the adapter is and what it can do.
 #[derive(Debug, Clone, PartialEq)]
@@ -187,6 +188,7 @@ pub fn build(agent: &AgentConfig, options: AdapterOptions) -> Result<Arc<dyn Ada
         "claude-code" => Ok(Arc::new(claude_code::ClaudeCodeAdapter::new(agent, options))),
         "codex" => Ok(Arc::new(codex::CodexAdapter::new(agent, options))),
         "gemini" => Ok(Arc::new(gemini::GeminiAdapter::new(agent, options))),
+        "acp" => Ok(Arc::new(acp::AcpAdapter::new(agent, options))),
         other => Err(AdapterError::Start(format!("unknown adapter `{other}`"))),
     }
 }
