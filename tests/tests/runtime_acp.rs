@@ -116,4 +116,34 @@ async fn an_acp_agent_runs_a_shell_command_only_after_a_person_approves_it() {
     // The agent was given the run's objective as its prompt.
     let first = &model.model_calls()[0].body;
     assert!(first["contents"].to_string().contains("write hi to out.txt"), "the objective is the prompt");
+
+    // Cancelled while it waits for a decision: `session/cancel` ends the turn, no signal needed.
+    std::fs::remove_file(work.join("out.txt")).unwrap();
+    let started = f
+        .owner
+        .gql(
+            "mutation($t: ID!, $a: ID!) { startRun(taskId: $t, agentId: $a, input: {objective: \"write hi to out.txt\"}) { id } }",
+            json!({"t": task["id"], "a": agent["id"]}),
+        )
+        .await;
+    let run_id = started.data("startRun")["id"].as_str().unwrap().to_owned();
+    wait_status(&f.owner, &run_id, "WAITING_APPROVAL").await;
+    f.owner.gql("mutation($r: ID!) { cancelRun(runId: $r) { status } }", json!({"r": run_id})).await.data("cancelRun");
+    wait_status(&f.owner, &run_id, "CANCELLED").await;
+    let mut result = None;
+    for _ in 0..200 {
+        let events = common::events(&f.owner, &run_id).await;
+        result = events.into_iter().find(|e| e["kind"] == "result").map(|e| e["data"].clone());
+        if result.is_some() {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    let result = result.expect("the connector reported the run's end");
+    assert_eq!(
+        (&result["outcome"], &result["stop_reason"], &result["signal"]),
+        (&json!("cancelled"), &json!("cancelled"), &json!(null)),
+        "the agent itself ended the turn as cancelled: {result}"
+    );
+    assert!(!work.join("out.txt").exists(), "a cancelled request runs nothing");
 }
