@@ -1,8 +1,11 @@
 //! The ACP adapter. The mapper on traffic recorded from the real Gemini CLI 0.61.0 in ACP mode
 //! (`gemini --acp -m gemini-2.5-flash`, against a scripted Gemini API): runs whose shell command a
-//! person approved, denied, or cancelled while asked, and one that wrote a file. Then the run's
-//! side of the conversation (decisions, cancel) with a scripted ACP agent in `sh`, for what a real
-//! agent cannot be made to do on cue (ignore a cancel).
+//! person approved, denied, or cancelled while asked (recorded between `acc-connector` and the
+//! agent in `tests/tests/runtime_acp.rs`; `approved.client.jsonl` is the connector's side), and one
+//! that wrote a file (recorded with a small client sending the same requests, against a stand-in
+//! that answered with a `write_file` call). Then the run's side of the conversation (decisions,
+//! cancel) with a scripted ACP agent in `sh`, for what a real agent cannot be made to do on cue
+//! (ignore a cancel).
 
 mod common;
 
