@@ -117,7 +117,7 @@ async fn an_acp_agent_runs_a_shell_command_only_after_a_person_approves_it() {
     let first = &model.model_calls()[0].body;
     assert!(first["contents"].to_string().contains("write hi to out.txt"), "the objective is the prompt");
 
-    // Cancelled while it waits for a decision: `session/cancel` ends the turn, no signal needed.
+    // Cancelled while it waits for a decision.
     std::fs::remove_file(work.join("out.txt")).unwrap();
     let started = f
         .owner
@@ -140,10 +140,11 @@ async fn an_acp_agent_runs_a_shell_command_only_after_a_person_approves_it() {
         tokio::time::sleep(std::time::Duration::from_millis(50)).await;
     }
     let result = result.expect("the connector reported the run's end");
-    assert_eq!(
-        (&result["outcome"], &result["stop_reason"], &result["signal"]),
-        (&json!("cancelled"), &json!("cancelled"), &json!(null)),
-        "the agent itself ended the turn as cancelled: {result}"
-    );
+    assert_eq!(result["outcome"], "cancelled", "{result}");
+    // The agent ends its turn as cancelled when told (`session/cancel`) — unless the control plane,
+    // which ends the attempt of a run cancelled while it waits, told the connector to stop it at
+    // once first (a heartbeat in between): then SIGKILL ended it.
+    let told = result["stop_reason"] == "cancelled" && result["signal"].is_null();
+    assert!(told || result["signal"] == 9, "{result}");
     assert!(!work.join("out.txt").exists(), "a cancelled request runs nothing");
 }
