@@ -15,7 +15,7 @@ use super::process::{self, Mapped, OutputMapper, ProcessEnd, ProcessRun};
 use super::vendor::RuntimeProgram;
 use super::{
     Adapter, AdapterError, AdapterEvent, AdapterKind, AdapterOptions, ApprovalDecision, EventSink, Handshake, Health,
-    NativeRun, RunSpec, context_text, prompt_text,
+    NativeRun, RunSpec, bounded, context_text, event, prompt_text,
 };
 use crate::config::{AgentConfig, ModelApi};
 use crate::lock;
@@ -39,7 +39,6 @@ pub const TESTED: &str = "2";
 /// A stream-json line can be long (a large tool result); longer ones are kept as a vendor extension.
 const MAX_LINE_BYTES: usize = 8 * 1024 * 1024;
 /// Text kept of a tool result or a final answer in one event.
-const MAX_TEXT_CHARS: usize = 64 * 1024;
 /// Tools whose use changes a file (its `file_path`).
 const FILE_TOOLS: &[&str] = &["Write", "Edit", "MultiEdit", "NotebookEdit"];
 
@@ -143,18 +142,6 @@ pub struct ClaudeOutput {
     carry: String,
     result: Option<Value>,
     asked: Arc<Mutex<HashMap<String, Value>>>,
-}
-
-fn event(kind: EventKind, data: Value) -> AdapterEvent {
-    AdapterEvent::new(kind, data)
-}
-
-/// Text cut to [`MAX_TEXT_CHARS`].
-fn bounded(text: &str) -> Value {
-    match text.char_indices().nth(MAX_TEXT_CHARS) {
-        Some((cut, _)) => Value::String(format!("{}…", &text[..cut])),
-        None => Value::String(text.to_owned()),
-    }
 }
 
 /// A tool result's content: a string, or text blocks.
@@ -294,7 +281,7 @@ impl ClaudeOutput {
                 vec![self.permission_request(&line)].into()
             }
             // The run is over: its stdin must close for the process to exit.
-            (Some("result"), _) => Mapped { events: self.result_line(line), close_stdin: true },
+            (Some("result"), _) => Mapped { events: self.result_line(line), close_stdin: true, ..Mapped::default() },
             _ => vec![Self::vendor(text)].into(),
         }
     }

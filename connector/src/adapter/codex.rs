@@ -11,7 +11,7 @@ use super::process::{self, Mapped, OutputMapper, ProcessEnd, ProcessRun};
 use super::vendor::RuntimeProgram;
 use super::{
     Adapter, AdapterError, AdapterEvent, AdapterKind, AdapterOptions, EventSink, Handshake, Health, NativeRun, RunSpec,
-    context_text, prompt_text,
+    bounded, context_text, event, prompt_text,
 };
 use crate::config::{AgentConfig, ModelApi};
 
@@ -30,7 +30,6 @@ const GATEWAY_PROVIDER: &str = "acc_model_gateway";
 const GATEWAY_TOKEN_ENV: &str = "ACC_MODEL_GATEWAY_TOKEN";
 const MAX_LINE_BYTES: usize = 8 * 1024 * 1024;
 /// Text kept of a command's output or a message in one event.
-const MAX_TEXT_CHARS: usize = 64 * 1024;
 
 #[derive(Debug)]
 pub struct CodexAdapter {
@@ -114,17 +113,6 @@ pub struct CodexOutput {
     turn_completed: bool,
     /// The last error it reported (a failed turn, a lost connection).
     last_error: Option<String>,
-}
-
-fn event(kind: EventKind, data: Value) -> AdapterEvent {
-    AdapterEvent::new(kind, data)
-}
-
-fn bounded(text: &str) -> Value {
-    match text.char_indices().nth(MAX_TEXT_CHARS) {
-        Some((cut, _)) => Value::String(format!("{}…", &text[..cut])),
-        None => Value::String(text.to_owned()),
-    }
 }
 
 impl CodexOutput {

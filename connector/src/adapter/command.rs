@@ -18,7 +18,7 @@ use super::lines::{Line, MAX_LINE_BYTES};
 use super::process::{self, Launch, Mapped, OutputMapper, ProcessEnd, ProcessRun};
 use super::{
     Adapter, AdapterError, AdapterEvent, AdapterKind, AdapterOptions, ApprovalDecision, EventSink, Handshake, Health,
-    NativeRun, RunSpec, control,
+    NativeRun, RunSpec, control, model_gateway_env,
 };
 use crate::config::AgentConfig;
 
@@ -117,12 +117,7 @@ impl Adapter for CommandAdapter {
             ("ACC_RUN_INPUT".to_owned(), input.clone()),
         ]);
         env.extend(context_env(&spec.context));
-        if let Some(model) = &spec.model {
-            env.extend([
-                ("ACC_MODEL_GATEWAY_URL".to_owned(), model.base_url.clone()),
-                ("ACC_MODEL_GATEWAY_TOKEN".to_owned(), model.token.clone()),
-            ]);
-        }
+        env.extend(model_gateway_env(&spec));
         let launch = Launch {
             program: self.program.clone(),
             args: self.args.clone(),

@@ -12,7 +12,7 @@ use super::process::{self, Mapped, OutputMapper, ProcessEnd, ProcessRun};
 use super::vendor::RuntimeProgram;
 use super::{
     Adapter, AdapterError, AdapterEvent, AdapterKind, AdapterOptions, EventSink, Handshake, Health, NativeRun, RunSpec,
-    context_text, prompt_text,
+    bounded, context_text, event, prompt_text,
 };
 use crate::config::{AgentConfig, ModelApi};
 
@@ -27,7 +27,6 @@ pub const KIND: AdapterKind = AdapterKind {
 /// The Gemini CLI versions these mappings were written against and tested with (0.x: a minor line).
 pub const TESTED: &str = "0.61";
 const MAX_LINE_BYTES: usize = 8 * 1024 * 1024;
-const MAX_TEXT_CHARS: usize = 64 * 1024;
 /// Tools whose use changes a file (its `file_path`).
 const FILE_TOOLS: &[&str] = &["write_file", "replace"];
 
@@ -98,17 +97,6 @@ pub struct GeminiOutput {
     speaking: String,
     status: Option<String>,
     last_error: Option<String>,
-}
-
-fn event(kind: EventKind, data: Value) -> AdapterEvent {
-    AdapterEvent::new(kind, data)
-}
-
-fn bounded(text: &str) -> Value {
-    match text.char_indices().nth(MAX_TEXT_CHARS) {
-        Some((cut, _)) => Value::String(format!("{}…", &text[..cut])),
-        None => Value::String(text.to_owned()),
-    }
 }
 
 /// What an exit status of Gemini CLI means, when it is not 0.

@@ -3,6 +3,7 @@
 //! each adapter declaring its capabilities honestly. An operation an adapter cannot do answers
 //! `CapabilityMissing` — it is never simulated.
 
+pub mod acp;
 pub mod claude_code;
 pub mod codex;
 pub mod command;
@@ -38,7 +39,7 @@ pub struct AdapterKind {
 }
 
 /// Every adapter kind built in.
-pub const KINDS: &[AdapterKind] = &[command::KIND, claude_code::KIND, codex::KIND, gemini::KIND];
+pub const KINDS: &[AdapterKind] = &[command::KIND, claude_code::KIND, codex::KIND, gemini::KIND, acp::KIND];
 
 /// AAP `handshake()`: what the adapter is and what it can do.
 #[derive(Debug, Clone, PartialEq)]
@@ -198,8 +199,39 @@ pub fn build(agent: &AgentConfig, options: AdapterOptions) -> Result<Arc<dyn Ada
         "claude-code" => Ok(Arc::new(claude_code::ClaudeCodeAdapter::new(agent, options))),
         "codex" => Ok(Arc::new(codex::CodexAdapter::new(agent, options))),
         "gemini" => Ok(Arc::new(gemini::GeminiAdapter::new(agent, options))),
+        "acp" => Ok(Arc::new(acp::AcpAdapter::new(agent, options))),
         other => Err(AdapterError::Start(format!("unknown adapter `{other}`"))),
     }
+}
+
+/// Text an event carries at most, in characters; longer text is cut and marked `…`.
+pub const MAX_TEXT_CHARS: usize = 64 * 1024;
+
+/// Text cut to [`MAX_TEXT_CHARS`].
+pub fn bounded(text: &str) -> Value {
+    match text.char_indices().nth(MAX_TEXT_CHARS) {
+        Some((cut, _)) => Value::String(format!("{}…", &text[..cut])),
+        None => Value::String(text.to_owned()),
+    }
+}
+
+/// One normalized event (shorthand for [`AdapterEvent::new`]).
+pub fn event(kind: EventKind, data: Value) -> AdapterEvent {
+    AdapterEvent::new(kind, data)
+}
+
+/// How a program that is not a known runtime reaches the model gateway: the variables it may use
+/// (`ACC_MODEL_GATEWAY_URL`, `ACC_MODEL_GATEWAY_TOKEN` as its API key), when the agent has one.
+pub fn model_gateway_env(spec: &RunSpec) -> Vec<(String, String)> {
+    spec.model
+        .iter()
+        .flat_map(|model| {
+            [
+                ("ACC_MODEL_GATEWAY_URL".to_owned(), model.base_url.clone()),
+                ("ACC_MODEL_GATEWAY_TOKEN".to_owned(), model.token.clone()),
+            ]
+        })
+        .collect()
 }
 
 /// A run's prompt: `input.prompt`, else `input.objective`, else the input itself (as JSON).

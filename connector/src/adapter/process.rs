@@ -60,11 +60,14 @@ pub struct Mapped {
     pub events: Vec<AdapterEvent>,
     /// The program has said all it will: close its stdin (some programs wait on it to exit).
     pub close_stdin: bool,
+    /// Lines to write to the program's stdin in answer (a protocol spoken both ways); they need
+    /// [`Launch::keep_stdin_open`].
+    pub replies: Vec<String>,
 }
 
 impl From<Vec<AdapterEvent>> for Mapped {
     fn from(events: Vec<AdapterEvent>) -> Self {
-        Self { events, close_stdin: false }
+        Self { events, ..Self::default() }
     }
 }
 
@@ -189,6 +192,7 @@ pub fn spawn<M: OutputMapper>(
         cancel_rx,
         mapper: Arc::new(Mutex::new(mapper)),
         close_stdin,
+        stdin: stdin.downgrade(),
         active,
     };
     let io = Io {
@@ -228,6 +232,8 @@ impl StdinFeed {
         if let Some(mut lines) = self.later.take() {
             loop {
                 tokio::select! {
+                    // Lines queued before the close are written first.
+                    biased;
                     line = lines.recv() => {
                         let Some(line) = line else { break };
                         if self.pipe.write_all(line.as_bytes()).await.is_err() || self.pipe.write_all(b"\n").await.is_err() {
@@ -261,6 +267,9 @@ struct Supervisor<M> {
     cancel_rx: watch::Receiver<Option<CancelMode>>,
     mapper: Arc<Mutex<M>>,
     close_stdin: watch::Sender<bool>,
+    /// The mapper's replies go there (read only with `keep_stdin_open`). Weak, so stdin still
+    /// closes when the run's handle is dropped.
+    stdin: mpsc::WeakSender<String>,
     active: Arc<AtomicUsize>,
 }
 
@@ -376,6 +385,7 @@ impl<M: OutputMapper> Supervisor<M> {
         max_line_bytes: usize,
     ) -> tokio::task::JoinHandle<()> {
         let (mapper, events, close_stdin) = (self.mapper.clone(), self.events.clone(), self.close_stdin.clone());
+        let stdin = self.stdin.clone();
         let forward = async move {
             let mut lines = LineReader::new(stream, max_line_bytes);
             loop {
@@ -391,6 +401,12 @@ impl<M: OutputMapper> Supervisor<M> {
                     Stream::Stdout => lock(&mapper).stdout(line),
                     Stream::Stderr => lock(&mapper).stderr(line).into(),
                 };
+                // A program whose stdin is closed reads no answer; that is its end, not an error.
+                if let Some(stdin) = stdin.upgrade().filter(|_| !mapped.replies.is_empty()) {
+                    for reply in mapped.replies {
+                        let _ = stdin.send(reply).await;
+                    }
+                }
                 if mapped.close_stdin {
                     let _ = close_stdin.send(true);
                 }
