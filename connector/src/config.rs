@@ -124,7 +124,8 @@ pub struct AgentConfig {
     pub name: String,
     /// Which adapter runs it; `command` is the only one today.
     pub adapter: String,
-    /// The program to run (looked up on `PATH` when it has no slash).
+    /// The program to run (looked up on `PATH` when it has no slash); not for `http` agents.
+    #[serde(default)]
     pub command: String,
     #[serde(default)]
     pub args: Vec<String>,
@@ -142,6 +143,9 @@ pub struct AgentConfig {
     /// gateway, which measures every model request (declares `usage_exact`) and enforces budgets.
     #[serde(default)]
     pub model_provider: Option<String>,
+    /// The model an `http` agent asks its provider for.
+    #[serde(default)]
+    pub model: Option<String>,
 }
 
 fn default_cancel_grace_ms() -> u64 {
@@ -195,7 +199,14 @@ impl Config {
                     known.join(", ")
                 )));
             }
-            if agent.command.trim().is_empty() {
+            if agent.adapter == adapter::http::KIND.name {
+                if agent.model_provider.is_none() || agent.model.is_none() {
+                    return Err(ConfigError::Invalid(format!(
+                        "agent `{}`: an `http` agent needs model_provider and model",
+                        agent.name
+                    )));
+                }
+            } else if agent.command.trim().is_empty() {
                 return Err(ConfigError::Invalid(format!("agent `{}`: command is empty", agent.name)));
             }
             if agent.env.keys().any(|k| k.is_empty() || k.contains('=')) {

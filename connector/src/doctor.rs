@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use acc_protocol::HealthStatus;
 use serde::Serialize;
 
-use crate::adapter::{self, AdapterOptions};
+use crate::adapter::{self, Adapter, AdapterOptions};
 use crate::config::{AgentConfig, Config};
 use crate::credential;
 
@@ -59,28 +59,33 @@ pub fn diagnose(config: &Config) -> Vec<Check> {
     checks
 }
 
+/// The version the runtime reports, against its adapter's tested line.
+fn version_check(subject: &str, agent: &AgentConfig, adapter: &dyn Adapter) -> Check {
+    let health = adapter.health();
+    let verdict = match health.status {
+        HealthStatus::Healthy => Verdict::Ok,
+        HealthStatus::Degraded => Verdict::Warn,
+        HealthStatus::Unhealthy => Verdict::Fail,
+    };
+    let detail = match (health.detail, adapter.handshake().runtime_version) {
+        (Some(detail), _) => detail,
+        (None, Some(version)) => format!("{} {version}", agent.adapter),
+        (None, None) => format!("{} (no version to check)", agent.adapter),
+    };
+    check(subject, "version", verdict, detail)
+}
+
 fn diagnose_agent(agent: &AgentConfig, options: AdapterOptions) -> Vec<Check> {
     let subject = format!("agent {}", agent.name);
     let mut checks = Vec::new();
-    let Some(program) = find_program(&agent.command, agent.env.get("PATH").map(String::as_str)) else {
-        checks.push(check(&subject, "program", Verdict::Fail, format!("`{}` not found", agent.command)));
-        return checks;
-    };
-    checks.push(check(&subject, "program", Verdict::Ok, program.display().to_string()));
-    if let Ok(adapter) = adapter::build(agent, options) {
-        let health = adapter.health();
-        let version = adapter.handshake().runtime_version;
-        let verdict = match health.status {
-            HealthStatus::Healthy => Verdict::Ok,
-            HealthStatus::Degraded => Verdict::Warn,
-            HealthStatus::Unhealthy => Verdict::Fail,
+    // An `http` agent runs no program: its endpoint is its model provider's.
+    if !agent.command.is_empty() {
+        let Some(program) = find_program(&agent.command, agent.env.get("PATH").map(String::as_str)) else {
+            checks.push(check(&subject, "program", Verdict::Fail, format!("`{}` not found", agent.command)));
+            return checks;
         };
-        let detail = match (health.detail, version) {
-            (Some(detail), _) => detail,
-            (None, Some(version)) => format!("{} {version}", agent.adapter),
-            (None, None) => format!("{} (no version to check)", agent.adapter),
-        };
-        checks.push(check(&subject, "version", verdict, detail));
+        checks.push(check(&subject, "program", Verdict::Ok, program.display().to_string()));
+        checks.extend(adapter::build(agent, options).ok().map(|adapter| version_check(&subject, agent, &*adapter)));
     }
     if let Some(workdir) = &agent.workdir {
         checks.push(match workdir.is_dir() {

@@ -78,6 +78,8 @@ pub const PROVIDER_KEY: &str = "provider-key-held-by-the-connector";
 #[derive(Clone)]
 struct Shared {
     script: Arc<Vec<Step>>,
+    /// Model calls get no answer for a minute.
+    stall: bool,
     requests: Arc<Mutex<Vec<Recorded>>>,
 }
 
@@ -95,7 +97,15 @@ impl Drop for ModelApi {
 
 impl ModelApi {
     pub async fn start(script: Vec<Step>) -> Self {
-        let shared = Shared { script: Arc::new(script), requests: Arc::default() };
+        Self::serve(Shared { script: Arc::new(script), stall: false, requests: Arc::default() }).await
+    }
+
+    /// A stand-in whose model calls hang (for a minute): a run stays in its first model call.
+    pub async fn stalling() -> Self {
+        Self::serve(Shared { script: Arc::default(), stall: true, requests: Arc::default() }).await
+    }
+
+    async fn serve(shared: Shared) -> Self {
         let app = Router::new().fallback(answer).with_state(shared.clone());
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let address = listener.local_addr().unwrap();
@@ -157,6 +167,9 @@ async fn answer(
         body: body.clone(),
         credential,
     });
+    if method == Method::POST && shared.stall {
+        tokio::time::sleep(std::time::Duration::from_secs(60)).await;
+    }
     match (method, path.as_str()) {
         (Method::POST, "/v1/messages") => anthropic(&shared.script, &body),
         (Method::POST, "/v1/responses") => responses(&shared.script, &body),

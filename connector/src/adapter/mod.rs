@@ -9,6 +9,7 @@ pub mod codex;
 pub mod command;
 pub mod control;
 pub mod gemini;
+pub mod http;
 pub mod lines;
 pub mod process;
 pub mod vendor;
@@ -39,7 +40,7 @@ pub struct AdapterKind {
 }
 
 /// Every adapter kind built in.
-pub const KINDS: &[AdapterKind] = &[command::KIND, claude_code::KIND, codex::KIND, gemini::KIND, acp::KIND];
+pub const KINDS: &[AdapterKind] = &[command::KIND, claude_code::KIND, codex::KIND, gemini::KIND, acp::KIND, http::KIND];
 
 /// AAP `handshake()`: what the adapter is and what it can do.
 #[derive(Debug, Clone, PartialEq)]
@@ -200,6 +201,7 @@ pub fn build(agent: &AgentConfig, options: AdapterOptions) -> Result<Arc<dyn Ada
         "codex" => Ok(Arc::new(codex::CodexAdapter::new(agent, options))),
         "gemini" => Ok(Arc::new(gemini::GeminiAdapter::new(agent, options))),
         "acp" => Ok(Arc::new(acp::AcpAdapter::new(agent, options))),
+        "http" => Ok(Arc::new(http::HttpAdapter::new(agent, options))),
         other => Err(AdapterError::Start(format!("unknown adapter `{other}`"))),
     }
 }

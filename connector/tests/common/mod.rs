@@ -26,6 +26,7 @@ pub fn sh_agent(name: &str, script: &str) -> AgentConfig {
         workdir: None,
         interactive: false,
         model_provider: None,
+        model: None,
     }
 }
 
