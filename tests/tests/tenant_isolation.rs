@@ -368,6 +368,7 @@ fn rows(a: &TenantA, b_project: &str, b_task: &str) -> Vec<Row> {
             NotFound,
         ),
         row("runEvents", "subscription($r: ID!) { runEvents(runId: $r) { sequence } }", json!({"r": a.run}), NotFound),
+        row("runUsage", "query($r: ID!) { runUsage(runId: $r) { wallTimeMs } }", json!({"r": a.run}), NotFound),
         row("startRun", "mutation($t: ID!) { startRun(taskId: $t) { id } }", json!({"t": a.task}), NotFound),
         row("cancelRun", "mutation($r: ID!) { cancelRun(runId: $r) { id } }", json!({"r": a.run}), NotFound),
         row(
