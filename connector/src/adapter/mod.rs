@@ -219,11 +219,11 @@ pub fn context_text(spec: &RunSpec) -> Option<String> {
     })
 }
 
-/// The version a runtime's `--version` prints (its first dotted number), or `None` if it does not
-/// answer within a few seconds.
-pub fn runtime_version(program: &str, env: &[(String, String)]) -> Option<String> {
+/// The version a runtime prints when asked with `args` (`--version`): its first dotted number, or
+/// `None` if it does not answer within a few seconds.
+pub fn runtime_version(program: &str, args: &[&str], env: &[(String, String)]) -> Option<String> {
     let mut child = std::process::Command::new(program)
-        .arg("--version")
+        .args(args)
         .envs(env.iter().map(|(k, v)| (k.as_str(), v.as_str())))
         .stdin(std::process::Stdio::null())
         .stdout(std::process::Stdio::piped())
