@@ -8,6 +8,7 @@ pub mod codex;
 pub mod command;
 pub mod control;
 pub mod gemini;
+pub mod hermes;
 pub mod lines;
 pub mod process;
 pub mod vendor;
@@ -35,7 +36,7 @@ pub struct AdapterKind {
 }
 
 /// Every adapter kind built in.
-pub const KINDS: &[AdapterKind] = &[command::KIND, claude_code::KIND, codex::KIND, gemini::KIND];
+pub const KINDS: &[AdapterKind] = &[command::KIND, claude_code::KIND, codex::KIND, gemini::KIND, hermes::KIND];
 
 /// AAP `handshake()`: what the adapter is and what it can do.
 #[derive(Debug, Clone, PartialEq)]
@@ -195,6 +196,7 @@ pub fn build(agent: &AgentConfig, options: AdapterOptions) -> Result<Arc<dyn Ada
         "claude-code" => Ok(Arc::new(claude_code::ClaudeCodeAdapter::new(agent, options))),
         "codex" => Ok(Arc::new(codex::CodexAdapter::new(agent, options))),
         "gemini" => Ok(Arc::new(gemini::GeminiAdapter::new(agent, options))),
+        "hermes" => Ok(Arc::new(hermes::HermesAdapter::new(agent, options))),
         other => Err(AdapterError::Start(format!("unknown adapter `{other}`"))),
     }
 }
