@@ -1,57 +1,79 @@
-//! The real agent runtimes the tests run, pinned in `runtimes/npm/package-lock.json` and installed
-//! from the npm registry with `npm ci` into a cache outside the clone (`ACC_RUNTIMES_DIR`, default
-//! `~/.cache/acc-runtimes/npm`) the first time a test needs them, and again when the pins change.
+//! The real agent runtimes the tests run, pinned in the repository and installed from their
+//! registries into a cache outside the clone (`ACC_RUNTIMES_DIR`, default `~/.cache/acc-runtimes`)
+//! the first time a test needs them, and again when the pins change: the npm ones
+//! (`runtimes/npm/package-lock.json`) with `npm ci` into `npm/`, the Python ones
+//! (`runtimes/pip/requirements.txt`, with hashes) with pip into a virtual environment in `pip/`.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
 
-fn repo_pins() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join("runtimes").join("npm")
+fn repo_pins(kind: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join("runtimes").join(kind)
 }
 
-fn cache_dir() -> PathBuf {
-    match std::env::var_os("ACC_RUNTIMES_DIR") {
+fn cache_dir(kind: &str) -> PathBuf {
+    let root = match std::env::var_os("ACC_RUNTIMES_DIR") {
         Some(dir) => PathBuf::from(dir),
-        None => PathBuf::from(std::env::var_os("HOME").expect("HOME is set")).join(".cache/acc-runtimes/npm"),
-    }
+        None => PathBuf::from(std::env::var_os("HOME").expect("HOME is set")).join(".cache/acc-runtimes"),
+    };
+    root.join(kind)
 }
 
-/// Installs the pinned runtimes unless the cache already holds exactly these pins.
-fn install(cache: &Path) {
-    std::fs::create_dir_all(cache).unwrap();
+/// Installs `kind`'s pinned runtimes into its cache by `steps` (run there, after the pinned
+/// `files` are copied in; the first of them is the lock) unless the cache already holds exactly
+/// these pins and `installed` exists.
+fn install(kind: &str, files: &[&str], installed: &str, steps: &[&[&str]]) -> PathBuf {
+    let cache = cache_dir(kind);
+    std::fs::create_dir_all(&cache).unwrap();
     // One installer at a time across test processes.
     let lock = std::fs::File::create(cache.join(".install.lock")).unwrap();
     lock.lock().unwrap();
-    let pins = std::fs::read(repo_pins().join("package-lock.json")).unwrap();
-    let installed = std::fs::read(cache.join("package-lock.json")).ok();
-    if installed.as_deref() == Some(pins.as_slice()) && cache.join("node_modules").is_dir() {
-        return;
+    let pins = std::fs::read(repo_pins(kind).join(files[0])).unwrap();
+    let current = std::fs::read(cache.join(files[0])).ok();
+    if current.as_deref() == Some(pins.as_slice()) && cache.join(installed).exists() {
+        return cache;
     }
-    for file in ["package.json", "package-lock.json"] {
-        std::fs::copy(repo_pins().join(file), cache.join(file)).unwrap();
+    for file in files {
+        std::fs::copy(repo_pins(kind).join(file), cache.join(file)).unwrap();
     }
-    let output = Command::new("npm")
-        .args(["ci", "--no-audit", "--no-fund", "--loglevel=error"])
-        .current_dir(cache)
-        .output()
-        .expect("npm is installed");
-    if !output.status.success() {
+    for step in steps {
+        let output = Command::new(step[0]).args(&step[1..]).current_dir(&cache).output();
+        let failure = match output {
+            Ok(output) if output.status.success() => continue,
+            Ok(output) => String::from_utf8_lossy(&output.stderr).into_owned(),
+            Err(e) => e.to_string(),
+        };
         // A failed install must not look current next time.
-        let _ = std::fs::remove_file(cache.join("package-lock.json"));
-        panic!("npm ci in {} failed: {}", cache.display(), String::from_utf8_lossy(&output.stderr));
+        let _ = std::fs::remove_file(cache.join(files[0]));
+        panic!("`{}` in {} failed: {failure}", step.join(" "), cache.display());
     }
+    cache
 }
 
-/// The path of a pinned runtime's executable (`claude`, `codex`, `gemini`), installing first if needed.
+/// The path of a pinned npm runtime's executable (`claude`, `codex`, `gemini`), installing first if needed.
 pub fn npm_bin(name: &str) -> PathBuf {
     static INSTALLED: OnceLock<PathBuf> = OnceLock::new();
     let cache = INSTALLED.get_or_init(|| {
-        let cache = cache_dir();
-        install(&cache);
-        cache
+        let npm_ci: &[&str] = &["npm", "ci", "--no-audit", "--no-fund", "--loglevel=error"];
+        install("npm", &["package-lock.json", "package.json"], "node_modules", &[npm_ci])
     });
     let bin = cache.join("node_modules").join(".bin").join(name);
+    assert!(bin.exists(), "{} is not installed in {}", name, cache.display());
+    bin
+}
+
+/// The path of a pinned Python runtime's executable (`hermes`), installing first if needed: a
+/// fresh virtual environment (`python3 -m venv`), then `pip install --require-hashes`.
+pub fn pip_bin(name: &str) -> PathBuf {
+    static INSTALLED: OnceLock<PathBuf> = OnceLock::new();
+    let cache = INSTALLED.get_or_init(|| {
+        let venv: &[&str] = &["python3", "-m", "venv", "--clear", "venv"];
+        let pip: &[&str] =
+            &["venv/bin/pip", "install", "--quiet", "--no-input", "--require-hashes", "-r", "requirements.txt"];
+        install("pip", &["requirements.txt"], "venv/bin", &[venv, pip])
+    });
+    let bin = cache.join("venv").join("bin").join(name);
     assert!(bin.exists(), "{} is not installed in {}", name, cache.display());
     bin
 }

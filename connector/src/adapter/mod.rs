@@ -9,6 +9,7 @@ pub mod codex;
 pub mod command;
 pub mod control;
 pub mod gemini;
+pub mod hermes;
 pub mod http;
 pub mod lines;
 pub mod process;
@@ -40,7 +41,8 @@ pub struct AdapterKind {
 }
 
 /// Every adapter kind built in.
-pub const KINDS: &[AdapterKind] = &[command::KIND, claude_code::KIND, codex::KIND, gemini::KIND, acp::KIND, http::KIND];
+pub const KINDS: &[AdapterKind] =
+    &[command::KIND, claude_code::KIND, codex::KIND, gemini::KIND, acp::KIND, http::KIND, hermes::KIND];
 
 /// AAP `handshake()`: what the adapter is and what it can do.
 #[derive(Debug, Clone, PartialEq)]
@@ -202,6 +204,7 @@ pub fn build(agent: &AgentConfig, options: AdapterOptions) -> Result<Arc<dyn Ada
         "gemini" => Ok(Arc::new(gemini::GeminiAdapter::new(agent, options))),
         "acp" => Ok(Arc::new(acp::AcpAdapter::new(agent, options))),
         "http" => Ok(Arc::new(http::HttpAdapter::new(agent, options))),
+        "hermes" => Ok(Arc::new(hermes::HermesAdapter::new(agent, options))),
         other => Err(AdapterError::Start(format!("unknown adapter `{other}`"))),
     }
 }
@@ -256,11 +259,11 @@ pub fn context_text(spec: &RunSpec) -> Option<String> {
     })
 }
 
-/// The version a runtime's `--version` prints (its first dotted number), or `None` if it does not
-/// answer within a few seconds.
-pub fn runtime_version(program: &str, env: &[(String, String)]) -> Option<String> {
+/// The version a runtime prints when asked with `args` (`--version`): its first dotted number, or
+/// `None` if it does not answer within a few seconds.
+pub fn runtime_version(program: &str, args: &[&str], env: &[(String, String)]) -> Option<String> {
     let mut child = std::process::Command::new(program)
-        .arg("--version")
+        .args(args)
         .envs(env.iter().map(|(k, v)| (k.as_str(), v.as_str())))
         .stdin(std::process::Stdio::null())
         .stdout(std::process::Stdio::piped())

@@ -21,7 +21,7 @@ pub struct RuntimeProgram {
     env: Vec<(String, String)>,
     workdir: Option<PathBuf>,
     grace: Duration,
-    /// What `--version` printed at start-up.
+    /// What it said its version was at start-up.
     version: Option<String>,
     /// Runs in progress.
     pub active: Arc<AtomicUsize>,
@@ -30,6 +30,17 @@ pub struct RuntimeProgram {
 impl RuntimeProgram {
     /// The agent's program, with `defaults` added to its environment unless it sets them itself.
     pub fn new(agent: &AgentConfig, options: AdapterOptions, defaults: &[(&str, &str)]) -> Self {
+        Self::asking_version(agent, options, defaults, &["--version"])
+    }
+
+    /// As [`RuntimeProgram::new`], for a runtime whose `--version` does more than print it: its
+    /// version is asked with `version_args`.
+    pub fn asking_version(
+        agent: &AgentConfig,
+        options: AdapterOptions,
+        defaults: &[(&str, &str)],
+        version_args: &[&str],
+    ) -> Self {
         let mut env: Vec<(String, String)> = agent.env.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
         for (key, value) in defaults {
             if !agent.env.contains_key(*key) {
@@ -39,7 +50,7 @@ impl RuntimeProgram {
         Self {
             program: agent.command.clone(),
             args: agent.args.clone(),
-            version: runtime_version(&agent.command, &env),
+            version: runtime_version(&agent.command, version_args, &env),
             env,
             workdir: agent.workdir.clone(),
             grace: options.cancel_grace,
@@ -62,7 +73,7 @@ impl RuntimeProgram {
     pub fn health(&self, runtime: &str, tested: &str) -> Health {
         let started = Instant::now();
         let (status, detail) = match self.version.as_deref() {
-            None => (HealthStatus::Unhealthy, Some(format!("`{} --version` did not answer", self.program))),
+            None => (HealthStatus::Unhealthy, Some(format!("`{}` did not say its version", self.program))),
             Some(version) if version == tested || version.starts_with(&format!("{tested}.")) => {
                 (HealthStatus::Healthy, None)
             }
