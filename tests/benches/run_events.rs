@@ -39,14 +39,18 @@ type WsSink = SplitSink<Ws, Message>;
 
 /// A delivery slower than this at its 99th percentile does not count as sustained.
 const SUSTAINED_P99: Duration = Duration::from_millis(500);
-/// How long after the last send a fan-out phase waits for the last deliveries.
+/// A fan-out phase ends when every subscriber has every event, or when deliveries made no progress for this long
+/// (what is missing then is lost), or [`MAX_DRAIN`] after the last send.
 const GRACE: Duration = Duration::from_secs(3);
+const MAX_DRAIN: Duration = Duration::from_secs(120);
 /// Heartbeats keep the runs' leases (30 s by default) alive through long phases.
 const HEARTBEAT: Duration = Duration::from_secs(2);
 /// The broadcast capacity of the raw server: the same as the server's broker topics (api/src/broker.rs).
 const RAW_CAPACITY: usize = 1024;
 /// Read buffer of every WebSocket client of the bench, so 10,000 clients stay small on the bench's side.
 const CLIENT_READ_BUFFER: usize = 8 * 1024;
+/// The raw ingest baseline runs this many times; the median counts.
+const RAW_REPEATS: usize = 3;
 /// Padding of every event payload, so an event's `data` is about 200 bytes of JSON.
 const PAD: usize = 150;
 
@@ -277,16 +281,31 @@ async fn ingest_on(
     println!("checked: the {acked} acknowledged events are stored, each once");
 
     // The raw baseline: as many rows, same shape, same database, one multi-row INSERT per transaction.
-    let targets: Vec<(Uuid, Uuid, Uuid)> = links.iter().map(|l| (l.run, l.attempt, l.link.id)).collect();
-    let before = load_average();
-    let (raw_rows, raw_elapsed, raw_latencies) = raw_ingest(&db, &targets, stats.events, config.batch, &data).await?;
+    // SQLite takes one writer at a time: concurrent raw writers would only queue on its lock (busy waits), so the
+    // raw side writes from one task there, and from one task per connector on PostgreSQL.
+    let mut targets: Vec<(Uuid, Uuid, Uuid)> = links.iter().map(|l| (l.run, l.attempt, l.link.id)).collect();
+    if database_url.is_none() {
+        targets.truncate(1);
+    }
+    let mut raw = Vec::new();
+    for attempt in 1..=RAW_REPEATS {
+        let before = load_average();
+        let (rows, elapsed, latencies) = raw_ingest(&db, &targets, stats.events, config.batch, &data).await?;
+        println!(
+            "raw #{attempt}: {rows} rows in {:.2} s = {:.0} rows/s ({} writers, {} rows per INSERT and transaction); \
+             load {before} -> {}",
+            elapsed.as_secs_f64(),
+            rows as f64 / elapsed.as_secs_f64(),
+            targets.len(),
+            config.batch,
+            load_average()
+        );
+        raw.push((rows, elapsed, latencies));
+    }
+    // The median of the repeats by rate.
+    raw.sort_by(|a, b| (a.0 as f64 / a.1.as_secs_f64()).total_cmp(&(b.0 as f64 / b.1.as_secs_f64())));
+    let (raw_rows, raw_elapsed, raw_latencies) = raw.swap_remove(RAW_REPEATS / 2);
     let raw_seconds = raw_elapsed.as_secs_f64();
-    println!(
-        "raw: {raw_rows} rows in {raw_seconds:.2} s = {:.0} rows/s ({} per transaction); load {before} -> {}",
-        raw_rows as f64 / raw_seconds,
-        config.batch,
-        load_average()
-    );
     db.close().await.context("closing the raw connection pool")?;
     Ok(IngestRow {
         backend,
@@ -520,7 +539,7 @@ fn ingest_table(config: &Config, rows: &[IngestRow]) -> String {
         config.connectors, config.window, config.seconds, config.batch
     );
     out.push_str(
-        "| database | acc events/s | ack latency p50 / p99 | refusals | raw rows/s | raw commit p50 / p99 | acc/raw | load after |\n",
+        "| database | acc events/s | ack latency p50 / p99 | refusals | raw rows/s (median of 3) | raw commit p50 / p99 | acc/raw | load after |\n",
     );
     out.push_str("|---|---:|---:|---|---:|---:|---:|---|\n");
     for row in rows {
@@ -654,9 +673,14 @@ impl Phase {
 /// Waits until every subscriber has every event of the phase, or [`GRACE`] after the last send; then reads the logs.
 async fn end_phase(logs: &Logs, rate: u64, events: u64, first_send_us: u64, last_send: Instant) -> Phase {
     let expected = events * logs.len() as u64;
+    let (mut progress, mut progressed) = (0, Instant::now());
     loop {
         let delivered: u64 = logs.iter().map(|l| l.lock().unwrap().unique).sum();
-        if delivered >= expected || Instant::now() > last_send + GRACE {
+        if delivered > progress {
+            (progress, progressed) = (delivered, Instant::now());
+        }
+        let now = Instant::now();
+        if delivered >= expected || now > progressed.max(last_send) + GRACE || now > last_send + MAX_DRAIN {
             break;
         }
         tokio::time::sleep(Duration::from_millis(50)).await;
@@ -1447,14 +1471,26 @@ impl Link {
         )
         .await?;
         let token = string_at(&data, "/createEnrollmentToken/token")?;
-        let response = http
-            .post(format!("{}/v1/connectors/enroll", server.base_url))
-            .json(&json!({ "token": token, "name": agent }))
-            .send()
-            .await
-            .context("enroll")?;
-        ensure!(response.status().is_success(), "enroll answered {}", response.status());
-        let enrolled: Json = response.json().await?;
+        // On SQLite an enrollment that meets another write fails with INTERNAL (see docs/benchmarks.md); the token
+        // is only used up by a success, so it is retried.
+        let mut tries = 0;
+        let enrolled = loop {
+            tries += 1;
+            let response = http
+                .post(format!("{}/v1/connectors/enroll", server.base_url))
+                .json(&json!({ "token": token, "name": agent }))
+                .send()
+                .await
+                .context("enroll")?;
+            let status = response.status();
+            let enrolled: Json = response.json().await.context("enroll answered no JSON")?;
+            if status.is_success() {
+                break enrolled;
+            }
+            ensure!(status.is_server_error() && tries < 10, "enroll answered {status}: {enrolled}");
+            println!("enroll of {agent} answered {status} (try {tries}): {enrolled}; trying again");
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        };
         let id: Uuid = string_at(&enrolled, "/connector_id")?.parse()?;
         let credential = string_at(&enrolled, "/credential")?;
 
