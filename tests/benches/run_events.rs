@@ -88,7 +88,7 @@ struct Config {
     subscribers: usize,
     /// The fan-out base rate, events/s.
     rate: u64,
-    /// The fan-out ramp after the base rate, events/s.
+    /// The fan-out ramp, events/s, with the base rate put in its place.
     rates: Vec<u64>,
     /// Idle subscriptions of the memory part.
     idle: usize,
@@ -113,7 +113,7 @@ impl Config {
         for part in &parts {
             ensure!(["ingest", "fanout", "memory"].contains(&part.as_str()), "ACC_BENCH_PARTS: unknown part {part}");
         }
-        let rates = env_or("ACC_BENCH_RATES", "200,500,1000,2000,5000".to_owned())?;
+        let rates = env_or("ACC_BENCH_RATES", "10,20,50,200,500,1000,2000,5000".to_owned())?;
         let rates = rates
             .split(',')
             .filter(|r| !r.trim().is_empty())
@@ -1028,9 +1028,11 @@ async fn fanout_on(server: &Server, config: &Config) -> Result<String> {
         end_phase(logs, config.rate, config.rate, first, last).await;
     }
 
-    // The base rate, then the ramp: raw first, then acc (whose overload leaves a backlog behind, so it goes last).
+    // The ramp in ascending order with the base rate (measured longer) in its place: raw first, then acc (whose
+    // overload leaves a backlog behind, so it goes last).
     let mut steps = vec![(config.rate, config.seconds)];
-    steps.extend(config.rates.iter().filter(|&&r| r > config.rate).map(|&r| (r, config.step_seconds)));
+    steps.extend(config.rates.iter().filter(|&&r| r != config.rate).map(|&r| (r, config.step_seconds)));
+    steps.sort_unstable();
     for side in ["raw", "acc"] {
         for &(rate, seconds) in &steps {
             phase += 1;
@@ -1094,7 +1096,7 @@ fn fanout_table(config: &Config, acc: &[Phase], raw: &[Phase], rss_before: u64, 
     ));
     out.push_str("| side | delivered | lost | p50 | p99 | max | msg/s |\n|---|---:|---:|---:|---:|---:|---:|\n");
     for (side, phases) in [("acc (graphql-transport-ws)", acc), ("raw axum broadcast", raw)] {
-        if let Some(p) = phases.first() {
+        if let Some(p) = phases.iter().find(|p| p.rate == config.rate) {
             out.push_str(&format!(
                 "| {side} | {} | {} | {} | {} | {} | {:.0} |\n",
                 p.delivered,
@@ -1106,11 +1108,12 @@ fn fanout_table(config: &Config, acc: &[Phase], raw: &[Phase], rss_before: u64, 
             ));
         }
     }
-    if let (Some(a), Some(r)) = (acc.first(), raw.first()) {
+    let base = |phases: &[Phase]| phases.iter().find(|p| p.rate == config.rate).map(|p| (p.latency.p99, p.lost()));
+    if let (Some(a), Some(r)) = (base(acc), base(raw)) {
         out.push_str(&format!(
             "\np99 acc/raw = **{:.2}** (target ≤ 1.5), lost: {} (target 0)\n",
-            a.latency.p99 as f64 / r.latency.p99.max(1) as f64,
-            a.lost()
+            a.0 as f64 / r.0.max(1) as f64,
+            a.1
         ));
     }
     out.push_str(&format!(
@@ -1155,6 +1158,18 @@ fn fanout_table(config: &Config, acc: &[Phase], raw: &[Phase], rss_before: u64, 
             a_mps / r_mps
         )),
         _ => out.push_str("\nOne side sustained no rate at all.\n"),
+    }
+    let common = acc.iter().filter(|a| a.sustained() && raw.iter().any(|r| r.rate == a.rate && r.sustained())).last();
+    if let Some(a) = common
+        && let Some(r) = raw.iter().find(|r| r.rate == a.rate)
+    {
+        out.push_str(&format!(
+            "At {} events/s, the highest rate both sustain: acc {:.0} msg/s, raw {:.0} msg/s (acc/raw {:.3})\n",
+            a.rate,
+            a.delivered_per_second,
+            r.delivered_per_second,
+            a.delivered_per_second / r.delivered_per_second
+        ));
     }
     out
 }
