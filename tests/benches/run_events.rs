@@ -1028,13 +1028,14 @@ async fn fanout_on(server: &Server, config: &Config) -> Result<String> {
         end_phase(logs, config.rate, config.rate, first, last).await;
     }
 
-    // The ramp in ascending order with the base rate (measured longer) in its place: raw first, then acc (whose
-    // overload leaves a backlog behind, so it goes last).
-    let mut steps = vec![(config.rate, config.seconds)];
-    steps.extend(config.rates.iter().filter(|&&r| r != config.rate).map(|&r| (r, config.step_seconds)));
+    // The base rate on both sides (each phase drains before the next starts), then the ramp in ascending order:
+    // raw first, then acc, whose overload leaves the longest backlog behind.
+    let base = [(config.rate, config.seconds)];
+    let mut steps: Vec<(u64, u64)> =
+        config.rates.iter().filter(|&&r| r != config.rate).map(|&r| (r, config.step_seconds)).collect();
     steps.sort_unstable();
-    for side in ["raw", "acc"] {
-        for &(rate, seconds) in &steps {
+    for (side, steps) in [("raw", &base[..]), ("acc", &base[..]), ("raw", &steps[..]), ("acc", &steps[..])] {
+        for &(rate, seconds) in steps {
             phase += 1;
             let events = rate * seconds;
             let load = load_average();
@@ -1067,7 +1068,9 @@ async fn fanout_on(server: &Server, config: &Config) -> Result<String> {
                 load_average(),
             );
             let sustained = phase_result.sustained();
-            if side == "acc" { acc_phases.push(phase_result) } else { raw_phases.push(phase_result) }
+            let phases = if side == "acc" { &mut acc_phases } else { &mut raw_phases };
+            phases.push(phase_result);
+            phases.sort_by_key(|p| p.rate);
             if !sustained {
                 break;
             }
@@ -1117,8 +1120,8 @@ fn fanout_table(config: &Config, acc: &[Phase], raw: &[Phase], rss_before: u64, 
         ));
     }
     out.push_str(&format!(
-        "\nRamp (each step {} s; a step is sustained when nothing is lost and p99 ≤ {} ms; a side stops at its first \
-         unsustained step):\n\n",
+        "\nRamp (each step {} s; a step is sustained when nothing is lost and p99 ≤ {} ms; the base rate always runs on both sides; \
+         above it a side stops at its first unsustained step):\n\n",
         config.step_seconds,
         SUSTAINED_P99.as_millis()
     ));
@@ -1159,7 +1162,8 @@ fn fanout_table(config: &Config, acc: &[Phase], raw: &[Phase], rss_before: u64, 
         )),
         _ => out.push_str("\nOne side sustained no rate at all.\n"),
     }
-    let common = acc.iter().filter(|a| a.sustained() && raw.iter().any(|r| r.rate == a.rate && r.sustained())).last();
+    let common =
+        acc.iter().rfind(|a| a.sustained() && raw.iter().any(|r| r.rate == a.rate && r.sustained()));
     if let Some(a) = common
         && let Some(r) = raw.iter().find(|r| r.rate == a.rate)
     {
