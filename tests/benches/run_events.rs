@@ -254,12 +254,17 @@ async fn ingest_on(
         links.push(IngestLink { link, run, attempt, acked: 0, next: 1, ids: Vec::new(), sent: Vec::new() });
     }
     let data = payload(0, 0, 0);
-    println!("{} connectors online, each with a running run; payload {} bytes of JSON", links.len(), data.to_string().len());
+    println!(
+        "{} connectors online, each with a running run; payload {} bytes of JSON",
+        links.len(),
+        data.to_string().len()
+    );
 
     let warmup = Duration::from_secs(config.seconds.min(2));
     let (links_back, _, _) = pump_all(links, warmup, config.window, &data).await?;
     let before = load_average();
-    let (links, stats, elapsed) = pump_all(links_back, Duration::from_secs(config.seconds), config.window, &data).await?;
+    let (links, stats, elapsed) =
+        pump_all(links_back, Duration::from_secs(config.seconds), config.window, &data).await?;
     let seconds = elapsed.as_secs_f64();
     println!(
         "acc: {} events persisted and acknowledged in {seconds:.2} s = {:.0} events/s (refusals {:?}); load {before} -> {}",
@@ -812,7 +817,8 @@ impl Emitter {
             let mut interval = tokio::time::interval(HEARTBEAT);
             loop {
                 interval.tick().await;
-                let frame = Envelope::new(id, Frame::Heartbeat { status: HealthStatus::Healthy, active_runs: vec![run] });
+                let frame =
+                    Envelope::new(id, Frame::Heartbeat { status: HealthStatus::Healthy, active_runs: vec![run] });
                 let text = acc_protocol::encode(&frame).unwrap_or_default();
                 if beat.lock().await.send(Message::text(text)).await.is_err() {
                     break;
@@ -1093,10 +1099,7 @@ fn fanout_table(config: &Config, acc: &[Phase], raw: &[Phase], rss_before: u64, 
          ({:.1} KiB each, one connection per subscriber)\n\n",
         (rss_after.saturating_sub(rss_before)) as f64 / n as f64
     );
-    out.push_str(&format!(
-        "At the base rate ({} events/s for {} s):\n\n",
-        config.rate, config.seconds
-    ));
+    out.push_str(&format!("At the base rate ({} events/s for {} s):\n\n", config.rate, config.seconds));
     out.push_str("| side | delivered | lost | p50 | p99 | max | msg/s |\n|---|---:|---:|---:|---:|---:|---:|\n");
     for (side, phases) in [("acc (graphql-transport-ws)", acc), ("raw axum broadcast", raw)] {
         if let Some(p) = phases.iter().find(|p| p.rate == config.rate) {
@@ -1152,7 +1155,9 @@ fn fanout_table(config: &Config, acc: &[Phase], raw: &[Phase], rss_before: u64, 
             .map_or("–".to_owned(), |c| format!("{c:.1}"));
         out.push_str(&format!("| {rate} | {a_rate} | {a_lost} | {a_lat} | {cpu} | {r_rate} | {r_lost} | {r_lat} |\n"));
     }
-    let best = |phases: &[Phase]| phases.iter().filter(|p| p.sustained()).max_by_key(|p| p.rate).map(|p| (p.rate, p.delivered_per_second));
+    let best = |phases: &[Phase]| {
+        phases.iter().filter(|p| p.sustained()).max_by_key(|p| p.rate).map(|p| (p.rate, p.delivered_per_second))
+    };
     match (best(acc), best(raw)) {
         (Some((a_rate, a_mps)), Some((r_rate, r_mps))) => out.push_str(&format!(
             "\nHighest rate sustained: acc {a_rate} events/s ({a_mps:.0} msg/s delivered), raw {r_rate} events/s \
@@ -1162,8 +1167,7 @@ fn fanout_table(config: &Config, acc: &[Phase], raw: &[Phase], rss_before: u64, 
         )),
         _ => out.push_str("\nOne side sustained no rate at all.\n"),
     }
-    let common =
-        acc.iter().rfind(|a| a.sustained() && raw.iter().any(|r| r.rate == a.rate && r.sustained()));
+    let common = acc.iter().rfind(|a| a.sustained() && raw.iter().any(|r| r.rate == a.rate && r.sustained()));
     if let Some(a) = common
         && let Some(r) = raw.iter().find(|r| r.rate == a.rate)
     {
@@ -1377,7 +1381,13 @@ impl Server {
     }
 }
 
-async fn graphql(http: &reqwest::Client, server: &Server, token: Option<&str>, query: &str, vars: Json) -> Result<Json> {
+async fn graphql(
+    http: &reqwest::Client,
+    server: &Server,
+    token: Option<&str>,
+    query: &str,
+    vars: Json,
+) -> Result<Json> {
     let mut request = http.post(&server.graphql_url).json(&json!({ "query": query, "variables": vars }));
     if let Some(token) = token {
         request = request.bearer_auth(token);
@@ -1417,7 +1427,8 @@ impl Tenant {
         .context("redeemBootstrap")?;
         let token = string_at(&data, "/redeemBootstrap/accessToken")?;
         let auth = Some(token.as_str());
-        let data = graphql(http, server, auth, "mutation { createWorkspace(name: \"bench\") { id } }", json!({})).await?;
+        let data =
+            graphql(http, server, auth, "mutation { createWorkspace(name: \"bench\") { id } }", json!({})).await?;
         let workspace_id = string_at(&data, "/createWorkspace/id")?;
         let data = graphql(
             http,
