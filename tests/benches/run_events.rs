@@ -1,0 +1,1677 @@
+//! Benchmarks of run events (issue 3, item 8), each against a raw baseline measured in the same run:
+//!
+//! - **ingest**: events/s that several connectors get persisted and acknowledged by `acc` over the real connector
+//!   protocol, against raw multi-row INSERTs (one transaction per batch) of as many rows of the same shape into a
+//!   scratch copy of `run_events` in the same database; on SQLite and, with `ACC_TEST_DATABASE_URL`, PostgreSQL.
+//! - **fanout**: one run's events to many graphql-transport-ws `runEvents` subscribers at a fixed rate: latency from
+//!   the connector's send to each subscriber's receipt, losses, and the highest rate sustained, against a raw axum
+//!   WebSocket broadcast of the same payloads to as many clients.
+//! - **memory**: the `acc` process's RSS per idle `runEvents` subscription.
+//!
+//! Run with `cargo bench -p acc-tests --bench run_events`; docs/benchmarks.md has the knobs and the results.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::{ExitCode, Stdio};
+use std::str::FromStr;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
+use std::time::{Duration, Instant};
+
+use acc_protocol::{AgentDescriptor, Capability, Command, CommandOutcome, Envelope, EventKind, Frame, HealthStatus};
+use anyhow::{Context as _, Result, anyhow, bail, ensure};
+use futures_util::stream::{SplitSink, SplitStream};
+use futures_util::{SinkExt, StreamExt};
+use sea_orm::{ConnectionTrait, DatabaseConnection, DbBackend, Statement, TransactionTrait, Value};
+use serde_json::{Value as Json, json};
+use tokio::io::{AsyncBufReadExt, BufReader};
+use tokio::net::TcpStream;
+use tokio::process::{Child, Command as Process};
+use tokio::sync::broadcast;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+use uuid::Uuid;
+
+type Ws = WebSocketStream<MaybeTlsStream<TcpStream>>;
+type WsSink = SplitSink<Ws, Message>;
+
+/// A delivery slower than this at its 99th percentile does not count as sustained.
+const SUSTAINED_P99: Duration = Duration::from_millis(500);
+/// A fan-out phase ends when every subscriber has every event, or when deliveries made no progress for this long
+/// (what is missing then is lost), or [`MAX_DRAIN`] after the last send.
+const GRACE: Duration = Duration::from_secs(3);
+const MAX_DRAIN: Duration = Duration::from_secs(120);
+/// Heartbeats keep the runs' leases (30 s by default) alive through long phases.
+const HEARTBEAT: Duration = Duration::from_secs(2);
+/// The broadcast capacity of the raw server: the same as the server's broker topics (api/src/broker.rs).
+const RAW_CAPACITY: usize = 1024;
+/// Read buffer of every WebSocket client of the bench, so 10,000 clients stay small on the bench's side.
+const CLIENT_READ_BUFFER: usize = 8 * 1024;
+/// The raw ingest baseline runs this many times; the median counts.
+const RAW_REPEATS: usize = 3;
+/// Padding of every event payload, so an event's `data` is about 200 bytes of JSON.
+const PAD: usize = 150;
+
+const SUBSCRIPTION: &str = "subscription Events($runId: ID!) { runEvents(runId: $runId) { sequence data } }";
+
+fn main() -> ExitCode {
+    let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
+        Ok(runtime) => runtime,
+        Err(e) => {
+            eprintln!("run_events: cannot start the tokio runtime: {e}");
+            return ExitCode::FAILURE;
+        }
+    };
+    match runtime.block_on(run()) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("run_events benchmark failed: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// What to run and how long; every knob is an environment variable (see docs/benchmarks.md).
+struct Config {
+    parts: Vec<String>,
+    /// Length of the ingest measurement and of the fan-out phase at the base rate.
+    seconds: u64,
+    /// Length of each step of the fan-out ramp.
+    step_seconds: u64,
+    connectors: usize,
+    /// Events a connector has in flight (sent, not yet acknowledged).
+    window: u64,
+    /// Rows per transaction of the raw INSERT baseline.
+    batch: usize,
+    subscribers: usize,
+    /// The fan-out base rate, events/s.
+    rate: u64,
+    /// The fan-out ramp, events/s, with the base rate put in its place.
+    rates: Vec<u64>,
+    /// Idle subscriptions of the memory part.
+    idle: usize,
+    /// Subscriptions per connection in the memory part's second variant.
+    per_connection: usize,
+}
+
+fn env_or<T: FromStr>(name: &str, default: T) -> Result<T>
+where
+    T::Err: std::fmt::Display,
+{
+    match std::env::var(name) {
+        Ok(value) => value.trim().parse().map_err(|e| anyhow!("{name}={value:?}: {e}")),
+        Err(_) => Ok(default),
+    }
+}
+
+impl Config {
+    fn from_env() -> Result<Self> {
+        let parts = env_or("ACC_BENCH_PARTS", "ingest,fanout,memory".to_owned())?;
+        let parts: Vec<String> = parts.split(',').map(|p| p.trim().to_owned()).filter(|p| !p.is_empty()).collect();
+        for part in &parts {
+            ensure!(["ingest", "fanout", "memory"].contains(&part.as_str()), "ACC_BENCH_PARTS: unknown part {part}");
+        }
+        let rates = env_or("ACC_BENCH_RATES", "10,20,50,200,500,1000,2000,5000".to_owned())?;
+        let rates = rates
+            .split(',')
+            .filter(|r| !r.trim().is_empty())
+            .map(|r| r.trim().parse::<u64>().with_context(|| format!("ACC_BENCH_RATES: {r:?}")))
+            .collect::<Result<Vec<_>>>()?;
+        let config = Self {
+            parts,
+            seconds: env_or("ACC_BENCH_SECONDS", 10)?,
+            step_seconds: env_or("ACC_BENCH_STEP_SECONDS", 5)?,
+            connectors: env_or("ACC_BENCH_CONNECTORS", 4)?,
+            window: env_or("ACC_BENCH_WINDOW", 64)?,
+            batch: env_or("ACC_BENCH_BATCH", 100)?,
+            subscribers: env_or("ACC_BENCH_SUBSCRIBERS", 1000)?,
+            rate: env_or("ACC_BENCH_RATE", 100)?,
+            rates,
+            idle: env_or("ACC_BENCH_IDLE", 10_000)?,
+            per_connection: env_or("ACC_BENCH_SUBSCRIPTIONS_PER_CONNECTION", 100)?,
+        };
+        ensure!(config.seconds > 0 && config.step_seconds > 0, "durations must be at least 1 s");
+        ensure!(config.connectors > 0 && config.window > 0 && config.batch > 0, "counts must be at least 1");
+        ensure!(config.subscribers > 0 && config.rate > 0 && config.idle > 0 && config.per_connection > 0);
+        Ok(config)
+    }
+
+    fn runs(&self, part: &str) -> bool {
+        self.parts.iter().any(|p| p == part)
+    }
+}
+
+async fn run() -> Result<()> {
+    let config = Config::from_env()?;
+    let needed = (2 * config.subscribers).max(config.idle) as u64 + 1024;
+    let files = raise_file_limit(needed)?;
+    let binary = acc_binary().await?;
+    println!("acc binary: {}", binary.display());
+    println!(
+        "machine: {} CPUs available; open files limit {files}; parts {:?}",
+        std::thread::available_parallelism().map_or(0, |n| n.get()),
+        config.parts
+    );
+    println!("load average before: {}", load_average());
+    let mut report = Vec::new();
+
+    if config.runs("ingest") {
+        let mut rows = vec![ingest(&binary, None, &config).await.context("ingest on SQLite")?];
+        match std::env::var("ACC_TEST_DATABASE_URL") {
+            Ok(url) if url.starts_with("postgres") => {
+                let database = PostgresDatabase::create(&url).await?;
+                let result = ingest(&binary, Some(&database.url), &config).await;
+                database.drop_database().await?;
+                rows.push(result.context("ingest on PostgreSQL")?);
+            }
+            _ => println!("\nACC_TEST_DATABASE_URL is not set to a postgres:// URL: skipping ingest on PostgreSQL"),
+        }
+        report.push(ingest_table(&config, &rows));
+    }
+    if config.runs("fanout") {
+        report.push(fanout(&binary, &config).await.context("fan-out")?);
+    }
+    if config.runs("memory") {
+        report.push(memory(&binary, &config).await.context("memory")?);
+    }
+
+    println!("\nload average after: {}", load_average());
+    for section in report {
+        println!("\n{section}");
+    }
+    Ok(())
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Ingest
+// ---------------------------------------------------------------------------------------------------------------
+
+struct IngestRow {
+    backend: &'static str,
+    events: u64,
+    seconds: f64,
+    latency: Percentiles,
+    refusals: BTreeMap<String, u64>,
+    raw_rows: u64,
+    raw_seconds: f64,
+    raw_latency: Percentiles,
+    load: String,
+}
+
+impl IngestRow {
+    fn rate(&self) -> f64 {
+        self.events as f64 / self.seconds
+    }
+    fn raw_rate(&self) -> f64 {
+        self.raw_rows as f64 / self.raw_seconds
+    }
+}
+
+/// A connector's run under load: what it sent and what was acknowledged.
+struct IngestLink {
+    link: Link,
+    run: Uuid,
+    attempt: Uuid,
+    acked: u64,
+    next: u64,
+    /// Event id and last send time of each sequence (index = sequence - 1); a resend reuses the id.
+    ids: Vec<Uuid>,
+    sent: Vec<Instant>,
+}
+
+#[derive(Default)]
+struct IngestStats {
+    events: u64,
+    refusals: BTreeMap<String, u64>,
+    latencies: Vec<Duration>,
+}
+
+async fn ingest(binary: &Path, database_url: Option<&str>, config: &Config) -> Result<IngestRow> {
+    let backend = if database_url.is_some() { "PostgreSQL" } else { "SQLite" };
+    println!("\n== ingest on {backend}: {} connectors, window {} ==", config.connectors, config.window);
+    let server = Server::start(binary, database_url).await?;
+    let result = ingest_on(&server, backend, database_url, config).await;
+    server.finish(result.is_ok()).await;
+    result
+}
+
+async fn ingest_on(
+    server: &Server,
+    backend: &'static str,
+    database_url: Option<&str>,
+    config: &Config,
+) -> Result<IngestRow> {
+    let http = reqwest::Client::new();
+    let tenant = Tenant::bootstrap(&http, server).await?;
+    let mut links = Vec::new();
+    for i in 0..config.connectors {
+        let mut link = Link::connect(&http, server, &tenant, &format!("ingest-{i}")).await?;
+        let task = tenant.create_task(&http, server, &format!("ingest {i}")).await?;
+        tenant.start_run(&http, server, &task, &format!("ingest-{i}")).await?;
+        let (run, attempt) = link.accept_start().await?;
+        links.push(IngestLink { link, run, attempt, acked: 0, next: 1, ids: Vec::new(), sent: Vec::new() });
+    }
+    let data = payload(0, 0, 0);
+    println!(
+        "{} connectors online, each with a running run; payload {} bytes of JSON",
+        links.len(),
+        data.to_string().len()
+    );
+
+    let warmup = Duration::from_secs(config.seconds.min(2));
+    let (links_back, _, _) = pump_all(links, warmup, config.window, &data).await?;
+    let before = load_average();
+    let (links, stats, elapsed) =
+        pump_all(links_back, Duration::from_secs(config.seconds), config.window, &data).await?;
+    let seconds = elapsed.as_secs_f64();
+    println!(
+        "acc: {} events persisted and acknowledged in {seconds:.2} s = {:.0} events/s (refusals {:?}); load {before} -> {}",
+        stats.events,
+        stats.events as f64 / seconds,
+        stats.refusals,
+        load_average()
+    );
+
+    // Everything acknowledged is in the database, once.
+    let url = match database_url {
+        Some(url) => url.to_owned(),
+        None => format!("sqlite://{}", server.data_dir.join("acc.db").display()),
+    };
+    let db = acc_api::db::connect(&url).await.with_context(|| format!("cannot open {url}"))?;
+    let acked: u64 = links.iter().map(|l| l.acked).sum();
+    let stored = count(&db, "SELECT COUNT(*) AS n FROM run_events WHERE connector_id IS NOT NULL").await?;
+    ensure!(stored == acked, "{acked} events were acknowledged but {stored} are stored");
+    println!("checked: the {acked} acknowledged events are stored, each once");
+
+    // The raw baseline: as many rows, same shape, same database, one multi-row INSERT per transaction.
+    // SQLite takes one writer at a time: concurrent raw writers would only queue on its lock (busy waits), so the
+    // raw side writes from one task there, and from one task per connector on PostgreSQL.
+    let mut targets: Vec<(Uuid, Uuid, Uuid)> = links.iter().map(|l| (l.run, l.attempt, l.link.id)).collect();
+    if database_url.is_none() {
+        targets.truncate(1);
+    }
+    let mut raw = Vec::new();
+    for attempt in 1..=RAW_REPEATS {
+        let before = load_average();
+        let (rows, elapsed, latencies) = raw_ingest(&db, &targets, stats.events, config.batch, &data).await?;
+        println!(
+            "raw #{attempt}: {rows} rows in {:.2} s = {:.0} rows/s ({} writers, {} rows per INSERT and transaction); \
+             load {before} -> {}",
+            elapsed.as_secs_f64(),
+            rows as f64 / elapsed.as_secs_f64(),
+            targets.len(),
+            config.batch,
+            load_average()
+        );
+        raw.push((rows, elapsed, latencies));
+    }
+    // The median of the repeats by rate.
+    raw.sort_by(|a, b| (a.0 as f64 / a.1.as_secs_f64()).total_cmp(&(b.0 as f64 / b.1.as_secs_f64())));
+    let (raw_rows, raw_elapsed, raw_latencies) = raw.swap_remove(RAW_REPEATS / 2);
+    let raw_seconds = raw_elapsed.as_secs_f64();
+    db.close().await.context("closing the raw connection pool")?;
+    Ok(IngestRow {
+        backend,
+        events: stats.events,
+        seconds,
+        latency: Percentiles::of(stats.latencies),
+        refusals: stats.refusals,
+        raw_rows,
+        raw_seconds,
+        raw_latency: Percentiles::of(raw_latencies),
+        load: load_average(),
+    })
+}
+
+/// Every connector sends for `duration` (in its own task), then waits for the acknowledgement of all it sent.
+async fn pump_all(
+    links: Vec<IngestLink>,
+    duration: Duration,
+    window: u64,
+    data: &Json,
+) -> Result<(Vec<IngestLink>, IngestStats, Duration)> {
+    let started = Instant::now();
+    let until = started + duration;
+    let tasks: Vec<_> = links
+        .into_iter()
+        .map(|mut link| {
+            let data = data.clone();
+            tokio::spawn(async move {
+                let mut stats = IngestStats::default();
+                let result = pump(&mut link, until, window, &data, &mut stats).await;
+                result.map(|()| (link, stats))
+            })
+        })
+        .collect();
+    let mut links = Vec::new();
+    let mut total = IngestStats::default();
+    for task in tasks {
+        let (link, stats) = task.await.context("a connector task panicked")??;
+        links.push(link);
+        total.events += stats.events;
+        total.latencies.extend(stats.latencies);
+        for (code, n) in stats.refusals {
+            *total.refusals.entry(code).or_default() += n;
+        }
+    }
+    Ok((links, total, started.elapsed()))
+}
+
+/// Sends events as fast as acknowledgements allow (at most `window` in flight) until `until`, then drains.
+/// A refused event (an `internal` error, say) is sent again with its event id, and everything after it too.
+async fn pump(l: &mut IngestLink, until: Instant, window: u64, data: &Json, stats: &mut IngestStats) -> Result<()> {
+    let mut heartbeat = tokio::time::interval(HEARTBEAT);
+    heartbeat.tick().await;
+    loop {
+        let sending = Instant::now() < until;
+        if sending && l.next <= l.acked + window {
+            while l.next <= l.acked + window {
+                let index = (l.next - 1) as usize;
+                if index == l.ids.len() {
+                    l.ids.push(Uuid::now_v7());
+                    l.sent.push(Instant::now());
+                }
+                l.sent[index] = Instant::now();
+                let event = l.link.event(l.run, l.next, l.ids[index], data.clone());
+                l.link.sink.feed(Message::text(acc_protocol::encode(&event)?)).await?;
+                l.next += 1;
+            }
+            l.link.sink.flush().await?;
+        } else if !sending && l.acked + 1 >= l.next {
+            return Ok(());
+        }
+        tokio::select! {
+            envelope = l.link.recv() => {
+                let envelope = envelope?;
+                match envelope.payload {
+                    Frame::EventAck { up_to_sequence, .. } => {
+                        let now = Instant::now();
+                        for sequence in l.acked + 1..=up_to_sequence.min(l.next - 1) {
+                            stats.latencies.push(now - l.sent[(sequence - 1) as usize]);
+                            stats.events += 1;
+                        }
+                        l.acked = l.acked.max(up_to_sequence);
+                    }
+                    Frame::Error { code, .. } => {
+                        *stats.refusals.entry(format!("{code:?}")).or_default() += 1;
+                        // The first unstored event was refused: send again from there.
+                        if envelope.sequence == Some(l.acked + 1) {
+                            l.next = l.acked + 1;
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            _ = heartbeat.tick() => l.link.heartbeat(vec![l.run]).await?,
+            _ = tokio::time::sleep_until(until.into()), if sending => {}
+        }
+    }
+}
+
+async fn count(db: &DatabaseConnection, sql: &str) -> Result<u64> {
+    let row = db.query_one_raw(Statement::from_string(db.get_database_backend(), sql)).await?.context("no count")?;
+    Ok(row.try_get::<i64>("", "n")? as u64)
+}
+
+/// Inserts `rows` rows shaped like `run_events` (same columns, indexes and foreign key, in a scratch table) from as
+/// many writers as there are connectors, `batch` rows per INSERT statement and transaction.
+async fn raw_ingest(
+    db: &DatabaseConnection,
+    targets: &[(Uuid, Uuid, Uuid)],
+    rows: u64,
+    batch: usize,
+    data: &Json,
+) -> Result<(u64, Duration, Vec<Duration>)> {
+    let backend = db.get_database_backend();
+    create_scratch_table(db).await?;
+    let per_writer = rows.div_ceil(targets.len() as u64);
+    let started = Instant::now();
+    let writers: Vec<_> = targets
+        .iter()
+        .map(|&(run, attempt, connector)| {
+            let (db, data) = (db.clone(), data.clone());
+            tokio::spawn(async move {
+                let mut latencies = Vec::new();
+                let mut written = 0u64;
+                while written < per_writer {
+                    let n = (per_writer - written).min(batch as u64) as usize;
+                    let begun = Instant::now();
+                    let statement = raw_insert(backend, run, attempt, connector, written, n, &data);
+                    let txn = db.begin().await?;
+                    txn.execute_raw(statement).await?;
+                    txn.commit().await?;
+                    latencies.push(begun.elapsed());
+                    written += n as u64;
+                }
+                anyhow::Ok((written, latencies))
+            })
+        })
+        .collect();
+    let mut written = 0;
+    let mut latencies = Vec::new();
+    for writer in writers {
+        let (n, l) = writer.await.context("a raw writer panicked")??;
+        written += n;
+        latencies.extend(l);
+    }
+    let elapsed = started.elapsed();
+    let stored = count(db, "SELECT COUNT(*) AS n FROM bench_raw_events").await?;
+    ensure!(stored == written, "the raw writers wrote {written} rows but {stored} are stored");
+    db.execute_unprepared("DROP TABLE bench_raw_events").await?;
+    Ok((written, elapsed, latencies))
+}
+
+/// `bench_raw_events`: a copy of `run_events`' definition, with its unique indexes and its foreign key to the runs.
+async fn create_scratch_table(db: &DatabaseConnection) -> Result<()> {
+    db.execute_unprepared("DROP TABLE IF EXISTS bench_raw_events").await?;
+    match db.get_database_backend() {
+        DbBackend::Sqlite => {
+            let statement = Statement::from_string(
+                DbBackend::Sqlite,
+                "SELECT sql FROM sqlite_master WHERE tbl_name = 'run_events' AND sql IS NOT NULL ORDER BY type DESC",
+            );
+            let rows = db.query_all_raw(statement).await?;
+            ensure!(!rows.is_empty(), "no definition of run_events in sqlite_master");
+            for row in rows {
+                let sql: String = row.try_get("", "sql")?;
+                db.execute_unprepared(&sql.replace("run_events", "bench_raw_events")).await?;
+            }
+        }
+        _ => {
+            db.execute_unprepared("CREATE TABLE bench_raw_events (LIKE run_events INCLUDING ALL)").await?;
+            db.execute_unprepared("ALTER TABLE bench_raw_events ADD FOREIGN KEY (run_id) REFERENCES task_runs (id)")
+                .await?;
+        }
+    }
+    Ok(())
+}
+
+/// One multi-row INSERT of `n` events of a run, numbered after `written`.
+fn raw_insert(
+    backend: DbBackend,
+    run: Uuid,
+    attempt: Uuid,
+    connector: Uuid,
+    written: u64,
+    n: usize,
+    data: &Json,
+) -> Statement {
+    const COLUMNS: usize = 11;
+    let mut sql = String::from(
+        "INSERT INTO bench_raw_events (id, run_id, sequence, attempt_id, connector_id, event_id, connector_sequence, \
+         kind, data, occurred_at, created_at) VALUES ",
+    );
+    let mut values: Vec<Value> = Vec::with_capacity(n * COLUMNS);
+    let now = chrono::Utc::now();
+    for i in 0..n {
+        if i > 0 {
+            sql.push_str(", ");
+        }
+        sql.push('(');
+        for c in 0..COLUMNS {
+            if c > 0 {
+                sql.push_str(", ");
+            }
+            match backend {
+                DbBackend::Postgres => sql.push_str(&format!("${}", i * COLUMNS + c + 1)),
+                _ => sql.push('?'),
+            }
+        }
+        sql.push(')');
+        let sequence = (written + i as u64 + 1) as i64;
+        values.extend([
+            Value::from(Uuid::now_v7()),
+            Value::from(run),
+            Value::from(sequence),
+            Value::from(attempt),
+            Value::from(connector),
+            Value::from(Uuid::now_v7()),
+            Value::from(sequence),
+            Value::from("output"),
+            Value::from(data.clone()),
+            Value::from(now),
+            Value::from(now),
+        ]);
+    }
+    Statement::from_sql_and_values(backend, sql, values)
+}
+
+fn ingest_table(config: &Config, rows: &[IngestRow]) -> String {
+    let mut out = format!(
+        "### Ingest: {} connectors, {} events in flight each, {} s; raw: {} rows per INSERT and transaction\n\n",
+        config.connectors, config.window, config.seconds, config.batch
+    );
+    out.push_str(
+        "| database | acc events/s | ack latency p50 / p99 | refusals | raw rows/s (median of 3) | raw commit p50 / p99 | acc/raw | load after |\n",
+    );
+    out.push_str("|---|---:|---:|---|---:|---:|---:|---|\n");
+    for row in rows {
+        out.push_str(&format!(
+            "| {} | {:.0} ({} in {:.1} s) | {} / {} | {} | {:.0} ({} in {:.2} s) | {} / {} | **{:.3}** | {} |\n",
+            row.backend,
+            row.rate(),
+            row.events,
+            row.seconds,
+            millis(row.latency.p50),
+            millis(row.latency.p99),
+            if row.refusals.is_empty() { "none".to_owned() } else { format!("{:?}", row.refusals) },
+            row.raw_rate(),
+            row.raw_rows,
+            row.raw_seconds,
+            millis(row.raw_latency.p50),
+            millis(row.raw_latency.p99),
+            row.rate() / row.raw_rate(),
+            row.load,
+        ));
+    }
+    out
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Fan-out
+// ---------------------------------------------------------------------------------------------------------------
+
+/// The data of a fan-out event: phase, number in the phase, send time (µs since [`epoch`]) and padding.
+fn payload(phase: u64, n: u64, sent_us: u64) -> Json {
+    json!({ "p": phase, "n": n, "t": sent_us, "pad": "x".repeat(PAD) })
+}
+
+fn epoch() -> Instant {
+    static EPOCH: OnceLock<Instant> = OnceLock::new();
+    *EPOCH.get_or_init(Instant::now)
+}
+
+fn now_us() -> u64 {
+    epoch().elapsed().as_micros() as u64
+}
+
+/// The unsigned number after `key` in compact JSON text; both servers write compact JSON.
+fn number_after(text: &str, key: &str) -> Option<u64> {
+    let start = text.find(key)? + key.len();
+    let digits = text[start..].bytes().take_while(u8::is_ascii_digit).count();
+    text[start..start + digits].parse().ok()
+}
+
+/// What one subscriber received in the current phase.
+struct SubLog {
+    phase: u64,
+    seen: Vec<bool>,
+    unique: u64,
+    duplicates: u64,
+    /// Messages of an earlier phase that came after it was counted: late, so counted as lost there.
+    late: u64,
+    latencies_us: Vec<u32>,
+    last_us: u64,
+}
+
+impl SubLog {
+    fn new(phase: u64, count: u64) -> Self {
+        let count = count as usize;
+        Self {
+            phase,
+            seen: vec![false; count],
+            unique: 0,
+            duplicates: 0,
+            late: 0,
+            latencies_us: Vec::with_capacity(count),
+            last_us: 0,
+        }
+    }
+
+    fn record(&mut self, text: &str) {
+        let (Some(phase), Some(n), Some(sent)) =
+            (number_after(text, "\"p\":"), number_after(text, "\"n\":"), number_after(text, "\"t\":"))
+        else {
+            return;
+        };
+        let now = now_us();
+        if phase != self.phase {
+            self.late += 1;
+            return;
+        }
+        match self.seen.get_mut(n as usize) {
+            Some(seen) if *seen => self.duplicates += 1,
+            Some(seen) => {
+                *seen = true;
+                self.unique += 1;
+                self.latencies_us.push(now.saturating_sub(sent).min(u64::from(u32::MAX)) as u32);
+                self.last_us = now;
+            }
+            None => self.duplicates += 1,
+        }
+    }
+}
+
+type Logs = Vec<Arc<Mutex<SubLog>>>;
+
+fn begin_phase(logs: &Logs, phase: u64, count: u64) {
+    for log in logs {
+        *log.lock().unwrap() = SubLog::new(phase, count);
+    }
+}
+
+/// One side's result at one rate.
+struct Phase {
+    rate: u64,
+    events: u64,
+    subscribers: usize,
+    delivered: u64,
+    duplicates: u64,
+    latency: PercentilesUs,
+    /// Deliveries per second, from the first send to the last receipt.
+    delivered_per_second: f64,
+    /// CPU the `acc` process spent per delivered message, when known.
+    cpu_us_per_delivery: Option<f64>,
+}
+
+impl Phase {
+    fn lost(&self) -> u64 {
+        self.events * self.subscribers as u64 - self.delivered
+    }
+    fn sustained(&self) -> bool {
+        self.lost() == 0 && self.latency.p99 <= SUSTAINED_P99.as_micros() as u64
+    }
+}
+
+/// Waits until every subscriber has every event of the phase, or [`GRACE`] after the last send; then reads the logs.
+async fn end_phase(logs: &Logs, rate: u64, events: u64, first_send_us: u64, last_send: Instant) -> Phase {
+    let expected = events * logs.len() as u64;
+    let (mut progress, mut progressed) = (0, Instant::now());
+    loop {
+        let delivered: u64 = logs.iter().map(|l| l.lock().unwrap().unique).sum();
+        if delivered > progress {
+            (progress, progressed) = (delivered, Instant::now());
+        }
+        let now = Instant::now();
+        if delivered >= expected || now > progressed.max(last_send) + GRACE || now > last_send + MAX_DRAIN {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let (mut delivered, mut duplicates, mut last_us) = (0, 0, first_send_us);
+    let mut latencies = Vec::with_capacity(expected as usize);
+    for log in logs {
+        let log = log.lock().unwrap();
+        delivered += log.unique;
+        duplicates += log.duplicates;
+        last_us = last_us.max(log.last_us);
+        latencies.extend_from_slice(&log.latencies_us);
+    }
+    let span = (last_us.saturating_sub(first_send_us)).max(1) as f64 / 1e6;
+    Phase {
+        rate,
+        events,
+        subscribers: logs.len(),
+        delivered,
+        duplicates,
+        latency: PercentilesUs::of(latencies),
+        delivered_per_second: delivered as f64 / span,
+        cpu_us_per_delivery: None,
+    }
+}
+
+/// Reads one subscriber's socket until it closes: answers pings, records every `next`.
+async fn read_subscriber(mut ws: Ws, log: Arc<Mutex<SubLog>>) {
+    while let Some(Ok(message)) = ws.next().await {
+        match message {
+            Message::Text(text) => {
+                let text = text.as_str();
+                if text.starts_with("{\"type\":\"ping\"") || text.contains("\"type\":\"ping\"") {
+                    let _ = ws.send(Message::text(json!({"type": "pong"}).to_string())).await;
+                } else {
+                    log.lock().unwrap().record(text);
+                }
+            }
+            Message::Close(_) => break,
+            _ => {}
+        }
+    }
+}
+
+/// A graphql-transport-ws connection with `subscriptions` `runEvents` subscriptions, each of which has delivered its
+/// first (replayed) event: from then on it is live.
+async fn gql_subscribe(ws_url: &str, token: &str, run_gid: &str, subscriptions: usize) -> Result<Ws> {
+    let mut request = ws_url.into_client_request()?;
+    request.headers_mut().insert("sec-websocket-protocol", "graphql-transport-ws".parse()?);
+    let config = WebSocketConfig::default().read_buffer_size(CLIENT_READ_BUFFER);
+    let (mut ws, _) = tokio_tungstenite::connect_async_with_config(request, Some(config), true).await?;
+    let init = json!({"type": "connection_init", "payload": {"authorization": format!("Bearer {token}")}});
+    ws.send(Message::text(init.to_string())).await?;
+    let mut acked = false;
+    let mut live = vec![false; subscriptions];
+    let mut waiting = subscriptions;
+    while waiting > 0 {
+        let message = tokio::time::timeout(Duration::from_secs(60), ws.next())
+            .await
+            .context("no answer from the subscription within 60 s")?
+            .context("the subscription socket closed")??;
+        let Message::Text(text) = message else { continue };
+        let value: Json = serde_json::from_str(text.as_str())?;
+        match value["type"].as_str() {
+            Some("connection_ack") if !acked => {
+                acked = true;
+                for id in 0..subscriptions {
+                    let start = json!({"id": id.to_string(), "type": "subscribe",
+                        "payload": {"query": SUBSCRIPTION, "variables": {"runId": run_gid}}});
+                    ws.feed(Message::text(start.to_string())).await?;
+                }
+                ws.flush().await?;
+            }
+            Some("ping") => ws.send(Message::text(json!({"type": "pong"}).to_string())).await?,
+            Some("next") => {
+                let id: usize = value["id"].as_str().and_then(|i| i.parse().ok()).context("next without an id")?;
+                if !std::mem::replace(&mut live[id], true) {
+                    waiting -= 1;
+                }
+            }
+            _ => bail!("unexpected message while subscribing: {value}"),
+        }
+    }
+    Ok(ws)
+}
+
+/// Opens `count` connections with `f(i)` at most 64 at a time.
+async fn open_many<F, Fut>(count: usize, f: F) -> Result<Vec<Ws>>
+where
+    F: Fn(usize) -> Fut,
+    Fut: std::future::Future<Output = Result<Ws>>,
+{
+    let opened: Vec<Result<Ws>> = futures_util::stream::iter((0..count).map(f)).buffered(64).collect().await;
+    opened.into_iter().collect()
+}
+
+/// The fan-out connector: one run, a paced sender, acknowledgements and heartbeats on the side.
+struct Emitter {
+    id: Uuid,
+    run: Uuid,
+    sink: Arc<tokio::sync::Mutex<WsSink>>,
+    next: u64,
+    acked: Arc<AtomicU64>,
+    refused: Arc<AtomicU64>,
+}
+
+impl Emitter {
+    fn start(link: Link, run: Uuid) -> Self {
+        let Link { id, sink, mut stream } = link;
+        let sink = Arc::new(tokio::sync::Mutex::new(sink));
+        let (acked, refused) = (Arc::new(AtomicU64::new(0)), Arc::new(AtomicU64::new(0)));
+        let (a, r) = (acked.clone(), refused.clone());
+        tokio::spawn(async move {
+            while let Some(Ok(message)) = stream.next().await {
+                let Message::Text(text) = message else { continue };
+                match acc_protocol::decode(text.as_bytes()).map(|e| e.payload) {
+                    Ok(Frame::EventAck { up_to_sequence, .. }) => {
+                        a.fetch_max(up_to_sequence, Ordering::Relaxed);
+                    }
+                    Ok(Frame::Error { .. }) => {
+                        r.fetch_add(1, Ordering::Relaxed);
+                    }
+                    _ => {}
+                }
+            }
+        });
+        let beat = sink.clone();
+        tokio::spawn(async move {
+            let mut interval = tokio::time::interval(HEARTBEAT);
+            loop {
+                interval.tick().await;
+                let frame =
+                    Envelope::new(id, Frame::Heartbeat { status: HealthStatus::Healthy, active_runs: vec![run] });
+                let text = acc_protocol::encode(&frame).unwrap_or_default();
+                if beat.lock().await.send(Message::text(text)).await.is_err() {
+                    break;
+                }
+            }
+        });
+        Self { id, run, sink, next: 1, acked, refused }
+    }
+
+    /// Sends `count` events at `rate` events/s; returns the first send time (µs) and the instant of the last send.
+    async fn emit(&mut self, phase: u64, rate: u64, count: u64) -> Result<(u64, Instant)> {
+        let started = Instant::now();
+        let first = now_us();
+        let mut n = 0;
+        while n < count {
+            tokio::time::sleep_until((started + schedule(rate, n)).into()).await;
+            let mut sink = self.sink.lock().await;
+            while n < count && started + schedule(rate, n) <= Instant::now() {
+                let mut envelope =
+                    Envelope::new(self.id, Frame::Event { kind: EventKind::Output, data: payload(phase, n, now_us()) });
+                envelope.run_id = Some(self.run);
+                envelope.event_id = Some(Uuid::now_v7());
+                envelope.sequence = Some(self.next);
+                sink.feed(Message::text(acc_protocol::encode(&envelope)?)).await?;
+                self.next += 1;
+                n += 1;
+            }
+            sink.flush().await?;
+        }
+        Ok((first, Instant::now()))
+    }
+}
+
+fn schedule(rate: u64, n: u64) -> Duration {
+    Duration::from_nanos(n * 1_000_000_000 / rate)
+}
+
+/// The raw baseline: an axum WebSocket server that broadcasts what it is given to every client (a tokio broadcast
+/// channel, each connection writing what is queued for it and flushing once), on a runtime of its own.
+struct RawServer {
+    url: String,
+    sender: broadcast::Sender<axum::extract::ws::Utf8Bytes>,
+    shutdown: Option<tokio::sync::oneshot::Sender<()>>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl RawServer {
+    fn start() -> Result<Self> {
+        use axum::extract::State;
+        use axum::extract::ws::{Message as AxMessage, WebSocket, WebSocketUpgrade};
+
+        async fn upgrade(
+            State(sender): State<broadcast::Sender<axum::extract::ws::Utf8Bytes>>,
+            ws: WebSocketUpgrade,
+        ) -> axum::response::Response {
+            ws.on_upgrade(move |socket| serve(socket, sender.subscribe()))
+        }
+
+        async fn serve(socket: WebSocket, mut receiver: broadcast::Receiver<axum::extract::ws::Utf8Bytes>) {
+            let (mut sink, mut stream) = socket.split();
+            tokio::spawn(async move { while let Some(Ok(_)) = stream.next().await {} });
+            // Subscribed: tell the client it is live.
+            if sink.send(AxMessage::Text("live".into())).await.is_err() {
+                return;
+            }
+            loop {
+                let first = match receiver.recv().await {
+                    Ok(message) => message,
+                    Err(broadcast::error::RecvError::Lagged(_)) => continue,
+                    Err(broadcast::error::RecvError::Closed) => break,
+                };
+                if sink.feed(AxMessage::Text(first)).await.is_err() {
+                    break;
+                }
+                loop {
+                    match receiver.try_recv() {
+                        Ok(message) => {
+                            if sink.feed(AxMessage::Text(message)).await.is_err() {
+                                return;
+                            }
+                        }
+                        Err(broadcast::error::TryRecvError::Lagged(_)) => continue,
+                        Err(_) => break,
+                    }
+                }
+                if sink.flush().await.is_err() {
+                    break;
+                }
+            }
+        }
+
+        let (sender, _) = broadcast::channel(RAW_CAPACITY);
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").context("cannot bind the raw server")?;
+        listener.set_nonblocking(true)?;
+        let url = format!("ws://{}/ws", listener.local_addr()?);
+        let (shutdown, stop) = tokio::sync::oneshot::channel::<()>();
+        let app = axum::Router::new().route("/ws", axum::routing::get(upgrade)).with_state(sender.clone());
+        let thread = std::thread::spawn(move || {
+            let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().expect("raw server runtime");
+            runtime.block_on(async move {
+                let listener = tokio::net::TcpListener::from_std(listener).expect("raw server listener");
+                let _ = axum::serve(listener, app)
+                    .with_graceful_shutdown(async move {
+                        let _ = stop.await;
+                    })
+                    .await;
+            });
+            runtime.shutdown_timeout(Duration::from_secs(1));
+        });
+        Ok(Self { url, sender, shutdown: Some(shutdown), thread: Some(thread) })
+    }
+
+    async fn connect(&self) -> Result<Ws> {
+        let config = WebSocketConfig::default().read_buffer_size(CLIENT_READ_BUFFER);
+        let (mut ws, _) = tokio_tungstenite::connect_async_with_config(self.url.as_str(), Some(config), true).await?;
+        match tokio::time::timeout(Duration::from_secs(30), ws.next()).await {
+            Ok(Some(Ok(Message::Text(text)))) if text.as_str() == "live" => Ok(ws),
+            other => bail!("the raw server did not say live: {other:?}"),
+        }
+    }
+
+    /// Broadcasts `count` events at `rate`, as the `next` messages a subscriber of `runEvents` receives.
+    async fn emit(&self, phase: u64, rate: u64, count: u64, sequence: &mut u64) -> Result<(u64, Instant)> {
+        let started = Instant::now();
+        let first = now_us();
+        let mut n = 0;
+        while n < count {
+            tokio::time::sleep_until((started + schedule(rate, n)).into()).await;
+            while n < count && started + schedule(rate, n) <= Instant::now() {
+                *sequence += 1;
+                let next = json!({"id": "1", "type": "next",
+                    "payload": {"data": {"runEvents": {"sequence": *sequence, "data": payload(phase, n, now_us())}}}});
+                let _ = self.sender.send(next.to_string().into());
+                n += 1;
+            }
+        }
+        Ok((first, Instant::now()))
+    }
+
+    fn stop(mut self) {
+        if let Some(shutdown) = self.shutdown.take() {
+            let _ = shutdown.send(());
+        }
+        drop(self.sender);
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
+}
+
+/// CPU time (user + system) of a process, from /proc/PID/stat, in µs (clock ticks of 10 ms).
+fn cpu_us(pid: u32) -> Option<u64> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
+    let ticks: u64 = fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
+    Some(ticks * 10_000)
+}
+
+async fn fanout(binary: &Path, config: &Config) -> Result<String> {
+    println!("\n== fan-out: {} subscribers, base rate {} events/s ==", config.subscribers, config.rate);
+    let server = Server::start(binary, None).await?;
+    let result = fanout_on(&server, config).await;
+    server.finish(result.is_ok()).await;
+    result
+}
+
+async fn fanout_on(server: &Server, config: &Config) -> Result<String> {
+    let http = reqwest::Client::new();
+    let tenant = Tenant::bootstrap(&http, server).await?;
+    let mut link = Link::connect(&http, server, &tenant, "fanout").await?;
+    let task = tenant.create_task(&http, server, "fan-out").await?;
+    let run_gid = tenant.start_run(&http, server, &task, "fanout").await?;
+    let (run, _) = link.accept_start().await?;
+    let mut emitter = Emitter::start(link, run);
+    let subscribers = config.subscribers;
+
+    let rss_before = rss_kib(server.pid)?;
+    let started = Instant::now();
+    let sockets = open_many(subscribers, |_| gql_subscribe(&server.ws_url, &tenant.token, &run_gid, 1)).await?;
+    let rss_after = rss_kib(server.pid)?;
+    println!(
+        "{subscribers} graphql-transport-ws subscribers live in {:.1} s; acc RSS {rss_before} -> {rss_after} KiB",
+        started.elapsed().as_secs_f64()
+    );
+    let acc_logs: Logs = (0..subscribers).map(|_| Arc::new(Mutex::new(SubLog::new(u64::MAX, 0)))).collect();
+    for (ws, log) in sockets.into_iter().zip(&acc_logs) {
+        tokio::spawn(read_subscriber(ws, log.clone()));
+    }
+
+    let raw = RawServer::start()?;
+    let sockets = open_many(subscribers, |_| raw.connect()).await?;
+    let raw_logs: Logs = (0..subscribers).map(|_| Arc::new(Mutex::new(SubLog::new(u64::MAX, 0)))).collect();
+    for (ws, log) in sockets.into_iter().zip(&raw_logs) {
+        tokio::spawn(read_subscriber(ws, log.clone()));
+    }
+    println!("{subscribers} raw WebSocket clients live");
+
+    let mut phase = 0u64;
+    let mut raw_sequence = 0u64;
+    let mut acc_phases: Vec<Phase> = Vec::new();
+    let mut raw_phases: Vec<Phase> = Vec::new();
+
+    // Warm-up on both sides: one second at the base rate, not counted.
+    for side in ["acc", "raw"] {
+        phase += 1;
+        let logs = if side == "acc" { &acc_logs } else { &raw_logs };
+        begin_phase(logs, phase, config.rate);
+        let (first, last) = if side == "acc" {
+            emitter.emit(phase, config.rate, config.rate).await?
+        } else {
+            raw.emit(phase, config.rate, config.rate, &mut raw_sequence).await?
+        };
+        end_phase(logs, config.rate, config.rate, first, last).await;
+    }
+
+    // The base rate on both sides (each phase drains before the next starts), then the ramp in ascending order:
+    // raw first, then acc, whose overload leaves the longest backlog behind.
+    let base = [(config.rate, config.seconds)];
+    let mut steps: Vec<(u64, u64)> =
+        config.rates.iter().filter(|&&r| r != config.rate).map(|&r| (r, config.step_seconds)).collect();
+    steps.sort_unstable();
+    for (side, steps) in [("raw", &base[..]), ("acc", &base[..]), ("raw", &steps[..]), ("acc", &steps[..])] {
+        for &(rate, seconds) in steps {
+            phase += 1;
+            let events = rate * seconds;
+            let load = load_average();
+            let phase_result = if side == "acc" {
+                begin_phase(&acc_logs, phase, events);
+                let cpu_before = cpu_us(server.pid);
+                let (first, last) = emitter.emit(phase, rate, events).await?;
+                let mut result = end_phase(&acc_logs, rate, events, first, last).await;
+                if let (Some(before), Some(after)) = (cpu_before, cpu_us(server.pid)) {
+                    result.cpu_us_per_delivery = Some((after - before) as f64 / result.delivered.max(1) as f64);
+                }
+                result
+            } else {
+                begin_phase(&raw_logs, phase, events);
+                let (first, last) = raw.emit(phase, rate, events, &mut raw_sequence).await?;
+                end_phase(&raw_logs, rate, events, first, last).await
+            };
+            println!(
+                "{side} at {rate} events/s for {seconds} s: {} of {} delivered ({} lost, {} duplicates), {:.0} msg/s, \
+                 latency p50 {} p99 {} max {}{}; load {load} -> {}",
+                phase_result.delivered,
+                events * subscribers as u64,
+                phase_result.lost(),
+                phase_result.duplicates,
+                phase_result.delivered_per_second,
+                micros(phase_result.latency.p50),
+                micros(phase_result.latency.p99),
+                micros(phase_result.latency.max),
+                phase_result.cpu_us_per_delivery.map_or(String::new(), |c| format!(", acc CPU {c:.1} µs/delivery")),
+                load_average(),
+            );
+            let sustained = phase_result.sustained();
+            let phases = if side == "acc" { &mut acc_phases } else { &mut raw_phases };
+            phases.push(phase_result);
+            phases.sort_by_key(|p| p.rate);
+            if !sustained {
+                break;
+            }
+        }
+    }
+    println!(
+        "connector: {} events acknowledged, {} refused",
+        emitter.acked.load(Ordering::Relaxed),
+        emitter.refused.load(Ordering::Relaxed)
+    );
+    raw.stop();
+    Ok(fanout_table(config, &acc_phases, &raw_phases, rss_before, rss_after))
+}
+
+fn fanout_table(config: &Config, acc: &[Phase], raw: &[Phase], rss_before: u64, rss_after: u64) -> String {
+    let n = config.subscribers;
+    let mut out = format!(
+        "### Fan-out: one run's events to {n} subscribers on loopback\n\n\
+         acc RSS with {n} live subscriptions: {rss_before} -> {rss_after} KiB \
+         ({:.1} KiB each, one connection per subscriber)\n\n",
+        (rss_after.saturating_sub(rss_before)) as f64 / n as f64
+    );
+    out.push_str(&format!("At the base rate ({} events/s for {} s):\n\n", config.rate, config.seconds));
+    out.push_str("| side | delivered | lost | p50 | p99 | max | msg/s |\n|---|---:|---:|---:|---:|---:|---:|\n");
+    for (side, phases) in [("acc (graphql-transport-ws)", acc), ("raw axum broadcast", raw)] {
+        if let Some(p) = phases.iter().find(|p| p.rate == config.rate) {
+            out.push_str(&format!(
+                "| {side} | {} | {} | {} | {} | {} | {:.0} |\n",
+                p.delivered,
+                p.lost(),
+                micros(p.latency.p50),
+                micros(p.latency.p99),
+                micros(p.latency.max),
+                p.delivered_per_second
+            ));
+        }
+    }
+    let base = |phases: &[Phase]| phases.iter().find(|p| p.rate == config.rate).map(|p| (p.latency.p99, p.lost()));
+    if let (Some(a), Some(r)) = (base(acc), base(raw)) {
+        out.push_str(&format!(
+            "\np99 acc/raw = **{:.2}** (target ≤ 1.5), lost: {} (target 0)\n",
+            a.0 as f64 / r.0.max(1) as f64,
+            a.1
+        ));
+    }
+    out.push_str(&format!(
+        "\nRamp (each step {} s; a step is sustained when nothing is lost and p99 ≤ {} ms; the base rate always runs on both sides; \
+         above it a side stops at its first unsustained step):\n\n",
+        config.step_seconds,
+        SUSTAINED_P99.as_millis()
+    ));
+    out.push_str(
+        "| events/s | acc delivered msg/s | acc lost | acc p50 / p99 | acc CPU µs/delivery | raw delivered msg/s | raw lost | raw p50 / p99 |\n\
+         |---:|---:|---:|---:|---:|---:|---:|---:|\n",
+    );
+    let mut rates: Vec<u64> = acc.iter().chain(raw).map(|p| p.rate).collect();
+    rates.sort_unstable();
+    rates.dedup();
+    let cell = |phases: &[Phase], rate: u64| -> (String, String, String) {
+        match phases.iter().find(|p| p.rate == rate) {
+            Some(p) => (
+                format!("{:.0}{}", p.delivered_per_second, if p.sustained() { "" } else { " (not sustained)" }),
+                p.lost().to_string(),
+                format!("{} / {}", micros(p.latency.p50), micros(p.latency.p99)),
+            ),
+            None => ("–".into(), "–".into(), "–".into()),
+        }
+    };
+    for rate in rates {
+        let (a_rate, a_lost, a_lat) = cell(acc, rate);
+        let (r_rate, r_lost, r_lat) = cell(raw, rate);
+        let cpu = acc
+            .iter()
+            .find(|p| p.rate == rate)
+            .and_then(|p| p.cpu_us_per_delivery)
+            .map_or("–".to_owned(), |c| format!("{c:.1}"));
+        out.push_str(&format!("| {rate} | {a_rate} | {a_lost} | {a_lat} | {cpu} | {r_rate} | {r_lost} | {r_lat} |\n"));
+    }
+    let best = |phases: &[Phase]| {
+        phases.iter().filter(|p| p.sustained()).max_by_key(|p| p.rate).map(|p| (p.rate, p.delivered_per_second))
+    };
+    match (best(acc), best(raw)) {
+        (Some((a_rate, a_mps)), Some((r_rate, r_mps))) => out.push_str(&format!(
+            "\nHighest rate sustained: acc {a_rate} events/s ({a_mps:.0} msg/s delivered), raw {r_rate} events/s \
+             ({r_mps:.0} msg/s){}; delivered msg/s acc/raw = **{:.3}** (target ≥ 0.5)\n",
+            if config.rates.iter().max().is_some_and(|&m| m <= r_rate) { ", the top of the ramp" } else { "" },
+            a_mps / r_mps
+        )),
+        _ => out.push_str("\nOne side sustained no rate at all.\n"),
+    }
+    let common = acc.iter().rfind(|a| a.sustained() && raw.iter().any(|r| r.rate == a.rate && r.sustained()));
+    if let Some(a) = common
+        && let Some(r) = raw.iter().find(|r| r.rate == a.rate)
+    {
+        out.push_str(&format!(
+            "At {} events/s, the highest rate both sustain: acc {:.0} msg/s, raw {:.0} msg/s (acc/raw {:.3})\n",
+            a.rate,
+            a.delivered_per_second,
+            r.delivered_per_second,
+            a.delivered_per_second / r.delivered_per_second
+        ));
+    }
+    out
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Memory
+// ---------------------------------------------------------------------------------------------------------------
+
+fn rss_kib(pid: u32) -> Result<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).context("cannot read the acc status")?;
+    let line = status.lines().find(|l| l.starts_with("VmRSS:")).context("no VmRSS")?;
+    line.split_whitespace().nth(1).context("bad VmRSS")?.parse().context("bad VmRSS")
+}
+
+async fn memory(binary: &Path, config: &Config) -> Result<String> {
+    let mut out = format!(
+        "### Memory: RSS of `acc` per idle `runEvents` subscription, {} subscriptions\n\n\
+         | variant | connections | subscriptions | RSS before | RSS after | KiB per subscription |\n\
+         |---|---:|---:|---:|---:|---:|\n",
+        config.idle
+    );
+    let per = config.per_connection.min(config.idle);
+    for (label, connections, each) in [
+        ("one subscription per connection", config.idle, 1),
+        ("many subscriptions per connection", config.idle.div_ceil(per), per),
+    ] {
+        println!("\n== memory: {connections} connections × {each} subscriptions ==");
+        let server = Server::start(binary, None).await?;
+        let result = memory_on(&server, connections, each).await;
+        server.finish(result.is_ok()).await;
+        let (before, after) = result?;
+        let subscriptions = connections * each;
+        let line = format!(
+            "| {label} | {connections} | {subscriptions} | {before} KiB | {after} KiB | **{:.2}** |\n",
+            (after.saturating_sub(before)) as f64 / subscriptions as f64
+        );
+        print!("{line}");
+        out.push_str(&line);
+    }
+    out.push_str("\nTarget: ≤ 10 KiB per idle subscription at 10,000 subscribers.\n");
+    Ok(out)
+}
+
+async fn memory_on(server: &Server, connections: usize, each: usize) -> Result<(u64, u64)> {
+    let http = reqwest::Client::new();
+    let tenant = Tenant::bootstrap(&http, server).await?;
+    let mut link = Link::connect(&http, server, &tenant, "memory").await?;
+    let task = tenant.create_task(&http, server, "memory").await?;
+    let run_gid = tenant.start_run(&http, server, &task, "memory").await?;
+    let (run, _) = link.accept_start().await?;
+    let _emitter = Emitter::start(link, run);
+    // A few subscriptions first, so the server's one-time allocations (schema, pools, caches) are in the baseline.
+    let warm = open_many(10, |_| gql_subscribe(&server.ws_url, &tenant.token, &run_gid, 1)).await?;
+    drop(warm);
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    let before = rss_kib(server.pid)?;
+    let started = Instant::now();
+    let sockets = open_many(connections, |_| gql_subscribe(&server.ws_url, &tenant.token, &run_gid, each)).await?;
+    let logs: Vec<_> = (0..sockets.len()).map(|_| Arc::new(Mutex::new(SubLog::new(u64::MAX, 0)))).collect();
+    for (ws, log) in sockets.into_iter().zip(&logs) {
+        tokio::spawn(read_subscriber(ws, log.clone()));
+    }
+    println!("{} subscriptions live in {:.1} s", connections * each, started.elapsed().as_secs_f64());
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    let after = rss_kib(server.pid)?;
+    Ok((before, after))
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// The server, the tenant and the connector protocol
+// ---------------------------------------------------------------------------------------------------------------
+
+/// Raises the soft limit of open files to the hard limit; the child `acc` inherits it.
+fn raise_file_limit(needed: u64) -> Result<u64> {
+    use nix::sys::resource::{Resource, getrlimit, setrlimit};
+    let (soft, hard) = getrlimit(Resource::RLIMIT_NOFILE).context("getrlimit")?;
+    if soft < hard {
+        setrlimit(Resource::RLIMIT_NOFILE, hard, hard).context("setrlimit")?;
+    }
+    ensure!(
+        hard >= needed,
+        "this run needs about {needed} open files but the hard limit is {hard}: raise it (ulimit -Hn, or \
+         /etc/security/limits.conf) or lower ACC_BENCH_IDLE / ACC_BENCH_SUBSCRIBERS"
+    );
+    Ok(hard)
+}
+
+fn load_average() -> String {
+    std::fs::read_to_string("/proc/loadavg")
+        .map(|l| l.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
+        .unwrap_or_else(|_| "unknown".to_owned())
+}
+
+/// The release `acc` binary next to this benchmark (same target dir), built first when it is missing.
+async fn acc_binary() -> Result<PathBuf> {
+    let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).parent().context("the tests crate has no parent")?;
+    let exe = std::env::current_exe().context("cannot locate the benchmark executable")?;
+    let release = match exe.parent().filter(|deps| deps.ends_with("deps")).and_then(Path::parent) {
+        Some(release) => release.to_owned(),
+        None => {
+            let target = std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| workspace.join("target"), PathBuf::from);
+            workspace.join(target).join("release")
+        }
+    };
+    let binary = release.join("acc");
+    if !binary.exists() {
+        println!("{} is missing: running cargo build --release -p acc-api", binary.display());
+        let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".to_owned());
+        let mut build = Process::new(cargo);
+        build.args(["build", "--release", "-p", "acc-api"]).current_dir(workspace);
+        if let Some(target) = release.parent() {
+            build.env("CARGO_TARGET_DIR", target);
+        }
+        let status = build.status().await.context("cannot run cargo")?;
+        ensure!(status.success(), "cargo build --release -p acc-api failed");
+        ensure!(binary.exists(), "cargo build did not produce {}", binary.display());
+    }
+    Ok(binary)
+}
+
+/// A running `acc serve` on a temporary data dir.
+struct Server {
+    child: Child,
+    pid: u32,
+    root: PathBuf,
+    data_dir: PathBuf,
+    log: PathBuf,
+    graphql_url: String,
+    base_url: String,
+    ws_url: String,
+    bootstrap_code: String,
+}
+
+impl Server {
+    async fn start(binary: &Path, database_url: Option<&str>) -> Result<Self> {
+        let root = std::env::temp_dir().join(format!("acc-bench-{:016x}", rand::random::<u64>()));
+        let data_dir = root.join("data");
+        std::fs::create_dir_all(&data_dir).with_context(|| format!("cannot create {}", data_dir.display()))?;
+        let log = root.join("acc.log");
+        let log_file = std::fs::File::create(&log).with_context(|| format!("cannot create {}", log.display()))?;
+
+        let mut command = Process::new(binary);
+        command.arg("serve").arg("--data-dir").arg(&data_dir).args(["--listen", "127.0.0.1:0"]);
+        if let Some(url) = database_url {
+            command.args(["--database-url", url]);
+        }
+        command
+            .env_remove("ACC_DATABASE_URL")
+            .env_remove("ACC_DATABASE_URL_FILE")
+            .env("ACC_TOKENS__ACCESS_TOKEN_SECONDS", "86400")
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(log_file)
+            .kill_on_drop(true);
+        let mut child = command.spawn().with_context(|| format!("cannot start {}", binary.display()))?;
+        let pid = child.id().context("acc has no pid")?;
+        let stdout = child.stdout.take().context("no stdout from acc")?;
+        let mut lines = BufReader::new(stdout).lines();
+        let (mut graphql_url, mut bootstrap_code) = (None, None);
+        let banner = async {
+            while let Some(line) = lines.next_line().await? {
+                if let Some(url) = line.strip_prefix("GraphQL: ") {
+                    graphql_url = Some(url.trim().to_owned());
+                } else if let Some((_, code)) = line.split_once("redeemBootstrap mutation): ") {
+                    bootstrap_code = Some(code.trim().to_owned());
+                }
+                if graphql_url.is_some() && bootstrap_code.is_some() {
+                    return Ok(());
+                }
+            }
+            Err(anyhow!("acc exited before printing its GraphQL URL and bootstrap code"))
+        };
+        let failure = match tokio::time::timeout(Duration::from_secs(120), banner).await {
+            Ok(Ok(())) => None,
+            Ok(Err(e)) => Some(e),
+            Err(_) => Some(anyhow!("acc printed no GraphQL URL and bootstrap code within 120 s")),
+        };
+        if let Some(e) = failure {
+            let _ = child.kill().await;
+            let tail = std::fs::read_to_string(&log).unwrap_or_default();
+            return Err(e.context(format!("starting acc failed; its log:\n{tail}")));
+        }
+        tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
+        let (Some(graphql_url), Some(bootstrap_code)) = (graphql_url, bootstrap_code) else {
+            bail!("acc banner incomplete");
+        };
+        let base_url = graphql_url.trim_end_matches("/graphql").to_owned();
+        let ws_url = format!("{}/ws", graphql_url.replacen("http", "ws", 1));
+        println!("acc listening: {graphql_url} (pid {pid})");
+        Ok(Self { child, pid, root, data_dir, log, graphql_url, base_url, ws_url, bootstrap_code })
+    }
+
+    /// Stops the server; removes its data dir after a success, keeps it (and says where) after a failure.
+    async fn finish(mut self, success: bool) {
+        let _ = self.child.kill().await;
+        if success {
+            let _ = std::fs::remove_dir_all(&self.root);
+        } else {
+            eprintln!("server log kept in {}", self.log.display());
+        }
+    }
+}
+
+async fn graphql(
+    http: &reqwest::Client,
+    server: &Server,
+    token: Option<&str>,
+    query: &str,
+    vars: Json,
+) -> Result<Json> {
+    let mut request = http.post(&server.graphql_url).json(&json!({ "query": query, "variables": vars }));
+    if let Some(token) = token {
+        request = request.bearer_auth(token);
+    }
+    let response = request.send().await.context("GraphQL request failed")?;
+    let status = response.status();
+    let body: Json = response.json().await.context("GraphQL response is not JSON")?;
+    if let Some(errors) = body.get("errors").filter(|e| e.as_array().is_some_and(|a| !a.is_empty())) {
+        bail!("GraphQL errors (HTTP {status}): {errors}");
+    }
+    ensure!(status.is_success(), "GraphQL answered HTTP {status}: {body}");
+    body.get("data").cloned().context("GraphQL response without data")
+}
+
+fn string_at(value: &Json, pointer: &str) -> Result<String> {
+    value.pointer(pointer).and_then(Json::as_str).map(str::to_owned).with_context(|| format!("no {pointer} in {value}"))
+}
+
+/// The owner of a fresh server, with a workspace and a project.
+struct Tenant {
+    token: String,
+    workspace_id: String,
+    project_id: String,
+}
+
+impl Tenant {
+    async fn bootstrap(http: &reqwest::Client, server: &Server) -> Result<Self> {
+        let data = graphql(
+            http,
+            server,
+            None,
+            "mutation ($code: String!) { redeemBootstrap(code: $code, organizationName: \"Bench\", \
+             email: \"owner@bench.example\", password: \"bench-password-correct-horse\") { accessToken } }",
+            json!({ "code": server.bootstrap_code }),
+        )
+        .await
+        .context("redeemBootstrap")?;
+        let token = string_at(&data, "/redeemBootstrap/accessToken")?;
+        let auth = Some(token.as_str());
+        let data =
+            graphql(http, server, auth, "mutation { createWorkspace(name: \"bench\") { id } }", json!({})).await?;
+        let workspace_id = string_at(&data, "/createWorkspace/id")?;
+        let data = graphql(
+            http,
+            server,
+            auth,
+            "mutation ($w: ID!) { createProject(workspaceId: $w, name: \"run events\") { id } }",
+            json!({ "w": workspace_id }),
+        )
+        .await?;
+        let project_id = string_at(&data, "/createProject/id")?;
+        Ok(Self { token, workspace_id, project_id })
+    }
+
+    async fn create_task(&self, http: &reqwest::Client, server: &Server, title: &str) -> Result<String> {
+        let data = graphql(
+            http,
+            server,
+            Some(&self.token),
+            "mutation ($input: CreateTaskInput!) { createTask(input: $input) { id } }",
+            json!({ "input": { "projectId": self.project_id, "title": title } }),
+        )
+        .await?;
+        string_at(&data, "/createTask/id")
+    }
+
+    /// Starts a run of `task` on the agent named `agent`; returns the run's global id.
+    async fn start_run(&self, http: &reqwest::Client, server: &Server, task: &str, agent: &str) -> Result<String> {
+        let data = graphql(
+            http,
+            server,
+            Some(&self.token),
+            "query ($p: ID!) { agents(projectId: $p) { id name } }",
+            json!({ "p": self.project_id }),
+        )
+        .await?;
+        let agents = data["agents"].as_array().context("no agents")?;
+        let agent_id = agents
+            .iter()
+            .find(|a| a["name"] == agent)
+            .and_then(|a| a["id"].as_str())
+            .with_context(|| format!("no agent {agent}"))?;
+        let data = graphql(
+            http,
+            server,
+            Some(&self.token),
+            "mutation ($t: ID!, $a: ID!) { startRun(taskId: $t, agentId: $a) { id } }",
+            json!({ "t": task, "a": agent_id }),
+        )
+        .await?;
+        string_at(&data, "/startRun/id")
+    }
+}
+
+/// A connector on the wire: enrolled over HTTP, then speaking the connector protocol over its WebSocket.
+struct Link {
+    id: Uuid,
+    sink: WsSink,
+    stream: SplitStream<Ws>,
+}
+
+impl Link {
+    /// Enrolls a connector and dials in with one agent named `agent`.
+    async fn connect(http: &reqwest::Client, server: &Server, tenant: &Tenant, agent: &str) -> Result<Self> {
+        let data = graphql(
+            http,
+            server,
+            Some(&tenant.token),
+            "mutation ($w: ID!, $n: String!) { createEnrollmentToken(workspaceId: $w, name: $n, expiresIn: 600) { token } }",
+            json!({ "w": tenant.workspace_id, "n": agent }),
+        )
+        .await?;
+        let token = string_at(&data, "/createEnrollmentToken/token")?;
+        // On SQLite an enrollment that meets another write fails with INTERNAL (see docs/benchmarks.md); the token
+        // is only used up by a success, so it is retried.
+        let mut tries = 0;
+        let enrolled = loop {
+            tries += 1;
+            let response = http
+                .post(format!("{}/v1/connectors/enroll", server.base_url))
+                .json(&json!({ "token": token, "name": agent }))
+                .send()
+                .await
+                .context("enroll")?;
+            let status = response.status();
+            let enrolled: Json = response.json().await.context("enroll answered no JSON")?;
+            if status.is_success() {
+                break enrolled;
+            }
+            ensure!(status.is_server_error() && tries < 10, "enroll answered {status}: {enrolled}");
+            println!("enroll of {agent} answered {status} (try {tries}): {enrolled}; trying again");
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        };
+        let id: Uuid = string_at(&enrolled, "/connector_id")?.parse()?;
+        let credential = string_at(&enrolled, "/credential")?;
+
+        let url = format!("{}/v1/connectors/ws", server.base_url.replacen("http", "ws", 1));
+        let mut request = url.into_client_request()?;
+        request.headers_mut().insert("authorization", format!("Bearer {credential}").parse()?);
+        let (ws, _) = tokio_tungstenite::connect_async_with_config(request, None, true).await.context("dial")?;
+        let (sink, stream) = ws.split();
+        let mut link = Self { id, sink, stream };
+        let descriptor = AgentDescriptor {
+            name: agent.into(),
+            adapter: "command".into(),
+            adapter_version: "bench".into(),
+            runtime_version: None,
+            capabilities: vec![Capability::Stream],
+        };
+        let hello = Frame::Hello { connector_version: "bench".into(), agents: vec![descriptor], resume: vec![] };
+        link.send(&Envelope::new(id, hello)).await?;
+        match link.recv().await?.payload {
+            Frame::HelloAck { .. } => Ok(link),
+            other => bail!("expected hello_ack, got {other:?}"),
+        }
+    }
+
+    async fn send(&mut self, envelope: &Envelope) -> Result<()> {
+        self.sink.send(Message::text(acc_protocol::encode(envelope)?)).await?;
+        Ok(())
+    }
+
+    async fn heartbeat(&mut self, active_runs: Vec<Uuid>) -> Result<()> {
+        self.send(&Envelope::new(self.id, Frame::Heartbeat { status: HealthStatus::Healthy, active_runs })).await
+    }
+
+    /// The next frame from the control plane.
+    async fn recv(&mut self) -> Result<Envelope> {
+        loop {
+            let message = tokio::time::timeout(Duration::from_secs(60), self.stream.next())
+                .await
+                .context("no frame from the gateway within 60 s")?
+                .context("the gateway closed the socket")??;
+            match message {
+                Message::Text(text) => return Ok(acc_protocol::decode(text.as_bytes())?),
+                Message::Close(frame) => bail!("the gateway closed the socket: {frame:?}"),
+                _ => continue,
+            }
+        }
+    }
+
+    /// Takes the next `start_run` and accepts it; returns its run and attempt.
+    async fn accept_start(&mut self) -> Result<(Uuid, Uuid)> {
+        loop {
+            if let Frame::Command { command_id, command: Command::StartRun { run_id, attempt_id, .. } } =
+                self.recv().await?.payload
+            {
+                let ack = Frame::CommandAck { command_id, outcome: CommandOutcome::Accepted };
+                self.send(&Envelope::new(self.id, ack)).await?;
+                return Ok((run_id, attempt_id));
+            }
+        }
+    }
+
+    fn event(&self, run: Uuid, sequence: u64, event_id: Uuid, data: Json) -> Envelope {
+        let mut envelope = Envelope::new(self.id, Frame::Event { kind: EventKind::Output, data });
+        envelope.run_id = Some(run);
+        envelope.event_id = Some(event_id);
+        envelope.sequence = Some(sequence);
+        envelope
+    }
+}
+
+/// A throw-away PostgreSQL database next to the one `ACC_TEST_DATABASE_URL` names.
+struct PostgresDatabase {
+    admin: DatabaseConnection,
+    name: String,
+    url: String,
+}
+
+impl PostgresDatabase {
+    async fn create(admin_url: &str) -> Result<Self> {
+        let admin =
+            sea_orm::Database::connect(admin_url).await.with_context(|| format!("cannot connect to {admin_url}"))?;
+        let name = format!("acc_bench_{:016x}", rand::random::<u64>());
+        admin.execute_unprepared(&format!("CREATE DATABASE {name}")).await.context("CREATE DATABASE")?;
+        let url = with_database(admin_url, &name)?;
+        println!("\ncreated PostgreSQL database {name}");
+        Ok(Self { admin, name, url })
+    }
+
+    async fn drop_database(self) -> Result<()> {
+        let sql = format!("DROP DATABASE IF EXISTS {} WITH (FORCE)", self.name);
+        self.admin.execute_unprepared(&sql).await.context("DROP DATABASE")?;
+        self.admin.close().await.context("closing the admin connection")?;
+        Ok(())
+    }
+}
+
+/// `postgres://user@host:5432/test?sslmode=disable` with its database replaced by `name`.
+fn with_database(url: &str, name: &str) -> Result<String> {
+    let (base, query) = url.split_once('?').map_or((url, None), |(base, query)| (base, Some(query)));
+    let authority = base.find("://").context("the database URL has no scheme")? + 3;
+    let path = base[authority..].find('/').map_or(base.len(), |i| authority + i);
+    let mut out = format!("{}/{name}", &base[..path]);
+    if let Some(query) = query {
+        out.push('?');
+        out.push_str(query);
+    }
+    Ok(out)
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Figures
+// ---------------------------------------------------------------------------------------------------------------
+
+struct Percentiles {
+    p50: Duration,
+    p99: Duration,
+}
+
+impl Percentiles {
+    fn of(mut samples: Vec<Duration>) -> Self {
+        if samples.is_empty() {
+            return Self { p50: Duration::ZERO, p99: Duration::ZERO };
+        }
+        samples.sort_unstable();
+        let at = |q: f64| samples[((samples.len() - 1) as f64 * q).round() as usize];
+        Self { p50: at(0.50), p99: at(0.99) }
+    }
+}
+
+/// Percentiles of latencies in µs.
+struct PercentilesUs {
+    p50: u64,
+    p99: u64,
+    max: u64,
+}
+
+impl PercentilesUs {
+    fn of(mut samples: Vec<u32>) -> Self {
+        if samples.is_empty() {
+            return Self { p50: 0, p99: 0, max: 0 };
+        }
+        samples.sort_unstable();
+        let at = |q: f64| u64::from(samples[((samples.len() - 1) as f64 * q).round() as usize]);
+        Self { p50: at(0.50), p99: at(0.99), max: at(1.0) }
+    }
+}
+
+fn millis(d: Duration) -> String {
+    format!("{:.2} ms", d.as_secs_f64() * 1e3)
+}
+
+fn micros(us: u64) -> String {
+    format!("{:.1} ms", us as f64 / 1e3)
+}
