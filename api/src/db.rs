@@ -3,7 +3,10 @@
 use std::time::Duration;
 
 use acc_migration::{Migrator, MigratorTrait};
-use sea_orm::{ConnectOptions, ConnectionTrait, Database, DatabaseConnection, DbBackend, DbErr};
+use sea_orm::{
+    ConnectOptions, ConnectionTrait, Database, DatabaseConnection, DatabaseTransaction, DbBackend, DbErr,
+    SqliteTransactionMode, TransactionOptions, TransactionTrait,
+};
 
 /// Opens the database and applies the pragmas the embedded profile relies on.
 pub async fn connect(url: &str) -> Result<DatabaseConnection, DbErr> {
@@ -23,6 +26,16 @@ pub async fn connect(url: &str) -> Result<DatabaseConnection, DbErr> {
         options.max_connections(32).min_connections(1);
     }
     Database::connect(options).await
+}
+
+/// Begins a transaction that writes. On SQLite it takes the write lock at `BEGIN IMMEDIATE`: a
+/// deferred transaction that reads first cannot become the writer once another one committed in
+/// between (SQLITE_BUSY, which the busy timeout cannot wait out); an immediate one waits its turn.
+/// PostgreSQL ignores the mode.
+pub async fn begin_write(db: &DatabaseConnection) -> Result<DatabaseTransaction, DbErr> {
+    let options =
+        TransactionOptions { sqlite_transaction_mode: Some(SqliteTransactionMode::Immediate), ..Default::default() };
+    db.begin_with_options(options).await
 }
 
 pub async fn migrate(db: &DatabaseConnection) -> Result<(), DbErr> {

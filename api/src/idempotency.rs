@@ -5,7 +5,6 @@ use acc_entity::idempotency_record;
 use chrono::Utc;
 use sea_orm::{
     ActiveModelTrait, ColumnTrait, DatabaseConnection, DatabaseTransaction, DbErr, EntityTrait, QueryFilter, Set,
-    TransactionTrait,
 };
 use serde::Serialize;
 use sha2::{Digest, Sha256};
@@ -74,7 +73,7 @@ where
     E: From<CommonError> + From<DbErr>,
 {
     let Some(key) = key else {
-        let txn = db.begin().await?;
+        let txn = crate::db::begin_write(db).await?;
         let id = create(&txn).await?;
         txn.commit().await?;
         return Ok(Outcome::Created(id));
@@ -86,7 +85,7 @@ where
     if let Some(id) = earlier(db, actor, key, operation, &hash).await? {
         return Ok(Outcome::Replayed(id));
     }
-    let txn = db.begin().await?;
+    let txn = crate::db::begin_write(db).await?;
     let id = create(&txn).await?;
     let recorded = idempotency_record::ActiveModel {
         id: Set(new_id()),

@@ -340,3 +340,21 @@ on_both_databases!(cancel_goes_through_cancelling_until_the_connector_confirms, 
     assert!(matches!(connector.recv().await.unwrap().payload, Frame::EventAck { .. }));
     assert_eq!(run_status(&f.owner, &run_id).await, "CANCELLED");
 });
+
+// Writes that read before they write, many at once (enrollment reads its token, then claims it):
+// on SQLite a transaction that began as a reader cannot become the writer once another one
+// committed in between, so each must take the write lock at its start and wait its turn — no
+// enrollment may fail for being concurrent with others.
+on_both_databases!(concurrent_enrollments_all_succeed, |db: TestDb| async move {
+    let server = Server::start(db).await;
+    let f = common::fixture(&server).await;
+    let mut tokens = Vec::new();
+    for _ in 0..24 {
+        tokens.push(enrollment_token(&f.owner, &f.workspace_id).await);
+    }
+    let server = &server;
+    let enrolled = futures_util::future::join_all(tokens.iter().map(|token| enroll(server, token))).await;
+    for (status, body) in enrolled {
+        assert_eq!(status, 200, "a concurrent enrollment failed: {body}");
+    }
+});

@@ -12,9 +12,7 @@ use acc_entity::{agent, capability_snapshot, connector, enrollment_token, projec
 use acc_protocol::{AgentDescriptor, AgentId, Capability, Envelope, HealthStatus};
 use chrono::Utc;
 use sea_orm::sea_query::Expr;
-use sea_orm::{
-    ActiveModelTrait, ColumnTrait, DatabaseConnection, EntityTrait, QueryFilter, QueryOrder, Set, TransactionTrait,
-};
+use sea_orm::{ActiveModelTrait, ColumnTrait, DatabaseConnection, EntityTrait, QueryFilter, QueryOrder, Set};
 use tokio::sync::mpsc;
 use uuid::Uuid;
 
@@ -171,7 +169,7 @@ impl GatewayService {
         let id = new_id();
         let certificate = csr.map(|csr| self.ca.issue(csr, id)).transpose()?;
         let now = Utc::now();
-        let txn = self.db.begin().await?;
+        let txn = crate::db::begin_write(&self.db).await?;
         let found = enrollment_token::Entity::find()
             .filter(enrollment_token::Column::TokenHash.eq(secrets::hash_secret(token)))
             .one(&txn)
@@ -244,7 +242,7 @@ impl GatewayService {
         outbox: mpsc::Sender<Envelope>,
     ) -> Result<Vec<AgentId>> {
         let now = Utc::now();
-        let txn = self.db.begin().await?;
+        let txn = crate::db::begin_write(&self.db).await?;
         let mut ids = Vec::with_capacity(agents.len());
         for descriptor in agents {
             let capabilities = serde_json::json!(descriptor.capabilities);

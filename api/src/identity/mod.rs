@@ -14,7 +14,6 @@ use chrono::{DateTime, Duration, Utc};
 use sea_orm::sea_query::ExprTrait;
 use sea_orm::{
     ActiveModelTrait, ColumnTrait, ConnectionTrait, DatabaseConnection, EntityTrait, PaginatorTrait, QueryFilter, Set,
-    TransactionTrait,
 };
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
@@ -241,7 +240,7 @@ impl IdentityService {
         let email = owner.normalized_email()?;
         let password_hash = secrets::hash_password(&owner.password)?;
         let now = Utc::now();
-        let txn = self.db.begin().await?;
+        let txn = crate::db::begin_write(&self.db).await?;
         let org = organization::ActiveModel {
             id: Set(new_id()),
             name: Set(name.to_owned()),
@@ -275,7 +274,7 @@ impl IdentityService {
 
     async fn start_session(&self, user: user::Model, device: DeviceInfo) -> Result<SignIn> {
         let now = Utc::now();
-        let txn = self.db.begin().await?;
+        let txn = crate::db::begin_write(&self.db).await?;
         let session = device_session::ActiveModel {
             id: Set(new_id()),
             organization_id: Set(user.organization_id),
@@ -347,7 +346,7 @@ impl IdentityService {
         if session.revoked_at.is_some() {
             return Err(IdentityError::SessionEnded);
         }
-        let txn = self.db.begin().await?;
+        let txn = crate::db::begin_write(&self.db).await?;
         // Only one presenter can win the rotation; a second one is a replay.
         let rotated = refresh_token::Entity::update_many()
             .col_expr(refresh_token::Column::RotatedAt, sea_orm::sea_query::Expr::value(now))
@@ -602,7 +601,7 @@ impl IdentityService {
         }
         let email = new.normalized_email()?;
         let password_hash = secrets::hash_password(&new.password)?;
-        let txn = self.db.begin().await?;
+        let txn = crate::db::begin_write(&self.db).await?;
         let user = insert_user(&txn, actor.organization_id, &email, &new.display_name, password_hash, false).await?;
         if let Some(role) = role {
             insert_grant(&txn, actor.organization_id, user.id, role, ScopeKind::Organization, actor.organization_id)
@@ -665,7 +664,7 @@ impl IdentityService {
         let permission = if role == Role::Owner { Permission::Own } else { Permission::Administer };
         actor.authorize(permission, &path, scope.0.as_str())?;
         let subject = self.member_of_tenant(actor, subject_id).await?;
-        let txn = self.db.begin().await?;
+        let txn = crate::db::begin_write(&self.db).await?;
         let deleted = role_binding::Entity::delete_many()
             .filter(role_binding::Column::SubjectId.eq(subject.id))
             .filter(role_binding::Column::Role.eq(role.as_str()))

@@ -11,7 +11,7 @@ use chrono::Utc;
 use sea_orm::sea_query::{Expr, ExprTrait};
 use sea_orm::{
     ActiveModelTrait, ColumnTrait, Condition, ConnectionTrait, DatabaseConnection, EntityTrait, QueryFilter,
-    QueryOrder, Set, TransactionTrait,
+    QueryOrder, Set,
 };
 use serde::Serialize;
 use uuid::Uuid;
@@ -564,7 +564,7 @@ impl ProjectService {
         if prerequisite.project_id != task.project_id {
             return Err(CommonError::validation("a task can only depend on a task of the same project").into());
         }
-        let txn = self.db.begin().await?;
+        let txn = crate::db::begin_write(&self.db).await?;
         // Dependency changes of one project are serialized, so two concurrent edges cannot close a
         // cycle between them. Writing the project row first takes its row lock on PostgreSQL and
         // SQLite's write lock before any read, so a concurrent change waits instead of failing.

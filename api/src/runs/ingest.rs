@@ -5,7 +5,7 @@
 
 use acc_entity::{run_attempt, run_event, task_run};
 use acc_protocol::{Envelope, EventKind, RunCursor};
-use sea_orm::{ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter, QueryOrder, Set, TransactionTrait};
+use sea_orm::{ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter, QueryOrder, Set};
 use uuid::Uuid;
 
 use super::attempt_status::*;
@@ -69,7 +69,7 @@ impl RunService {
         let mut tries = 0;
         let stored = loop {
             tries += 1;
-            let txn = self.db.begin().await?;
+            let txn = crate::db::begin_write(&self.db).await?;
             let expected = stored_up_to(&txn, run_id, connector_id).await? + 1;
             if sequence != expected {
                 txn.rollback().await?;

@@ -22,7 +22,7 @@ use chrono::Utc;
 use sea_orm::sea_query::{Expr, ExprTrait};
 use sea_orm::{
     ActiveModelTrait, ColumnTrait, ConnectionTrait, DatabaseConnection, EntityTrait, QueryFilter, QueryOrder,
-    QuerySelect, Set, TransactionTrait,
+    QuerySelect, Set,
 };
 use serde::Serialize;
 use uuid::Uuid;
@@ -363,7 +363,7 @@ impl RunService {
     /// One step of the state machine: checked, stored with a status event, announced.
     async fn set_status(&self, run_id: Uuid, to: RunStatus, reason: Option<String>) -> Result<task_run::Model> {
         for _ in 0..5 {
-            let txn = self.db.begin().await?;
+            let txn = crate::db::begin_write(&self.db).await?;
             let run = task_run::Entity::find_by_id(run_id).one(&txn).await?.ok_or(CommonError::NotFound("run"))?;
             let from = RunStatus::from_stored(&run.status);
             transition(from, to)?;
@@ -399,7 +399,7 @@ impl RunService {
     /// (a refused command, say) as a run event of `kind`, and announces it.
     async fn note(&self, run_id: Uuid, kind: &str, data: serde_json::Value) -> Result<()> {
         for _ in 0..5 {
-            let txn = self.db.begin().await?;
+            let txn = crate::db::begin_write(&self.db).await?;
             match insert_next(&txn, run_id, new_event(run_id, kind, data.clone())).await {
                 Ok(event) => {
                     txn.commit().await?;
