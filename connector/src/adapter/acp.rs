@@ -14,7 +14,7 @@ use std::time::Duration;
 use acc_protocol::{CancelMode, Capability, EventKind};
 use serde_json::{Value, json};
 
-use super::lines::Line;
+use super::lines::{Line, LineJoiner};
 use super::process::{self, Mapped, OutputMapper, ProcessEnd, ProcessRun};
 use super::vendor::RuntimeProgram;
 use super::{
@@ -213,7 +213,7 @@ impl Tool {
 #[derive(Debug)]
 pub struct AcpOutput {
     pid: Option<u32>,
-    carry: String,
+    carry: LineJoiner,
     cwd: String,
     /// The content blocks of the run's prompt.
     prompt: Vec<Value>,
@@ -284,7 +284,7 @@ impl AcpOutput {
         let prompt = std::iter::once(text(prompt_text(spec))).chain(context_text(spec).map(text)).collect();
         Self {
             pid: None,
-            carry: String::new(),
+            carry: LineJoiner::default(),
             cwd: cwd.display().to_string(),
             prompt,
             shared: Arc::default(),
@@ -532,13 +532,7 @@ impl OutputMapper for AcpOutput {
     }
 
     fn stdout(&mut self, line: Line) -> Mapped {
-        if line.partial {
-            if self.carry.len() < MAX_LINE_BYTES {
-                self.carry.push_str(&line.text);
-            }
-            return Mapped::default();
-        }
-        let whole = std::mem::take(&mut self.carry) + &line.text;
+        let Some(whole) = self.carry.join(line, MAX_LINE_BYTES) else { return Mapped::default() };
         self.map(&whole)
     }
 

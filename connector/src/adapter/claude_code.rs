@@ -10,7 +10,7 @@ use std::sync::{Arc, Mutex};
 use acc_protocol::{CancelMode, Capability, EventKind};
 use serde_json::{Value, json};
 
-use super::lines::Line;
+use super::lines::{Line, LineJoiner};
 use super::process::{self, Mapped, OutputMapper, ProcessEnd, ProcessRun};
 use super::vendor::RuntimeProgram;
 use super::{
@@ -139,7 +139,7 @@ impl NativeRun for ClaudeRun {
 pub struct ClaudeOutput {
     pid: Option<u32>,
     /// The pieces of a line longer than the reader's limit.
-    carry: String,
+    carry: LineJoiner,
     result: Option<Value>,
     asked: Arc<Mutex<HashMap<String, Value>>>,
 }
@@ -295,16 +295,7 @@ impl OutputMapper for ClaudeOutput {
     }
 
     fn stdout(&mut self, line: Line) -> Mapped {
-        if line.partial {
-            if self.carry.len() < MAX_LINE_BYTES {
-                self.carry.push_str(&line.text);
-            }
-            return Mapped::default();
-        }
-        if self.carry.is_empty() {
-            return self.map(&line.text);
-        }
-        let whole = std::mem::take(&mut self.carry) + &line.text;
+        let Some(whole) = self.carry.join(line, MAX_LINE_BYTES) else { return Mapped::default() };
         self.map(&whole)
     }
 

@@ -3,11 +3,11 @@
 //! usage) to normalized events. `codex exec` takes no decision from outside, so this adapter
 //! declares no approvals: what its sandbox (`-s …` in `args`) allows, it does.
 
-use acc_protocol::{CancelMode, Capability, EventKind};
+use acc_protocol::{Capability, EventKind};
 use serde_json::{Value, json};
 
-use super::lines::Line;
-use super::process::{self, Mapped, OutputMapper, ProcessEnd, ProcessRun};
+use super::lines::{Line, LineJoiner};
+use super::process::{self, Mapped, OutputMapper, ProcessEnd};
 use super::vendor::RuntimeProgram;
 use super::{
     Adapter, AdapterError, AdapterEvent, AdapterKind, AdapterOptions, EventSink, Handshake, Health, NativeRun, RunSpec,
@@ -81,26 +81,7 @@ impl Adapter for CodexAdapter {
         launch.args.extend(["--".to_owned(), prompt]);
         let span = tracing::info_span!("codex", run_id = %spec.run_id, attempt_id = %spec.attempt_id);
         let process = process::spawn(launch, CodexOutput::default(), events, self.program.active.clone(), span)?;
-        Ok(Box::new(CodexRun { process }))
-    }
-}
-
-#[derive(Debug)]
-struct CodexRun {
-    process: ProcessRun,
-}
-
-impl NativeRun for CodexRun {
-    fn native_ref(&self) -> String {
-        format!("pid:{}", self.process.pid())
-    }
-
-    fn pid(&self) -> Option<u32> {
-        Some(self.process.pid())
-    }
-
-    fn cancel(&self, mode: CancelMode) {
-        self.process.cancel(mode);
+        Ok(Box::new(process))
     }
 }
 
@@ -108,7 +89,7 @@ impl NativeRun for CodexRun {
 #[derive(Debug, Default)]
 pub struct CodexOutput {
     pid: Option<u32>,
-    carry: String,
+    carry: LineJoiner,
     thread_id: Option<String>,
     turn_completed: bool,
     /// The last error it reported (a failed turn, a lost connection).
@@ -224,13 +205,7 @@ impl OutputMapper for CodexOutput {
     }
 
     fn stdout(&mut self, line: Line) -> Mapped {
-        if line.partial {
-            if self.carry.len() < MAX_LINE_BYTES {
-                self.carry.push_str(&line.text);
-            }
-            return Mapped::default();
-        }
-        let whole = std::mem::take(&mut self.carry) + &line.text;
+        let Some(whole) = self.carry.join(line, MAX_LINE_BYTES) else { return Mapped::default() };
         self.map(&whole).into()
     }
 

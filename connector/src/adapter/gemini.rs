@@ -4,11 +4,11 @@
 //! decision from outside (tools run by its `--approval-mode`), so this adapter declares no
 //! approvals; Gemini CLI's ACP mode does, through the `acp` adapter.
 
-use acc_protocol::{CancelMode, Capability, EventKind};
+use acc_protocol::{Capability, EventKind};
 use serde_json::{Value, json};
 
-use super::lines::Line;
-use super::process::{self, Mapped, OutputMapper, ProcessEnd, ProcessRun};
+use super::lines::{Line, LineJoiner};
+use super::process::{self, Mapped, OutputMapper, ProcessEnd};
 use super::vendor::RuntimeProgram;
 use super::{
     Adapter, AdapterError, AdapterEvent, AdapterKind, AdapterOptions, EventSink, Handshake, Health, NativeRun, RunSpec,
@@ -64,26 +64,7 @@ impl Adapter for GeminiAdapter {
         }
         let span = tracing::info_span!("gemini", run_id = %spec.run_id, attempt_id = %spec.attempt_id);
         let process = process::spawn(launch, GeminiOutput::default(), events, self.program.active.clone(), span)?;
-        Ok(Box::new(GeminiRun { process }))
-    }
-}
-
-#[derive(Debug)]
-struct GeminiRun {
-    process: ProcessRun,
-}
-
-impl NativeRun for GeminiRun {
-    fn native_ref(&self) -> String {
-        format!("pid:{}", self.process.pid())
-    }
-
-    fn pid(&self) -> Option<u32> {
-        Some(self.process.pid())
-    }
-
-    fn cancel(&self, mode: CancelMode) {
-        self.process.cancel(mode);
+        Ok(Box::new(process))
     }
 }
 
@@ -91,7 +72,7 @@ impl NativeRun for GeminiRun {
 #[derive(Debug, Default)]
 pub struct GeminiOutput {
     pid: Option<u32>,
-    carry: String,
+    carry: LineJoiner,
     session_id: Option<String>,
     /// The assistant's message so far: it streams in pieces (`delta: true`), kept as one event.
     speaking: String,
@@ -202,13 +183,7 @@ impl OutputMapper for GeminiOutput {
     }
 
     fn stdout(&mut self, line: Line) -> Mapped {
-        if line.partial {
-            if self.carry.len() < MAX_LINE_BYTES {
-                self.carry.push_str(&line.text);
-            }
-            return Mapped::default();
-        }
-        let whole = std::mem::take(&mut self.carry) + &line.text;
+        let Some(whole) = self.carry.join(line, MAX_LINE_BYTES) else { return Mapped::default() };
         self.map(&whole).into()
     }
 

@@ -10,11 +10,11 @@
 use std::os::unix::fs::DirBuilderExt;
 use std::path::{Path, PathBuf};
 
-use acc_protocol::{CancelMode, Capability, EventKind};
+use acc_protocol::{Capability, EventKind};
 use serde_json::{Value, json};
 
-use super::lines::Line;
-use super::process::{self, Mapped, OutputMapper, ProcessEnd, ProcessRun};
+use super::lines::{Line, LineJoiner};
+use super::process::{self, Mapped, OutputMapper, ProcessEnd};
 use super::vendor::RuntimeProgram;
 use super::{
     Adapter, AdapterError, AdapterEvent, AdapterKind, AdapterOptions, EventSink, Handshake, Health, NativeRun, RunSpec,
@@ -127,26 +127,7 @@ impl Adapter for HermesAdapter {
         let mapper = HermesOutput { usage_file: Some(usage_file), run_dir: Some(dir), ..HermesOutput::default() };
         let span = tracing::info_span!("hermes", run_id = %spec.run_id, attempt_id = %spec.attempt_id);
         let process = process::spawn(launch, mapper, events, self.program.active.clone(), span)?;
-        Ok(Box::new(HermesRun { process }))
-    }
-}
-
-#[derive(Debug)]
-struct HermesRun {
-    process: ProcessRun,
-}
-
-impl NativeRun for HermesRun {
-    fn native_ref(&self) -> String {
-        format!("pid:{}", self.process.pid())
-    }
-
-    fn pid(&self) -> Option<u32> {
-        Some(self.process.pid())
-    }
-
-    fn cancel(&self, mode: CancelMode) {
-        self.process.cancel(mode);
+        Ok(Box::new(process))
     }
 }
 
@@ -155,7 +136,7 @@ impl NativeRun for HermesRun {
 #[derive(Debug, Default)]
 pub struct HermesOutput {
     pid: Option<u32>,
-    carry: String,
+    carry: LineJoiner,
     session_id: Option<String>,
     /// The final answer: every stdout line that is not a hook's.
     answer: Vec<String>,
@@ -230,13 +211,7 @@ impl OutputMapper for HermesOutput {
     }
 
     fn stdout(&mut self, line: Line) -> Mapped {
-        if line.partial {
-            if self.carry.len() < MAX_LINE_BYTES {
-                self.carry.push_str(&line.text);
-            }
-            return Mapped::default();
-        }
-        let whole = std::mem::take(&mut self.carry) + &line.text;
+        let Some(whole) = self.carry.join(line, MAX_LINE_BYTES) else { return Mapped::default() };
         match serde_json::from_str::<Value>(&whole) {
             Ok(hook) if hook["hook_event_name"].is_string() => self.hook(&hook).into(),
             _ => {

@@ -13,6 +13,29 @@ pub struct Line {
     pub partial: bool,
 }
 
+/// Joins the pieces of a line [`LineReader`] split, for mappers that parse whole lines (JSON).
+#[derive(Debug, Default)]
+pub struct LineJoiner {
+    pending: String,
+}
+
+impl LineJoiner {
+    /// The whole line once its last piece arrives (at most `max` bytes of the pieces before it
+    /// are kept); `None` while it goes on.
+    pub fn join(&mut self, line: Line, max: usize) -> Option<String> {
+        if line.partial {
+            if self.pending.len() < max {
+                self.pending.push_str(&line.text);
+            }
+            return None;
+        }
+        if self.pending.is_empty() {
+            return Some(line.text);
+        }
+        Some(std::mem::take(&mut self.pending) + &line.text)
+    }
+}
+
 #[derive(Debug)]
 pub struct LineReader<R> {
     inner: BufReader<R>,

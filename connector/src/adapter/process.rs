@@ -19,7 +19,7 @@ use tokio::sync::{mpsc, watch};
 use tracing::Instrument;
 
 use super::lines::{Line, LineReader};
-use super::{AdapterError, AdapterEvent, EventSink};
+use super::{AdapterError, AdapterEvent, EventSink, NativeRun};
 use crate::lock;
 use crate::process::signal_group;
 
@@ -157,6 +157,21 @@ impl ProcessRun {
 
 /// Starts the program in its own process group. Its events go to `events` in order: the
 /// mapper's, then the `Result` after exit. `active` counts the runs in progress.
+/// A program run with nothing to pass it after its start is a native run as it stands.
+impl NativeRun for ProcessRun {
+    fn native_ref(&self) -> String {
+        format!("pid:{}", self.pid())
+    }
+
+    fn pid(&self) -> Option<u32> {
+        Some(ProcessRun::pid(self))
+    }
+
+    fn cancel(&self, mode: CancelMode) {
+        ProcessRun::cancel(self, mode);
+    }
+}
+
 pub fn spawn<M: OutputMapper>(
     launch: Launch,
     mapper: M,
