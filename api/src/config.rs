@@ -47,7 +47,7 @@ pub struct RunSettings {
     pub cancel_timeout_ms: u64,
     /// An attempt's lease on its connector; every heartbeat renews it, and a lapsed one fails the attempt.
     pub lease_ms: u64,
-    /// Attempts a run may have (first start and retries after a lapsed lease), frozen per run at start.
+    /// Attempts a run may have (first start and retries after a lapsed lease or a lost host), frozen per run at start.
     pub max_attempts: u32,
     /// The wait before a retry; it doubles with each further attempt.
     pub retry_backoff_ms: u64,

@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use acc_protocol::{
     AgentDescriptor, AgentId, ApprovalKey, CancelMode, Capability, Command, CommandOutcome, EventKind, Frame,
-    HealthStatus, RunCursor,
+    HealthStatus, OUTCOME_LOST, RunCursor,
 };
 use serde_json::{Value, json};
 use tokio::sync::{Notify, mpsc};
@@ -164,7 +164,7 @@ impl Runtime {
     }
 
     /// Ends the runs a previous connector process left running: their process group is killed if
-    /// it is provably the same process (same start time), and a `Result` of `failed` is spooled,
+    /// it is provably the same process (same start time), and a `Result` of `lost` is spooled,
     /// so the control plane learns the outcome instead of waiting for a lease to lapse.
     fn recover(&self) -> Result<(), RuntimeError> {
         let mut spool = lock(&self.spool);
@@ -182,7 +182,7 @@ impl Runtime {
                 orphan.run_id,
                 EventKind::Result,
                 json!({
-                    "outcome": "failed",
+                    "outcome": OUTCOME_LOST,
                     "exit_code": null,
                     "signal": null,
                     "error": if stopped {
@@ -413,19 +413,11 @@ impl Runtime {
                     Err(e) => rejected(e.to_string()),
                 }
             }
-            Command::Resume { run_id, attempt_id, agent_id, checkpoint, budget } => {
-                let spec = RunSpec {
-                    run_id,
-                    attempt_id,
-                    agent_id,
-                    input: Value::Null,
-                    context: checkpoint.clone().unwrap_or(Value::Null),
-                    approval_token: None,
-                    budget,
-                    model: None,
-                };
+            Command::Resume { run_id, attempt_id, agent_id, session_id, input, context, budget } => {
+                let spec =
+                    RunSpec { run_id, attempt_id, agent_id, input, context, approval_token: None, budget, model: None };
                 self.launch(spec, Some(Capability::NativeResume), move |adapter, spec, events| {
-                    adapter.resume(spec, checkpoint.as_ref(), events)
+                    adapter.resume(spec, &session_id, events)
                 })
             }
             Command::HandoffIngest { run_id, attempt_id, agent_id, bundle, budget } => {

@@ -204,7 +204,7 @@ async fn operations_the_adapter_lacks_are_refused_not_simulated() {
     assert_eq!(run.decide_approval(decision).unwrap_err().to_string(), "capability missing: approvals");
     let (tx2, _rx2) = mpsc::channel(1);
     assert_eq!(
-        adapter.resume(spec(json!(null)), None, tx2).unwrap_err().to_string(),
+        adapter.resume(spec(json!(null)), "s1", tx2).unwrap_err().to_string(),
         "capability missing: native_resume"
     );
     run.cancel(CancelMode::Immediate);

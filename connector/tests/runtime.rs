@@ -134,8 +134,15 @@ async fn commands_the_agent_cannot_do_are_refused_and_cancel_of_an_unknown_run_i
     };
     assert_eq!(reason(Command::CancelRun { run_id, attempt_id: None, mode: CancelMode::Graceful }), "accepted");
     assert_eq!(reason(Command::Checkpoint { run_id, reason: "r".into() }), "capability missing: checkpoint");
-    let resume =
-        Command::Resume { run_id, attempt_id: Uuid::now_v7(), agent_id: AGENT, checkpoint: None, budget: None };
+    let resume = Command::Resume {
+        run_id,
+        attempt_id: Uuid::now_v7(),
+        agent_id: AGENT,
+        session_id: "s1".into(),
+        input: json!({}),
+        context: json!({}),
+        budget: None,
+    };
     assert_eq!(reason(resume), "capability missing: native_resume");
     assert_eq!(
         reason(Command::ApprovalDecision {
@@ -305,7 +312,7 @@ async fn runs_a_killed_connector_left_behind_are_ended_and_their_processes_stopp
     let events = kinds_and_data(&runtime.spooled_events(run_id).unwrap());
     assert_eq!(events.len(), 2);
     assert_eq!(events[1].0, EventKind::Result);
-    assert_eq!(events[1].1["outcome"], "failed");
+    assert_eq!(events[1].1["outcome"], "lost");
     assert!(events[1].1["error"].as_str().unwrap().contains("connector stopped"));
     let Frame::Hello { resume, .. } = runtime.hello() else { panic!() };
     assert_eq!(resume, [RunCursor { run_id, acked_sequence: 0 }]);
@@ -330,7 +337,7 @@ async fn a_reused_pid_is_not_killed() {
     let runtime = open(&config).await;
     assert!(bystander.try_wait().unwrap().is_none(), "the bystander lives");
     let events = kinds_and_data(&runtime.spooled_events(run_id).unwrap());
-    assert_eq!(events[0].1["outcome"], "failed");
+    assert_eq!(events[0].1["outcome"], "lost");
     bystander.kill().unwrap();
     bystander.wait().unwrap();
 }

@@ -129,12 +129,19 @@ pub enum Command {
         run_id: Uuid,
         reason: String,
     },
+    /// A retry that continues the runtime's own session of the previous attempt instead of
+    /// starting over; for agents with `native_resume`.
     Resume {
         run_id: Uuid,
         attempt_id: Uuid,
         agent_id: Uuid,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        checkpoint: Option<Value>,
+        /// The runtime's session id, as the previous attempt's `started` event gave it.
+        session_id: String,
+        /// What the task asks of the agent, as in `start_run`.
+        input: Value,
+        /// The context bundle, as in `start_run` (for a retry: the attempt number and the last checkpoint).
+        #[serde(default)]
+        context: Value,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         budget: Option<RunBudget>,
     },
@@ -179,6 +186,11 @@ pub enum CommandOutcome {
     Accepted,
     Rejected { reason: String },
 }
+
+/// The `outcome` of a `result` that the connector, not the agent, gives: it restarted while the
+/// run was active and the run's process is gone. The control plane retries it as it would after a
+/// lapsed lease, instead of failing the run.
+pub const OUTCOME_LOST: &str = "lost";
 
 /// What happened in a run, normalized across runtimes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]

@@ -80,6 +80,8 @@ struct Shared {
     script: Arc<Vec<Step>>,
     /// Model calls get no answer for a minute.
     stall: bool,
+    /// Model calls at this step (tool results so far) get no answer until released.
+    hold: Option<(usize, Arc<tokio::sync::watch::Sender<bool>>)>,
     requests: Arc<Mutex<Vec<Recorded>>>,
 }
 
@@ -97,12 +99,44 @@ impl Drop for ModelApi {
 
 impl ModelApi {
     pub async fn start(script: Vec<Step>) -> Self {
-        Self::serve(Shared { script: Arc::new(script), stall: false, requests: Arc::default() }).await
+        Self::serve(Shared { script: Arc::new(script), stall: false, hold: None, requests: Arc::default() }).await
     }
 
     /// A stand-in whose model calls hang (for a minute): a run stays in its first model call.
     pub async fn stalling() -> Self {
-        Self::serve(Shared { script: Arc::default(), stall: true, requests: Arc::default() }).await
+        Self::serve(Shared { script: Arc::default(), stall: true, hold: None, requests: Arc::default() }).await
+    }
+
+    /// A stand-in that plays `script` but holds every model call at step `step` until
+    /// [`ModelApi::release`]: a run stays there, its earlier steps done.
+    pub async fn holding(script: Vec<Step>, step: usize) -> Self {
+        let gate = Arc::new(tokio::sync::watch::Sender::new(false));
+        Self::serve(Shared {
+            script: Arc::new(script),
+            stall: false,
+            hold: Some((step, gate)),
+            requests: Arc::default(),
+        })
+        .await
+    }
+
+    /// Waits (up to a minute) until a model call reached the held step.
+    pub async fn wait_held(&self) {
+        let (step, _) = self.shared.hold.as_ref().expect("a holding stand-in");
+        for _ in 0..600 {
+            if self.model_calls().iter().any(|r| tool_results(&r.path, &r.body) == Some(*step)) {
+                return;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        }
+        panic!("no model call reached step {step}: {:?}", self.model_calls());
+    }
+
+    /// Lets held model calls, and later ones at that step, be answered.
+    pub fn release(&self) {
+        if let Some((_, gate)) = &self.shared.hold {
+            gate.send_replace(true);
+        }
     }
 
     async fn serve(shared: Shared) -> Self {
@@ -170,6 +204,11 @@ async fn answer(
     if method == Method::POST && shared.stall {
         tokio::time::sleep(std::time::Duration::from_secs(60)).await;
     }
+    if let Some((step, gate)) = &shared.hold
+        && tool_results(&path, &body) == Some(*step)
+    {
+        let _ = gate.subscribe().wait_for(|open| *open).await;
+    }
     match (method, path.as_str()) {
         (Method::POST, "/v1/messages") => anthropic(&shared.script, &body),
         (Method::POST, "/v1/responses") => responses(&shared.script, &body),
@@ -178,6 +217,17 @@ async fn answer(
         (Method::POST, "/v1/messages/count_tokens") => Json(json!({ "input_tokens": INPUT_TOKENS })).into_response(),
         // Probes (`HEAD /`, model lists…) get an empty success.
         _ => Json(json!({})).into_response(),
+    }
+}
+
+/// The tool results a model call carries, by its API; `None` for what is not a model call.
+fn tool_results(path: &str, request: &Value) -> Option<usize> {
+    match path {
+        "/v1/messages" => Some(anthropic_tool_results(request)),
+        "/v1/responses" => Some(responses_tool_results(request)),
+        "/v1/chat/completions" => Some(chat_tool_results(request)),
+        path if path.ends_with(":streamGenerateContent") => Some(gemini_tool_results(request)),
+        _ => None,
     }
 }
 

@@ -41,14 +41,25 @@ pub async fn enrollment_token(owner: &Client, workspace_id: &str) -> String {
     created.data("createEnrollmentToken")["token"].as_str().unwrap().to_owned()
 }
 
+/// Every stored event of a run, page by page.
 pub async fn events(owner: &Client, run_id: &str) -> Vec<Value> {
-    let page = owner
-        .gql(
-            "query($r: ID!) { runEvents(runId: $r, first: 100) { edges { node { sequence kind data } } } }",
-            json!({"r": run_id}),
-        )
-        .await;
-    page.data("runEvents")["edges"].as_array().unwrap().iter().map(|e| e["node"].clone()).collect()
+    let mut events = Vec::new();
+    let mut after = Value::Null;
+    loop {
+        let page = owner
+            .gql(
+                "query($r: ID!, $after: String) { runEvents(runId: $r, first: 100, after: $after) { \
+                 edges { node { sequence kind data } } pageInfo { hasNextPage endCursor } } }",
+                json!({"r": run_id, "after": after}),
+            )
+            .await;
+        let page = page.data("runEvents");
+        events.extend(page["edges"].as_array().unwrap().iter().map(|e| e["node"].clone()));
+        if page["pageInfo"]["hasNextPage"] != true {
+            return events;
+        }
+        after = page["pageInfo"]["endCursor"].clone();
+    }
 }
 
 pub async fn run_status(owner: &Client, run_id: &str) -> String {
@@ -173,4 +184,29 @@ pub async fn run_usage(client: &Client, run_id: &str) -> Value {
         "query($r: ID!) {{ runUsage(runId: $r) {{ measured {{ {signal} }} reported {{ {signal} }} wallTimeMs budget {{ maxTokens maxCostUsd }} }} }}"
     );
     client.gql(&query, json!({"r": run_id})).await.data("runUsage").clone()
+}
+
+/// After its connector was killed mid-run and started again: waits until the run succeeded in a
+/// second attempt that resumed the first one's runtime session. Returns the run's events.
+pub async fn assert_resumed_after_restart(owner: &Client, run_id: &str) -> Vec<Value> {
+    wait_status(owner, run_id, "SUCCEEDED").await;
+    let attempts = owner
+        .gql(
+            "query($id: ID!) { node(id: $id) { ... on TaskRun { attempts { number kind status } } } }",
+            json!({"id": run_id}),
+        )
+        .await;
+    assert_eq!(
+        attempts.data("node")["attempts"],
+        json!([
+            {"number": 1, "kind": "START", "status": "LOST"},
+            {"number": 2, "kind": "RESUME", "status": "ENDED"},
+        ])
+    );
+    let events = events(owner, run_id).await;
+    let started: Vec<&Value> = events.iter().filter(|e| e["kind"] == "started").collect();
+    assert_eq!(started.len(), 2, "{events:?}");
+    assert!(started[0]["data"]["session_id"].is_string(), "{:?}", started[0]);
+    assert_eq!(started[1]["data"]["session_id"], started[0]["data"]["session_id"], "the same session, resumed");
+    events
 }

@@ -6,7 +6,7 @@ mod common;
 
 use acc_tests::model_api::{INPUT_TOKENS, ModelApi, OUTPUT_TOKENS, PROVIDER_KEY, Step};
 use acc_tests::{Server, TestDb};
-use common::{enroll, online_agents, run_connector, run_usage, wait_status};
+use common::{assert_resumed_after_restart, enroll, online_agents, run_connector, run_usage, wait_status};
 use serde_json::{Value, json};
 
 async fn run_events(owner: &acc_tests::Client, run_id: &str) -> Vec<Value> {
@@ -19,30 +19,75 @@ async fn run_events(owner: &acc_tests::Client, run_id: &str) -> Vec<Value> {
     page.data("runEvents")["edges"].as_array().unwrap().iter().map(|e| e["node"].clone()).collect()
 }
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn claude_code_runs_a_shell_command_only_after_a_person_approves_it() {
+/// The script of both tests: write a file with the shell, then say so.
+fn script() -> Vec<Step> {
+    vec![Step::Shell("echo hi > out.txt".into()), Step::Say("Done: wrote out.txt.".into())]
+}
+
+/// A Claude Code agent for `server`'s fixture: its connector's directory and credential, the
+/// `[[agents]]` configuration (Claude Code reaching `model` through the connector's model gateway,
+/// which holds the key) and the workdir.
+async fn claude_agent(
+    server: &Server,
+    f: &common::Fixture,
+    model: &ModelApi,
+) -> (std::path::PathBuf, std::path::PathBuf, String, std::path::PathBuf) {
     let claude = acc_tests::runtimes::npm_bin("claude");
-    let model =
-        ModelApi::start(vec![Step::Shell("echo hi > out.txt".into()), Step::Say("Done: wrote out.txt.".into())]).await;
-    let server = Server::start(TestDb::sqlite()).await;
-    let f = common::fixture(&server).await;
     let dir = server.db.dir.clone();
     let (home, work) = (dir.join("claude-home"), dir.join("work"));
     std::fs::create_dir_all(&home).unwrap();
     std::fs::create_dir_all(&work).unwrap();
-    let credential = enroll(&server, &f.owner, &f.workspace_id, &dir).await;
-    // Claude Code reaches the model through the connector's model gateway, which holds the key.
+    let credential = enroll(server, &f.owner, &f.workspace_id, &dir).await;
     let agents = format!(
         "{provider}[[agents]]\nname = \"claude\"\nadapter = \"claude-code\"\ncommand = {claude:?}\nworkdir = {work:?}\n\
          model_provider = \"anthropic\"\nenv = {{ HOME = {home:?} }}\n",
         provider = model.provider("anthropic", "anthropic"),
     );
+    (dir, credential, agents, work)
+}
+
+/// Starts a run of `task` on `agent` and waits until it asks to run its shell command.
+async fn start_run(owner: &acc_tests::Client, task: &Value, agent: &Value) -> String {
+    let started = owner
+        .gql(
+            "mutation($t: ID!, $a: ID!) { startRun(taskId: $t, agentId: $a, input: {objective: \"write hi to out.txt\"}) { id } }",
+            json!({"t": task["id"], "a": agent["id"]}),
+        )
+        .await;
+    let run_id = started.data("startRun")["id"].as_str().unwrap().to_owned();
+    wait_status(owner, &run_id, "WAITING_APPROVAL").await;
+    run_id
+}
+
+/// Starts a run of `task` on `agent` and approves its shell command.
+async fn start_and_approve(owner: &acc_tests::Client, f: &common::Fixture, task: &Value, agent: &Value) -> String {
+    let run_id = start_run(owner, task, agent).await;
+    let pending = owner
+        .gql("query($p: ID) { approvals(projectId: $p) { edges { node { id } } } }", json!({"p": f.project_id}))
+        .await;
+    let approval = pending.data("approvals")["edges"][0]["node"]["id"].clone();
+    owner
+        .gql(
+            "mutation($a: ID!) { decideApproval(approvalId: $a, decision: APPROVE) { status } }",
+            json!({"a": approval}),
+        )
+        .await
+        .data("decideApproval");
+    run_id
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn claude_code_runs_a_shell_command_only_after_a_person_approves_it() {
+    let model = ModelApi::start(script()).await;
+    let server = Server::start(TestDb::sqlite()).await;
+    let f = common::fixture(&server).await;
+    let (dir, credential, agents, work) = claude_agent(&server, &f, &model).await;
     let _connector = run_connector(&dir, &credential, &agents);
     let online = online_agents(&f.owner, &f.project_id, 1).await;
     let agent = &online[0];
     assert_eq!(
         agent["capabilities"],
-        json!(["STREAM", "CANCEL", "APPROVALS", "TOOLS", "USAGE_EXACT", "USAGE_ESTIMATED"])
+        json!(["STREAM", "CANCEL", "NATIVE_RESUME", "APPROVALS", "TOOLS", "USAGE_EXACT", "USAGE_ESTIMATED"])
     );
     let version = f
         .owner
@@ -56,15 +101,7 @@ async fn claude_code_runs_a_shell_command_only_after_a_person_approves_it() {
 
     for (decision, written) in [("DENY", false), ("APPROVE", true)] {
         let _ = std::fs::remove_file(work.join("out.txt"));
-        let started = f
-            .owner
-            .gql(
-                "mutation($t: ID!, $a: ID!) { startRun(taskId: $t, agentId: $a, input: {objective: \"write hi to out.txt\"}) { id } }",
-                json!({"t": task["id"], "a": agent["id"]}),
-            )
-            .await;
-        let run_id = started.data("startRun")["id"].as_str().unwrap().to_owned();
-        wait_status(&f.owner, &run_id, "WAITING_APPROVAL").await;
+        let run_id = start_run(&f.owner, &task, agent).await;
         let pending = f
             .owner
             .gql(
@@ -120,4 +157,36 @@ async fn claude_code_runs_a_shell_command_only_after_a_person_approves_it() {
     // The runtime was given the run's objective as its prompt.
     let first = &model.model_calls()[0].body;
     assert!(first["messages"][0].to_string().contains("write hi to out.txt"), "{}", first["messages"][0]);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_run_whose_connector_restarts_mid_turn_resumes_its_claude_code_session() {
+    // The run stops in its second model call, after the approved shell command ran.
+    let model = ModelApi::holding(script(), 1).await;
+    let server = Server::start(TestDb::sqlite()).await;
+    let f = common::fixture(&server).await;
+    let (dir, credential, agents, work) = claude_agent(&server, &f, &model).await;
+    let connector = run_connector(&dir, &credential, &agents);
+    let agent = online_agents(&f.owner, &f.project_id, 1).await[0].clone();
+    let task = common::create_task(&f.owner, &f.project_id, "Write a file").await;
+    let run_id = start_and_approve(&f.owner, &f, &task, &agent).await;
+    model.wait_held().await;
+
+    // The host dies mid-turn (SIGKILL), and comes back: the restarted connector reports the run
+    // lost, and the retry continues Claude Code's own session instead of starting over.
+    drop(connector);
+    model.release();
+    let _connector = run_connector(&dir, &credential, &agents);
+    let events = assert_resumed_after_restart(&f.owner, &run_id).await;
+    let tool_calls = events.iter().filter(|e| e["kind"] == "tool_call").count();
+    assert_eq!(tool_calls, 1, "the command ran once, in the first attempt");
+    let result = events.iter().rfind(|e| e["kind"] == "result").unwrap();
+    assert_eq!(result["data"]["result"], "Done: wrote out.txt.");
+    assert_eq!(std::fs::read_to_string(work.join("out.txt")).unwrap(), "hi\n");
+
+    // The resumed call carries the first attempt's conversation, its tool result included, then
+    // the instruction to go on.
+    let conversation = model.model_calls().last().unwrap().body["messages"].to_string();
+    assert!(conversation.contains("tool_result"), "{conversation}");
+    assert!(conversation.contains("write hi to out.txt") && conversation.contains("interrupted"), "{conversation}");
 }

@@ -5,16 +5,23 @@ mod common;
 
 use acc_tests::model_api::{INPUT_TOKENS, ModelApi, OUTPUT_TOKENS, PROVIDER_KEY, Step};
 use acc_tests::{Server, TestDb};
-use common::{enroll, online_agents, run_connector, run_usage, wait_status};
+use common::{assert_resumed_after_restart, enroll, online_agents, run_connector, run_usage, wait_status};
 use serde_json::{Value, json};
 
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn codex_runs_a_shell_command_in_its_workdir() {
+/// The script of both tests: write a file with the shell, then say so.
+fn script() -> Vec<Step> {
+    vec![Step::Shell("echo hi > out.txt".into()), Step::Say("Done: wrote out.txt.".into())]
+}
+
+/// A Codex agent for `server`'s fixture: its connector's directory and credential, the
+/// `[[agents]]` configuration (Codex reaching `model` through the connector's model gateway) and
+/// the workdir.
+async fn codex_agent(
+    server: &Server,
+    f: &common::Fixture,
+    model: &ModelApi,
+) -> (std::path::PathBuf, std::path::PathBuf, String, std::path::PathBuf) {
     let codex = acc_tests::runtimes::npm_bin("codex");
-    let model =
-        ModelApi::start(vec![Step::Shell("echo hi > out.txt".into()), Step::Say("Done: wrote out.txt.".into())]).await;
-    let server = Server::start(TestDb::sqlite()).await;
-    let f = common::fixture(&server).await;
     let dir = server.db.dir.clone();
     let (codex_home, work) = (dir.join("codex-home"), dir.join("work"));
     std::fs::create_dir_all(&codex_home).unwrap();
@@ -26,25 +33,41 @@ async fn codex_runs_a_shell_command_in_its_workdir() {
          [features]\nplugins = false\nremote_plugin = false\n[analytics]\nenabled = false\n[feedback]\nenabled = false\n",
     )
     .unwrap();
-    let credential = enroll(&server, &f.owner, &f.workspace_id, &dir).await;
+    let credential = enroll(server, &f.owner, &f.workspace_id, &dir).await;
     let agents = format!(
         "{provider}[[agents]]\nname = \"codex\"\nadapter = \"codex\"\ncommand = {codex:?}\nworkdir = {work:?}\n\
-         args = [\"-s\", \"workspace-write\"]\nmodel_provider = \"openai\"\nenv = {{ CODEX_HOME = {codex_home:?}, HOME = {dir:?} }}\n",
+         args = [\"-s\", \"workspace-write\"]\nmodel_provider = \"openai\"\nenv = {{ CODEX_HOME = {codex_home:?}, HOME = {home:?} }}\n",
         provider = model.provider("openai", "openai"),
-        dir = dir.join("home"),
+        home = dir.join("home"),
     );
-    let _connector = run_connector(&dir, &credential, &agents);
-    let online = online_agents(&f.owner, &f.project_id, 1).await;
-    assert_eq!(online[0]["capabilities"], json!(["STREAM", "CANCEL", "TOOLS", "USAGE_EXACT", "USAGE_ESTIMATED"]));
-    let task = common::create_task(&f.owner, &f.project_id, "Write a file").await;
-    let started = f
-        .owner
+    (dir, credential, agents, work)
+}
+
+/// Starts a run of `task` on `agent`.
+async fn start_run(owner: &acc_tests::Client, task: &Value, agent: &Value) -> String {
+    let started = owner
         .gql(
             "mutation($t: ID!, $a: ID!) { startRun(taskId: $t, agentId: $a, input: {objective: \"write hi to out.txt\"}) { id } }",
-            json!({"t": task["id"], "a": online[0]["id"]}),
+            json!({"t": task["id"], "a": agent["id"]}),
         )
         .await;
-    let run_id = started.data("startRun")["id"].as_str().unwrap().to_owned();
+    started.data("startRun")["id"].as_str().unwrap().to_owned()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn codex_runs_a_shell_command_in_its_workdir() {
+    let model = ModelApi::start(script()).await;
+    let server = Server::start(TestDb::sqlite()).await;
+    let f = common::fixture(&server).await;
+    let (dir, credential, agents, work) = codex_agent(&server, &f, &model).await;
+    let _connector = run_connector(&dir, &credential, &agents);
+    let online = online_agents(&f.owner, &f.project_id, 1).await;
+    assert_eq!(
+        online[0]["capabilities"],
+        json!(["STREAM", "CANCEL", "NATIVE_RESUME", "TOOLS", "USAGE_EXACT", "USAGE_ESTIMATED"])
+    );
+    let task = common::create_task(&f.owner, &f.project_id, "Write a file").await;
+    let run_id = start_run(&f.owner, &task, &online[0]).await;
     wait_status(&f.owner, &run_id, "SUCCEEDED").await;
     assert_eq!(std::fs::read_to_string(work.join("out.txt")).unwrap(), "hi\n", "the real shell ran the command");
 
@@ -78,4 +101,36 @@ async fn codex_runs_a_shell_command_in_its_workdir() {
     assert_eq!(usage["measured"]["outputTokens"], calls.len() as u64 * OUTPUT_TOKENS);
     assert_eq!(usage["measured"]["tokens"], "MEASURED");
     assert_eq!(usage["reported"]["outputTokens"], 2 * OUTPUT_TOKENS);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_run_whose_connector_restarts_mid_turn_resumes_its_codex_thread() {
+    // The run stops in its second model call, after the shell command ran.
+    let model = ModelApi::holding(script(), 1).await;
+    let server = Server::start(TestDb::sqlite()).await;
+    let f = common::fixture(&server).await;
+    let (dir, credential, agents, work) = codex_agent(&server, &f, &model).await;
+    let connector = run_connector(&dir, &credential, &agents);
+    let agent = online_agents(&f.owner, &f.project_id, 1).await[0].clone();
+    let task = common::create_task(&f.owner, &f.project_id, "Write a file").await;
+    let run_id = start_run(&f.owner, &task, &agent).await;
+    model.wait_held().await;
+
+    // The host dies mid-turn and comes back: the retry continues Codex's thread.
+    drop(connector);
+    model.release();
+    let _connector = run_connector(&dir, &credential, &agents);
+    let events = assert_resumed_after_restart(&f.owner, &run_id).await;
+    let logged = events.iter().filter(|e| e["kind"] == "output" && e["data"]["line"].to_string().contains(" INFO "));
+    assert_eq!(logged.count(), 0, "Codex's own logging stays quiet: {events:?}");
+    let tool_calls = events.iter().filter(|e| e["kind"] == "tool_call").count();
+    assert_eq!(tool_calls, 1, "the command ran once, in the first attempt");
+    let message = events.iter().rfind(|e| e["kind"] == "message").unwrap();
+    assert_eq!(message["data"]["text"], "Done: wrote out.txt.");
+    assert_eq!(std::fs::read_to_string(work.join("out.txt")).unwrap(), "hi\n");
+    // The resumed call carries the first attempt's conversation, the command's output included,
+    // then the instruction to go on.
+    let conversation = model.model_calls().last().unwrap().body["input"].to_string();
+    assert!(conversation.contains("function_call_output"), "{conversation}");
+    assert!(conversation.contains("write hi to out.txt") && conversation.contains("interrupted"), "{conversation}");
 }

@@ -1,7 +1,8 @@
 //! Attempts: choosing an agent and sending it the run, the attempt's lease on its connector
-//! (renewed by heartbeats), retries after a lapsed lease, and the sweeper that finds what timed out.
+//! (renewed by heartbeats), retries after a lapsed lease or a lost host — continuing the runtime's
+//! own session where the agent can resume it — and the sweeper that finds what timed out.
 
-use acc_entity::{agent, project, run_attempt, task_run};
+use acc_entity::{agent, project, run_attempt, run_event, task_run};
 use acc_protocol::{CancelMode, Capability, Command, CommandOutcome};
 use chrono::Utc;
 use sea_orm::sea_query::Expr;
@@ -18,6 +19,8 @@ use crate::gateway::capabilities;
 pub(super) const START: &str = "start";
 pub(super) const RETRY: &str = "retry";
 pub(super) const HANDOFF: &str = "handoff";
+/// A retry on the same agent that continues the runtime's session of an earlier attempt.
+pub(super) const RESUME: &str = "resume";
 
 /// The longest wait before a retry, however many attempts came before.
 const MAX_RETRY_BACKOFF: std::time::Duration = std::time::Duration::from_secs(300);
@@ -52,11 +55,18 @@ impl RunService {
             .order_by_asc(agent::Column::Id)
             .all(&self.db)
             .await?;
-        let chosen = candidates.into_iter().find(|a| {
-            wanted.is_none_or(|w| w == a.id)
-                && self.gateway.is_connected(a.connector_id)
-                && required.iter().all(|c| capabilities(a).contains(c))
-        });
+        let suitable: Vec<agent::Model> = candidates
+            .into_iter()
+            .filter(|a| {
+                wanted.is_none_or(|w| w == a.id)
+                    && self.gateway.is_connected(a.connector_id)
+                    && required.iter().all(|c| capabilities(a).contains(c))
+            })
+            .collect();
+        // A retry goes back to the previous attempt's agent when it can: only there can the
+        // runtime's own session be resumed, and its workdir holds what the run did so far.
+        let previous_agent = previous.as_ref().filter(|_| run.handoff_target_id.is_none()).map(|a| a.agent_id);
+        let chosen = suitable.iter().find(|a| Some(a.id) == previous_agent).or(suitable.first()).cloned();
         let Some(agent) = chosen else {
             let reason = match (run.handoff_target_id, wanted) {
                 (Some(_), _) => "the handoff target is not online".to_owned(),
@@ -74,6 +84,7 @@ impl RunService {
         let kind = match (run.handoff_target_id, number) {
             (Some(_), _) => HANDOFF,
             (None, 1) => START,
+            (None, _) if self.resumable_session(run_id, agent.id).await?.is_some() => RESUME,
             (None, _) => RETRY,
         };
         let now = Utc::now();
@@ -127,12 +138,28 @@ impl RunService {
             }
         } else {
             let context = match attempt.kind.as_str() {
-                RETRY => serde_json::json!({
+                RETRY | RESUME => serde_json::json!({
                     "attempt": attempt.number,
                     "checkpoint": self.latest_checkpoint(run.id).await?.map(|c| c.data),
                 }),
                 _ => serde_json::json!({}),
             };
+            let session = match attempt.kind.as_str() {
+                RESUME => self.resumable_session(run.id, attempt.agent_id).await?,
+                _ => None,
+            };
+            if let Some(session_id) = session {
+                let command = Command::Resume {
+                    run_id: run.id,
+                    attempt_id: attempt.id,
+                    agent_id: attempt.agent_id,
+                    session_id,
+                    input: run.input.clone(),
+                    context,
+                    budget,
+                };
+                return Ok(self.send_command(attempt.connector_id, run.id, attempt.id, command));
+            }
             Command::StartRun {
                 run_id: run.id,
                 attempt_id: attempt.id,
@@ -146,10 +173,36 @@ impl RunService {
         Ok(self.send_command(attempt.connector_id, run.id, attempt.id, command))
     }
 
+    /// The runtime session a new attempt of the run on `agent_id` can resume: the one the agent's
+    /// latest earlier attempt started (its `started` event's `session_id`), if the agent declares
+    /// `native_resume`.
+    async fn resumable_session(&self, run_id: Uuid, agent_id: Uuid) -> Result<Option<String>> {
+        let agent = agent::Entity::find_by_id(agent_id).one(&self.db).await?;
+        if !agent.is_some_and(|a| capabilities(&a).contains(&Capability::NativeResume)) {
+            return Ok(None);
+        }
+        let earlier: Vec<Uuid> = run_attempt::Entity::find()
+            .filter(run_attempt::Column::RunId.eq(run_id))
+            .filter(run_attempt::Column::AgentId.eq(agent_id))
+            .all(&self.db)
+            .await?
+            .into_iter()
+            .map(|a| a.id)
+            .collect();
+        let started = run_event::Entity::find()
+            .filter(run_event::Column::RunId.eq(run_id))
+            .filter(run_event::Column::Kind.eq("started"))
+            .filter(run_event::Column::AttemptId.is_in(earlier))
+            .order_by_desc(run_event::Column::Sequence)
+            .one(&self.db)
+            .await?;
+        Ok(started.and_then(|e| e.data.get("session_id")?.as_str().map(str::to_owned)))
+    }
+
     /// The run's working attempt ended without a result (its lease lapsed, it could not be sent).
     /// Retries while the run has attempts left, else fails it. A handoff in progress goes on.
     /// Returns true when the run is now ready to be dispatched at once (a handoff's target).
-    async fn attempt_failed(&self, run_id: Uuid, reason: String) -> Result<bool> {
+    pub(super) async fn attempt_failed(&self, run_id: Uuid, reason: String) -> Result<bool> {
         let run = self.load(run_id).await?;
         let mut status = RunStatus::from_stored(&run.status);
         if status.is_terminal() {

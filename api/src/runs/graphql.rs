@@ -132,6 +132,9 @@ pub enum RunAttemptKind {
     Retry,
     /// The target of a handoff, carrying the handoff bundle.
     Handoff,
+    /// A retry on the same agent that continues the runtime's own session of an earlier
+    /// attempt (the agent declares `NATIVE_RESUME`) instead of starting over.
+    Resume,
 }
 
 #[derive(Enum, Copy, Clone, Eq, PartialEq)]
@@ -153,6 +156,8 @@ pub enum RunAttemptStatus {
     Lapsed,
     /// The control plane stopped while it was live.
     Interrupted,
+    /// Its connector restarted while it was live, and the run's process was gone.
+    Lost,
 }
 
 /// One dispatch of a run to an agent.
@@ -168,6 +173,7 @@ impl RunAttempt {
         match self.0.kind.as_str() {
             super::dispatch::HANDOFF => RunAttemptKind::Handoff,
             super::dispatch::RETRY => RunAttemptKind::Retry,
+            super::dispatch::RESUME => RunAttemptKind::Resume,
             _ => RunAttemptKind::Start,
         }
     }
@@ -183,6 +189,7 @@ impl RunAttempt {
             UNDELIVERED => RunAttemptStatus::Undelivered,
             LAPSED => RunAttemptStatus::Lapsed,
             INTERRUPTED => RunAttemptStatus::Interrupted,
+            LOST => RunAttemptStatus::Lost,
             _ => RunAttemptStatus::Ended,
         }
     }

@@ -4,7 +4,7 @@
 //! checkpoint is kept.
 
 use acc_entity::{run_attempt, run_event, task_run};
-use acc_protocol::{Envelope, EventKind, RunCursor};
+use acc_protocol::{Envelope, EventKind, OUTCOME_LOST, RunCursor};
 use sea_orm::{ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter, QueryOrder, Set};
 use uuid::Uuid;
 
@@ -130,6 +130,16 @@ impl RunService {
             return self.dispatch(run_id).await;
         }
         let outcome = data.get("outcome").and_then(|o| o.as_str()).unwrap_or("failed");
+        if outcome == OUTCOME_LOST && status != RunStatus::Cancelling {
+            // The host lost the run, not the agent: retried per policy, as after a lapsed lease.
+            if self.end_attempt(attempt_id, LOST).await? {
+                let reason = outcome_reason(data).unwrap_or_else(|| "the connector lost the run".to_owned());
+                if self.attempt_failed(run_id, reason).await? {
+                    self.dispatch(run_id).await?;
+                }
+            }
+            return Ok(());
+        }
         let to = match (status, outcome) {
             (RunStatus::Cancelling, _) => RunStatus::Cancelled,
             (_, "succeeded") => RunStatus::Succeeded,

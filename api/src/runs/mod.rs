@@ -156,6 +156,7 @@ mod attempt_status {
     pub const UNDELIVERED: &str = "undelivered";
     pub const LAPSED: &str = "lapsed";
     pub const INTERRUPTED: &str = "interrupted";
+    pub const LOST: &str = "lost";
 }
 
 impl RunService {

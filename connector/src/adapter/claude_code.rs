@@ -15,17 +15,18 @@ use super::process::{self, Mapped, OutputMapper, ProcessEnd, ProcessRun};
 use super::vendor::RuntimeProgram;
 use super::{
     Adapter, AdapterError, AdapterEvent, AdapterKind, AdapterOptions, ApprovalDecision, EventSink, Handshake, Health,
-    NativeRun, RunSpec, bounded, context_text, event, prompt_text,
+    NativeRun, RunSpec, bounded, context_text, event, prompt_text, resume_prompt,
 };
 use crate::config::{AgentConfig, ModelApi};
 use crate::lock;
 
 pub const KIND: AdapterKind = AdapterKind {
     name: "claude-code",
-    description: "Claude Code (`claude`) headless in stream-json mode: messages, tool calls and results, usage; every tool use is an approval",
+    description: "Claude Code (`claude`) headless in stream-json mode: messages, tool calls and results, usage; every tool use is an approval; retries resume its session",
     capabilities: &[
         Capability::Stream,
         Capability::Cancel,
+        Capability::NativeResume,
         Capability::Approvals,
         Capability::Tools,
         Capability::UsageEstimated,
@@ -38,7 +39,6 @@ pub const KIND: AdapterKind = AdapterKind {
 pub const TESTED: &str = "2";
 /// A stream-json line can be long (a large tool result); longer ones are kept as a vendor extension.
 const MAX_LINE_BYTES: usize = 8 * 1024 * 1024;
-/// Text kept of a tool result or a final answer in one event.
 /// Tools whose use changes a file (its `file_path`).
 const FILE_TOOLS: &[&str] = &["Write", "Edit", "MultiEdit", "NotebookEdit"];
 
@@ -53,18 +53,10 @@ impl ClaudeCodeAdapter {
         let quiet = [("CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "1")];
         Self { program: RuntimeProgram::new(agent, options, &quiet) }
     }
-}
 
-impl Adapter for ClaudeCodeAdapter {
-    fn handshake(&self) -> Handshake {
-        self.program.handshake(&KIND)
-    }
-
-    fn health(&self) -> Health {
-        self.program.health("Claude Code", TESTED)
-    }
-
-    fn start(&self, spec: RunSpec, events: EventSink) -> Result<Box<dyn NativeRun>, AdapterError> {
+    /// Starts `claude`, in a new session or continuing `resume` (`--resume`, which keeps the
+    /// session's transcript and id).
+    fn run(&self, spec: RunSpec, resume: Option<&str>, events: EventSink) -> Result<Box<dyn NativeRun>, AdapterError> {
         let mut args: Vec<String> = [
             "-p",
             "--output-format",
@@ -80,7 +72,14 @@ impl Adapter for ClaudeCodeAdapter {
         if let Some(context) = context_text(&spec) {
             args.extend(["--append-system-prompt".to_owned(), context]);
         }
-        let prompt = json!({ "type": "user", "message": { "role": "user", "content": prompt_text(&spec) } });
+        let text = match resume {
+            Some(session) => {
+                args.extend(["--resume".to_owned(), session.to_owned()]);
+                resume_prompt(&spec)
+            }
+            None => prompt_text(&spec),
+        };
+        let prompt = json!({ "type": "user", "message": { "role": "user", "content": text } });
         let mut launch = self.program.launch(args, Some(prompt.to_string()), true, MAX_LINE_BYTES);
         if let Some(model) = &spec.model {
             launch.set_env("ANTHROPIC_BASE_URL", &model.base_url);
@@ -93,6 +92,24 @@ impl Adapter for ClaudeCodeAdapter {
         let span = tracing::info_span!("claude_code", run_id = %spec.run_id, attempt_id = %spec.attempt_id);
         let process = process::spawn(launch, mapper, events, self.program.active.clone(), span)?;
         Ok(Box::new(ClaudeRun { process, asked }))
+    }
+}
+
+impl Adapter for ClaudeCodeAdapter {
+    fn handshake(&self) -> Handshake {
+        self.program.handshake(&KIND)
+    }
+
+    fn health(&self) -> Health {
+        self.program.health("Claude Code", TESTED)
+    }
+
+    fn start(&self, spec: RunSpec, events: EventSink) -> Result<Box<dyn NativeRun>, AdapterError> {
+        self.run(spec, None, events)
+    }
+
+    fn resume(&self, spec: RunSpec, session_id: &str, events: EventSink) -> Result<Box<dyn NativeRun>, AdapterError> {
+        self.run(spec, Some(session_id), events)
     }
 }
 

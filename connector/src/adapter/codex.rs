@@ -1,7 +1,8 @@
 //! The `codex` adapter (SPEC §9): drives OpenAI's Codex CLI headless (`codex exec --json
 //! --skip-git-repo-check … PROMPT`) and maps its JSONL events (thread, turn and item events, turn
-//! usage) to normalized events. `codex exec` takes no decision from outside, so this adapter
-//! declares no approvals: what its sandbox (`-s …` in `args`) allows, it does.
+//! usage) to normalized events; a retry continues the thread with `codex exec … resume ID`.
+//! `codex exec` takes no decision from outside, so this adapter declares no approvals: what its
+//! sandbox (`-s …` in `args`) allows, it does.
 
 use acc_protocol::{Capability, EventKind};
 use serde_json::{Value, json};
@@ -11,14 +12,20 @@ use super::process::{self, Mapped, OutputMapper, ProcessEnd};
 use super::vendor::RuntimeProgram;
 use super::{
     Adapter, AdapterError, AdapterEvent, AdapterKind, AdapterOptions, EventSink, Handshake, Health, NativeRun, RunSpec,
-    bounded, context_text, event, prompt_text,
+    bounded, context_text, event, prompt_text, resume_prompt,
 };
 use crate::config::{AgentConfig, ModelApi};
 
 pub const KIND: AdapterKind = AdapterKind {
     name: "codex",
-    description: "Codex CLI (`codex exec --json`): messages, commands and their output, file changes, turn usage",
-    capabilities: &[Capability::Stream, Capability::Cancel, Capability::Tools, Capability::UsageEstimated],
+    description: "Codex CLI (`codex exec --json`): messages, commands and their output, file changes, turn usage; retries resume its thread",
+    capabilities: &[
+        Capability::Stream,
+        Capability::Cancel,
+        Capability::NativeResume,
+        Capability::Tools,
+        Capability::UsageEstimated,
+    ],
     model_api: Some(ModelApi::Openai),
     credential_env: &[],
 };
@@ -29,7 +36,6 @@ pub const TESTED: &str = "0.171";
 const GATEWAY_PROVIDER: &str = "acc_model_gateway";
 const GATEWAY_TOKEN_ENV: &str = "ACC_MODEL_GATEWAY_TOKEN";
 const MAX_LINE_BYTES: usize = 8 * 1024 * 1024;
-/// Text kept of a command's output or a message in one event.
 
 #[derive(Debug)]
 pub struct CodexAdapter {
@@ -38,24 +44,21 @@ pub struct CodexAdapter {
 
 impl CodexAdapter {
     pub fn new(agent: &AgentConfig, options: AdapterOptions) -> Self {
-        Self { program: RuntimeProgram::new(agent, options, &[]) }
-    }
-}
-
-impl Adapter for CodexAdapter {
-    fn handshake(&self) -> Handshake {
-        self.program.handshake(&KIND)
+        // Codex logs by `RUST_LOG`: the connector's own level would turn its stderr into hundreds
+        // of output events per run.
+        Self { program: RuntimeProgram::new(agent, options, &[("RUST_LOG", "error")]) }
     }
 
-    fn health(&self) -> Health {
-        self.program.health("Codex CLI", TESTED)
-    }
-
-    fn start(&self, spec: RunSpec, events: EventSink) -> Result<Box<dyn NativeRun>, AdapterError> {
+    /// Starts `codex exec`, in a new thread or continuing thread `resume` (`codex exec … resume ID`).
+    fn run(&self, spec: RunSpec, resume: Option<&str>, events: EventSink) -> Result<Box<dyn NativeRun>, AdapterError> {
+        let task = match resume {
+            Some(_) => resume_prompt(&spec),
+            None => prompt_text(&spec),
+        };
         // `codex exec` has no system prompt of its own: the context goes after the prompt.
         let prompt = match context_text(&spec) {
-            Some(context) => format!("{}\n\n{context}", prompt_text(&spec)),
-            None => prompt_text(&spec),
+            Some(context) => format!("{task}\n\n{context}"),
+            None => task,
         };
         let mut args = Vec::new();
         if let Some(model) = &spec.model {
@@ -77,11 +80,33 @@ impl Adapter for CodexAdapter {
         if let Some(model) = &spec.model {
             launch.set_env(GATEWAY_TOKEN_ENV, &model.token);
         }
-        // The prompt goes last, after the configured arguments (a sandbox mode, a model…).
+        // The prompt goes last, after the configured arguments (a sandbox mode, a model…), which
+        // are options of `exec` and so come before its `resume`.
+        if let Some(thread) = resume {
+            launch.args.extend(["resume".to_owned(), thread.to_owned()]);
+        }
         launch.args.extend(["--".to_owned(), prompt]);
         let span = tracing::info_span!("codex", run_id = %spec.run_id, attempt_id = %spec.attempt_id);
         let process = process::spawn(launch, CodexOutput::default(), events, self.program.active.clone(), span)?;
         Ok(Box::new(process))
+    }
+}
+
+impl Adapter for CodexAdapter {
+    fn handshake(&self) -> Handshake {
+        self.program.handshake(&KIND)
+    }
+
+    fn health(&self) -> Health {
+        self.program.health("Codex CLI", TESTED)
+    }
+
+    fn start(&self, spec: RunSpec, events: EventSink) -> Result<Box<dyn NativeRun>, AdapterError> {
+        self.run(spec, None, events)
+    }
+
+    fn resume(&self, spec: RunSpec, session_id: &str, events: EventSink) -> Result<Box<dyn NativeRun>, AdapterError> {
+        self.run(spec, Some(session_id), events)
     }
 }
 

@@ -41,7 +41,6 @@ const HOOK_COMMAND: &str = "sh -c '{ cat; echo; } >> /proc/$PPID/fd/1'";
 const HOOKS: &[&str] = &["on_session_start", "post_tool_call"];
 /// A hook payload carries the tool's whole result.
 const MAX_LINE_BYTES: usize = 8 * 1024 * 1024;
-/// Text kept of a tool result or a message in one event.
 
 #[derive(Debug)]
 pub struct HermesAdapter {

@@ -162,11 +162,12 @@ pub trait Adapter: Send + Sync + Debug {
     /// in order (`Started` first, `Result` last).
     fn start(&self, spec: RunSpec, events: EventSink) -> Result<Box<dyn NativeRun>, AdapterError>;
 
-    /// AAP `resume(native_run_ref | checkpoint)`.
+    /// AAP `resume(native_run_ref)`: a new attempt that continues the runtime's own session
+    /// `session_id` (an earlier attempt's, from its `Started` event) instead of starting over.
     fn resume(
         &self,
         _spec: RunSpec,
-        _checkpoint: Option<&Value>,
+        _session_id: &str,
         _events: EventSink,
     ) -> Result<Box<dyn NativeRun>, AdapterError> {
         Err(AdapterError::CapabilityMissing(Capability::NativeResume))
@@ -247,6 +248,16 @@ pub fn prompt_text(spec: &RunSpec) -> String {
         (None, Value::String(text)) => text.clone(),
         (None, input) => serde_json::to_string_pretty(input).unwrap_or_default(),
     }
+}
+
+/// The prompt of a resumed attempt: the runtime's session already holds the task and the work
+/// done so far, so it is told to go on, with the task again in case the session lost its end.
+pub fn resume_prompt(spec: &RunSpec) -> String {
+    format!(
+        "Your previous attempt at this task was interrupted before it finished. Continue where you left off \
+         and complete the task.\n\nThe task: {}",
+        prompt_text(spec)
+    )
 }
 
 /// The context the control plane gave a run (a handoff bundle, a retry's checkpoint) as text for
