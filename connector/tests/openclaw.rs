@@ -188,3 +188,32 @@ fn the_adapter_is_listed_with_its_capabilities() {
     let names: Vec<&str> = kind.capabilities.iter().map(|c| c.as_str()).collect();
     assert_eq!(names, ["stream", "cancel", "approvals", "tools", "usage_estimated"]);
 }
+
+#[test]
+fn a_file_the_agent_wrote_is_a_file_change_and_its_answer_is_said_once() {
+    let mut conversation = conversation();
+    let (events, replies) = replay(&mut conversation, "write-file.jsonl");
+    assert_eq!(replies.len(), 2, "connect and the agent request: a file write asks no one");
+    assert_eq!(
+        kinds(&events),
+        [
+            EventKind::Started,
+            EventKind::Message,
+            EventKind::ToolCall,
+            EventKind::ToolResult,
+            EventKind::FileChange,
+            EventKind::Message,
+            EventKind::Usage,
+        ]
+    );
+    assert_eq!(events[1].data["text"], "I will write notes.md.");
+    assert_eq!(
+        events[2].data,
+        json!({"id": "call_w", "name": "write", "input": {"path": "notes.md", "content": "hi\n"}})
+    );
+    assert_eq!(events[3].data["output"], "Successfully wrote 3 bytes to notes.md");
+    assert_eq!(events[4].data, json!({"path": "notes.md", "tool": "write"}));
+    // OpenClaw's final chat message repeats the whole turn's text; the answer is its reply alone.
+    assert_eq!(events[5].data, json!({"role": "assistant", "text": "Done: wrote out.txt."}));
+    assert_eq!(conversation.result(&stopped())["outcome"], "succeeded");
+}

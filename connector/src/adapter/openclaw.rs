@@ -407,13 +407,15 @@ pub struct Conversation {
     server_version: Value,
     /// The gateway's id of the run (from the `agent` request's acceptance).
     run_id: Option<String>,
+    /// The arguments of the tool calls under way, by call id.
+    tool_inputs: HashMap<String, Value>,
 }
 
 fn vendor(frame: &Value) -> AdapterEvent {
     event(EventKind::VendorExtension, json!({ "runtime": KIND.name, "frame": frame }))
 }
 
-/// The text blocks of a message or tool result content.
+/// The text blocks of a tool result's content.
 fn text_of(content: &Value) -> String {
     let blocks = content.as_array().into_iter().flatten();
     blocks.filter_map(|block| block["text"].as_str()).collect::<Vec<_>>().join("\n")
@@ -425,7 +427,7 @@ fn error_text(error: &Value) -> String {
 
 impl Conversation {
     fn new(device: Device, token: String, agent: Value, shared: Arc<Mutex<Shared>>) -> Self {
-        Self { device, token, agent, shared, server_version: Value::Null, run_id: None }
+        Self { device, token, agent, shared, server_version: Value::Null, run_id: None, tool_inputs: HashMap::new() }
     }
 
     /// A conversation on its own (for the mapper tests), with `agent` as its request.
@@ -486,11 +488,15 @@ impl Conversation {
         }
     }
 
-    /// The final answer to the `agent` request: the run's usage as OpenClaw counted it, and its end.
+    /// The final answer to the `agent` request: the agent's reply, the run's usage as OpenClaw
+    /// counted it, and its end.
     fn answered(&mut self, frame: &Value) -> Step {
         let payload = &frame["payload"];
         let meta = &payload["result"]["meta"]["agentMeta"];
-        let mut events = Vec::new();
+        let replies = payload["result"]["payloads"].as_array().into_iter().flatten();
+        let said = replies.filter_map(|reply| reply["text"].as_str()).filter(|text| !text.trim().is_empty());
+        let mut events: Vec<AdapterEvent> =
+            said.map(|text| event(EventKind::Message, json!({ "role": "assistant", "text": bounded(text) }))).collect();
         let usage = &meta["usage"];
         if usage.is_object() {
             events.push(event(
@@ -559,18 +565,13 @@ impl Conversation {
             _ if !self.ours(payload) => Vec::new(),
             "agent" => self.agent_event(frame),
             "chat" => match payload["state"].as_str() {
-                Some("final") => {
-                    let text = text_of(&payload["message"]["content"]);
-                    let said = (!text.trim().is_empty())
-                        .then(|| event(EventKind::Message, json!({ "role": "assistant", "text": bounded(&text) })));
-                    said.into_iter().collect()
-                }
                 Some("error") => vec![event(
                     EventKind::Error,
                     json!({ "message": bounded(payload["errorMessage"].as_str().unwrap_or("the chat turn failed")) }),
                 )],
-                // Deltas add up to the final message.
-                Some("delta") => Vec::new(),
+                // The turn's text so far, all of it in one message: the preambles and the
+                // answer's payloads say it once each.
+                Some("delta" | "final") => Vec::new(),
                 _ => vec![vendor(frame)],
             },
             "exec.approval.requested" => self.approval(payload),
@@ -616,17 +617,22 @@ impl Conversation {
             // add up to the final message and the answer's usage; an approval repeats the decision.
             (Some("item"), _) if matches!(data["kind"].as_str(), Some("preamble" | "tool")) => Vec::new(),
             (Some("command_output" | "assistant" | "usage" | "approval"), _) => Vec::new(),
-            (Some("tool"), Some("start")) => vec![event(
-                EventKind::ToolCall,
-                json!({ "id": data["toolCallId"], "name": data["name"], "input": data["args"] }),
-            )],
+            (Some("tool"), Some("start")) => {
+                if let Some(id) = data["toolCallId"].as_str() {
+                    self.tool_inputs.insert(id.to_owned(), data["args"].clone());
+                }
+                vec![event(
+                    EventKind::ToolCall,
+                    json!({ "id": data["toolCallId"], "name": data["name"], "input": data["args"] }),
+                )]
+            }
             (Some("tool"), Some("update")) => Vec::new(),
             (Some("tool"), Some("result")) => self.tool_result(data),
             _ => vec![vendor(frame)],
         }
     }
 
-    fn tool_result(&self, data: &Value) -> Vec<AdapterEvent> {
+    fn tool_result(&mut self, data: &Value) -> Vec<AdapterEvent> {
         let details = &data["result"]["details"];
         let is_error = data["isError"] == true;
         let mut events = vec![event(
@@ -640,11 +646,10 @@ impl Conversation {
             }),
         )];
         let name = data["name"].as_str().unwrap_or_default();
-        if !is_error && FILE_TOOLS.contains(&name) {
-            // The call's arguments came with its start; the result names the file too.
-            if let Some(path) = details["path"].as_str().or_else(|| data["args"]["path"].as_str()) {
-                events.push(event(EventKind::FileChange, json!({ "path": path, "tool": name })));
-            }
+        // The file is named in the call's arguments, which came with its start.
+        let input = data["toolCallId"].as_str().and_then(|id| self.tool_inputs.remove(id)).unwrap_or_default();
+        if let Some(path) = input["path"].as_str().filter(|_| !is_error && FILE_TOOLS.contains(&name)) {
+            events.push(event(EventKind::FileChange, json!({ "path": path, "tool": name })));
         }
         events
     }
