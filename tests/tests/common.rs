@@ -174,6 +174,18 @@ pub async fn wait_status_within(owner: &Client, run_id: &str, wanted: &str, limi
     panic!("run never reached {wanted}: {last}");
 }
 
+/// The `result` event of a run, once the connector has reported it.
+pub async fn wait_result(owner: &Client, run_id: &str) -> Value {
+    for _ in 0..200 {
+        let events = events(owner, run_id).await;
+        if let Some(result) = events.into_iter().find(|e| e["kind"] == "result") {
+            return result["data"].clone();
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    panic!("the connector did not report the end of run {run_id}");
+}
+
 /// `runUsage` of a run: both signals, the wall time and the budget.
 pub async fn run_usage(client: &Client, run_id: &str) -> Value {
     let signal = "requests inputTokens outputTokens cachedInputTokens tokens costUsd cost models";

@@ -1,7 +1,8 @@
 //! OpenClaw for real behind `acc-connector`: the pinned `openclaw` (under the pinned Node.js 24)
 //! runs a gateway of its own per run, reaching the scripted Chat Completions API through the
 //! connector's model gateway. Its shell command waits for a person's decision through GraphQL and
-//! runs only if approved; a logging proxy shows it tried to reach nothing else.
+//! runs only if approved, or not at all when the run is cancelled meanwhile; a logging proxy shows
+//! it tried to reach nothing else.
 
 mod common;
 
@@ -125,11 +126,29 @@ async fn openclaw_runs_a_shell_command_only_after_a_person_approves_it() {
     }
     let first = &model.model_calls()[0].body;
     assert!(first["messages"].to_string().contains("write hi to out.txt"), "the objective is the prompt");
-    let requests = model.requests();
-    assert!(requests.iter().all(|r| r.credential.as_deref() == Some(PROVIDER_KEY)), "{requests:?}");
-    assert_eq!(*outside.lock().unwrap(), Vec::<String>::new(), "OpenClaw tried to reach the outside");
     // Nothing but the command's file in the workdir: OpenClaw's own state stayed in the run's directory.
     let left: Vec<_> = std::fs::read_dir(&work).unwrap().map(|e| e.unwrap().file_name()).collect();
     assert_eq!(left, ["out.txt"]);
+
+    // Cancelled while it waits for a decision: its gateway is stopped, and the command never runs.
+    std::fs::remove_file(work.join("out.txt")).unwrap();
+    let started = f
+        .owner
+        .gql(
+            "mutation($t: ID!, $a: ID!) { startRun(taskId: $t, agentId: $a, input: {objective: \"write hi to out.txt\"}) { id } }",
+            json!({"t": task["id"], "a": agent["id"]}),
+        )
+        .await;
+    let run_id = started.data("startRun")["id"].as_str().unwrap().to_owned();
+    wait_status_within(&f.owner, &run_id, "WAITING_APPROVAL", SLOW).await;
+    f.owner.gql("mutation($r: ID!) { cancelRun(runId: $r) { status } }", json!({"r": run_id})).await.data("cancelRun");
+    wait_status_within(&f.owner, &run_id, "CANCELLED", SLOW).await;
+    let result = common::wait_result(&f.owner, &run_id).await;
+    assert_eq!(result["outcome"], "cancelled", "{result}");
+    assert!(!work.join("out.txt").exists(), "a cancelled request runs nothing");
+
+    let requests = model.requests();
+    assert!(requests.iter().all(|r| r.credential.as_deref() == Some(PROVIDER_KEY)), "{requests:?}");
+    assert_eq!(*outside.lock().unwrap(), Vec::<String>::new(), "OpenClaw tried to reach the outside");
     drop(server);
 }
