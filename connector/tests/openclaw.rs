@@ -217,3 +217,18 @@ fn a_file_the_agent_wrote_is_a_file_change_and_its_answer_is_said_once() {
     assert_eq!(events[5].data, json!({"role": "assistant", "text": "Done: wrote out.txt."}));
     assert_eq!(conversation.result(&stopped())["outcome"], "succeeded");
 }
+
+#[test]
+fn an_unreachable_model_fails_the_run_once_openclaw_gives_up_retrying() {
+    let mut conversation = conversation();
+    let (events, _) = replay(&mut conversation, "unreachable.jsonl");
+    // It starts the turn again after each failed model call, saying so in `run_status` events.
+    let retries = events.iter().filter(|e| e.data["frame"]["payload"]["stream"] == "run_status").count();
+    assert_eq!(retries, 6);
+    let normalized: Vec<&AdapterEvent> = events.iter().filter(|e| e.kind != EventKind::VendorExtension).collect();
+    let failure = "LLM request failed: connection refused by the provider endpoint.";
+    assert_eq!(normalized.iter().map(|e| e.kind).collect::<Vec<_>>(), [EventKind::Started, EventKind::Error]);
+    assert_eq!(normalized[1].data["message"], failure, "said once, though OpenClaw says it three times");
+    let end = conversation.result(&stopped());
+    assert_eq!((&end["outcome"], &end["error"]), (&json!("failed"), &json!(failure)));
+}

@@ -83,6 +83,7 @@ const HOUSEKEEPING: &[&str] = &[
     "cron",
     "sessions.changed",
     "update.available",
+    "skills.changed",
     "chat.metadata.changed",
     "exec.approval.resolved",
 ];
@@ -409,6 +410,10 @@ pub struct Conversation {
     run_id: Option<String>,
     /// The arguments of the tool calls under way, by call id.
     tool_inputs: HashMap<String, Value>,
+    started: bool,
+    /// The last error reported: OpenClaw says the same failure in its lifecycle, its chat and
+    /// its answer.
+    last_error: Option<String>,
 }
 
 fn vendor(frame: &Value) -> AdapterEvent {
@@ -427,7 +432,17 @@ fn error_text(error: &Value) -> String {
 
 impl Conversation {
     fn new(device: Device, token: String, agent: Value, shared: Arc<Mutex<Shared>>) -> Self {
-        Self { device, token, agent, shared, server_version: Value::Null, run_id: None, tool_inputs: HashMap::new() }
+        Self {
+            device,
+            token,
+            agent,
+            shared,
+            server_version: Value::Null,
+            run_id: None,
+            tool_inputs: HashMap::new(),
+            started: false,
+            last_error: None,
+        }
     }
 
     /// A conversation on its own (for the mapper tests), with `agent` as its request.
@@ -444,6 +459,15 @@ impl Conversation {
     /// still pending.
     pub fn decide(&self, decision: &ApprovalDecision) -> Option<Value> {
         resolution(&self.shared, decision)
+    }
+
+    /// An `error` event, unless it repeats the last one.
+    fn error(&mut self, message: &str) -> Vec<AdapterEvent> {
+        if self.last_error.as_deref() == Some(message) {
+            return Vec::new();
+        }
+        self.last_error = Some(message.to_owned());
+        vec![event(EventKind::Error, json!({ "message": bounded(message) }))]
     }
 
     fn broken(&self, why: String) -> Step {
@@ -513,18 +537,14 @@ impl Conversation {
                 }),
             ));
         }
-        let answered = match (frame["ok"] == true, payload["status"].as_str()) {
-            (true, Some("ok")) => Ok(()),
-            (true, status) => Err(format!(
-                "OpenClaw ended the turn as {}: {}",
-                status.unwrap_or("unknown"),
-                payload["summary"].as_str().unwrap_or("no summary")
-            )),
-            (false, _) => Err(format!("OpenClaw refused the agent request: {}", error_text(&frame["error"]))),
+        let answered = if frame["ok"] == true && payload["status"] == "ok" {
+            Ok(())
+        } else {
+            let why = frame["error"]["message"].as_str().or_else(|| payload["summary"].as_str());
+            let why = why.unwrap_or("OpenClaw gave no reason").to_owned();
+            events.extend(self.error(&why));
+            Err(why)
         };
-        if let Err(why) = &answered {
-            events.push(event(EventKind::Error, json!({ "message": bounded(why) })));
-        }
         lock(&self.shared).answered = Some(answered);
         Step { events, done: true, ..Step::default() }
     }
@@ -565,10 +585,7 @@ impl Conversation {
             _ if !self.ours(payload) => Vec::new(),
             "agent" => self.agent_event(frame),
             "chat" => match payload["state"].as_str() {
-                Some("error") => vec![event(
-                    EventKind::Error,
-                    json!({ "message": bounded(payload["errorMessage"].as_str().unwrap_or("the chat turn failed")) }),
-                )],
+                Some("error") => self.error(payload["errorMessage"].as_str().unwrap_or("the chat turn failed")),
                 // The turn's text so far, all of it in one message: the preambles and the
                 // answer's payloads say it once each.
                 Some("delta" | "final") => Vec::new(),
@@ -584,7 +601,10 @@ impl Conversation {
         let payload = &frame["payload"];
         let data = &payload["data"];
         match (payload["stream"].as_str(), data["phase"].as_str()) {
+            // OpenClaw starts the turn again after a failed model call: the run started once.
+            (Some("lifecycle"), Some("start")) if self.started => Vec::new(),
             (Some("lifecycle"), Some("start")) => {
+                self.started = true;
                 let session = payload["sessionId"].as_str().map(str::to_owned);
                 let mut shared = lock(&self.shared);
                 shared.session_id = session.clone();
@@ -600,10 +620,7 @@ impl Conversation {
                     }),
                 )]
             }
-            (Some("lifecycle"), Some("error")) => vec![event(
-                EventKind::Error,
-                json!({ "message": bounded(data["error"].as_str().unwrap_or("the agent run failed")) }),
-            )],
+            (Some("lifecycle"), Some("error")) => self.error(data["error"].as_str().unwrap_or("the agent run failed")),
             // Its progress through the turn; the answer and the approvals say what matters.
             (Some("lifecycle"), Some("model" | "finishing" | "end" | "waiting-approval" | "approval-resolved")) => {
                 Vec::new()
