@@ -352,7 +352,7 @@ impl OutputMapper for GatewayLog {
         if line.text.trim_end().ends_with(READY_LINE) {
             self.ready.send_replace(true);
         }
-        vec![event(EventKind::Output, json!({ "stream": "stdout", "line": line.text }))].into()
+        vec![process::output_event("stdout", line)].into()
     }
 
     fn result(&mut self, end: &ProcessEnd) -> Value {
