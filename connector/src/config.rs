@@ -143,7 +143,8 @@ pub struct AgentConfig {
     /// gateway, which measures every model request (declares `usage_exact`) and enforces budgets.
     #[serde(default)]
     pub model_provider: Option<String>,
-    /// The model an `http` agent asks its provider for.
+    /// The model an `http` agent asks its provider for; for `openclaw`, the model its agent uses
+    /// (through `model_provider`, or as OpenClaw names it).
     #[serde(default)]
     pub model: Option<String>,
 }

@@ -51,12 +51,17 @@ fn install(kind: &str, files: &[&str], installed: &str, steps: &[&[&str]]) -> Pa
     cache
 }
 
-/// The path of a pinned npm runtime's executable (`claude`, `codex`, `gemini`), installing first if needed.
+/// The path of a pinned npm runtime's executable (`claude`, `codex`, `gemini`, `openclaw`, and
+/// `node`, the pinned Node.js 24 OpenClaw needs), installing first if needed.
 pub fn npm_bin(name: &str) -> PathBuf {
     static INSTALLED: OnceLock<PathBuf> = OnceLock::new();
     let cache = INSTALLED.get_or_init(|| {
-        let npm_ci: &[&str] = &["npm", "ci", "--no-audit", "--no-fund", "--loglevel=error"];
-        install("npm", &["package-lock.json", "package.json"], "node_modules", &[npm_ci])
+        // The install scripts run after every package is in place (`npm rebuild`), when the
+        // pinned `node` is linked in `node_modules/.bin`, which npm puts first on their PATH:
+        // OpenClaw's refuse to run under the system's older Node.js.
+        let npm_ci: &[&str] = &["npm", "ci", "--ignore-scripts", "--no-audit", "--no-fund", "--loglevel=error"];
+        let scripts: &[&str] = &["npm", "rebuild", "--loglevel=error"];
+        install("npm", &["package-lock.json", "package.json"], "node_modules", &[npm_ci, scripts])
     });
     let bin = cache.join("node_modules").join(".bin").join(name);
     assert!(bin.exists(), "{} is not installed in {}", name, cache.display());

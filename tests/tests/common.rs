@@ -5,11 +5,13 @@
 
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use acc_tests::connector_client::RawConnector;
 use acc_tests::{Client, Server, op};
 use serde_json::{Value, json};
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 
 pub struct Fixture {
     pub owner: Client,
@@ -163,8 +165,14 @@ pub async fn online_agents(owner: &Client, project_id: &str, count: usize) -> Ve
 }
 
 pub async fn wait_status(owner: &Client, run_id: &str, wanted: &str) -> Value {
+    wait_status_within(owner, run_id, wanted, Duration::from_secs(20)).await
+}
+
+/// [`wait_status`] for runs slower to get there (a runtime that starts a server of its own).
+pub async fn wait_status_within(owner: &Client, run_id: &str, wanted: &str, limit: Duration) -> Value {
+    let deadline = tokio::time::Instant::now() + limit;
     let mut last = Value::Null;
-    for _ in 0..300 {
+    while tokio::time::Instant::now() < deadline {
         let node = owner
             .gql("query($id: ID!) { node(id: $id) { ... on TaskRun { status statusReason } } }", json!({"id": run_id}))
             .await;
@@ -175,6 +183,18 @@ pub async fn wait_status(owner: &Client, run_id: &str, wanted: &str) -> Value {
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
     panic!("run never reached {wanted}: {last}");
+}
+
+/// The `result` event of a run, once the connector has reported it.
+pub async fn wait_result(owner: &Client, run_id: &str) -> Value {
+    for _ in 0..200 {
+        let events = events(owner, run_id).await;
+        if let Some(result) = events.into_iter().find(|e| e["kind"] == "result") {
+            return result["data"].clone();
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    panic!("the connector did not report the end of run {run_id}");
 }
 
 /// `runUsage` of a run: both signals, the wall time and the budget.
@@ -189,7 +209,8 @@ pub async fn run_usage(client: &Client, run_id: &str) -> Value {
 /// After its connector was killed mid-run and started again: waits until the run succeeded in a
 /// second attempt that resumed the first one's runtime session. Returns the run's events.
 pub async fn assert_resumed_after_restart(owner: &Client, run_id: &str) -> Vec<Value> {
-    wait_status(owner, run_id, "SUCCEEDED").await;
+    // A restart, a retry backoff and a runtime start.
+    wait_status_within(owner, run_id, "SUCCEEDED", Duration::from_secs(90)).await;
     let attempts = owner
         .gql(
             "query($id: ID!) { node(id: $id) { ... on TaskRun { attempts { number kind status } } } }",
@@ -209,4 +230,23 @@ pub async fn assert_resumed_after_restart(owner: &Client, run_id: &str) -> Vec<V
     assert!(started[0]["data"]["session_id"].is_string(), "{:?}", started[0]);
     assert_eq!(started[1]["data"]["session_id"], started[0]["data"]["session_id"], "the same session, resumed");
     events
+}
+
+/// A proxy on loopback that records the first line of every request (a `CONNECT host:port` for
+/// HTTPS) and forwards nothing.
+pub async fn logging_proxy() -> (String, Arc<Mutex<Vec<String>>>) {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let log = seen.clone();
+    tokio::spawn(async move {
+        while let Ok((stream, _)) = listener.accept().await {
+            let mut stream = BufReader::new(stream);
+            let mut first = String::new();
+            let _ = stream.read_line(&mut first).await;
+            log.lock().unwrap().push(first.trim().to_owned());
+            let _ = stream.get_mut().write_all(b"HTTP/1.1 403 Forbidden\r\ncontent-length: 0\r\n\r\n").await;
+        }
+    });
+    (url, seen)
 }

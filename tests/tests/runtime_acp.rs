@@ -130,16 +130,7 @@ async fn an_acp_agent_runs_a_shell_command_only_after_a_person_approves_it() {
     wait_status(&f.owner, &run_id, "WAITING_APPROVAL").await;
     f.owner.gql("mutation($r: ID!) { cancelRun(runId: $r) { status } }", json!({"r": run_id})).await.data("cancelRun");
     wait_status(&f.owner, &run_id, "CANCELLED").await;
-    let mut result = None;
-    for _ in 0..200 {
-        let events = common::events(&f.owner, &run_id).await;
-        result = events.into_iter().find(|e| e["kind"] == "result").map(|e| e["data"].clone());
-        if result.is_some() {
-            break;
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
-    }
-    let result = result.expect("the connector reported the run's end");
+    let result = common::wait_result(&f.owner, &run_id).await;
     assert_eq!(result["outcome"], "cancelled", "{result}");
     // The agent ends its turn as cancelled when told (`session/cancel`) — unless the control plane,
     // which ends the attempt of a run cancelled while it waits, told the connector to stop it at

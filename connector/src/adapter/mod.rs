@@ -12,6 +12,7 @@ pub mod gemini;
 pub mod hermes;
 pub mod http;
 pub mod lines;
+pub mod openclaw;
 pub mod process;
 pub mod vendor;
 
@@ -42,7 +43,7 @@ pub struct AdapterKind {
 
 /// Every adapter kind built in.
 pub const KINDS: &[AdapterKind] =
-    &[command::KIND, claude_code::KIND, codex::KIND, gemini::KIND, acp::KIND, http::KIND, hermes::KIND];
+    &[command::KIND, claude_code::KIND, codex::KIND, gemini::KIND, acp::KIND, http::KIND, hermes::KIND, openclaw::KIND];
 
 /// AAP `handshake()`: what the adapter is and what it can do.
 #[derive(Debug, Clone, PartialEq)]
@@ -206,6 +207,7 @@ pub fn build(agent: &AgentConfig, options: AdapterOptions) -> Result<Arc<dyn Ada
         "acp" => Ok(Arc::new(acp::AcpAdapter::new(agent, options))),
         "http" => Ok(Arc::new(http::HttpAdapter::new(agent, options))),
         "hermes" => Ok(Arc::new(hermes::HermesAdapter::new(agent, options))),
+        "openclaw" => Ok(Arc::new(openclaw::OpenClawAdapter::new(agent, options))),
         other => Err(AdapterError::Start(format!("unknown adapter `{other}`"))),
     }
 }

@@ -102,6 +102,15 @@ impl ProcessEnd {
     }
 }
 
+/// A line of the program's output passed through as it is: an `output` event of `stream`.
+pub fn output_event(stream: &str, line: Line) -> AdapterEvent {
+    let mut data = json!({ "stream": stream, "line": line.text });
+    if line.partial {
+        data["partial"] = Value::Bool(true);
+    }
+    AdapterEvent::new(EventKind::Output, data)
+}
+
 /// What an adapter makes of its program's output: the events of each line, and the result.
 pub trait OutputMapper: Send + 'static {
     /// Events for the moment the process started.
@@ -110,11 +119,7 @@ pub trait OutputMapper: Send + 'static {
     fn stdout(&mut self, line: Line) -> Mapped;
     /// One line of stderr: passed through as output.
     fn stderr(&mut self, line: Line) -> Vec<AdapterEvent> {
-        let mut data = json!({ "stream": "stderr", "line": line.text });
-        if line.partial {
-            data["partial"] = Value::Bool(true);
-        }
-        vec![AdapterEvent::new(EventKind::Output, data)]
+        vec![output_event("stderr", line)]
     }
     /// Events still held when the output ends (a message that was streaming in pieces).
     fn flush(&mut self) -> Vec<AdapterEvent> {
