@@ -13,6 +13,7 @@ pub mod hermes;
 pub mod http;
 pub mod lines;
 pub mod process;
+pub mod run_dir;
 pub mod vendor;
 
 use std::fmt::Debug;
