@@ -5,11 +5,13 @@
 
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use acc_tests::connector_client::RawConnector;
 use acc_tests::{Client, Server, op};
 use serde_json::{Value, json};
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 
 pub struct Fixture {
     pub owner: Client,
@@ -152,8 +154,14 @@ pub async fn online_agents(owner: &Client, project_id: &str, count: usize) -> Ve
 }
 
 pub async fn wait_status(owner: &Client, run_id: &str, wanted: &str) -> Value {
+    wait_status_within(owner, run_id, wanted, Duration::from_secs(20)).await
+}
+
+/// [`wait_status`] for a run that takes longer (a runtime that starts services first).
+pub async fn wait_status_within(owner: &Client, run_id: &str, wanted: &str, limit: Duration) -> Value {
     let mut last = Value::Null;
-    for _ in 0..300 {
+    let deadline = tokio::time::Instant::now() + limit;
+    while tokio::time::Instant::now() < deadline {
         let node = owner
             .gql("query($id: ID!) { node(id: $id) { ... on TaskRun { status statusReason } } }", json!({"id": run_id}))
             .await;
@@ -173,4 +181,23 @@ pub async fn run_usage(client: &Client, run_id: &str) -> Value {
         "query($r: ID!) {{ runUsage(runId: $r) {{ measured {{ {signal} }} reported {{ {signal} }} wallTimeMs budget {{ maxTokens maxCostUsd }} }} }}"
     );
     client.gql(&query, json!({"r": run_id})).await.data("runUsage").clone()
+}
+
+/// A proxy on loopback that records the first line of every request (a `CONNECT host:port` for
+/// HTTPS) and forwards nothing.
+pub async fn logging_proxy() -> (String, Arc<Mutex<Vec<String>>>) {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    let seen = Arc::new(Mutex::new(Vec::new()));
+    let log = seen.clone();
+    tokio::spawn(async move {
+        while let Ok((stream, _)) = listener.accept().await {
+            let mut stream = BufReader::new(stream);
+            let mut first = String::new();
+            let _ = stream.read_line(&mut first).await;
+            log.lock().unwrap().push(first.trim().to_owned());
+            let _ = stream.get_mut().write_all(b"HTTP/1.1 403 Forbidden\r\ncontent-length: 0\r\n\r\n").await;
+        }
+    });
+    (url, seen)
 }

@@ -4,36 +4,14 @@
 
 mod common;
 
-use std::sync::{Arc, Mutex};
-
 use acc_tests::model_api::{INPUT_TOKENS, ModelApi, OUTPUT_TOKENS, PROVIDER_KEY, Step};
 use acc_tests::{Server, TestDb};
-use common::{enroll, online_agents, run_connector, run_usage, wait_status};
+use common::{enroll, logging_proxy, online_agents, run_connector, run_usage, wait_status};
 use serde_json::json;
-use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
-
-/// A proxy on loopback that records the first line of every request (a `CONNECT host:port` for
-/// HTTPS) and forwards nothing.
-async fn logging_proxy() -> (String, Arc<Mutex<Vec<String>>>) {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let url = format!("http://{}", listener.local_addr().unwrap());
-    let seen = Arc::new(Mutex::new(Vec::new()));
-    let log = seen.clone();
-    tokio::spawn(async move {
-        while let Ok((stream, _)) = listener.accept().await {
-            let mut stream = BufReader::new(stream);
-            let mut first = String::new();
-            let _ = stream.read_line(&mut first).await;
-            log.lock().unwrap().push(first.trim().to_owned());
-            let _ = stream.get_mut().write_all(b"HTTP/1.1 403 Forbidden\r\ncontent-length: 0\r\n\r\n").await;
-        }
-    });
-    (url, seen)
-}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn hermes_runs_a_shell_command_through_the_model_gateway() {
-    let hermes = acc_tests::runtimes::pip_bin("hermes");
+    let hermes = acc_tests::runtimes::pip_bin("pip", "hermes");
     let model =
         ModelApi::start(vec![Step::Shell("echo hi > out.txt".into()), Step::Say("Done: wrote out.txt.".into())]).await;
     let (proxy, outside) = logging_proxy().await;
