@@ -11,6 +11,7 @@ pub mod control;
 pub mod gemini;
 pub mod hermes;
 pub mod http;
+pub mod jiuwenswarm;
 pub mod lines;
 pub mod process;
 pub mod run_dir;
@@ -42,8 +43,16 @@ pub struct AdapterKind {
 }
 
 /// Every adapter kind built in.
-pub const KINDS: &[AdapterKind] =
-    &[command::KIND, claude_code::KIND, codex::KIND, gemini::KIND, acp::KIND, http::KIND, hermes::KIND];
+pub const KINDS: &[AdapterKind] = &[
+    command::KIND,
+    claude_code::KIND,
+    codex::KIND,
+    gemini::KIND,
+    acp::KIND,
+    http::KIND,
+    hermes::KIND,
+    jiuwenswarm::KIND,
+];
 
 /// AAP `handshake()`: what the adapter is and what it can do.
 #[derive(Debug, Clone, PartialEq)]
@@ -206,6 +215,7 @@ pub fn build(agent: &AgentConfig, options: AdapterOptions) -> Result<Arc<dyn Ada
         "acp" => Ok(Arc::new(acp::AcpAdapter::new(agent, options))),
         "http" => Ok(Arc::new(http::HttpAdapter::new(agent, options))),
         "hermes" => Ok(Arc::new(hermes::HermesAdapter::new(agent, options))),
+        "jiuwenswarm" => Ok(Arc::new(jiuwenswarm::JiuwenSwarmAdapter::new(agent, options))),
         other => Err(AdapterError::Start(format!("unknown adapter `{other}`"))),
     }
 }
