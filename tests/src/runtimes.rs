@@ -2,11 +2,13 @@
 //! registries into a cache outside the clone (`ACC_RUNTIMES_DIR`, default `~/.cache/acc-runtimes`)
 //! the first time a test needs them, and again when the pins change: the npm ones
 //! (`runtimes/npm/package-lock.json`) with `npm ci` into `npm/`, the Python ones
-//! (`runtimes/pip/requirements.txt`, with hashes) with pip into a virtual environment in `pip/`.
+//! (`runtimes/pip*/requirements.txt`, with hashes) with pip into a virtual environment in
+//! `pip*/`, one per requirements file.
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::sync::OnceLock;
+use std::sync::{Mutex, OnceLock};
 
 fn repo_pins(kind: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join("runtimes").join(kind)
@@ -68,15 +70,19 @@ pub fn npm_bin(name: &str) -> PathBuf {
     bin
 }
 
-/// The path of a pinned Python runtime's executable (`hermes`), installing first if needed: a
-/// fresh virtual environment (`python3 -m venv`), then `pip install --require-hashes`.
-pub fn pip_bin(name: &str) -> PathBuf {
-    static INSTALLED: OnceLock<PathBuf> = OnceLock::new();
-    let cache = INSTALLED.get_or_init(|| {
+/// The path of a pinned Python runtime's executable, installing first if needed: `set` names
+/// the pins (`runtimes/SET/requirements.txt`: `pip` for Hermes, `pip-jiuwen` for JiuwenSwarm,
+/// which keeps its large dependency tree to itself) and its cache; `name` the executable
+/// (`hermes`, `jiuwenswarm`). A fresh virtual environment (`python3 -m venv`), then
+/// `pip install --require-hashes`.
+pub fn pip_bin(set: &str, name: &str) -> PathBuf {
+    static INSTALLED: Mutex<BTreeMap<String, PathBuf>> = Mutex::new(BTreeMap::new());
+    let mut installed = INSTALLED.lock().unwrap();
+    let cache = installed.entry(set.to_owned()).or_insert_with(|| {
         let venv: &[&str] = &["python3", "-m", "venv", "--clear", "venv"];
         let pip: &[&str] =
             &["venv/bin/pip", "install", "--quiet", "--no-input", "--require-hashes", "-r", "requirements.txt"];
-        install("pip", &["requirements.txt"], "venv/bin", &[venv, pip])
+        install(set, &["requirements.txt"], "venv/bin", &[venv, pip])
     });
     let bin = cache.join("venv").join("bin").join(name);
     assert!(bin.exists(), "{} is not installed in {}", name, cache.display());

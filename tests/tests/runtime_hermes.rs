@@ -11,7 +11,7 @@ use serde_json::json;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn hermes_runs_a_shell_command_through_the_model_gateway() {
-    let hermes = acc_tests::runtimes::pip_bin("hermes");
+    let hermes = acc_tests::runtimes::pip_bin("pip", "hermes");
     let model =
         ModelApi::start(vec![Step::Shell("echo hi > out.txt".into()), Step::Say("Done: wrote out.txt.".into())]).await;
     let (proxy, outside) = logging_proxy().await;

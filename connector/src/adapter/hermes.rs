@@ -7,7 +7,6 @@
 //! provider the same overlay points Hermes's model at the connector's model gateway. One-shot mode
 //! bypasses Hermes's approvals, so this adapter declares none.
 
-use std::os::unix::fs::DirBuilderExt;
 use std::path::{Path, PathBuf};
 
 use acc_protocol::{Capability, EventKind};
@@ -15,6 +14,7 @@ use serde_json::{Value, json};
 
 use super::lines::{Line, LineJoiner};
 use super::process::{self, Mapped, OutputMapper, ProcessEnd};
+use super::run_dir::RunDir;
 use super::vendor::RuntimeProgram;
 use super::{
     Adapter, AdapterError, AdapterEvent, AdapterKind, AdapterOptions, EventSink, Handshake, Health, NativeRun, RunSpec,
@@ -69,30 +69,6 @@ fn overlay(gateway: Option<&str>) -> Value {
     overlay
 }
 
-/// A run's own directory (the overlay and the usage report), removed when the run is over.
-#[derive(Debug)]
-struct RunDir(PathBuf);
-
-impl RunDir {
-    fn create(spec: &RunSpec) -> Result<Self, AdapterError> {
-        let path = std::env::temp_dir().join(format!("acc-hermes-{}", spec.attempt_id));
-        let create = || -> std::io::Result<()> {
-            std::fs::DirBuilder::new().mode(0o700).create(&path)?;
-            let overlay = overlay(spec.model.as_ref().map(|m| m.base_url.as_str()));
-            std::fs::write(path.join("config.yaml"), overlay.to_string())
-        };
-        let dir = Self(path.clone());
-        create().map_err(|e| AdapterError::Start(format!("{}: {e}", path.display())))?;
-        Ok(dir)
-    }
-}
-
-impl Drop for RunDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
 impl Adapter for HermesAdapter {
     fn handshake(&self) -> Handshake {
         self.program.handshake(&KIND)
@@ -108,8 +84,9 @@ impl Adapter for HermesAdapter {
             Some(context) => format!("{}\n\n{context}", prompt_text(&spec)),
             None => prompt_text(&spec),
         };
-        let dir = RunDir::create(&spec)?;
-        let usage_file = dir.0.join("usage.json");
+        let dir = RunDir::create(KIND.name, &spec)?;
+        dir.write("config.yaml", &overlay(spec.model.as_ref().map(|m| m.base_url.as_str())).to_string())?;
+        let usage_file = dir.path().join("usage.json");
         // `--accept-hooks`: hooks register before one-shot mode accepts them, and there is no TTY to ask.
         let args = vec![
             "-z".to_owned(),
@@ -119,7 +96,7 @@ impl Adapter for HermesAdapter {
             usage_file.display().to_string(),
         ];
         let mut launch = self.program.launch(args, None, false, MAX_LINE_BYTES);
-        launch.set_env("HERMES_MANAGED_DIR", &dir.0.display().to_string());
+        launch.set_env("HERMES_MANAGED_DIR", &dir.path().display().to_string());
         if let Some(model) = &spec.model {
             launch.set_env(GATEWAY_TOKEN_ENV, &model.token);
         }

@@ -11,9 +11,11 @@ pub mod control;
 pub mod gemini;
 pub mod hermes;
 pub mod http;
+pub mod jiuwenswarm;
 pub mod lines;
 pub mod openclaw;
 pub mod process;
+pub mod run_dir;
 pub mod vendor;
 
 use std::fmt::Debug;
@@ -42,8 +44,17 @@ pub struct AdapterKind {
 }
 
 /// Every adapter kind built in.
-pub const KINDS: &[AdapterKind] =
-    &[command::KIND, claude_code::KIND, codex::KIND, gemini::KIND, acp::KIND, http::KIND, hermes::KIND, openclaw::KIND];
+pub const KINDS: &[AdapterKind] = &[
+    command::KIND,
+    claude_code::KIND,
+    codex::KIND,
+    gemini::KIND,
+    acp::KIND,
+    http::KIND,
+    hermes::KIND,
+    openclaw::KIND,
+    jiuwenswarm::KIND,
+];
 
 /// AAP `handshake()`: what the adapter is and what it can do.
 #[derive(Debug, Clone, PartialEq)]
@@ -208,6 +219,7 @@ pub fn build(agent: &AgentConfig, options: AdapterOptions) -> Result<Arc<dyn Ada
         "http" => Ok(Arc::new(http::HttpAdapter::new(agent, options))),
         "hermes" => Ok(Arc::new(hermes::HermesAdapter::new(agent, options))),
         "openclaw" => Ok(Arc::new(openclaw::OpenClawAdapter::new(agent, options))),
+        "jiuwenswarm" => Ok(Arc::new(jiuwenswarm::JiuwenSwarmAdapter::new(agent, options))),
         other => Err(AdapterError::Start(format!("unknown adapter `{other}`"))),
     }
 }

@@ -41,6 +41,18 @@ impl RuntimeProgram {
         defaults: &[(&str, &str)],
         version_args: &[&str],
     ) -> Self {
+        Self::asking_version_of(agent, options, defaults, &agent.command, version_args)
+    }
+
+    /// As [`RuntimeProgram::asking_version`], for a runtime whose own programs do not say their
+    /// version: `version_program` (with `version_args`, in the agent's environment) does.
+    pub fn asking_version_of(
+        agent: &AgentConfig,
+        options: AdapterOptions,
+        defaults: &[(&str, &str)],
+        version_program: &str,
+        version_args: &[&str],
+    ) -> Self {
         let mut env: Vec<(String, String)> = agent.env.iter().map(|(k, v)| (k.clone(), v.clone())).collect();
         for (key, value) in defaults {
             if !agent.env.contains_key(*key) {
@@ -50,7 +62,7 @@ impl RuntimeProgram {
         Self {
             program: agent.command.clone(),
             args: agent.args.clone(),
-            version: runtime_version(&agent.command, version_args, &env),
+            version: runtime_version(version_program, version_args, &env),
             env,
             workdir: agent.workdir.clone(),
             grace: options.cancel_grace,
