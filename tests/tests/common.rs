@@ -206,6 +206,36 @@ pub async fn run_usage(client: &Client, run_id: &str) -> Value {
     client.gql(&query, json!({"r": run_id})).await.data("runUsage").clone()
 }
 
+/// Starts a run of `task` on `agent` (to write hi to out.txt) and waits until it asks to run its shell command.
+pub async fn start_run_until_approval(owner: &Client, task: &Value, agent: &Value) -> String {
+    let started = owner
+        .gql(
+            "mutation($t: ID!, $a: ID!) { startRun(taskId: $t, agentId: $a, input: {objective: \"write hi to out.txt\"}) { id } }",
+            json!({"t": task["id"], "a": agent["id"]}),
+        )
+        .await;
+    let run_id = started.data("startRun")["id"].as_str().unwrap().to_owned();
+    wait_status(owner, &run_id, "WAITING_APPROVAL").await;
+    run_id
+}
+
+/// Starts a run of `task` on `agent` and approves its shell command.
+pub async fn start_and_approve(owner: &Client, f: &Fixture, task: &Value, agent: &Value) -> String {
+    let run_id = start_run_until_approval(owner, task, agent).await;
+    let pending = owner
+        .gql("query($p: ID) { approvals(projectId: $p) { edges { node { id } } } }", json!({"p": f.project_id}))
+        .await;
+    let approval = pending.data("approvals")["edges"][0]["node"]["id"].clone();
+    owner
+        .gql(
+            "mutation($a: ID!) { decideApproval(approvalId: $a, decision: APPROVE) { status } }",
+            json!({"a": approval}),
+        )
+        .await
+        .data("decideApproval");
+    run_id
+}
+
 /// After its connector was killed mid-run and started again: waits until the run succeeded in a
 /// second attempt that resumed the first one's runtime session. Returns the run's events.
 pub async fn assert_resumed_after_restart(owner: &Client, run_id: &str) -> Vec<Value> {

@@ -7,7 +7,7 @@ mod common;
 
 use acc_tests::model_api::{ModelApi, OUTPUT_TOKENS, Step};
 use acc_tests::{Server, TestDb};
-use common::{enroll, online_agents, run_connector, wait_status};
+use common::{enroll, online_agents, run_connector, start_run_until_approval, wait_status};
 use serde_json::json;
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -51,15 +51,7 @@ async fn an_acp_agent_runs_a_shell_command_only_after_a_person_approves_it() {
 
     for (decision, written) in [("DENY", false), ("APPROVE", true)] {
         let _ = std::fs::remove_file(work.join("out.txt"));
-        let started = f
-            .owner
-            .gql(
-                "mutation($t: ID!, $a: ID!) { startRun(taskId: $t, agentId: $a, input: {objective: \"write hi to out.txt\"}) { id } }",
-                json!({"t": task["id"], "a": agent["id"]}),
-            )
-            .await;
-        let run_id = started.data("startRun")["id"].as_str().unwrap().to_owned();
-        wait_status(&f.owner, &run_id, "WAITING_APPROVAL").await;
+        let run_id = start_run_until_approval(&f.owner, &task, agent).await;
         let pending = f
             .owner
             .gql(
@@ -119,15 +111,7 @@ async fn an_acp_agent_runs_a_shell_command_only_after_a_person_approves_it() {
 
     // Cancelled while it waits for a decision.
     std::fs::remove_file(work.join("out.txt")).unwrap();
-    let started = f
-        .owner
-        .gql(
-            "mutation($t: ID!, $a: ID!) { startRun(taskId: $t, agentId: $a, input: {objective: \"write hi to out.txt\"}) { id } }",
-            json!({"t": task["id"], "a": agent["id"]}),
-        )
-        .await;
-    let run_id = started.data("startRun")["id"].as_str().unwrap().to_owned();
-    wait_status(&f.owner, &run_id, "WAITING_APPROVAL").await;
+    let run_id = start_run_until_approval(&f.owner, &task, agent).await;
     f.owner.gql("mutation($r: ID!) { cancelRun(runId: $r) { status } }", json!({"r": run_id})).await.data("cancelRun");
     wait_status(&f.owner, &run_id, "CANCELLED").await;
     let result = common::wait_result(&f.owner, &run_id).await;

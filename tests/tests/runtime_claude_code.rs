@@ -6,7 +6,10 @@ mod common;
 
 use acc_tests::model_api::{INPUT_TOKENS, ModelApi, OUTPUT_TOKENS, PROVIDER_KEY, Step};
 use acc_tests::{Server, TestDb};
-use common::{assert_resumed_after_restart, enroll, online_agents, run_connector, run_usage, wait_status};
+use common::{
+    assert_resumed_after_restart, enroll, online_agents, run_connector, run_usage, start_and_approve,
+    start_run_until_approval, wait_status,
+};
 use serde_json::{Value, json};
 
 async fn run_events(owner: &acc_tests::Client, run_id: &str) -> Vec<Value> {
@@ -46,36 +49,6 @@ async fn claude_agent(
     (dir, credential, agents, work)
 }
 
-/// Starts a run of `task` on `agent` and waits until it asks to run its shell command.
-async fn start_run(owner: &acc_tests::Client, task: &Value, agent: &Value) -> String {
-    let started = owner
-        .gql(
-            "mutation($t: ID!, $a: ID!) { startRun(taskId: $t, agentId: $a, input: {objective: \"write hi to out.txt\"}) { id } }",
-            json!({"t": task["id"], "a": agent["id"]}),
-        )
-        .await;
-    let run_id = started.data("startRun")["id"].as_str().unwrap().to_owned();
-    wait_status(owner, &run_id, "WAITING_APPROVAL").await;
-    run_id
-}
-
-/// Starts a run of `task` on `agent` and approves its shell command.
-async fn start_and_approve(owner: &acc_tests::Client, f: &common::Fixture, task: &Value, agent: &Value) -> String {
-    let run_id = start_run(owner, task, agent).await;
-    let pending = owner
-        .gql("query($p: ID) { approvals(projectId: $p) { edges { node { id } } } }", json!({"p": f.project_id}))
-        .await;
-    let approval = pending.data("approvals")["edges"][0]["node"]["id"].clone();
-    owner
-        .gql(
-            "mutation($a: ID!) { decideApproval(approvalId: $a, decision: APPROVE) { status } }",
-            json!({"a": approval}),
-        )
-        .await
-        .data("decideApproval");
-    run_id
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn claude_code_runs_a_shell_command_only_after_a_person_approves_it() {
     let model = ModelApi::start(script()).await;
@@ -101,7 +74,7 @@ async fn claude_code_runs_a_shell_command_only_after_a_person_approves_it() {
 
     for (decision, written) in [("DENY", false), ("APPROVE", true)] {
         let _ = std::fs::remove_file(work.join("out.txt"));
-        let run_id = start_run(&f.owner, &task, agent).await;
+        let run_id = start_run_until_approval(&f.owner, &task, agent).await;
         let pending = f
             .owner
             .gql(
