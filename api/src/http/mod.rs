@@ -1,5 +1,5 @@
 //! The HTTP server: routing, request context (correlation id, caller, device), GraphQL over HTTP
-//! and graphql-transport-ws, health endpoints, TLS.
+//! and graphql-transport-ws, health endpoints, the web client's files, TLS.
 
 mod connectors;
 mod graphql_http;
@@ -8,6 +8,7 @@ mod request;
 pub mod tls;
 
 use std::net::SocketAddr;
+use std::path::Path;
 use std::sync::Arc;
 
 use axum::Router;
@@ -16,6 +17,7 @@ use axum::http::StatusCode;
 use axum::response::IntoResponse;
 use axum::routing::get;
 use sea_orm::DatabaseConnection;
+use tower_http::services::{ServeDir, ServeFile};
 
 use crate::graphql::{AppSchema, Services};
 
@@ -33,16 +35,31 @@ impl FromRef<AppState> for Services {
     }
 }
 
-pub fn router(state: AppState) -> Router {
-    Router::new()
+/// The API routes; with `web_dir`, every other path is the web client (see [`web_client`]).
+pub fn router(state: AppState, web_dir: Option<&Path>) -> Router {
+    let api = Router::new()
         .route("/graphql", get(graphql_http::get).post(graphql_http::post))
         .route("/graphql/ws", get(graphql_ws::upgrade))
         .route("/v1/connectors/enroll", axum::routing::post(connectors::enroll))
         .route("/v1/connectors/ws", get(connectors::upgrade))
         .route("/healthz", get(|| async { "ok" }))
-        .route("/readyz", get(readyz))
-        .layer(axum::middleware::from_fn(request::correlate))
-        .with_state(state)
+        .route("/readyz", get(readyz));
+    let routes = match web_dir {
+        Some(dir) => web_client(api, dir),
+        None => api,
+    };
+    routes.layer(axum::middleware::from_fn(request::correlate)).with_state(state)
+}
+
+/// Serves the web client's files, and its `index.html` for any other path so that the client's
+/// own router shows the page (a reload of `/runs/…` works). Unknown API paths stay 404s rather
+/// than turning into HTML a client would misread.
+fn web_client(api: Router<AppState>, dir: &Path) -> Router<AppState> {
+    let not_found = || async { StatusCode::NOT_FOUND };
+    let files = ServeDir::new(dir).fallback(ServeFile::new(dir.join("index.html")));
+    api.route("/graphql/{*rest}", axum::routing::any(not_found))
+        .route("/v1/{*rest}", axum::routing::any(not_found))
+        .fallback_service(files)
 }
 
 /// Ready when the database answers and its migrations are current.
