@@ -55,6 +55,10 @@ export const updates: UpdatesConfig = {
     },
     approvalUpdated: refetchRoot("approvals"),
     runUpdated: refetchRoot("runs"),
-    connectorStatus: refetchRoot("agents"),
+    connectorStatus: (_r, _args, cache) => {
+      // A connector may be new to the list, and its agents come and go with it.
+      invalidateField(cache, QUERY_ROOT, "connectors");
+      invalidateField(cache, QUERY_ROOT, "agents");
+    },
   },
 };

@@ -345,12 +345,15 @@ function EventStream({ runId }: { runId: string }) {
   );
 }
 
-/** Output lines show as text; anything structured as compact JSON. */
+/** Output lines and status changes show as text; anything else as compact JSON. */
 export function formatData(data: unknown): string {
   if (data && typeof data === "object") {
     const record = data as Record<string, unknown>;
     if (typeof record.line === "string" && Object.keys(record).length <= 2) return record.line;
-    if (typeof record.status === "string" && Object.keys(record).length === 1) return record.status;
+    if (typeof record.status === "string" && Object.keys(record).every((k) => ["from", "status", "reason"].includes(k))) {
+      const from = typeof record.from === "string" ? `${record.from} → ` : "";
+      return `${from}${record.status}${typeof record.reason === "string" ? ` (${record.reason})` : ""}`;
+    }
   }
   return typeof data === "string" ? data : JSON.stringify(data);
 }

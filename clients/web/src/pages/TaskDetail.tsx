@@ -174,7 +174,7 @@ export function TaskDetail({ taskId }: { taskId: string }) {
             ))}
           </select>
         </label>
-        <Badge>{humanize(task.priority)} priority</Badge>
+        {task.priority !== "NONE" && <Badge>{humanize(task.priority)} priority</Badge>}
         {task.labels.map((l) => (
           <Badge key={l}>{l}</Badge>
         ))}
@@ -317,7 +317,7 @@ function StartRun({ taskId, projectId }: { taskId: string; projectId: string }) 
       <div className="inline">
         <label>
           Agent{" "}
-          <select value={agentId} onChange={(e) => setAgentId(e.target.value)}>
+          <select aria-label="Agent" value={agentId} onChange={(e) => setAgentId(e.target.value)}>
             <option value="">Any online agent</option>
             {data?.agents.map((a) => (
               <option key={a.id} value={a.id}>

@@ -7,12 +7,12 @@ import { Link } from "../ui/router";
 
 export const WorkspacesQuery = graphql(`
   query Workspaces {
-    workspaces(first: 100) {
+    workspaces(first: 20) {
       nodes {
         id
         name
         description
-        projects(first: 100) {
+        projects(first: 50) {
           nodes {
             id
             name

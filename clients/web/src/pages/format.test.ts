@@ -18,7 +18,10 @@ describe("enrollCommand", () => {
 describe("formatData", () => {
   it("shows output lines and statuses as text, anything else as JSON", () => {
     expect(formatData({ line: "hello", stream: "stdout" })).toBe("hello");
-    expect(formatData({ status: "running" })).toBe("running");
+    expect(formatData({ status: "queued", from: null, reason: null })).toBe("queued");
+    expect(formatData({ status: "waiting_approval", from: "running", reason: "approval requested: rm" })).toBe(
+      "running → waiting_approval (approval requested: rm)",
+    );
     expect(formatData({ step: 1 })).toBe('{"step":1}');
   });
 });

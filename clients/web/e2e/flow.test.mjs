@@ -1,0 +1,183 @@
+// The web client end to end, in headless Chromium against a real `acc` and a real
+// `acc-connector` running `command` agents: bootstrap → workspace, project, connector → task →
+// run → live events → approval from the inbox (live, no reload) → run completes; then a run
+// whose stream is cut mid-way resumes from its cursor with no gap and no duplicate.
+import { after, afterEach, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import {
+  BOOTSTRAP_CODE,
+  OWNER,
+  enrollAsShown,
+  gql,
+  launchBrowser,
+  screenshot,
+  startConnector,
+  startProxy,
+  startServer,
+} from "./harness.mjs";
+
+// An interactive agent that asks before it acts, then reports the decision it got.
+const CAREFUL = `
+[[agents]]
+name = "careful"
+adapter = "command"
+command = "sh"
+interactive = true
+args = ["-c", "read input; echo 'checking the site'; echo '{\\"acc\\": \\"approval_request\\", \\"action\\": \\"deploy the site\\", \\"reason\\": \\"the e2e test asks\\"}'; read decision; echo \\"decision: $decision\\"; echo deployed"]
+`;
+
+// A steady stream of lines, long enough to cut the browser's connection in the middle.
+const COUNTER = `
+[[agents]]
+name = "counter"
+adapter = "command"
+command = "sh"
+args = ["-c", "for i in $(seq 1 60); do echo \\"line $i\\"; sleep 0.1; done"]
+`;
+
+const WAIT = { timeout: 30_000 };
+let server, proxy, browser, context, page, connector;
+
+before(async () => {
+  server = await startServer();
+  proxy = await startProxy(server.url);
+  browser = await launchBrowser();
+  context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+  page = await context.newPage();
+  page.on("pageerror", (e) => console.error("page error:", e.message));
+});
+
+// What the page showed when a test ended, passed or not.
+afterEach(async () => {
+  if (page && !page.isClosed()) await screenshot(page, "end-of-test");
+});
+
+after(async () => {
+  await browser?.close();
+  connector?.stop();
+  proxy?.stop();
+  server?.stop();
+});
+
+test("bootstrap, set up, run an agent, approve from the inbox, watch it complete", { timeout: 180_000 }, async () => {
+  // The browser talks to the server through the proxy, on one origin for the page and the API.
+  await page.goto(`${proxy.url}/`);
+  await page.getByRole("heading", { name: "Set up this server" }).waitFor(WAIT);
+  await page.getByLabel("Bootstrap code").fill(BOOTSTRAP_CODE);
+  await page.getByLabel("Organization name").fill("Acme");
+  await page.getByLabel("Your name").fill("Olive Owner");
+  await page.getByLabel("Email").fill(OWNER.email);
+  await page.getByLabel(/^Password/).fill(OWNER.password);
+  await screenshot(page, "bootstrap");
+  await page.getByRole("button", { name: "Create owner and sign in" }).click();
+  await page.getByRole("heading", { name: "Workspaces" }).waitFor(WAIT);
+
+  await page.getByLabel("Workspace name").fill("Platform");
+  await page.getByRole("button", { name: "Create workspace" }).click();
+  await page.getByRole("heading", { name: "Platform" }).waitFor(WAIT);
+  await page.getByLabel("Project name").fill("Website");
+  await page.getByRole("button", { name: "Create project" }).click();
+  await page.getByRole("link", { name: "Website" }).waitFor(WAIT);
+  await screenshot(page, "workspaces");
+
+  // Enroll a connector with the command the UI shows, then start it with two command agents.
+  await page.getByRole("link", { name: "Agents" }).click();
+  await page.getByLabel("Host name").fill("e2e-host");
+  await page.getByRole("button", { name: "Create enrollment token" }).click();
+  const command = await page.getByTestId("enroll-command").textContent(WAIT);
+  assert.match(command, /^ACC_ENROLL_TOKEN=acc_\S+ acc-connector enroll --server http:\/\/127\.0\.0\.1:\d+ --name e2e-host$/);
+  const hostDir = join(server.dir, "host");
+  const credential = await enrollAsShown(command, hostDir);
+  // The connector dials the server directly, so cutting the browser's connections spares it.
+  connector = startConnector(hostDir, credential, server.url, CAREFUL + COUNTER);
+  await page.locator('[data-connector="e2e-host"]').getByText("online").waitFor(WAIT);
+  await page.locator('[data-agent="careful"]').getByText("online").waitFor(WAIT);
+  await screenshot(page, "agents");
+
+  // A task on the board, dragged to In progress.
+  await page.getByRole("link", { name: "Workspaces" }).click();
+  await page.getByRole("link", { name: "Website" }).click();
+  await page.getByLabel("Task title").fill("Deploy the site");
+  await page.getByRole("button", { name: "Add task" }).click();
+  const card = page.locator(".task-card", { hasText: "Deploy the site" });
+  await card.waitFor(WAIT);
+  await card.dragTo(page.locator('.column[data-status="IN_PROGRESS"]'));
+  await page.locator('.column[data-status="IN_PROGRESS"] .task-card', { hasText: "Deploy the site" }).waitFor(WAIT);
+  await screenshot(page, "board");
+
+  // The approvals inbox, open in a second tab before anything asks.
+  const inbox = await context.newPage();
+  await inbox.goto(`${proxy.url}/approvals`);
+  await inbox.getByTestId("approvals-empty").waitFor(WAIT);
+
+  await card.getByRole("link", { name: "Deploy the site" }).click();
+  await page.getByRole("textbox", { name: "Criterion" }).fill("The site answers on /");
+  await page.getByRole("button", { name: "Add", exact: true }).click();
+  // The checkbox shows what the server stored, so it turns checked once the change is saved.
+  await page.getByRole("checkbox", { name: "The site answers on /" }).click();
+  await page.getByRole("checkbox", { name: "The site answers on /", checked: true }).waitFor(WAIT);
+  await page.getByRole("combobox", { name: "Agent", exact: true }).selectOption({ label: "careful" });
+  await page.getByLabel("Objective").fill("deploy");
+  await screenshot(page, "task");
+  await page.getByRole("button", { name: "Start run" }).click();
+
+  // The run view streams events live and waits for the decision.
+  await page.getByTestId("run-status").getByText("Waiting approval").waitFor(WAIT);
+  await page.locator(".event", { hasText: "checking the site" }).waitFor(WAIT);
+  await page.locator('[data-testid="stream-state"][data-state="live"]').waitFor(WAIT);
+  await screenshot(page, "run-waiting");
+
+  // The inbox shows the request without a reload; approving it lets the agent go on.
+  const request = inbox.locator(".approval", { hasText: "deploy the site" });
+  await request.waitFor(WAIT);
+  await screenshot(inbox, "approvals-inbox");
+  await request.getByLabel(/^Reason/).fill("looks right");
+  await request.getByRole("button", { name: "Approve" }).click();
+  await inbox.getByTestId("approvals-empty").waitFor(WAIT);
+
+  await page.getByTestId("run-status").getByText("Succeeded").waitFor(WAIT);
+  await page.locator(".event", { hasText: "deployed" }).waitFor(WAIT);
+  await page.locator(".event", { hasText: '"approved":true' }).waitFor(WAIT);
+  await page.locator('[data-testid="stream-state"][data-state="ended"]').waitFor(WAIT);
+  await screenshot(page, "run-succeeded");
+  await inbox.close();
+});
+
+test("a cut connection resumes the event stream from its cursor, without gaps", { timeout: 120_000 }, async () => {
+  await page.goBack();
+  await page.getByRole("button", { name: "Start run" }).waitFor(WAIT);
+  await page.getByRole("combobox", { name: "Agent", exact: true }).selectOption({ label: "counter" });
+  await page.getByRole("button", { name: "Start run" }).click();
+  const summary = page.getByTestId("event-summary");
+  await page.locator(".event", { hasText: "line 10" }).waitFor(WAIT);
+
+  proxy.cut();
+  await page.locator('[data-testid="stream-state"][data-state="reconnecting"]').waitFor(WAIT);
+  await screenshot(page, "stream-reconnecting");
+  await page.locator('[data-testid="stream-state"][data-state="ended"]').waitFor({ timeout: 60_000 });
+  await page.getByTestId("run-status").getByText("Succeeded").waitFor(WAIT);
+  await screenshot(page, "stream-resumed");
+
+  const runId = new URL(page.url()).pathname.split("/").pop();
+  const { login } = await gql(server.url, "mutation($e: String!, $p: String!) { login(email: $e, password: $p) { accessToken } }", {
+    e: OWNER.email,
+    p: OWNER.password,
+  });
+  const stored = await gql(
+    server.url,
+    "query($r: ID!) { runEvents(runId: $r, first: 100) { nodes { sequence } pageInfo { hasNextPage } } }",
+    { r: runId },
+    login.accessToken,
+  );
+  const sequences = stored.runEvents.nodes.map((n) => n.sequence);
+  assert.equal(stored.runEvents.pageInfo.hasNextPage, false);
+  assert.ok(sequences.some((_, i) => i > 0), "the run has events");
+  const shown = {
+    count: Number(await summary.getAttribute("data-count")),
+    first: Number(await summary.getAttribute("data-first")),
+    last: Number(await summary.getAttribute("data-last")),
+  };
+  // Every stored event shown once: the same count, the same first and last sequence.
+  assert.deepEqual(shown, { count: sequences.length, first: sequences[0], last: sequences.at(-1) });
+});
