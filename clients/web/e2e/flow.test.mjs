@@ -1,7 +1,8 @@
 // The web client end to end, in headless Chromium against a real `acc` and a real
 // `acc-connector` running `command` agents: bootstrap → workspace, project, connector → task →
 // run → live events → approval from the inbox (live, no reload) → run completes; then a run
-// whose stream is cut mid-way resumes from its cursor with no gap and no duplicate.
+// whose stream is cut mid-way resumes from its cursor with no gap and no duplicate; offline, the
+// last-seen project, task and run still open and writes are refused; and a phone-width layout.
 import { after, afterEach, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
@@ -11,6 +12,7 @@ import {
   enrollAsShown,
   gql,
   launchBrowser,
+  resetArtifacts,
   screenshot,
   startConnector,
   startProxy,
@@ -40,6 +42,7 @@ const WAIT = { timeout: 30_000 };
 let server, proxy, browser, context, page, connector;
 
 before(async () => {
+  resetArtifacts();
   server = await startServer();
   proxy = await startProxy(server.url);
   browser = await launchBrowser();
@@ -180,4 +183,56 @@ test("a cut connection resumes the event stream from its cursor, without gaps", 
   };
   // Every stored event shown once: the same count, the same first and last sequence.
   assert.deepEqual(shown, { count: sequences.length, first: sequences[0], last: sequences.at(-1) });
+});
+
+test("offline, the last-seen project, task and run open from the cache and writes are refused", { timeout: 60_000 }, async () => {
+  const runUrl = page.url();
+  // Let the cache reach IndexedDB, and the service worker take the page, before the network goes.
+  await page.reload();
+  await page.getByTestId("run-status").getByText("Succeeded").waitFor(WAIT);
+  await page.evaluate(() => navigator.serviceWorker.ready);
+  await page.waitForTimeout(1_000);
+
+  await context.setOffline(true);
+  await page.reload();
+  await page.getByTestId("offline-banner").waitFor(WAIT);
+  await page.getByTestId("run-status").getByText("Succeeded").waitFor(WAIT);
+  assert.equal(page.url(), runUrl);
+  await screenshot(page, "offline-run");
+
+  await page.getByRole("link", { name: "Deploy the site" }).click();
+  await page.getByRole("heading", { name: "Deploy the site" }).waitFor(WAIT);
+  await page.getByRole("link", { name: "Website" }).click();
+  const card = page.locator('.column[data-status="IN_PROGRESS"] .task-card', { hasText: "Deploy the site" });
+  await card.waitFor(WAIT);
+  // Writes are refused, visibly, rather than queued for later.
+  await page.getByLabel("Task title").fill("Written offline");
+  const add = page.getByRole("button", { name: "Add task" });
+  assert.equal(await add.isDisabled(), true);
+  assert.equal(await add.getAttribute("title"), "Unavailable offline");
+  await screenshot(page, "offline-board");
+
+  await context.setOffline(false);
+  await page.getByTestId("offline-banner").waitFor({ state: "detached", ...WAIT });
+  assert.equal(await add.isDisabled(), false);
+});
+
+test("the board and the run view fit a phone", { timeout: 60_000 }, async () => {
+  const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  const small = await phone.newPage();
+  await small.goto(`${proxy.url}/`);
+  await small.getByRole("heading", { name: "Sign in" }).waitFor(WAIT);
+  await small.getByLabel("Email").fill(OWNER.email);
+  await small.getByLabel("Password").fill(OWNER.password);
+  await small.getByRole("button", { name: "Sign in" }).click();
+  await small.getByRole("link", { name: "Website" }).click();
+  await small.locator(".task-card", { hasText: "Deploy the site" }).waitFor(WAIT);
+  const overflow = await small.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  assert.ok(overflow <= 0, `the page is ${overflow}px wider than the phone`);
+  await screenshot(small, "phone-board");
+  await small.getByRole("button", { name: "Menu" }).click();
+  await small.getByRole("link", { name: "Approvals" }).click();
+  await small.getByTestId("approvals-empty").waitFor(WAIT);
+  await screenshot(small, "phone-approvals");
+  await phone.close();
 });

@@ -117,9 +117,14 @@ export async function launchBrowser() {
   });
 }
 
-// Each run starts with an empty artifacts directory, so its screenshots are this run's.
-rmSync(artifacts, { recursive: true, force: true });
 let shot = 0;
+
+/** Empties the artifacts directory, so that the screenshots there are this run's. */
+export function resetArtifacts() {
+  rmSync(artifacts, { recursive: true, force: true });
+  shot = 0;
+}
+
 export async function screenshot(page, name) {
   mkdirSync(artifacts, { recursive: true });
   shot += 1;

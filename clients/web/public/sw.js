@@ -3,8 +3,18 @@
 // holds the data, and writes must reach the server or fail visibly.
 const SHELL = "acc-shell-v1";
 
+// The shell and the hashed assets index.html names, so the first offline start works too.
+async function cacheShell() {
+  const cache = await caches.open(SHELL);
+  const index = await fetch("/", { cache: "no-cache" });
+  const html = await index.clone().text();
+  const assets = [...html.matchAll(/(?:src|href)="(\/assets\/[^"]+)"/g)].map((m) => m[1]);
+  await cache.put("/", index);
+  await cache.addAll(["/manifest.webmanifest", "/icon.svg", "/icon-192.png", "/icon-512.png", ...assets]);
+}
+
 self.addEventListener("install", (event) => {
-  event.waitUntil(caches.open(SHELL).then((cache) => cache.addAll(["/", "/manifest.webmanifest", "/icon.svg"])));
+  event.waitUntil(cacheShell());
   self.skipWaiting();
 });
 

@@ -32,6 +32,18 @@ export function invalidateField(cache: Cache, entity: string | { __typename: str
   }
 }
 
+/**
+ * Appends a run to its task's cached run list. The list is extended in place rather than
+ * refetched, so that it stays whole in the offline cache while nobody is looking at it.
+ */
+export function addRun(cache: Cache, runId: string, taskId: string) {
+  const list = cache.resolve(QUERY_ROOT, "runs", { taskId });
+  const key = cache.keyOfEntity({ __typename: "TaskRun", id: runId });
+  // A resolved list of entities is a list of their keys.
+  const keys = Array.isArray(list) ? (list as unknown as string[]) : null;
+  if (keys && key && !keys.includes(key)) cache.link(QUERY_ROOT, "runs", { taskId }, [...keys, key]);
+}
+
 const refetchRoot = (field: string) => (_result: unknown, _args: unknown, cache: Cache) =>
   invalidateField(cache, QUERY_ROOT, field);
 
@@ -42,7 +54,10 @@ export const updates: UpdatesConfig = {
       invalidateField(cache, { __typename: "Workspace", id: args.workspaceId as string }, "projects"),
     createTask: refetchRoot("tasks"),
     deleteTask: refetchRoot("tasks"),
-    startRun: refetchRoot("runs"),
+    startRun: (result, args, cache) => {
+      const run = result.startRun as { id: string } | null;
+      if (run) addRun(cache, run.id, args.taskId as string);
+    },
     decideApproval: refetchRoot("approvals"),
     setSettings: refetchRoot("effectiveSettings"),
     addAcceptanceCriterion: (_r, args, cache) =>
@@ -54,7 +69,10 @@ export const updates: UpdatesConfig = {
       if (kind !== "UPDATED") invalidateField(cache, QUERY_ROOT, "tasks");
     },
     approvalUpdated: refetchRoot("approvals"),
-    runUpdated: refetchRoot("runs"),
+    runUpdated: (result, _args, cache) => {
+      const run = result.runUpdated as { id: string; task?: { id: string } } | null;
+      if (run?.task) addRun(cache, run.id, run.task.id);
+    },
     connectorStatus: (_r, _args, cache) => {
       // A connector may be new to the list, and its agents come and go with it.
       invalidateField(cache, QUERY_ROOT, "connectors");

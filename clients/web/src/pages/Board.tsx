@@ -4,7 +4,7 @@ import { useState, type DragEvent, type FormEvent } from "react";
 import { useMutation, useQuery, useSubscription } from "urql";
 import { graphql } from "../gql";
 import type { TaskCardFragment as Card, TaskStatus } from "../gql/graphql";
-import { Action, Badge, ErrorBox, Loading, humanize } from "../ui/components";
+import { Action, Badge, ErrorBox, Loading, humanize, useOnline } from "../ui/components";
 import { Link } from "../ui/router";
 import { useCurrentProject } from "../notifications";
 
@@ -143,11 +143,12 @@ export function Board({ projectId }: { projectId: string }) {
 }
 
 function TaskCard({ task, onMove }: { task: Card; onMove: (status: TaskStatus) => void }) {
+  const online = useOnline();
   const met = task.acceptanceCriteria.filter((c) => c.met).length;
   return (
     <li
       className="task-card"
-      draggable
+      draggable={online}
       data-task-id={task.id}
       onDragStart={(e) => {
         e.dataTransfer.setData("text/plain", task.id);
@@ -182,7 +183,7 @@ function TaskCard({ task, onMove }: { task: Card; onMove: (status: TaskStatus) =
       )}
       <label className="move">
         <span className="sr-only">Status of {task.title}</span>
-        <select value={task.status} onChange={(e) => onMove(e.target.value as TaskStatus)}>
+        <select value={task.status} disabled={!online} onChange={(e) => onMove(e.target.value as TaskStatus)}>
           {STATUSES.map((s) => (
             <option key={s} value={s}>
               {humanize(s)}

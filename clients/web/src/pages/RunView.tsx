@@ -7,7 +7,7 @@ import { graphql } from "../gql";
 import type { RunDetailFragment as Run } from "../gql/graphql";
 import { followRunEvents, type StreamEvent, type StreamState } from "../api/runStream";
 import { subscribeRunEvents } from "../api/runStreamSocket";
-import { Action, Badge, ErrorBox, Loading, When, humanize, statusTone } from "../ui/components";
+import { Action, Badge, ErrorBox, Loading, Unavailable, When, humanize, statusTone } from "../ui/components";
 import { Link } from "../ui/router";
 import { AgentsQuery } from "./TaskDetail";
 import { useCurrentProject } from "../notifications";
@@ -117,7 +117,7 @@ export function RunView({ runId }: { runId: string }) {
   useCurrentProject(projectId);
 
   if (fetching && !data) return <Loading what="the run" />;
-  if (!run) return <ErrorBox error={error} />;
+  if (!run) return <Unavailable error={error} what="run" />;
   const terminal = TERMINAL.has(run.status);
   return (
     <section className="stack run-view">

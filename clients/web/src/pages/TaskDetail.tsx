@@ -4,7 +4,7 @@ import { useState, type FormEvent } from "react";
 import { useMutation, useQuery, useSubscription } from "urql";
 import { graphql } from "../gql";
 import type { TaskStatus } from "../gql/graphql";
-import { Action, Badge, ErrorBox, Loading, When, humanize, statusTone } from "../ui/components";
+import { Action, Badge, ErrorBox, Loading, Unavailable, When, humanize, statusTone, useOnline } from "../ui/components";
 import { Link, navigate } from "../ui/router";
 import { STATUSES, UpdateTaskStatusMutation } from "./Board";
 import { useCurrentProject } from "../notifications";
@@ -146,12 +146,13 @@ export function TaskDetail({ taskId }: { taskId: string }) {
   const task = data?.node && data.node.__typename === "Task" ? data.node : null;
   const projectId = task?.project?.id ?? null;
   useCurrentProject(projectId);
+  const online = useOnline();
   const [moving, move] = useMutation(UpdateTaskStatusMutation);
   const [checking, check] = useMutation(SetCriterionMutation);
   const [removing, removeDependency] = useMutation(RemoveDependencyMutation);
 
   if (fetching && !data) return <Loading what="the task" />;
-  if (!task) return <ErrorBox error={error} />;
+  if (!task) return <Unavailable error={error} what="task" />;
   return (
     <section className="stack">
       <nav className="crumbs" aria-label="Breadcrumb">
@@ -164,7 +165,7 @@ export function TaskDetail({ taskId }: { taskId: string }) {
           Status{" "}
           <select
             value={task.status}
-            disabled={moving.fetching}
+            disabled={moving.fetching || !online}
             onChange={(e) => move({ id: task.id, expectedRevision: task.revision, status: e.target.value as TaskStatus })}
           >
             {STATUSES.map((s) => (
@@ -191,7 +192,7 @@ export function TaskDetail({ taskId }: { taskId: string }) {
                   <input
                     type="checkbox"
                     checked={c.met}
-                    disabled={checking.fetching || !navigator.onLine}
+                    disabled={checking.fetching || !online}
                     onChange={(e) => check({ id: c.id, met: e.target.checked, expectedRevision: c.revision })}
                   />{" "}
                   {c.description}

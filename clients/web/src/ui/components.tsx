@@ -68,6 +68,17 @@ export function useOnline(): boolean {
   return online;
 }
 
+/** Where a page's data should be: the error, the offline cache's gap, or nothing there. */
+export function Unavailable({ error, what }: { error: CombinedError | null | undefined; what: string }) {
+  const online = useOnline();
+  if (error && online) return <ErrorBox error={error} />;
+  return (
+    <p className="muted" role="status">
+      {online ? `This ${what} does not exist, or you may not see it.` : `This ${what} is not in this device's offline copy yet.`}
+    </p>
+  );
+}
+
 export function Loading({ what }: { what: string }) {
   return (
     <p className="muted" role="status">
