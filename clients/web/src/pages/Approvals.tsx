@@ -18,8 +18,9 @@ export const ApprovalItemFragmentDoc = graphql(`
     createdAt
     decisionReason
     run {
+      # Not the run's status: an approval can be delivered with an older snapshot of its run
+      # than the run's own updates, and the cache would take the older one.
       id
-      status
       task {
         id
         title
