@@ -17,6 +17,7 @@ import {
   startConnector,
   startProxy,
   startServer,
+  watch,
 } from "./harness.mjs";
 
 // An interactive agent that asks before it acts, then reports the decision it got.
@@ -48,7 +49,7 @@ before(async () => {
   browser = await launchBrowser();
   context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
   page = await context.newPage();
-  page.on("pageerror", (e) => console.error("page error:", e.message));
+  watch(page);
 });
 
 // What the page showed when a test ended, passed or not.
@@ -111,6 +112,7 @@ test("bootstrap, set up, run an agent, approve from the inbox, watch it complete
 
   // The approvals inbox, open in a second tab before anything asks.
   const inbox = await context.newPage();
+  watch(inbox);
   await inbox.goto(`${proxy.url}/approvals`);
   await inbox.getByTestId("approvals-empty").waitFor(WAIT);
 
@@ -217,12 +219,35 @@ test("offline, the last-seen project, task and run open from the cache and write
   assert.equal(await add.isDisabled(), false);
 });
 
+test("settings show where each value comes from; sessions list this device", { timeout: 60_000 }, async () => {
+  await page.getByRole("link", { name: "Settings" }).click();
+  await page.getByLabel("Scope").selectOption({ label: "Organization: Acme" });
+  await page.getByLabel("Merge patch").fill('{"review": {"required": true}}');
+  await page.getByRole("button", { name: "Apply patch" }).click();
+  const row = page.locator("tr", { hasText: "review.required" });
+  await row.getByText("this organization").waitFor(WAIT);
+  await page.getByLabel("Scope").selectOption({ label: "Project: Platform / Website" });
+  await row.getByText("inherited from organization").waitFor(WAIT);
+  await screenshot(page, "settings");
+
+  await page.getByRole("link", { name: "Sessions" }).click();
+  await page.locator("tr", { hasText: "this device" }).waitFor(WAIT);
+  await screenshot(page, "sessions");
+});
+
 test("the board and the run view fit a phone", { timeout: 60_000 }, async () => {
   const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
   const small = await phone.newPage();
+  watch(small);
   await small.goto(`${proxy.url}/`);
   await small.getByRole("heading", { name: "Sign in" }).waitFor(WAIT);
   await small.getByLabel("Email").fill(OWNER.email);
+  // A refusal shows the server's code and the correlation id to quote.
+  await small.getByLabel("Password").fill("not the password");
+  await small.getByRole("button", { name: "Sign in" }).click();
+  await small.getByTestId("error-code").getByText("UNAUTHENTICATED").waitFor(WAIT);
+  assert.match(await small.getByTestId("correlation-id").textContent(), /^[0-9a-f-]{36}$/);
+  await screenshot(small, "phone-sign-in-refused");
   await small.getByLabel("Password").fill(OWNER.password);
   await small.getByRole("button", { name: "Sign in" }).click();
   await small.getByRole("link", { name: "Website" }).click();

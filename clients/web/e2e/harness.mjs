@@ -117,6 +117,11 @@ export async function launchBrowser() {
   });
 }
 
+/** Prints errors thrown inside a page, so a failing test says more than its timeout. */
+export function watch(page) {
+  page.on("pageerror", (e) => console.error(`page error (${page.url()}):`, e.message));
+}
+
 let shot = 0;
 
 /** Empties the artifacts directory, so that the screenshots there are this run's. */
