@@ -1,6 +1,6 @@
 // In-app notifications: a pending approval anywhere, or a run of the project in view reaching
 // its end, shows a toast (and a system notification while the page is hidden, if allowed).
-import { createContext, useCallback, useContext, useEffect, useRef, useState, useSyncExternalStore, type ReactNode } from "react";
+import { useCallback, useEffect, useRef, useState, useSyncExternalStore, type ReactNode } from "react";
 import { useSubscription } from "urql";
 import { graphql } from "./gql";
 import { humanize } from "./ui/components";
@@ -56,9 +56,6 @@ function useWatchedProject(): string | null {
   );
 }
 
-const NotifyContext = createContext<(text: string, href: string) => void>(() => {});
-export const useNotify = () => useContext(NotifyContext);
-
 export function Notifications({ children }: { children: ReactNode }) {
   const [toasts, setToasts] = useState<Toast[]>([]);
   const next = useRef(1);
@@ -74,7 +71,7 @@ export function Notifications({ children }: { children: ReactNode }) {
   }, []);
   const project = useWatchedProject();
   return (
-    <NotifyContext.Provider value={notify}>
+    <>
       <ApprovalNotices notify={notify} />
       {project && <RunNotices key={project} projectId={project} notify={notify} />}
       {children}
@@ -85,7 +82,7 @@ export function Notifications({ children }: { children: ReactNode }) {
           </Link>
         ))}
       </div>
-    </NotifyContext.Provider>
+    </>
   );
 }
 
