@@ -49,7 +49,7 @@ before(async () => {
   browser = await launchBrowser();
   context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
   page = await context.newPage();
-  watch(page);
+  await watch(page);
 });
 
 // What the page showed when a test ended, passed or not.
@@ -112,7 +112,7 @@ test("bootstrap, set up, run an agent, approve from the inbox, watch it complete
 
   // The approvals inbox, open in a second tab before anything asks.
   const inbox = await context.newPage();
-  watch(inbox);
+  await watch(inbox);
   await inbox.goto(`${proxy.url}/approvals`);
   await inbox.getByTestId("approvals-empty").waitFor(WAIT);
 
@@ -219,6 +219,17 @@ test("offline, the last-seen project, task and run open from the cache and write
   assert.equal(await add.isDisabled(), false);
 });
 
+test("a running run is cancelled from its page", { timeout: 60_000 }, async () => {
+  await page.locator(".task-card").getByRole("link", { name: "Deploy the site" }).click();
+  await page.getByRole("combobox", { name: "Agent", exact: true }).selectOption({ label: "counter" });
+  await page.getByRole("button", { name: "Start run" }).click();
+  await page.locator(".event", { hasText: "line 3" }).waitFor(WAIT);
+  await page.getByRole("button", { name: "Cancel run" }).click();
+  await page.getByTestId("run-status").getByText("Cancelled").waitFor(WAIT);
+  await page.locator('[data-testid="stream-state"][data-state="ended"]').waitFor(WAIT);
+  await screenshot(page, "run-cancelled");
+});
+
 test("settings show where each value comes from; sessions list this device", { timeout: 60_000 }, async () => {
   await page.getByRole("link", { name: "Settings" }).click();
   await page.getByLabel("Scope").selectOption({ label: "Organization: Acme" });
@@ -238,7 +249,7 @@ test("settings show where each value comes from; sessions list this device", { t
 test("the board and the run view fit a phone", { timeout: 60_000 }, async () => {
   const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
   const small = await phone.newPage();
-  watch(small);
+  await watch(small);
   await small.goto(`${proxy.url}/`);
   await small.getByRole("heading", { name: "Sign in" }).waitFor(WAIT);
   await small.getByLabel("Email").fill(OWNER.email);

@@ -118,8 +118,17 @@ export async function launchBrowser() {
 }
 
 /** Prints errors thrown inside a page, so a failing test says more than its timeout. */
-export function watch(page) {
+export async function watch(page) {
+  // A rejection with something other than an Error reaches `pageerror` as just "Object".
+  await page.addInitScript(() =>
+    window.addEventListener("unhandledrejection", (e) => {
+      const r = e.reason;
+      const what = r instanceof Error ? r.stack : `${Object.prototype.toString.call(r)} ${r?.type ?? ""} ${r?.code ?? ""} ${r?.reason ?? ""} ${JSON.stringify(r) ?? ""}`;
+      console.error(`unhandled rejection: ${what}`);
+    }),
+  );
   page.on("pageerror", (e) => console.error(`page error (${page.url()}):`, e.message));
+  page.on("console", (m) => m.text().startsWith("unhandled rejection") && console.error(m.text()));
 }
 
 let shot = 0;

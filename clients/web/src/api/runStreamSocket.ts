@@ -32,9 +32,7 @@ export function subscribeRunEvents(runId: string): Subscribe {
         complete: sink.complete,
       },
     );
-    return () => {
-      unsubscribe();
-      void socket.dispose();
-    };
+    // A lazy client closes its socket when its only subscription goes.
+    return unsubscribe;
   };
 }
