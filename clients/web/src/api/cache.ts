@@ -36,7 +36,7 @@ export function invalidateField(cache: Cache, entity: string | { __typename: str
  * Appends a run to its task's cached run list. The list is extended in place rather than
  * refetched, so that it stays whole in the offline cache while nobody is looking at it.
  */
-export function addRun(cache: Cache, runId: string, taskId: string) {
+function addRun(cache: Cache, runId: string, taskId: string) {
   const list = cache.resolve(QUERY_ROOT, "runs", { taskId });
   const key = cache.keyOfEntity({ __typename: "TaskRun", id: runId });
   // A resolved list of entities is a list of their keys.

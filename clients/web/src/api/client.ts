@@ -32,7 +32,7 @@ export async function connectionParams(): Promise<Record<string, string>> {
 }
 
 /** Writes while offline are refused here, before the cache could queue them. */
-const refuseOfflineWrites: Exchange = ({ forward }) => (operations$) => {
+export const refuseOfflineWrites: Exchange = ({ forward }) => (operations$) => {
   const shared = pipe(operations$, share);
   const isOfflineWrite = (kind: string) => kind === "mutation" && !navigator.onLine;
   const refused = pipe(
