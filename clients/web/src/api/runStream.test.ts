@@ -76,6 +76,7 @@ describe("followRunEvents", () => {
     const otherStates: StreamState[] = [];
     const stream = followRunEvents(other.subscribe, { onEvents: () => {}, onState: (s) => otherStates.push(s) });
     other.last().sink.next(event(1));
+    other.last().sink.next(event(2));
     other.last().sink.complete();
     stream.resume();
     expect(other.opened).toHaveLength(1);

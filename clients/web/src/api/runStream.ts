@@ -50,10 +50,15 @@ export function followRunEvents(subscribe: Subscribe, handlers: Handlers, option
   let timer: ReturnType<typeof setTimeout> | null = null;
   let failures = 0;
   let done = false;
+  let state: StreamState | null = null;
+  const report = (next: StreamState, detail?: string) => {
+    if (next !== state || detail !== undefined) handlers.onState(next, detail);
+    state = next;
+  };
 
   function connect() {
     timer = null;
-    handlers.onState(failures === 0 ? "connecting" : "reconnecting");
+    report(failures === 0 ? "connecting" : "reconnecting");
     let closed = false;
     const end = () => {
       closed = true;
@@ -63,7 +68,7 @@ export function followRunEvents(subscribe: Subscribe, handlers: Handlers, option
       next(event) {
         if (closed) return;
         failures = 0;
-        handlers.onState("live");
+        report("live");
         if (cursor !== null && event.sequence <= cursor) return;
         cursor = event.sequence;
         handlers.onEvents([event]);
@@ -72,18 +77,18 @@ export function followRunEvents(subscribe: Subscribe, handlers: Handlers, option
         if (closed) return;
         end();
         done = true;
-        handlers.onState("ended");
+        report("ended");
       },
       error(error) {
         if (closed) return;
         end();
         if (isFatal(error)) {
           done = true;
-          handlers.onState("failed", describe(error));
+          report("failed", describe(error));
           return;
         }
         failures += 1;
-        handlers.onState("reconnecting", describe(error));
+        report("reconnecting", describe(error));
         timer = setTimeout(connect, Math.min(maxDelay, baseDelay * 2 ** (failures - 1)));
       },
     });

@@ -266,9 +266,26 @@ function EventStream({ runId }: { runId: string }) {
 
   useEffect(() => {
     setEvents([]);
+    // A replay delivers events in bursts: render them in batches, not one render per event.
+    let pending: StreamEvent[] = [];
+    let flush: ReturnType<typeof setTimeout> | null = null;
+    const flushNow = () => {
+      if (flush !== null) clearTimeout(flush);
+      flush = null;
+      const batch = pending;
+      pending = [];
+      if (batch.length > 0) setEvents((current) => current.concat(batch));
+    };
     const stream = followRunEvents(subscribeRunEvents(runId), {
-      onEvents: (more) => setEvents((current) => current.concat(more)),
-      onState: (next, detail) => setState({ state: next, detail }),
+      onEvents: (more) => {
+        pending.push(...more);
+        flush ??= setTimeout(flushNow, 50);
+      },
+      // Events shown before the state that follows them ("complete" after the last one).
+      onState: (next, detail) => {
+        flushNow();
+        setState({ state: next, detail });
+      },
     });
     // A device that slept or lost its network may hold a dead socket: resume from the cursor.
     let hiddenAt = 0;
@@ -281,6 +298,7 @@ function EventStream({ runId }: { runId: string }) {
     window.addEventListener("online", onOnline);
     return () => {
       stream.stop();
+      if (flush !== null) clearTimeout(flush);
       document.removeEventListener("visibilitychange", onVisibility);
       window.removeEventListener("online", onOnline);
     };
