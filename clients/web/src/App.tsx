@@ -1,6 +1,6 @@
 // The shell: one urql client per signed-in session, the navigation, the offline banner and the
 // routes.
-import { useEffect, useMemo, useState, useSyncExternalStore } from "react";
+import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
 import { Provider, useMutation, useQuery } from "urql";
 import { graphql } from "./gql";
 import { forget, hasSession, onSessionChange } from "./api/auth";
@@ -77,7 +77,13 @@ function Shell() {
   const [{ data }] = useQuery({ query: ViewerQuery });
   const [, logout] = useMutation(LogoutMutation);
   const [menuOpen, setMenuOpen] = useState(false);
-  useEffect(() => setMenuOpen(false), [path]);
+  const firstPath = useRef(path);
+  useEffect(() => {
+    setMenuOpen(false);
+    // A new page takes the focus, as a page load would, so keyboard and screen reader users
+    // start at its content rather than on the link they left.
+    if (path !== firstPath.current) document.getElementById("main")?.focus();
+  }, [path]);
   const signOut = async () => {
     await logout({});
     await cacheStorage().clear();
