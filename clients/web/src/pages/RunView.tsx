@@ -7,7 +7,7 @@ import { graphql } from "../gql";
 import type { RunDetailFragment as Run } from "../gql/graphql";
 import { followRunEvents, type StreamEvent, type StreamState } from "../api/runStream";
 import { subscribeRunEvents } from "../api/runStreamSocket";
-import { Action, Badge, ErrorBox, Loading, Unavailable, When, humanize, statusTone } from "../ui/components";
+import { Action, Badge, ErrorBox, Loading, Unavailable, When, humanize, statusTone, useOnline } from "../ui/components";
 import { Link } from "../ui/router";
 import { AgentsQuery } from "./TaskDetail";
 import { useCurrentProject } from "../notifications";
@@ -322,6 +322,7 @@ function EventStream({ runId }: { runId: string }) {
   const last = events.at(-1)?.sequence ?? null;
   const first = events[0]?.sequence ?? null;
   const summary = useMemo(() => (first === null ? "no events yet" : `sequence ${first}–${last}`), [first, last]);
+  const online = useOnline();
 
   return (
     <article className="card stack events">
@@ -335,6 +336,11 @@ function EventStream({ runId }: { runId: string }) {
       <p className="muted small" data-testid="event-summary" data-count={events.length} data-first={first ?? ""} data-last={last ?? ""}>
         {events.length} events, {summary}
       </p>
+      {!online && (
+        <p className="muted small">
+          The offline copy keeps the run and its attempts, not its events; they stream again when the connection returns.
+        </p>
+      )}
       <div className="event-scroller" ref={scroller} onScroll={onScroll} tabIndex={0} aria-label="Run events">
         <div style={{ height: virtualizer.getTotalSize(), position: "relative" }}>
           {virtualizer.getVirtualItems().map((item) => {
