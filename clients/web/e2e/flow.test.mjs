@@ -200,7 +200,8 @@ test("offline, the last-seen project, task and run open from the cache and write
   await page.getByTestId("offline-banner").waitFor(WAIT);
   await page.getByTestId("run-status").getByText("Succeeded").waitFor(WAIT);
   assert.equal(page.url(), runUrl);
-  await page.getByText("The offline copy keeps the run and its attempts").waitFor(WAIT);
+  await page.getByText("Offline: these are the events this device kept").waitFor(WAIT);
+  await page.locator(".event", { hasText: "line 60" }).waitFor(WAIT);
   await screenshot(page, "offline-run");
 
   await page.getByRole("link", { name: "Deploy the site" }).click();

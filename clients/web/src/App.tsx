@@ -5,6 +5,7 @@ import { Provider, useMutation, useQuery } from "urql";
 import { graphql } from "./gql";
 import { forget, hasSession, onSessionChange } from "./api/auth";
 import { cacheStorage, makeClient } from "./api/client";
+import { clearEvents } from "./api/eventArchive";
 import { Notifications } from "./notifications";
 import { useOnline } from "./ui/components";
 import { Link, match, navigate, usePath } from "./ui/router";
@@ -37,6 +38,15 @@ const LogoutMutation = graphql(`
     logout
   }
 `);
+
+// Whatever ends a session (signing out, or a refresh the server refuses because the session was
+// revoked or expired) takes this device's offline copy with it.
+onSessionChange(() => {
+  if (!hasSession()) {
+    void cacheStorage().clear();
+    clearEvents();
+  }
+});
 
 let epoch = 0;
 const subscribeSession = (listener: () => void) =>
@@ -86,7 +96,6 @@ function Shell() {
   }, [path]);
   const signOut = async () => {
     await logout({});
-    await cacheStorage().clear();
     forget();
     navigate("/");
   };

@@ -34,6 +34,12 @@ describe("followRunEvents", () => {
     expect(seen).toEqual([1, 2, 3, 4, 5]);
   });
 
+  it("starts after the events already shown", () => {
+    const server = fakeServer();
+    followRunEvents(server.subscribe, { onEvents: () => {}, onState: () => {} }, { after: 41 });
+    expect(server.last().after).toBe(41);
+  });
+
   it("never shows an event twice when a replay overlaps", () => {
     const server = fakeServer();
     const seen: number[] = [];

@@ -27,6 +27,8 @@ export interface Handlers {
 }
 
 export interface Options {
+  /** Start after this sequence (the last event already shown); by default from the start. */
+  after?: number | null;
   /** The first delay between reconnects; it doubles up to `maxDelayMs`. */
   baseDelayMs?: number;
   maxDelayMs?: number;
@@ -45,7 +47,7 @@ export function followRunEvents(subscribe: Subscribe, handlers: Handlers, option
   const baseDelay = options.baseDelayMs ?? 500;
   const maxDelay = options.maxDelayMs ?? 10_000;
   const isFatal = options.isFatal ?? Array.isArray;
-  let cursor: number | null = null;
+  let cursor: number | null = options.after ?? null;
   let close: (() => void) | null = null;
   let timer: ReturnType<typeof setTimeout> | null = null;
   let failures = 0;

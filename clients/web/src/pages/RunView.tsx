@@ -1,12 +1,13 @@
 // One run: its state and attempt timeline, the actions on it, and its event stream — live,
 // virtualised, following the tail, and resumed from its cursor after a reconnect or a sleep.
-import { useEffect, useMemo, useRef, useState, type FormEvent } from "react";
+import { useCallback, useEffect, useMemo, useRef, useState, type FormEvent } from "react";
 import { useMutation, useQuery, useSubscription } from "urql";
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { graphql } from "../gql";
 import type { RunDetailFragment as Run } from "../gql/graphql";
 import { followRunEvents, type StreamEvent, type StreamState } from "../api/runStream";
 import { subscribeRunEvents } from "../api/runStreamSocket";
+import { MAX_EVENTS, loadEvents, saveEvents } from "../api/eventArchive";
 import { Action, Badge, ErrorBox, Loading, Unavailable, When, humanize, statusTone, useOnline } from "../ui/components";
 import { Link } from "../ui/router";
 import { AgentsQuery } from "./TaskDetail";
@@ -111,10 +112,20 @@ const HandoffMutation = graphql(`
 const TERMINAL = new Set(["SUCCEEDED", "FAILED", "CANCELLED", "INTERRUPTED"]);
 
 export function RunView({ runId }: { runId: string }) {
-  const [{ data, fetching, error }] = useQuery({ query: RunQuery, variables: { id: runId } });
+  const [{ data, fetching, error }, refetch] = useQuery({ query: RunQuery, variables: { id: runId } });
   const run = data?.node && data.node.__typename === "TaskRun" ? data.node : null;
   const projectId = run?.task.project?.id ?? null;
   useCurrentProject(projectId);
+
+  // The event stream is the run's history in order; a query answer or an update that crossed it
+  // on the way can leave the cached run behind. When they disagree, ask the server again.
+  const status = run?.status;
+  const syncStatus = useCallback(
+    (streamed: string) => {
+      if (status && streamed.toUpperCase() !== status) refetch({ requestPolicy: "network-only" });
+    },
+    [status, refetch],
+  );
 
   if (fetching && !data) return <Loading what="the run" />;
   if (!run) return <Unavailable error={error} what="run" />;
@@ -136,7 +147,7 @@ export function RunView({ runId }: { runId: string }) {
       {!terminal && projectId && <RunActions run={run} projectId={projectId} />}
       <div className="grid-2">
         <Timeline run={run} />
-        <EventStream runId={run.id} />
+        <EventStream runId={run.id} onStatus={syncStatus} />
       </div>
     </section>
   );
@@ -258,14 +269,16 @@ const STATE_LABEL: Record<StreamState, string> = {
   failed: "stopped",
 };
 
-function EventStream({ runId }: { runId: string }) {
+function EventStream({ runId, onStatus }: { runId: string; onStatus: (status: string) => void }) {
   const [events, setEvents] = useState<StreamEvent[]>([]);
   const [state, setState] = useState<{ state: StreamState; detail?: string }>({ state: "connecting" });
   const [follow, setFollow] = useState(true);
   const scroller = useRef<HTMLDivElement>(null);
 
   useEffect(() => {
-    setEvents([]);
+    // What this device kept of the run shows at once (also offline); the stream goes on from there.
+    const kept = loadEvents(runId);
+    setEvents(kept);
     // A replay delivers events in bursts: render them in batches, not one render per event.
     let pending: StreamEvent[] = [];
     let flush: ReturnType<typeof setTimeout> | null = null;
@@ -286,7 +299,7 @@ function EventStream({ runId }: { runId: string }) {
         flushNow();
         setState({ state: next, detail });
       },
-    });
+    }, { after: kept.at(-1)?.sequence ?? null });
     // A device that slept or lost its network may hold a dead socket: resume from the cursor.
     let hiddenAt = 0;
     const onVisibility = () => {
@@ -303,6 +316,10 @@ function EventStream({ runId }: { runId: string }) {
       window.removeEventListener("online", onOnline);
     };
   }, [runId]);
+
+  useEffect(() => {
+    if (events.length > 0) saveEvents(runId, events);
+  }, [runId, events]);
 
   const virtualizer = useVirtualizer({
     count: events.length,
@@ -322,6 +339,14 @@ function EventStream({ runId }: { runId: string }) {
   const last = events.at(-1)?.sequence ?? null;
   const first = events[0]?.sequence ?? null;
   const summary = useMemo(() => (first === null ? "no events yet" : `sequence ${first}–${last}`), [first, last]);
+  const streamedStatus = useMemo(() => {
+    const latest = events.findLast((e) => e.kind === "status");
+    const data = latest?.data as { status?: unknown } | undefined;
+    return typeof data?.status === "string" ? data.status : null;
+  }, [events]);
+  useEffect(() => {
+    if (streamedStatus) onStatus(streamedStatus);
+  }, [streamedStatus, onStatus]);
   const online = useOnline();
 
   return (
@@ -338,7 +363,8 @@ function EventStream({ runId }: { runId: string }) {
       </p>
       {!online && (
         <p className="muted small">
-          The offline copy keeps the run and its attempts, not its events; they stream again when the connection returns.
+          Offline: these are the events this device kept (the last {MAX_EVENTS} at most); the stream goes on when the
+          connection returns.
         </p>
       )}
       <div className="event-scroller" ref={scroller} onScroll={onScroll} tabIndex={0} aria-label="Run events">
