@@ -232,7 +232,7 @@ test("a running run is cancelled from its page", { timeout: 60_000 }, async () =
   await screenshot(page, "run-cancelled");
 });
 
-test("settings show where each value comes from; sessions list this device", { timeout: 60_000 }, async () => {
+test("settings show where each value comes from; sessions list this device and revoke another", { timeout: 60_000 }, async () => {
   await page.getByRole("link", { name: "Settings" }).click();
   await page.getByLabel("Scope").selectOption({ label: "Organization: Acme" });
   await page.getByLabel("Merge patch").fill('{"review": {"required": true}}');
@@ -245,6 +245,10 @@ test("settings show where each value comes from; sessions list this device", { t
 
   await page.getByRole("link", { name: "Sessions" }).click();
   await page.locator("tr", { hasText: "this device" }).waitFor(WAIT);
+  // The test's own sign-in through the API (in the resume test) is another session: revoke it.
+  const other = page.locator("tbody tr", { hasNotText: "this device" }).first();
+  await other.getByRole("button", { name: "Revoke" }).click();
+  await other.getByText("revoked").waitFor(WAIT);
   await screenshot(page, "sessions");
 });
 

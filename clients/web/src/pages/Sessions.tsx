@@ -68,7 +68,7 @@ export function Sessions() {
                 <td>
                   <When at={s.lastUsedAt} />
                 </td>
-                <td>{s.revokedAt ? <Badge tone="bad">revoked{s.revokedReason ? `: ${s.revokedReason}` : ""}</Badge> : <Badge tone="ok">active</Badge>}</td>
+                <td>{s.revokedAt ? <Badge tone="bad">revoked{s.revokedReason && s.revokedReason !== "revoked" ? `: ${s.revokedReason}` : ""}</Badge> : <Badge tone="ok">active</Badge>}</td>
                 <td>
                   {!s.revokedAt && (
                     <Action busy={revoking.fetching && revoking.operation?.variables.id === s.id} onClick={() => revokeOne(s.id, s.current)}>
