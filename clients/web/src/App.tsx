@@ -18,20 +18,7 @@ import { Approvals } from "./pages/Approvals";
 import { Agents } from "./pages/Agents";
 import { Settings } from "./pages/Settings";
 import { Sessions } from "./pages/Sessions";
-
-export const ViewerQuery = graphql(`
-  query Viewer {
-    viewer {
-      id
-      email
-      displayName
-      organization {
-        id
-        name
-      }
-    }
-  }
-`);
+import { ViewerQuery } from "./api/viewer";
 
 const LogoutMutation = graphql(`
   mutation Logout {

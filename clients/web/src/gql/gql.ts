@@ -14,11 +14,11 @@ import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-
  * Learn more about it here: https://the-guild.dev/graphql/codegen/plugins/presets/preset-client#reducing-bundle-size
  */
 type Documents = {
-    "\n  query Viewer {\n    viewer {\n      id\n      email\n      displayName\n      organization {\n        id\n        name\n      }\n    }\n  }\n": typeof types.ViewerDocument,
     "\n  mutation Logout {\n    logout\n  }\n": typeof types.LogoutDocument,
     "\n  fragment AuthTokens on AuthPayload {\n    accessToken\n    accessTokenExpiresAt\n    refreshToken\n  }\n": typeof types.AuthTokensFragmentDoc,
     "\n  mutation RefreshSession($refreshToken: String!) {\n    refreshSession(refreshToken: $refreshToken) {\n      ...AuthTokens\n    }\n  }\n": typeof types.RefreshSessionDocument,
     "\n  subscription RunEvents($runId: ID!, $after: String) {\n    runEvents(runId: $runId, after: $after) {\n      sequence\n      kind\n      data\n      occurredAt\n    }\n  }\n": typeof types.RunEventsDocument,
+    "\n  query Viewer {\n    viewer {\n      id\n      email\n      displayName\n      organization {\n        id\n        name\n      }\n    }\n  }\n": typeof types.ViewerDocument,
     "\n  subscription ApprovalNotices {\n    approvalUpdated {\n      ...ApprovalItem\n    }\n  }\n": typeof types.ApprovalNoticesDocument,
     "\n  subscription RunNotices($projectId: ID!) {\n    runUpdated(projectId: $projectId) {\n      ...RunSummary\n      task {\n        id\n        title\n      }\n    }\n  }\n": typeof types.RunNoticesDocument,
     "\n  fragment ConnectorFields on Connector {\n    id\n    name\n    online\n    health\n    version\n    lastSeenAt\n    revokedAt\n  }\n": typeof types.ConnectorFieldsFragmentDoc,
@@ -62,11 +62,11 @@ type Documents = {
     "\n  mutation CreateProject($workspaceId: ID!, $name: String!) {\n    createProject(workspaceId: $workspaceId, name: $name) {\n      id\n      name\n    }\n  }\n": typeof types.CreateProjectDocument,
 };
 const documents: Documents = {
-    "\n  query Viewer {\n    viewer {\n      id\n      email\n      displayName\n      organization {\n        id\n        name\n      }\n    }\n  }\n": types.ViewerDocument,
     "\n  mutation Logout {\n    logout\n  }\n": types.LogoutDocument,
     "\n  fragment AuthTokens on AuthPayload {\n    accessToken\n    accessTokenExpiresAt\n    refreshToken\n  }\n": types.AuthTokensFragmentDoc,
     "\n  mutation RefreshSession($refreshToken: String!) {\n    refreshSession(refreshToken: $refreshToken) {\n      ...AuthTokens\n    }\n  }\n": types.RefreshSessionDocument,
     "\n  subscription RunEvents($runId: ID!, $after: String) {\n    runEvents(runId: $runId, after: $after) {\n      sequence\n      kind\n      data\n      occurredAt\n    }\n  }\n": types.RunEventsDocument,
+    "\n  query Viewer {\n    viewer {\n      id\n      email\n      displayName\n      organization {\n        id\n        name\n      }\n    }\n  }\n": types.ViewerDocument,
     "\n  subscription ApprovalNotices {\n    approvalUpdated {\n      ...ApprovalItem\n    }\n  }\n": types.ApprovalNoticesDocument,
     "\n  subscription RunNotices($projectId: ID!) {\n    runUpdated(projectId: $projectId) {\n      ...RunSummary\n      task {\n        id\n        title\n      }\n    }\n  }\n": types.RunNoticesDocument,
     "\n  fragment ConnectorFields on Connector {\n    id\n    name\n    online\n    health\n    version\n    lastSeenAt\n    revokedAt\n  }\n": types.ConnectorFieldsFragmentDoc,
@@ -127,10 +127,6 @@ export function graphql(source: string): unknown;
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query Viewer {\n    viewer {\n      id\n      email\n      displayName\n      organization {\n        id\n        name\n      }\n    }\n  }\n"): (typeof documents)["\n  query Viewer {\n    viewer {\n      id\n      email\n      displayName\n      organization {\n        id\n        name\n      }\n    }\n  }\n"];
-/**
- * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
- */
 export function graphql(source: "\n  mutation Logout {\n    logout\n  }\n"): (typeof documents)["\n  mutation Logout {\n    logout\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
@@ -144,6 +140,10 @@ export function graphql(source: "\n  mutation RefreshSession($refreshToken: Stri
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  subscription RunEvents($runId: ID!, $after: String) {\n    runEvents(runId: $runId, after: $after) {\n      sequence\n      kind\n      data\n      occurredAt\n    }\n  }\n"): (typeof documents)["\n  subscription RunEvents($runId: ID!, $after: String) {\n    runEvents(runId: $runId, after: $after) {\n      sequence\n      kind\n      data\n      occurredAt\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query Viewer {\n    viewer {\n      id\n      email\n      displayName\n      organization {\n        id\n        name\n      }\n    }\n  }\n"): (typeof documents)["\n  query Viewer {\n    viewer {\n      id\n      email\n      displayName\n      organization {\n        id\n        name\n      }\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

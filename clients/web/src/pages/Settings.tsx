@@ -5,7 +5,7 @@ import { useMutation, useQuery } from "urql";
 import { graphql } from "../gql";
 import { Action, Badge, ErrorBox, Loading } from "../ui/components";
 import { WorkspacesQuery } from "./Workspaces";
-import { ViewerQuery } from "../App";
+import { ViewerQuery } from "../api/viewer";
 
 const EffectiveSettingsQuery = graphql(`
   query EffectiveSettings($scopeId: ID!) {
