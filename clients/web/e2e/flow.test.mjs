@@ -20,24 +20,24 @@ import {
   watch,
 } from "./harness.mjs";
 
-// An interactive agent that asks before it acts, then reports the decision it got.
-const CAREFUL = `
-[[agents]]
-name = "careful"
-adapter = "command"
-command = "sh"
-interactive = true
-args = ["-c", "read input; echo 'checking the site'; echo '{\\"acc\\": \\"approval_request\\", \\"action\\": \\"deploy the site\\", \\"reason\\": \\"the e2e test asks\\"}'; read decision; echo \\"decision: $decision\\"; echo deployed"]
-`;
+/** A `command` agent running `script` with sh (TOML basic strings read JSON's escapes alike). */
+const agent = (name, script, interactive = false) =>
+  `\n[[agents]]\nname = "${name}"\nadapter = "command"\ncommand = "sh"\ninteractive = ${interactive}\nargs = ["-c", ${JSON.stringify(script)}]\n`;
 
+// Asks before it acts, then reports the decision it got.
+const CAREFUL = agent(
+  "careful",
+  `read input; echo 'checking the site'; echo '{"acc": "approval_request", "action": "deploy the site", "reason": "the e2e test asks"}'; read decision; echo "decision: $decision"; echo deployed`,
+  true,
+);
 // A steady stream of lines, long enough to cut the browser's connection in the middle.
-const COUNTER = `
-[[agents]]
-name = "counter"
-adapter = "command"
-command = "sh"
-args = ["-c", "for i in $(seq 1 60); do echo \\"line $i\\"; sleep 0.1; done"]
-`;
+const COUNTER = agent("counter", `for i in $(seq 1 60); do echo "line $i"; sleep 0.1; done`);
+// Works until stopped, saving a checkpoint whenever asked.
+const SAVER = agent(
+  "saver",
+  `read input; echo ready; while read line; do case "$line" in *checkpoint_request*) echo '{"acc": "checkpoint", "state": {"step": 1}, "completed": ["setup"], "pending": ["deploy"]}';; esac; done`,
+  true,
+);
 
 const WAIT = { timeout: 30_000 };
 let server, proxy, browser, context, page, connector;
@@ -94,7 +94,7 @@ test("bootstrap, set up, run an agent, approve from the inbox, watch it complete
   const hostDir = join(server.dir, "host");
   const credential = await enrollAsShown(command, hostDir);
   // The connector dials the server directly, so cutting the browser's connections spares it.
-  connector = startConnector(hostDir, credential, server.url, CAREFUL + COUNTER);
+  connector = startConnector(hostDir, credential, server.url, CAREFUL + COUNTER + SAVER);
   await page.locator('[data-connector="e2e-host"]').getByText("online").waitFor(WAIT);
   await page.locator('[data-agent="careful"]').getByText("online").waitFor(WAIT);
   await screenshot(page, "agents");
@@ -230,6 +230,23 @@ test("a running run is cancelled from its page", { timeout: 60_000 }, async () =
   await page.getByTestId("run-status").getByText("Cancelled").waitFor(WAIT);
   await page.locator('[data-testid="stream-state"][data-state="ended"]').waitFor(WAIT);
   await screenshot(page, "run-cancelled");
+});
+
+test("a run is checkpointed, then handed off to another agent, where it completes", { timeout: 60_000 }, async () => {
+  await page.locator(".crumbs").getByRole("link", { name: "Deploy the site" }).click();
+  await page.getByRole("combobox", { name: "Agent", exact: true }).selectOption({ label: "saver" });
+  await page.getByRole("button", { name: "Start run" }).click();
+  await page.locator(".event", { hasText: "ready" }).waitFor(WAIT);
+  await page.getByRole("button", { name: "Checkpoint" }).click();
+  await page.locator(".event.kind-checkpoint").waitFor(WAIT);
+  await page.getByTestId("run-status").getByText("Running").waitFor(WAIT);
+
+  await page.getByLabel("Agent to hand off to").selectOption({ label: "counter" });
+  await page.getByRole("button", { name: "Hand off" }).click();
+  await page.getByTestId("run-status").getByText("Succeeded").waitFor({ timeout: 45_000 });
+  await page.locator(".timeline li", { hasText: "#2 Handoff" }).getByText("on counter").waitFor(WAIT);
+  await page.locator(".event", { hasText: "line 60" }).waitFor(WAIT);
+  await screenshot(page, "run-handed-off");
 });
 
 test("settings show where each value comes from; sessions list this device and revoke another", { timeout: 60_000 }, async () => {
