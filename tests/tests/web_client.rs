@@ -25,11 +25,13 @@ async fn the_web_client_is_served_beside_the_api() {
     assert_eq!(index.status(), 200);
     assert!(index.headers()["content-type"].to_str().unwrap().starts_with("text/html"));
     assert!(index.headers().contains_key("x-correlation-id"), "the same middleware as the API");
+    assert_eq!(index.headers()["cache-control"], "no-cache", "a new release shows on the next load");
     assert_eq!(index.text().await.unwrap(), INDEX);
 
     let script = client.get("/assets/app-1a2b.js").await;
     assert_eq!(script.status(), 200);
     assert!(script.headers()["content-type"].to_str().unwrap().contains("javascript"));
+    assert_eq!(script.headers()["cache-control"], "public, max-age=31536000, immutable");
 
     // A page of the client's router, reloaded or opened from a link.
     let page = client.get("/runs/01HZX0000000000000000000").await;

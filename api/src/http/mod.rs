@@ -13,7 +13,7 @@ use std::sync::Arc;
 
 use axum::Router;
 use axum::extract::{FromRef, State};
-use axum::http::StatusCode;
+use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::IntoResponse;
 use axum::routing::get;
 use sea_orm::DatabaseConnection;
@@ -59,7 +59,19 @@ fn web_client(api: Router<AppState>, dir: &Path) -> Router<AppState> {
     let files = ServeDir::new(dir).fallback(ServeFile::new(dir.join("index.html")));
     api.route("/graphql/{*rest}", axum::routing::any(not_found))
         .route("/v1/{*rest}", axum::routing::any(not_found))
-        .fallback_service(files)
+        .fallback_service(tower::Layer::layer(&axum::middleware::from_fn(cache_control), files))
+}
+
+/// The build names its assets by their content, so they never change under a name and may be
+/// kept for good; everything else (`index.html`, the service worker) is revalidated on each load,
+/// or a browser could keep a page that names assets a new release no longer has.
+async fn cache_control(request: axum::extract::Request, next: axum::middleware::Next) -> axum::response::Response {
+    let hashed = request.uri().path().starts_with("/assets/");
+    let mut response = next.run(request).await;
+    let policy =
+        if hashed && response.status().is_success() { "public, max-age=31536000, immutable" } else { "no-cache" };
+    response.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static(policy));
+    response
 }
 
 /// Ready when the database answers and its migrations are current.
