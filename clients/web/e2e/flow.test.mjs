@@ -32,6 +32,8 @@ const CAREFUL = agent(
 );
 // A steady stream of lines, long enough to cut the browser's connection in the middle.
 const COUNTER = agent("counter", `for i in $(seq 1 60); do echo "line $i"; sleep 0.1; done`);
+// Thousands of lines at once, more than a page should ever hold as DOM nodes.
+const CHATTY = agent("chatty", `seq 1 3000 | sed 's/^/chatty /'`);
 // Works until stopped, saving a checkpoint whenever asked.
 const SAVER = agent(
   "saver",
@@ -94,7 +96,7 @@ test("bootstrap, set up, run an agent, approve from the inbox, watch it complete
   const hostDir = join(server.dir, "host");
   const credential = await enrollAsShown(command, hostDir);
   // The connector dials the server directly, so cutting the browser's connections spares it.
-  connector = startConnector(hostDir, credential, server.url, CAREFUL + COUNTER + SAVER);
+  connector = startConnector(hostDir, credential, server.url, CAREFUL + COUNTER + SAVER + CHATTY);
   await page.locator('[data-connector="e2e-host"]').getByText("online").waitFor(WAIT);
   await page.locator('[data-agent="careful"]').getByText("online").waitFor(WAIT);
   await screenshot(page, "agents");
@@ -247,6 +249,20 @@ test("a run is checkpointed, then handed off to another agent, where it complete
   await page.locator(".timeline li", { hasText: "#2 Handoff" }).getByText("on counter").waitFor(WAIT);
   await page.locator(".event", { hasText: "line 60" }).waitFor(WAIT);
   await screenshot(page, "run-handed-off");
+});
+
+test("a long stream stays virtualised and follows its tail", { timeout: 90_000 }, async () => {
+  await page.locator(".crumbs").getByRole("link", { name: "Deploy the site" }).click();
+  await page.getByRole("combobox", { name: "Agent", exact: true }).selectOption({ label: "chatty" });
+  await page.getByRole("button", { name: "Start run" }).click();
+  await page.getByTestId("run-status").getByText("Succeeded").waitFor({ timeout: 60_000 });
+  await page.locator('[data-testid="stream-state"][data-state="ended"]').waitFor({ timeout: 60_000 });
+  const count = Number(await page.getByTestId("event-summary").getAttribute("data-count"));
+  assert.ok(count > 3000, `all ${count} events are in the list`);
+  const rendered = await page.locator(".event").count();
+  assert.ok(rendered < 100, `only the visible rows are in the page, not ${rendered}`);
+  await page.locator(".event", { hasText: "chatty 3000" }).waitFor(WAIT);
+  await screenshot(page, "long-stream");
 });
 
 test("settings show where each value comes from; sessions list this device and revoke another", { timeout: 60_000 }, async () => {
