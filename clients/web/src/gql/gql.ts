@@ -57,7 +57,7 @@ type Documents = {
     "\n  mutation AddDependency($taskId: ID!, $dependsOnId: ID!) {\n    addTaskDependency(taskId: $taskId, dependsOnId: $dependsOnId) {\n      ...TaskCard\n    }\n  }\n": typeof types.AddDependencyDocument,
     "\n  mutation RemoveDependency($taskId: ID!, $dependsOnId: ID!) {\n    removeTaskDependency(taskId: $taskId, dependsOnId: $dependsOnId) {\n      ...TaskCard\n    }\n  }\n": typeof types.RemoveDependencyDocument,
     "\n  mutation StartRun($taskId: ID!, $agentId: ID, $input: JSON) {\n    startRun(taskId: $taskId, agentId: $agentId, input: $input) {\n      ...RunSummary\n    }\n  }\n": typeof types.StartRunDocument,
-    "\n  query Workspaces {\n    workspaces(first: 20) {\n      nodes {\n        id\n        name\n        description\n        projects(first: 50) {\n          nodes {\n            id\n            name\n            description\n          }\n        }\n      }\n    }\n  }\n": typeof types.WorkspacesDocument,
+    "\n  query Workspaces {\n    workspaces(first: 20) {\n      pageInfo {\n        hasNextPage\n      }\n      nodes {\n        id\n        name\n        description\n        projects(first: 50) {\n          nodes {\n            id\n            name\n            description\n          }\n        }\n      }\n    }\n  }\n": typeof types.WorkspacesDocument,
     "\n  mutation CreateWorkspace($name: String!, $description: String!) {\n    createWorkspace(name: $name, description: $description) {\n      id\n      name\n    }\n  }\n": typeof types.CreateWorkspaceDocument,
     "\n  mutation CreateProject($workspaceId: ID!, $name: String!) {\n    createProject(workspaceId: $workspaceId, name: $name) {\n      id\n      name\n    }\n  }\n": typeof types.CreateProjectDocument,
 };
@@ -105,7 +105,7 @@ const documents: Documents = {
     "\n  mutation AddDependency($taskId: ID!, $dependsOnId: ID!) {\n    addTaskDependency(taskId: $taskId, dependsOnId: $dependsOnId) {\n      ...TaskCard\n    }\n  }\n": types.AddDependencyDocument,
     "\n  mutation RemoveDependency($taskId: ID!, $dependsOnId: ID!) {\n    removeTaskDependency(taskId: $taskId, dependsOnId: $dependsOnId) {\n      ...TaskCard\n    }\n  }\n": types.RemoveDependencyDocument,
     "\n  mutation StartRun($taskId: ID!, $agentId: ID, $input: JSON) {\n    startRun(taskId: $taskId, agentId: $agentId, input: $input) {\n      ...RunSummary\n    }\n  }\n": types.StartRunDocument,
-    "\n  query Workspaces {\n    workspaces(first: 20) {\n      nodes {\n        id\n        name\n        description\n        projects(first: 50) {\n          nodes {\n            id\n            name\n            description\n          }\n        }\n      }\n    }\n  }\n": types.WorkspacesDocument,
+    "\n  query Workspaces {\n    workspaces(first: 20) {\n      pageInfo {\n        hasNextPage\n      }\n      nodes {\n        id\n        name\n        description\n        projects(first: 50) {\n          nodes {\n            id\n            name\n            description\n          }\n        }\n      }\n    }\n  }\n": types.WorkspacesDocument,
     "\n  mutation CreateWorkspace($name: String!, $description: String!) {\n    createWorkspace(name: $name, description: $description) {\n      id\n      name\n    }\n  }\n": types.CreateWorkspaceDocument,
     "\n  mutation CreateProject($workspaceId: ID!, $name: String!) {\n    createProject(workspaceId: $workspaceId, name: $name) {\n      id\n      name\n    }\n  }\n": types.CreateProjectDocument,
 };
@@ -299,7 +299,7 @@ export function graphql(source: "\n  mutation StartRun($taskId: ID!, $agentId: I
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query Workspaces {\n    workspaces(first: 20) {\n      nodes {\n        id\n        name\n        description\n        projects(first: 50) {\n          nodes {\n            id\n            name\n            description\n          }\n        }\n      }\n    }\n  }\n"): (typeof documents)["\n  query Workspaces {\n    workspaces(first: 20) {\n      nodes {\n        id\n        name\n        description\n        projects(first: 50) {\n          nodes {\n            id\n            name\n            description\n          }\n        }\n      }\n    }\n  }\n"];
+export function graphql(source: "\n  query Workspaces {\n    workspaces(first: 20) {\n      pageInfo {\n        hasNextPage\n      }\n      nodes {\n        id\n        name\n        description\n        projects(first: 50) {\n          nodes {\n            id\n            name\n            description\n          }\n        }\n      }\n    }\n  }\n"): (typeof documents)["\n  query Workspaces {\n    workspaces(first: 20) {\n      pageInfo {\n        hasNextPage\n      }\n      nodes {\n        id\n        name\n        description\n        projects(first: 50) {\n          nodes {\n            id\n            name\n            description\n          }\n        }\n      }\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

@@ -86,6 +86,9 @@ function ApprovalCard({ approval }: { approval: ApprovalItemFragment }) {
         <strong>{approval.run.agent?.name ?? "An agent"}</strong> wants to run <code className="action">{approval.action}</code>
       </p>
       {approval.reason && <p>Because: {approval.reason}</p>}
+      {approval.details !== null && typeof approval.details === "object" && Object.keys(approval.details).length > 0 && (
+        <pre className="details">{JSON.stringify(approval.details, null, 2)}</pre>
+      )}
       <p className="muted small">
         {task.project?.name} / <Link href={`/tasks/${task.id}`}>{task.title}</Link> ·{" "}
         <Link href={`/runs/${approval.run.id}`}>run</Link> · asked <When at={approval.createdAt} /> · expires{" "}

@@ -8,6 +8,9 @@ import { Link } from "../ui/router";
 export const WorkspacesQuery = graphql(`
   query Workspaces {
     workspaces(first: 20) {
+      pageInfo {
+        hasNextPage
+      }
       nodes {
         id
         name
@@ -50,6 +53,7 @@ export function Workspaces() {
       <ErrorBox error={error} />
       {fetching && !data && <Loading what="workspaces" />}
       {data?.workspaces.nodes.length === 0 && <p className="muted">No workspaces yet. Create the first one.</p>}
+      {data?.workspaces.pageInfo.hasNextPage && <p className="muted">Showing the first 20 workspaces.</p>}
       {data?.workspaces.nodes.map((workspace) => (
         <article key={workspace.id} className="card stack">
           <h2>{workspace.name}</h2>
