@@ -42,15 +42,18 @@ export function hasSession(): boolean {
   return access !== null || localStorage.getItem(REFRESH_KEY) !== null;
 }
 
+/** Calls `listener` when this device signs in or its session ends. */
 export function onSessionChange(listener: () => void): () => void {
   listeners.add(listener);
   return () => listeners.delete(listener);
 }
 
+/** Signs in with new tokens, or renews them; listeners hear only of signing in, not renewals. */
 export function accept(tokens: Tokens) {
+  const had = hasSession();
   access = { token: tokens.accessToken, expiresAt: Date.parse(tokens.accessTokenExpiresAt) };
   localStorage.setItem(REFRESH_KEY, tokens.refreshToken);
-  notify();
+  if (!had) notify();
 }
 
 export function forget() {
