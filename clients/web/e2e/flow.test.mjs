@@ -311,3 +311,18 @@ test("the board and the run view fit a phone", { timeout: 60_000 }, async () => 
   await screenshot(small, "phone-approvals");
   await phone.close();
 });
+
+test("a dependency shows on the waiting task's card", { timeout: 60_000 }, async () => {
+  await page.getByRole("link", { name: "Workspaces" }).click();
+  await page.getByRole("link", { name: "Website" }).click();
+  await page.getByLabel("Task title").fill("Announce the launch");
+  await page.getByRole("button", { name: "Add task" }).click();
+  await page.locator(".task-card").getByRole("link", { name: "Announce the launch" }).click();
+  await page.getByLabel("Task to wait for").selectOption({ label: "Deploy the site" });
+  await page.getByRole("button", { name: "Add dependency" }).click();
+  await page.locator(".card", { hasText: "Waits for" }).getByRole("link", { name: "Deploy the site" }).waitFor(WAIT);
+  await page.locator(".crumbs").getByRole("link", { name: "Website" }).click();
+  const card = page.locator(".task-card", { hasText: "Announce the launch" });
+  await card.locator(".deps").getByRole("link", { name: "Deploy the site" }).waitFor(WAIT);
+  await screenshot(page, "board-dependencies");
+});
