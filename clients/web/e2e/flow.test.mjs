@@ -63,7 +63,7 @@ after(async () => {
   await browser?.close();
   connector?.stop();
   proxy?.stop();
-  server?.stop();
+  await server?.stop();
 });
 
 test("bootstrap, set up, run an agent, approve from the inbox, watch it complete", { timeout: 180_000 }, async () => {
@@ -325,4 +325,22 @@ test("a dependency shows on the waiting task's card", { timeout: 60_000 }, async
   const card = page.locator(".task-card", { hasText: "Announce the launch" });
   await card.locator(".deps").getByRole("link", { name: "Deploy the site" }).waitFor(WAIT);
   await screenshot(page, "board-dependencies");
+});
+
+test("a server restart does not sign the browser out", { timeout: 90_000 }, async () => {
+  connector.stop();
+  await server.stop();
+  // Reloading while the server is down: no access token in memory, and the refresh cannot reach
+  // the server. That is not a refused session, so the app stays signed in on its offline copy.
+  await page.reload();
+  await page.getByRole("button", { name: "Sign out" }).waitFor(WAIT);
+  await page.getByRole("heading", { name: "Website" }).waitFor(WAIT);
+  assert.equal(await page.getByRole("heading", { name: "Sign in" }).count(), 0);
+  await screenshot(page, "server-down");
+
+  server = await startServer(server.dir);
+  proxy.retarget(server.url);
+  await page.reload();
+  await page.getByRole("link", { name: "Approvals" }).click();
+  await page.getByTestId("approvals-empty").waitFor(WAIT);
 });

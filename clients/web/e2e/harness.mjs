@@ -29,9 +29,8 @@ function track(child) {
   return child;
 }
 
-/** Starts `acc serve` on a fresh data dir and waits for the address it prints. */
-export async function startServer() {
-  const dir = mkdtempSync(join(tmpdir(), "acc-web-e2e-"));
+/** Starts `acc serve` on a fresh data dir (or again on `dir`) and waits for the address it prints. */
+export async function startServer(dir = mkdtempSync(join(tmpdir(), "acc-web-e2e-"))) {
   const codeFile = join(dir, "bootstrap-code");
   writeFileSync(codeFile, BOOTSTRAP_CODE);
   const log = join(dir, "acc.log");
@@ -55,15 +54,23 @@ export async function startServer() {
     });
     child.on("exit", (code) => fail(new Error(`acc exited with ${code}; see ${log}`)));
   });
-  return { url, dir, stop: () => child.kill("SIGTERM") };
+  const exited = new Promise((done) => child.on("exit", done));
+  return {
+    url,
+    dir,
+    stop: async () => {
+      child.kill("SIGTERM");
+      await exited;
+    },
+  };
 }
 
 /** A TCP proxy to `target` whose open connections a test can cut, as a lost network would. */
 export async function startProxy(target) {
-  const { hostname, port } = new URL(target);
+  let upstreamUrl = new URL(target);
   const sockets = new Set();
   const server = createServer((client) => {
-    const upstream = connect(Number(port), hostname);
+    const upstream = connect(Number(upstreamUrl.port), upstreamUrl.hostname);
     for (const [a, b] of [
       [client, upstream],
       [upstream, client],
@@ -78,6 +85,10 @@ export async function startProxy(target) {
   return {
     url: `http://127.0.0.1:${server.address().port}`,
     cut: () => sockets.forEach((s) => s.destroy()),
+    /** Sends new connections to another server (the same one, restarted on a new port). */
+    retarget: (url) => {
+      upstreamUrl = new URL(url);
+    },
     stop: () => {
       sockets.forEach((s) => s.destroy());
       server.close();

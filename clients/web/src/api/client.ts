@@ -8,7 +8,7 @@ import { authExchange } from "@urql/exchange-auth";
 import { createClient as createWsClient, type Client as WsClient } from "graphql-ws";
 import { filter, map, merge, pipe, share } from "wonka";
 import schema from "../gql/introspection";
-import { accessToken, currentAccessToken, forget, refresh } from "./auth";
+import { accessToken, currentAccessToken, refresh } from "./auth";
 import { keysFor, updates } from "./cache";
 import { OFFLINE_MESSAGE } from "./errors";
 
@@ -56,8 +56,9 @@ const auth = authExchange(async (utils) => ({
     return error.graphQLErrors.some((e) => e.extensions?.code === "UNAUTHENTICATED");
   },
   async refreshAuth() {
-    const token = await refresh();
-    if (token === null && navigator.onLine) forget();
+    // A refused refresh ends the session there (auth.ts); a server that cannot be reached (down,
+    // restarting, offline) leaves it alone, so the session and its offline copy survive.
+    await refresh();
   },
 }));
 
