@@ -37,6 +37,8 @@ pub struct App {
     pub state: AppState,
     /// The bootstrap code, while no account exists.
     pub bootstrap_code: Option<String>,
+    /// The web client's built files, served at `/`.
+    pub web_dir: Option<std::path::PathBuf>,
 }
 
 impl App {
@@ -103,11 +105,11 @@ impl App {
         };
         let schema: AppSchema = build_schema(Some(services.clone()), &config.limits);
         let state = AppState { schema, services, db, max_body_bytes: config.limits.max_body_bytes };
-        Ok(Self { state, bootstrap_code })
+        Ok(Self { state, bootstrap_code, web_dir: config.web_dir() })
     }
 
     pub fn router(&self) -> axum::Router {
-        router(self.state.clone())
+        router(self.state.clone(), self.web_dir.as_deref())
     }
 }
 

@@ -33,6 +33,8 @@ pub struct Config {
     pub tls_key_file: Option<PathBuf>,
     /// An operator-chosen bootstrap code for unattended installs.
     pub bootstrap_code_file: Option<PathBuf>,
+    /// The built web client, served at `/`; unset means `clients/web/dist` if it has been built.
+    pub web_dir: Option<PathBuf>,
     pub limits: Limits,
     pub tokens: TokenLifetimes,
     pub runs: RunSettings,
@@ -100,6 +102,7 @@ impl Default for Config {
             tls_cert_file: None,
             tls_key_file: None,
             bootstrap_code_file: None,
+            web_dir: None,
             limits: Limits::default(),
             tokens: TokenLifetimes::default(),
             runs: RunSettings::default(),
@@ -140,7 +143,12 @@ pub struct Overrides {
     pub database_url: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub bootstrap_code_file: Option<PathBuf>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub web_dir: Option<PathBuf>,
 }
+
+/// Where a source checkout builds the web client (`npm run build` in `clients/web`).
+pub const DEFAULT_WEB_DIR: &str = "clients/web/dist";
 
 impl Config {
     /// Merges defaults, the file, the environment and the flags, then resolves `*_file` secrets.
@@ -190,6 +198,14 @@ impl Config {
                 self.listen
             )));
         }
+        if let Some(dir) = &self.web_dir
+            && !dir.join("index.html").is_file()
+        {
+            return Err(ConfigError::Invalid(format!(
+                "web_dir {} has no index.html; build the web client (`npm ci && npm run build` in clients/web) or leave web_dir unset",
+                dir.display()
+            )));
+        }
         let runs = &self.runs;
         if runs.lease_ms < 2 * runs.heartbeat_interval_ms {
             return Err(ConfigError::Invalid(format!(
@@ -203,6 +219,17 @@ impl Config {
             ));
         }
         Ok(())
+    }
+
+    /// The web client's directory: the configured one, or the default if a build is there.
+    pub fn web_dir(&self) -> Option<PathBuf> {
+        match &self.web_dir {
+            Some(dir) => Some(dir.clone()),
+            None => {
+                let default = PathBuf::from(DEFAULT_WEB_DIR);
+                default.join("index.html").is_file().then_some(default)
+            }
+        }
     }
 
     pub fn bootstrap_code(&self) -> Result<Option<String>, ConfigError> {
@@ -253,6 +280,18 @@ mod tests {
         assert_eq!(config.data_dir, PathBuf::from("/tmp/y"));
         assert_eq!(config.limits.max_depth, 5);
         assert_eq!(config.limits.max_aliases, Limits::default().max_aliases);
+    }
+
+    #[test]
+    fn a_web_dir_without_a_build_is_refused() {
+        let dir = std::env::temp_dir().join(format!("acc-web-{}", uuid::Uuid::now_v7()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let config = Config { web_dir: Some(dir.clone()), ..Config::default() };
+        let err = config.validate().unwrap_err().to_string();
+        assert!(err.contains("has no index.html"), "{err}");
+        std::fs::write(dir.join("index.html"), "<!doctype html>").unwrap();
+        config.validate().unwrap();
+        assert_eq!(config.web_dir(), Some(dir));
     }
 
     #[test]

@@ -60,18 +60,18 @@ struct ServeArgs {
     /// A file holding the bootstrap code to use instead of a random one.
     #[arg(long)]
     bootstrap_code_file: Option<PathBuf>,
+    /// The built web client to serve at `/` (default: clients/web/dist, if it has been built).
+    #[arg(long)]
+    web_dir: Option<PathBuf>,
 }
 
-fn load(
-    common: &CommonArgs,
-    listen: Option<std::net::SocketAddr>,
-    bootstrap_code_file: Option<PathBuf>,
-) -> Result<Config, String> {
+fn load(common: &CommonArgs, serve: Option<&ServeArgs>) -> Result<Config, String> {
     let overrides = Overrides {
         data_dir: common.data_dir.clone(),
-        listen,
+        listen: serve.and_then(|s| s.listen),
         database_url: common.database_url.clone(),
-        bootstrap_code_file,
+        bootstrap_code_file: serve.and_then(|s| s.bootstrap_code_file.clone()),
+        web_dir: serve.and_then(|s| s.web_dir.clone()),
     };
     let config = Config::load(common.config.as_deref(), overrides).map_err(|e| e.to_string())?;
     config.validate().map_err(|e| e.to_string())?;
@@ -85,7 +85,7 @@ fn init_tracing() {
 }
 
 async fn serve(args: ServeArgs) -> Result<(), String> {
-    let config = load(&args.common, args.listen, args.bootstrap_code_file)?;
+    let config = load(&args.common, Some(&args))?;
     let app = App::build(&config).await.map_err(|e| e.to_string())?;
     app.state.services.runs.spawn_sweeper();
     let listener =
@@ -96,6 +96,10 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
     println!("GraphQL: {http}://{address}/graphql");
     println!("GraphQL subscriptions: {ws}://{address}/graphql/ws");
     println!("Database: {}", acc_api::db::backend_name(&app.state.db));
+    match &app.web_dir {
+        Some(dir) => println!("Web client: {http}://{address}/ (from {})", dir.display()),
+        None => println!("Web client: not served (build clients/web or set --web-dir)"),
+    }
     if let Some(code) = &app.bootstrap_code {
         println!("Bootstrap code (redeem once with the redeemBootstrap mutation): {code}");
     }
@@ -122,7 +126,7 @@ async fn main() -> ExitCode {
         Command::Migrate(common) => {
             init_tracing();
             async {
-                let config = load(&common, None, None)?;
+                let config = load(&common, None)?;
                 std::fs::create_dir_all(&config.data_dir).map_err(|e| e.to_string())?;
                 let db = acc_api::db::connect(&config.database_url()).await.map_err(|e| e.to_string())?;
                 acc_api::db::migrate(&db).await.map_err(|e| e.to_string())?;
@@ -131,7 +135,7 @@ async fn main() -> ExitCode {
             }
             .await
         }
-        Command::Keys { command: KeysCommand::Rotate(common) } => load(&common, None, None).and_then(|config| {
+        Command::Keys { command: KeysCommand::Rotate(common) } => load(&common, None).and_then(|config| {
             let kid = acc_api::identity::keys::SigningKeys::rotate(&config.data_dir).map_err(|e| e.to_string())?;
             println!("new signing key {kid}; restart the server to sign with it");
             Ok(())

@@ -1,5 +1,5 @@
 //! The HTTP server: routing, request context (correlation id, caller, device), GraphQL over HTTP
-//! and graphql-transport-ws, health endpoints, TLS.
+//! and graphql-transport-ws, health endpoints, the web client's files, TLS.
 
 mod connectors;
 mod graphql_http;
@@ -8,14 +8,16 @@ mod request;
 pub mod tls;
 
 use std::net::SocketAddr;
+use std::path::Path;
 use std::sync::Arc;
 
 use axum::Router;
 use axum::extract::{FromRef, State};
-use axum::http::StatusCode;
+use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::IntoResponse;
 use axum::routing::get;
 use sea_orm::DatabaseConnection;
+use tower_http::services::{ServeDir, ServeFile};
 
 use crate::graphql::{AppSchema, Services};
 
@@ -33,16 +35,43 @@ impl FromRef<AppState> for Services {
     }
 }
 
-pub fn router(state: AppState) -> Router {
-    Router::new()
+/// The API routes; with `web_dir`, every other path is the web client (see [`web_client`]).
+pub fn router(state: AppState, web_dir: Option<&Path>) -> Router {
+    let api = Router::new()
         .route("/graphql", get(graphql_http::get).post(graphql_http::post))
         .route("/graphql/ws", get(graphql_ws::upgrade))
         .route("/v1/connectors/enroll", axum::routing::post(connectors::enroll))
         .route("/v1/connectors/ws", get(connectors::upgrade))
         .route("/healthz", get(|| async { "ok" }))
-        .route("/readyz", get(readyz))
-        .layer(axum::middleware::from_fn(request::correlate))
-        .with_state(state)
+        .route("/readyz", get(readyz));
+    let routes = match web_dir {
+        Some(dir) => web_client(api, dir),
+        None => api,
+    };
+    routes.layer(axum::middleware::from_fn(request::correlate)).with_state(state)
+}
+
+/// Serves the web client's files, and its `index.html` for any other path so that the client's
+/// own router shows the page (a reload of `/runs/…` works). Unknown API paths stay 404s rather
+/// than turning into HTML a client would misread.
+fn web_client(api: Router<AppState>, dir: &Path) -> Router<AppState> {
+    let not_found = || async { StatusCode::NOT_FOUND };
+    let files = ServeDir::new(dir).fallback(ServeFile::new(dir.join("index.html")));
+    api.route("/graphql/{*rest}", axum::routing::any(not_found))
+        .route("/v1/{*rest}", axum::routing::any(not_found))
+        .fallback_service(tower::Layer::layer(&axum::middleware::from_fn(cache_control), files))
+}
+
+/// The build names its assets by their content, so they never change under a name and may be
+/// kept for good; everything else (`index.html`, the service worker) is revalidated on each load,
+/// or a browser could keep a page that names assets a new release no longer has.
+async fn cache_control(request: axum::extract::Request, next: axum::middleware::Next) -> axum::response::Response {
+    let hashed = request.uri().path().starts_with("/assets/");
+    let mut response = next.run(request).await;
+    let policy =
+        if hashed && response.status().is_success() { "public, max-age=31536000, immutable" } else { "no-cache" };
+    response.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static(policy));
+    response
 }
 
 /// Ready when the database answers and its migrations are current.

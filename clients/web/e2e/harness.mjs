@@ -1,0 +1,169 @@
+// The real things the browser tests drive: `acc serve` serving the built bundle, a TCP proxy in
+// front of it (so a test can cut the browser's connections), `acc-connector` with command
+// agents, and Debian's headless Chromium through playwright-core.
+import { execFile, spawn } from "node:child_process";
+import { promisify } from "node:util";
+import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createServer, connect } from "node:net";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { chromium } from "playwright-core";
+
+const here = dirname(fileURLToPath(import.meta.url));
+export const webDir = resolve(here, "..");
+const repo = resolve(webDir, "../..");
+const targetDir = process.env.CARGO_TARGET_DIR ?? join(repo, "target");
+export const accBin = process.env.ACC_BIN ?? join(targetDir, "debug", "acc");
+export const connectorBin = process.env.ACC_CONNECTOR_BIN ?? join(targetDir, "debug", "acc-connector");
+export const artifacts = join(here, "artifacts");
+export const BOOTSTRAP_CODE = "acc_boot_e2e-browser-tests";
+export const OWNER = { email: "owner@acme.test", password: "correct horse battery staple" };
+
+const children = new Set();
+process.on("exit", () => children.forEach((c) => c.kill("SIGKILL")));
+
+function track(child) {
+  children.add(child);
+  child.on("exit", () => children.delete(child));
+  return child;
+}
+
+/** Starts `acc serve` on a fresh data dir (or again on `dir`) and waits for the address it prints. */
+export async function startServer(dir = mkdtempSync(join(tmpdir(), "acc-web-e2e-"))) {
+  const codeFile = join(dir, "bootstrap-code");
+  writeFileSync(codeFile, BOOTSTRAP_CODE);
+  const log = join(dir, "acc.log");
+  const child = track(
+    spawn(accBin, ["serve", "--data-dir", join(dir, "data"), "--listen", "127.0.0.1:0", "--web-dir", join(webDir, "dist"), "--bootstrap-code-file", codeFile], {
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { ...process.env, RUST_LOG: "info,sqlx=warn" },
+    }),
+  );
+  child.stderr.on("data", (chunk) => writeFileSync(log, chunk, { flag: "a" }));
+  const url = await new Promise((done, fail) => {
+    let out = "";
+    const timer = setTimeout(() => fail(new Error(`acc did not start; see ${log}`)), 30_000);
+    child.stdout.on("data", (chunk) => {
+      out += chunk;
+      const found = out.match(/on (http:\/\/127\.0\.0\.1:\d+)/);
+      if (found) {
+        clearTimeout(timer);
+        done(found[1]);
+      }
+    });
+    child.on("exit", (code) => fail(new Error(`acc exited with ${code}; see ${log}`)));
+  });
+  const exited = new Promise((done) => child.on("exit", done));
+  return {
+    url,
+    dir,
+    stop: async () => {
+      child.kill("SIGTERM");
+      await exited;
+    },
+  };
+}
+
+/** A TCP proxy to `target` whose open connections a test can cut, as a lost network would. */
+export async function startProxy(target) {
+  let upstreamUrl = new URL(target);
+  const sockets = new Set();
+  const server = createServer((client) => {
+    const upstream = connect(Number(upstreamUrl.port), upstreamUrl.hostname);
+    for (const [a, b] of [
+      [client, upstream],
+      [upstream, client],
+    ]) {
+      sockets.add(a);
+      a.on("close", () => sockets.delete(a));
+      a.on("error", () => b.destroy());
+      a.pipe(b);
+    }
+  });
+  await new Promise((done) => server.listen(0, "127.0.0.1", done));
+  return {
+    url: `http://127.0.0.1:${server.address().port}`,
+    cut: () => sockets.forEach((s) => s.destroy()),
+    /** Sends new connections to another server (the same one, restarted on a new port). */
+    retarget: (url) => {
+      upstreamUrl = new URL(url);
+    },
+    stop: () => {
+      sockets.forEach((s) => s.destroy());
+      server.close();
+    },
+  };
+}
+
+/**
+ * Runs the enroll command exactly as the UI showed it, from `dir`, with the connector on PATH.
+ * Asynchronously: the proxy it reaches the server through runs in this process.
+ */
+export async function enrollAsShown(command, dir) {
+  mkdirSync(dir, { recursive: true });
+  await promisify(execFile)("sh", ["-c", command], {
+    cwd: dir,
+    env: { ...process.env, PATH: `${dirname(connectorBin)}:${process.env.PATH}` },
+  });
+  return join(dir, "acc-connector", "credential.json");
+}
+
+/** `acc-connector run` with `agents` (TOML `[[agents]]` tables), talking to `server` directly. */
+export function startConnector(dir, credential, server, agents) {
+  const config = join(dir, "connector.toml");
+  writeFileSync(config, `server = ${JSON.stringify(server)}\ncredential = ${JSON.stringify(credential)}\nspool_dir = ${JSON.stringify(join(dir, "spool"))}\ncancel_grace_ms = 1000\n${agents}`);
+  const log = join(dir, "connector.log");
+  const child = track(spawn(connectorBin, ["run", "--config", config], { stdio: ["ignore", "ignore", "pipe"] }));
+  child.stderr.on("data", (chunk) => writeFileSync(log, chunk, { flag: "a" }));
+  return { stop: () => child.kill("SIGTERM"), log: () => readFileSync(log, "utf8") };
+}
+
+export async function launchBrowser() {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
+    headless: true,
+    // Containers run the tests as root, where Chromium's sandbox cannot start.
+    args: ["--no-sandbox"],
+  });
+}
+
+/** Prints errors thrown inside a page, so a failing test says more than its timeout. */
+export async function watch(page) {
+  // A rejection with something other than an Error reaches `pageerror` as just "Object".
+  await page.addInitScript(() =>
+    window.addEventListener("unhandledrejection", (e) => {
+      const r = e.reason;
+      const what = r instanceof Error ? r.stack : `${Object.prototype.toString.call(r)} ${r?.type ?? ""} ${r?.code ?? ""} ${r?.reason ?? ""} ${JSON.stringify(r) ?? ""}`;
+      console.error(`unhandled rejection: ${what}`);
+    }),
+  );
+  page.on("pageerror", (e) => console.error(`page error (${page.url()}):`, e.message));
+  page.on("console", (m) => m.text().startsWith("unhandled rejection") && console.error(m.text()));
+}
+
+let shot = 0;
+
+/** Empties the artifacts directory, so that the screenshots there are this run's. */
+export function resetArtifacts() {
+  rmSync(artifacts, { recursive: true, force: true });
+  shot = 0;
+}
+
+export async function screenshot(page, name) {
+  mkdirSync(artifacts, { recursive: true });
+  shot += 1;
+  await page.screenshot({ path: join(artifacts, `${String(shot).padStart(2, "0")}-${name}.png`), fullPage: true });
+}
+
+/** A GraphQL request to the server, as the test's own check on what the UI shows. */
+export async function gql(server, query, variables = {}, token = null) {
+  const response = await fetch(`${server}/graphql`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", ...(token ? { Authorization: `Bearer ${token}` } : {}) },
+    body: JSON.stringify({ query, variables }),
+  });
+  const body = await response.json();
+  if (body.errors) throw new Error(JSON.stringify(body.errors));
+  return body.data;
+}

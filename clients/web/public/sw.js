@@ -1,0 +1,74 @@
+// Service worker: keeps the app shell (index.html and the hashed assets it loads) so the app
+// opens without a network. API traffic is never cached here: the GraphQL cache in IndexedDB
+// holds the data, and writes must reach the server or fail visibly.
+const SHELL = "acc-shell-v1";
+
+// The shell and the hashed assets index.html names, so the first offline start works too.
+async function cacheShell() {
+  const cache = await caches.open(SHELL);
+  const index = await fetch("/", { cache: "no-cache" });
+  const html = await index.clone().text();
+  const assets = [...html.matchAll(/(?:src|href)="(\/assets\/[^"]+)"/g)].map((m) => m[1]);
+  await cache.put("/", index);
+  await cache.addAll(["/manifest.webmanifest", "/icon.svg", "/icon-192.png", "/icon-512.png", ...assets]);
+}
+
+self.addEventListener("install", (event) => {
+  event.waitUntil(cacheShell());
+  self.skipWaiting();
+});
+
+self.addEventListener("activate", (event) => {
+  event.waitUntil(
+    caches
+      .keys()
+      .then((keys) => Promise.all(keys.filter((k) => k !== SHELL).map((k) => caches.delete(k))))
+      .then(() => self.clients.claim()),
+  );
+});
+
+const isApi = (url) => url.pathname.startsWith("/graphql") || url.pathname.startsWith("/v1/") || /^\/(healthz|readyz)$/.test(url.pathname);
+
+self.addEventListener("fetch", (event) => {
+  const url = new URL(event.request.url);
+  if (event.request.method !== "GET" || url.origin !== self.location.origin || isApi(url)) return;
+  if (event.request.mode === "navigate") {
+    // Pages: the network first, so a new release shows at once; the cached shell offline.
+    event.respondWith(
+      fetch(event.request)
+        .then((response) => {
+          const copy = response.clone();
+          void caches.open(SHELL).then((cache) => cache.put("/", copy));
+          return response;
+        })
+        .catch(() => caches.match("/")),
+    );
+    return;
+  }
+  // Hashed assets never change under one name: the cache first, filled on first use.
+  event.respondWith(
+    caches.match(event.request).then(
+      (cached) =>
+        cached ??
+        fetch(event.request).then((response) => {
+          if (response.ok) {
+            const copy = response.clone();
+            void caches.open(SHELL).then((cache) => cache.put(event.request, copy));
+          }
+          return response;
+        }),
+    ),
+  );
+});
+
+self.addEventListener("notificationclick", (event) => {
+  event.notification.close();
+  const href = event.notification.data?.href ?? "/";
+  event.waitUntil(
+    self.clients.matchAll({ type: "window" }).then((windows) => {
+      const open = windows.find((w) => "focus" in w);
+      if (open) return open.navigate(href).then((w) => w?.focus());
+      return self.clients.openWindow(href);
+    }),
+  );
+});

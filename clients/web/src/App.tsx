@@ -1,0 +1,152 @@
+// The shell: one urql client per signed-in session, the navigation, the offline banner and the
+// routes.
+import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
+import { Provider, useMutation, useQuery } from "urql";
+import { graphql } from "./gql";
+import { forget, hasSession, onSessionChange } from "./api/auth";
+import { cacheStorage, makeClient } from "./api/client";
+import { clearEvents } from "./api/eventArchive";
+import { Notifications } from "./notifications";
+import { useOnline } from "./ui/components";
+import { Link, match, navigate, usePath } from "./ui/router";
+import { SignIn } from "./pages/SignIn";
+import { Workspaces } from "./pages/Workspaces";
+import { Board } from "./pages/Board";
+import { TaskDetail } from "./pages/TaskDetail";
+import { RunView } from "./pages/RunView";
+import { Approvals } from "./pages/Approvals";
+import { Agents } from "./pages/Agents";
+import { Settings } from "./pages/Settings";
+import { Sessions } from "./pages/Sessions";
+import { ViewerQuery } from "./api/viewer";
+
+const LogoutMutation = graphql(`
+  mutation Logout {
+    logout
+  }
+`);
+
+// Whatever ends a session (signing out, or a refresh the server refuses because the session was
+// revoked or expired) takes this device's offline copy with it.
+onSessionChange(() => {
+  if (!hasSession()) {
+    void cacheStorage().clear();
+    clearEvents();
+  }
+});
+
+let epoch = 0;
+const subscribeSession = (listener: () => void) =>
+  onSessionChange(() => {
+    epoch += 1;
+    listener();
+  });
+
+export function App() {
+  // A new session gets a new client: nothing cached or subscribed under one user leaks to the next.
+  const session = useSyncExternalStore(subscribeSession, () => epoch);
+  const { client, ws } = useMemo(() => makeClient(), [session]);
+  useEffect(() => () => void ws.dispose(), [ws]);
+  return (
+    <Provider value={client}>
+      {hasSession() ? (
+        <Notifications>
+          <Shell />
+        </Notifications>
+      ) : (
+        <SignIn />
+      )}
+    </Provider>
+  );
+}
+
+const NAV = [
+  ["/", "Workspaces"],
+  ["/approvals", "Approvals"],
+  ["/agents", "Agents"],
+  ["/settings", "Settings"],
+  ["/sessions", "Sessions"],
+] as const;
+
+function Shell() {
+  const path = usePath();
+  const online = useOnline();
+  const [{ data }] = useQuery({ query: ViewerQuery });
+  const [, logout] = useMutation(LogoutMutation);
+  const [menuOpen, setMenuOpen] = useState(false);
+  const firstPath = useRef(path);
+  useEffect(() => {
+    setMenuOpen(false);
+    // A new page takes the focus, as a page load would, so keyboard and screen reader users
+    // start at its content rather than on the link they left.
+    if (path !== firstPath.current) document.getElementById("main")?.focus();
+  }, [path]);
+  const signOut = async () => {
+    await logout({});
+    forget();
+    navigate("/");
+  };
+  return (
+    <>
+      <a className="skip" href="#main">
+        Skip to content
+      </a>
+      <header className="top">
+        <Link href="/" className="brand">
+          ACC
+        </Link>
+        <button type="button" className="menu" aria-expanded={menuOpen} aria-controls="nav" onClick={() => setMenuOpen(!menuOpen)}>
+          Menu
+        </button>
+        <nav id="nav" className={menuOpen ? "open" : ""} aria-label="Main">
+          {NAV.map(([href, label]) => (
+            <Link key={href} href={href} aria-current={isCurrent(path, href) ? "page" : undefined}>
+              {label}
+            </Link>
+          ))}
+        </nav>
+        <div className="who">
+          <NotificationPermission />
+          <span className="muted">{data?.viewer.displayName || data?.viewer.email}</span>
+          <button type="button" onClick={signOut}>
+            Sign out
+          </button>
+        </div>
+      </header>
+      {!online && (
+        <p className="offline" role="status" data-testid="offline-banner">
+          Offline: showing what this device last saw. Changes are disabled until the connection returns.
+        </p>
+      )}
+      <main id="main" tabIndex={-1}>
+        <Route path={path} />
+      </main>
+    </>
+  );
+}
+
+function isCurrent(path: string, href: string): boolean {
+  return href === "/" ? path === "/" || /^\/(projects|tasks|runs)\//.test(path) : path.startsWith(href);
+}
+
+function Route({ path }: { path: string }) {
+  let params: Record<string, string> | null;
+  if ((params = match("/projects/:id", path))) return <Board key={params.id} projectId={params.id} />;
+  if ((params = match("/tasks/:id", path))) return <TaskDetail key={params.id} taskId={params.id} />;
+  if ((params = match("/runs/:id", path))) return <RunView key={params.id} runId={params.id} />;
+  if (match("/approvals", path)) return <Approvals />;
+  if (match("/agents", path)) return <Agents />;
+  if (match("/settings", path)) return <Settings />;
+  if (match("/sessions", path)) return <Sessions />;
+  return <Workspaces />;
+}
+
+function NotificationPermission() {
+  const [permission, setPermission] = useState(() => ("Notification" in window ? Notification.permission : "denied"));
+  if (permission !== "default") return null;
+  return (
+    <button type="button" onClick={() => Notification.requestPermission().then(setPermission)}>
+      Enable notifications
+    </button>
+  );
+}

@@ -1,0 +1,75 @@
+import { describe, expect, it } from "vitest";
+import { cacheExchange } from "@urql/exchange-graphcache";
+import { Client, gql, makeResult, type Exchange } from "urql";
+import { filter, map, pipe, tap } from "wonka";
+import schema from "../gql/introspection";
+import { QUERY_ROOT, keysFor, updates } from "./cache";
+
+describe("cache keys", () => {
+  const keys = keysFor(schema);
+
+  it("embeds every object type without an id", () => {
+    for (const name of ["PageInfo", "TaskConnection", "RunAttempt", "Checkpoint", "AuthPayload", "EffectiveSetting"]) {
+      expect(keys[name]?.({ __typename: name })).toBeNull();
+    }
+  });
+
+  it("leaves types with an id to the default key, and gives events and settings their natural keys", () => {
+    expect(keys.Task).toBeUndefined();
+    expect(keys.TaskRun).toBeUndefined();
+    expect(keys.RunEvent?.({ __typename: "RunEvent", runId: "r1", sequence: 7 })).toBe("r1:7");
+    expect(keys.EffectiveSettings?.({ __typename: "EffectiveSettings", scopeId: "p1" })).toBe("p1");
+  });
+
+  it("knows the server's root type names", () => {
+    expect(QUERY_ROOT).toBe("QueryRoot");
+    expect(keys.QueryRoot).toBeUndefined();
+  });
+});
+
+describe("a started run joins its task's cached run list", () => {
+  const RunsOfTask = gql`
+    query RunsOfTask($taskId: ID!) {
+      runs(taskId: $taskId) {
+        id
+        status
+      }
+    }
+  `;
+  const StartRun = gql`
+    mutation StartRun($taskId: ID!) {
+      startRun(taskId: $taskId) {
+        id
+        status
+      }
+    }
+  `;
+  const run = (id: string, status: string) => ({ __typename: "TaskRun", id, status });
+
+  /** The server's side: one run at first, and the run `startRun` creates. */
+  const server: Exchange = () => (operations$) =>
+    pipe(
+      operations$,
+      filter((op) => op.kind !== "teardown"),
+      map((op) =>
+        makeResult(op, {
+          data:
+            op.kind === "mutation"
+              ? { __typename: "MutationRoot", startRun: run("r2", "QUEUED") }
+              : { __typename: "QueryRoot", runs: [run("r1", "SUCCEEDED")] },
+        }),
+      ),
+    );
+
+  it("without a refetch, so the list stays whole in the offline cache", async () => {
+    let fetches = 0;
+    const counting: Exchange = (input) => (ops$) => server(input)(pipe(ops$, tap((op) => op.kind === "query" && fetches++)));
+    const client = new Client({ url: "/graphql", exchanges: [cacheExchange({ schema, keys: keysFor(schema), updates }), counting] });
+    const first = await client.query(RunsOfTask, { taskId: "t1" }).toPromise();
+    expect(first.data?.runs.map((r: { id: string }) => r.id)).toEqual(["r1"]);
+    await client.mutation(StartRun, { taskId: "t1" }).toPromise();
+    const after = await client.query(RunsOfTask, { taskId: "t1" }, { requestPolicy: "cache-only" }).toPromise();
+    expect(after.data?.runs.map((r: { id: string }) => r.id)).toEqual(["r1", "r2"]);
+    expect(fetches).toBe(1);
+  });
+});

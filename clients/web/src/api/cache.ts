@@ -1,0 +1,82 @@
+// The normalised cache, persisted to IndexedDB so the last-seen projects, tasks and runs open
+// without a network. Lists are refetched when a mutation or a live event changes what they hold.
+import type { Cache, KeyingConfig, UpdatesConfig } from "@urql/exchange-graphcache";
+import schema from "../gql/introspection";
+
+type Introspection = typeof schema;
+
+export const QUERY_ROOT = schema.__schema.queryType.name;
+
+/** Every object type without an `id` is embedded in its parent, except those with a natural key. */
+export function keysFor(introspection: Introspection): KeyingConfig {
+  const roots = new Set(
+    [introspection.__schema.queryType, introspection.__schema.mutationType, introspection.__schema.subscriptionType]
+      .filter(Boolean)
+      .map((t) => t!.name),
+  );
+  const keys: KeyingConfig = {};
+  for (const type of introspection.__schema.types) {
+    if (type.kind !== "OBJECT" || roots.has(type.name)) continue;
+    const fields = "fields" in type ? (type.fields as readonly { name: string }[]) : [];
+    if (!fields.some((f) => f.name === "id")) keys[type.name] = () => null;
+  }
+  keys.RunEvent = (e) => `${e.runId}:${e.sequence}`;
+  keys.EffectiveSettings = (s) => (s.scopeId as string) ?? null;
+  return keys;
+}
+
+/** Drops every cached instance of `entity.field`, whatever its arguments, so watchers refetch. */
+export function invalidateField(cache: Cache, entity: string | { __typename: string; id: string }, field: string) {
+  for (const info of cache.inspectFields(entity)) {
+    if (info.fieldName === field) cache.invalidate(entity, field, info.arguments ?? undefined);
+  }
+}
+
+/**
+ * Appends a run to its task's cached run list. The list is extended in place rather than
+ * refetched, so that it stays whole in the offline cache while nobody is looking at it.
+ */
+function addRun(cache: Cache, runId: string, taskId: string) {
+  const list = cache.resolve(QUERY_ROOT, "runs", { taskId });
+  const key = cache.keyOfEntity({ __typename: "TaskRun", id: runId });
+  // A resolved list of entities is a list of their keys.
+  const keys = Array.isArray(list) ? (list as unknown as string[]) : null;
+  if (keys && key && !keys.includes(key)) cache.link(QUERY_ROOT, "runs", { taskId }, [...keys, key]);
+}
+
+const refetchRoot = (field: string) => (_result: unknown, _args: unknown, cache: Cache) =>
+  invalidateField(cache, QUERY_ROOT, field);
+
+export const updates: UpdatesConfig = {
+  [schema.__schema.mutationType!.name]: {
+    createWorkspace: refetchRoot("workspaces"),
+    createProject: (_r, args, cache) =>
+      invalidateField(cache, { __typename: "Workspace", id: args.workspaceId as string }, "projects"),
+    createTask: refetchRoot("tasks"),
+    deleteTask: refetchRoot("tasks"),
+    startRun: (result, args, cache) => {
+      const run = result.startRun as { id: string } | null;
+      if (run) addRun(cache, run.id, args.taskId as string);
+    },
+    decideApproval: refetchRoot("approvals"),
+    setSettings: refetchRoot("effectiveSettings"),
+    addAcceptanceCriterion: (_r, args, cache) =>
+      invalidateField(cache, { __typename: "Task", id: args.taskId as string }, "acceptanceCriteria"),
+  },
+  [schema.__schema.subscriptionType!.name]: {
+    taskEvents: (result, _args, cache) => {
+      const kind = (result.taskEvents as { kind: string } | null)?.kind;
+      if (kind !== "UPDATED") invalidateField(cache, QUERY_ROOT, "tasks");
+    },
+    approvalUpdated: refetchRoot("approvals"),
+    runUpdated: (result, _args, cache) => {
+      const run = result.runUpdated as { id: string; task?: { id: string } } | null;
+      if (run?.task) addRun(cache, run.id, run.task.id);
+    },
+    connectorStatus: (_r, _args, cache) => {
+      // A connector may be new to the list, and its agents come and go with it.
+      invalidateField(cache, QUERY_ROOT, "connectors");
+      invalidateField(cache, QUERY_ROOT, "agents");
+    },
+  },
+};

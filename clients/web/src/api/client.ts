@@ -1,0 +1,94 @@
+// One urql client per signed-in session: auth on every request (and in the WebSocket's
+// connection_init, since browsers cannot set WebSocket headers), the offline cache, and
+// subscriptions over graphql-transport-ws.
+import { Client, fetchExchange, makeErrorResult, subscriptionExchange, type Exchange } from "urql";
+import { offlineExchange } from "@urql/exchange-graphcache";
+import { makeDefaultStorage } from "@urql/exchange-graphcache/default-storage";
+import { authExchange } from "@urql/exchange-auth";
+import { createClient as createWsClient, type Client as WsClient } from "graphql-ws";
+import { filter, map, merge, pipe, share } from "wonka";
+import schema from "../gql/introspection";
+import { accessToken, currentAccessToken, refresh } from "./auth";
+import { keysFor, updates } from "./cache";
+import { OFFLINE_MESSAGE } from "./errors";
+
+let storage: ReturnType<typeof makeDefaultStorage> | null = null;
+
+/** The IndexedDB store behind the offline cache, opened on first use. */
+export function cacheStorage() {
+  storage ??= makeDefaultStorage({ idbName: "acc-cache", maxAge: 14 });
+  return storage;
+}
+
+export function webSocketUrl(path: string): string {
+  const url = new URL(path, window.location.href);
+  url.protocol = url.protocol === "https:" ? "wss:" : "ws:";
+  return url.toString();
+}
+
+export async function connectionParams(): Promise<Record<string, string>> {
+  const token = await accessToken();
+  return token ? { authorization: `Bearer ${token}` } : {};
+}
+
+/** Writes while offline are refused here, before the cache could queue them. */
+export const refuseOfflineWrites: Exchange = ({ forward }) => (operations$) => {
+  const shared = pipe(operations$, share);
+  const isOfflineWrite = (kind: string) => kind === "mutation" && !navigator.onLine;
+  const refused = pipe(
+    shared,
+    filter((op) => isOfflineWrite(op.kind)),
+    map((op) => makeErrorResult(op, new Error(OFFLINE_MESSAGE))),
+  );
+  const forwarded = forward(pipe(shared, filter((op) => !isOfflineWrite(op.kind))));
+  return merge([refused, forwarded]);
+};
+
+const auth = authExchange(async (utils) => ({
+  addAuthToOperation(operation) {
+    const token = currentAccessToken();
+    return token ? utils.appendHeaders(operation, { Authorization: `Bearer ${token}` }) : operation;
+  },
+  willAuthError() {
+    return currentAccessToken() === null;
+  },
+  didAuthError(error) {
+    return error.graphQLErrors.some((e) => e.extensions?.code === "UNAUTHENTICATED");
+  },
+  async refreshAuth() {
+    // A refused refresh ends the session there (auth.ts); a server that cannot be reached (down,
+    // restarting, offline) leaves it alone, so the session and its offline copy survive.
+    await refresh();
+  },
+}));
+
+export function makeClient(): { client: Client; ws: WsClient } {
+  const ws = createWsClient({
+    url: webSocketUrl("/graphql/ws"),
+    connectionParams,
+    lazy: true,
+    retryAttempts: Infinity,
+    shouldRetry: () => true,
+  });
+  const client = new Client({
+    url: "/graphql",
+    requestPolicy: "cache-and-network",
+    exchanges: [
+      refuseOfflineWrites,
+      offlineExchange({ schema, storage: cacheStorage(), keys: keysFor(schema), updates }),
+      auth,
+      fetchExchange,
+      subscriptionExchange({
+        forwardSubscription(request) {
+          const input = { ...request, query: request.query ?? "" };
+          return {
+            subscribe(sink) {
+              return { unsubscribe: ws.subscribe(input, sink) };
+            },
+          };
+        },
+      }),
+    ],
+  });
+  return { client, ws };
+}

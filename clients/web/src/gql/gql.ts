@@ -1,0 +1,316 @@
+/* eslint-disable */
+import * as types from './graphql';
+import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-node/core';
+
+/**
+ * Map of all GraphQL operations in the project.
+ *
+ * This map has several performance disadvantages:
+ * 1. It is not tree-shakeable, so it will include all operations in the project.
+ * 2. It is not minifiable, so the string of a GraphQL query will be multiple times inside the bundle.
+ * 3. It does not support dead code elimination, so it will add unused operations.
+ *
+ * Therefore it is highly recommended to use the babel or swc plugin for production.
+ * Learn more about it here: https://the-guild.dev/graphql/codegen/plugins/presets/preset-client#reducing-bundle-size
+ */
+type Documents = {
+    "\n  mutation Logout {\n    logout\n  }\n": typeof types.LogoutDocument,
+    "\n  fragment AuthTokens on AuthPayload {\n    accessToken\n    accessTokenExpiresAt\n    refreshToken\n  }\n": typeof types.AuthTokensFragmentDoc,
+    "\n  mutation RefreshSession($refreshToken: String!) {\n    refreshSession(refreshToken: $refreshToken) {\n      ...AuthTokens\n    }\n  }\n": typeof types.RefreshSessionDocument,
+    "\n  subscription RunEvents($runId: ID!, $after: String) {\n    runEvents(runId: $runId, after: $after) {\n      sequence\n      kind\n      data\n      occurredAt\n    }\n  }\n": typeof types.RunEventsDocument,
+    "\n  query Viewer {\n    viewer {\n      id\n      email\n      displayName\n      organization {\n        id\n        name\n      }\n    }\n  }\n": typeof types.ViewerDocument,
+    "\n  subscription ApprovalNotices {\n    approvalUpdated {\n      ...ApprovalItem\n    }\n  }\n": typeof types.ApprovalNoticesDocument,
+    "\n  subscription RunNotices($projectId: ID!) {\n    runUpdated(projectId: $projectId) {\n      ...RunSummary\n      task {\n        id\n        title\n      }\n    }\n  }\n": typeof types.RunNoticesDocument,
+    "\n  fragment ConnectorFields on Connector {\n    id\n    name\n    online\n    health\n    version\n    lastSeenAt\n    revokedAt\n  }\n": typeof types.ConnectorFieldsFragmentDoc,
+    "\n  query Connectors($workspaceId: ID!) {\n    connectors(workspaceId: $workspaceId) {\n      ...ConnectorFields\n    }\n  }\n": typeof types.ConnectorsDocument,
+    "\n  subscription ConnectorStatus($workspaceId: ID!) {\n    connectorStatus(workspaceId: $workspaceId) {\n      ...ConnectorFields\n    }\n  }\n": typeof types.ConnectorStatusDocument,
+    "\n  mutation RevokeConnector($id: ID!) {\n    revokeConnector(id: $id) {\n      ...ConnectorFields\n    }\n  }\n": typeof types.RevokeConnectorDocument,
+    "\n  mutation CreateEnrollmentToken($workspaceId: ID!, $name: String!, $expiresIn: Int!) {\n    createEnrollmentToken(workspaceId: $workspaceId, name: $name, expiresIn: $expiresIn) {\n      token\n      enrollmentToken {\n        id\n        name\n        expiresAt\n      }\n    }\n  }\n": typeof types.CreateEnrollmentTokenDocument,
+    "\n  fragment ApprovalItem on Approval {\n    id\n    action\n    reason\n    details\n    status\n    expiresAt\n    createdAt\n    decisionReason\n    run {\n      # Not the run's status: an approval can be delivered with an older snapshot of its run\n      # than the run's own updates, and the cache would take the older one.\n      id\n      task {\n        id\n        title\n        project {\n          id\n          name\n        }\n      }\n      agent {\n        id\n        name\n      }\n    }\n  }\n": typeof types.ApprovalItemFragmentDoc,
+    "\n  query Approvals {\n    approvals(first: 100) {\n      nodes {\n        ...ApprovalItem\n      }\n    }\n  }\n": typeof types.ApprovalsDocument,
+    "\n  mutation DecideApproval($approvalId: ID!, $decision: ApprovalDecision!, $reason: String) {\n    decideApproval(approvalId: $approvalId, decision: $decision, reason: $reason) {\n      ...ApprovalItem\n    }\n  }\n": typeof types.DecideApprovalDocument,
+    "\n  fragment TaskCard on Task {\n    id\n    title\n    status\n    priority\n    labels\n    revision\n    dependencies {\n      id\n      title\n      status\n    }\n    acceptanceCriteria {\n      id\n      met\n    }\n  }\n": typeof types.TaskCardFragmentDoc,
+    "\n  query Board($projectId: ID!) {\n    node(id: $projectId) {\n      __typename\n      ... on Project {\n        id\n        name\n        workspace {\n          id\n          name\n        }\n      }\n    }\n    tasks(projectId: $projectId, first: 100) {\n      nodes {\n        ...TaskCard\n      }\n      pageInfo {\n        hasNextPage\n      }\n    }\n  }\n": typeof types.BoardDocument,
+    "\n  subscription TaskEvents($projectId: ID!) {\n    taskEvents(projectId: $projectId) {\n      kind\n      taskId\n      task {\n        ...TaskCard\n      }\n    }\n  }\n": typeof types.TaskEventsDocument,
+    "\n  mutation UpdateTaskStatus($id: ID!, $expectedRevision: Int!, $status: TaskStatus!) {\n    updateTask(input: { id: $id, expectedRevision: $expectedRevision, status: $status }) {\n      ...TaskCard\n    }\n  }\n": typeof types.UpdateTaskStatusDocument,
+    "\n  mutation CreateTask($input: CreateTaskInput!) {\n    createTask(input: $input) {\n      ...TaskCard\n    }\n  }\n": typeof types.CreateTaskDocument,
+    "\n  query Run($id: ID!) {\n    node(id: $id) {\n      __typename\n      ... on TaskRun {\n        ...RunDetail\n      }\n    }\n  }\n": typeof types.RunDocument,
+    "\n  fragment RunDetail on TaskRun {\n    id\n    status\n    statusReason\n    revision\n    maxAttempts\n    createdAt\n    updatedAt\n    task {\n      id\n      title\n      project {\n        id\n        name\n      }\n    }\n    agent {\n      id\n      name\n      capabilities\n    }\n    handoffTarget {\n      id\n      name\n    }\n    attempts {\n      number\n      kind\n      status\n      agent {\n        id\n        name\n      }\n      leaseExpiresAt\n      endedAt\n      createdAt\n    }\n    approvals {\n      id\n      action\n      status\n    }\n    checkpoints {\n      reason\n      createdAt\n      targetAgent {\n        name\n      }\n    }\n  }\n": typeof types.RunDetailFragmentDoc,
+    "\n  subscription RunLive($projectId: ID!) {\n    runUpdated(projectId: $projectId) {\n      ...RunDetail\n    }\n  }\n": typeof types.RunLiveDocument,
+    "\n  mutation CancelRun($runId: ID!) {\n    cancelRun(runId: $runId) {\n      ...RunDetail\n    }\n  }\n": typeof types.CancelRunDocument,
+    "\n  mutation RequestCheckpoint($runId: ID!, $reason: String) {\n    requestCheckpoint(runId: $runId, reason: $reason) {\n      ...RunDetail\n    }\n  }\n": typeof types.RequestCheckpointDocument,
+    "\n  mutation RequestHandoff($runId: ID!, $targetAgentId: ID!, $reason: String) {\n    requestHandoff(runId: $runId, targetAgentId: $targetAgentId, reason: $reason) {\n      ...RunDetail\n    }\n  }\n": typeof types.RequestHandoffDocument,
+    "\n  query Sessions {\n    sessions(first: 100) {\n      nodes {\n        id\n        deviceName\n        clientAddress\n        createdAt\n        lastUsedAt\n        revokedAt\n        revokedReason\n        current\n      }\n    }\n  }\n": typeof types.SessionsDocument,
+    "\n  mutation RevokeSession($id: ID!) {\n    revokeSession(id: $id) {\n      id\n      revokedAt\n      revokedReason\n    }\n  }\n": typeof types.RevokeSessionDocument,
+    "\n  query EffectiveSettings($scopeId: ID!) {\n    effectiveSettings(scopeId: $scopeId) {\n      scopeId\n      entries {\n        key\n        value\n        sourceScopeId\n        sourceScopeKind\n      }\n      layers {\n        scopeId\n        scopeKind\n        revision\n        settings\n      }\n    }\n  }\n": typeof types.EffectiveSettingsDocument,
+    "\n  mutation SetSettings($scopeId: ID!, $patch: JSON!, $expectedRevision: Int!) {\n    setSettings(scopeId: $scopeId, patch: $patch, expectedRevision: $expectedRevision) {\n      id\n      scopeId\n      revision\n      settings\n    }\n  }\n": typeof types.SetSettingsDocument,
+    "\n  query BootstrapRequired {\n    bootstrapRequired\n  }\n": typeof types.BootstrapRequiredDocument,
+    "\n  mutation Login($email: String!, $password: String!, $deviceName: String) {\n    login(email: $email, password: $password, deviceName: $deviceName) {\n      ...AuthTokens\n    }\n  }\n": typeof types.LoginDocument,
+    "\n  mutation RedeemBootstrap(\n    $code: String!\n    $organizationName: String!\n    $email: String!\n    $password: String!\n    $displayName: String\n  ) {\n    redeemBootstrap(\n      code: $code\n      organizationName: $organizationName\n      email: $email\n      password: $password\n      displayName: $displayName\n    ) {\n      ...AuthTokens\n    }\n  }\n": typeof types.RedeemBootstrapDocument,
+    "\n  query Task($id: ID!) {\n    node(id: $id) {\n      __typename\n      ... on Task {\n        ...TaskCard\n        description\n        createdAt\n        updatedAt\n        project {\n          id\n          name\n        }\n        dependents {\n          id\n          title\n          status\n        }\n        acceptanceCriteria {\n          id\n          description\n          met\n          revision\n        }\n      }\n    }\n    runs(taskId: $id) {\n      ...RunSummary\n    }\n  }\n": typeof types.TaskDocument,
+    "\n  fragment RunSummary on TaskRun {\n    id\n    status\n    statusReason\n    createdAt\n    updatedAt\n    agent {\n      id\n      name\n    }\n  }\n": typeof types.RunSummaryFragmentDoc,
+    "\n  query ProjectTaskTitles($projectId: ID!) {\n    tasks(projectId: $projectId, first: 100) {\n      nodes {\n        id\n        title\n      }\n    }\n  }\n": typeof types.ProjectTaskTitlesDocument,
+    "\n  query Agents($projectId: ID!) {\n    agents(projectId: $projectId) {\n      id\n      name\n      adapter\n      adapterVersion\n      runtimeVersion\n      capabilities\n      online\n      connector {\n        id\n        name\n      }\n    }\n  }\n": typeof types.AgentsDocument,
+    "\n  subscription RunUpdated($projectId: ID!) {\n    runUpdated(projectId: $projectId) {\n      ...RunSummary\n      task {\n        id\n        title\n      }\n    }\n  }\n": typeof types.RunUpdatedDocument,
+    "\n  mutation SetCriterionMet($id: ID!, $met: Boolean!, $expectedRevision: Int) {\n    setAcceptanceCriterionMet(id: $id, met: $met, expectedRevision: $expectedRevision) {\n      id\n      met\n      revision\n    }\n  }\n": typeof types.SetCriterionMetDocument,
+    "\n  mutation AddCriterion($taskId: ID!, $description: String!) {\n    addAcceptanceCriterion(taskId: $taskId, description: $description) {\n      id\n      description\n      met\n      revision\n    }\n  }\n": typeof types.AddCriterionDocument,
+    "\n  mutation AddDependency($taskId: ID!, $dependsOnId: ID!) {\n    addTaskDependency(taskId: $taskId, dependsOnId: $dependsOnId) {\n      ...TaskCard\n    }\n  }\n": typeof types.AddDependencyDocument,
+    "\n  mutation RemoveDependency($taskId: ID!, $dependsOnId: ID!) {\n    removeTaskDependency(taskId: $taskId, dependsOnId: $dependsOnId) {\n      ...TaskCard\n    }\n  }\n": typeof types.RemoveDependencyDocument,
+    "\n  mutation StartRun($taskId: ID!, $agentId: ID, $input: JSON) {\n    startRun(taskId: $taskId, agentId: $agentId, input: $input) {\n      ...RunSummary\n    }\n  }\n": typeof types.StartRunDocument,
+    "\n  query Workspaces {\n    workspaces(first: 20) {\n      pageInfo {\n        hasNextPage\n      }\n      nodes {\n        id\n        name\n        description\n        projects(first: 50) {\n          nodes {\n            id\n            name\n            description\n          }\n        }\n      }\n    }\n  }\n": typeof types.WorkspacesDocument,
+    "\n  mutation CreateWorkspace($name: String!, $description: String!) {\n    createWorkspace(name: $name, description: $description) {\n      id\n      name\n    }\n  }\n": typeof types.CreateWorkspaceDocument,
+    "\n  mutation CreateProject($workspaceId: ID!, $name: String!) {\n    createProject(workspaceId: $workspaceId, name: $name) {\n      id\n      name\n    }\n  }\n": typeof types.CreateProjectDocument,
+};
+const documents: Documents = {
+    "\n  mutation Logout {\n    logout\n  }\n": types.LogoutDocument,
+    "\n  fragment AuthTokens on AuthPayload {\n    accessToken\n    accessTokenExpiresAt\n    refreshToken\n  }\n": types.AuthTokensFragmentDoc,
+    "\n  mutation RefreshSession($refreshToken: String!) {\n    refreshSession(refreshToken: $refreshToken) {\n      ...AuthTokens\n    }\n  }\n": types.RefreshSessionDocument,
+    "\n  subscription RunEvents($runId: ID!, $after: String) {\n    runEvents(runId: $runId, after: $after) {\n      sequence\n      kind\n      data\n      occurredAt\n    }\n  }\n": types.RunEventsDocument,
+    "\n  query Viewer {\n    viewer {\n      id\n      email\n      displayName\n      organization {\n        id\n        name\n      }\n    }\n  }\n": types.ViewerDocument,
+    "\n  subscription ApprovalNotices {\n    approvalUpdated {\n      ...ApprovalItem\n    }\n  }\n": types.ApprovalNoticesDocument,
+    "\n  subscription RunNotices($projectId: ID!) {\n    runUpdated(projectId: $projectId) {\n      ...RunSummary\n      task {\n        id\n        title\n      }\n    }\n  }\n": types.RunNoticesDocument,
+    "\n  fragment ConnectorFields on Connector {\n    id\n    name\n    online\n    health\n    version\n    lastSeenAt\n    revokedAt\n  }\n": types.ConnectorFieldsFragmentDoc,
+    "\n  query Connectors($workspaceId: ID!) {\n    connectors(workspaceId: $workspaceId) {\n      ...ConnectorFields\n    }\n  }\n": types.ConnectorsDocument,
+    "\n  subscription ConnectorStatus($workspaceId: ID!) {\n    connectorStatus(workspaceId: $workspaceId) {\n      ...ConnectorFields\n    }\n  }\n": types.ConnectorStatusDocument,
+    "\n  mutation RevokeConnector($id: ID!) {\n    revokeConnector(id: $id) {\n      ...ConnectorFields\n    }\n  }\n": types.RevokeConnectorDocument,
+    "\n  mutation CreateEnrollmentToken($workspaceId: ID!, $name: String!, $expiresIn: Int!) {\n    createEnrollmentToken(workspaceId: $workspaceId, name: $name, expiresIn: $expiresIn) {\n      token\n      enrollmentToken {\n        id\n        name\n        expiresAt\n      }\n    }\n  }\n": types.CreateEnrollmentTokenDocument,
+    "\n  fragment ApprovalItem on Approval {\n    id\n    action\n    reason\n    details\n    status\n    expiresAt\n    createdAt\n    decisionReason\n    run {\n      # Not the run's status: an approval can be delivered with an older snapshot of its run\n      # than the run's own updates, and the cache would take the older one.\n      id\n      task {\n        id\n        title\n        project {\n          id\n          name\n        }\n      }\n      agent {\n        id\n        name\n      }\n    }\n  }\n": types.ApprovalItemFragmentDoc,
+    "\n  query Approvals {\n    approvals(first: 100) {\n      nodes {\n        ...ApprovalItem\n      }\n    }\n  }\n": types.ApprovalsDocument,
+    "\n  mutation DecideApproval($approvalId: ID!, $decision: ApprovalDecision!, $reason: String) {\n    decideApproval(approvalId: $approvalId, decision: $decision, reason: $reason) {\n      ...ApprovalItem\n    }\n  }\n": types.DecideApprovalDocument,
+    "\n  fragment TaskCard on Task {\n    id\n    title\n    status\n    priority\n    labels\n    revision\n    dependencies {\n      id\n      title\n      status\n    }\n    acceptanceCriteria {\n      id\n      met\n    }\n  }\n": types.TaskCardFragmentDoc,
+    "\n  query Board($projectId: ID!) {\n    node(id: $projectId) {\n      __typename\n      ... on Project {\n        id\n        name\n        workspace {\n          id\n          name\n        }\n      }\n    }\n    tasks(projectId: $projectId, first: 100) {\n      nodes {\n        ...TaskCard\n      }\n      pageInfo {\n        hasNextPage\n      }\n    }\n  }\n": types.BoardDocument,
+    "\n  subscription TaskEvents($projectId: ID!) {\n    taskEvents(projectId: $projectId) {\n      kind\n      taskId\n      task {\n        ...TaskCard\n      }\n    }\n  }\n": types.TaskEventsDocument,
+    "\n  mutation UpdateTaskStatus($id: ID!, $expectedRevision: Int!, $status: TaskStatus!) {\n    updateTask(input: { id: $id, expectedRevision: $expectedRevision, status: $status }) {\n      ...TaskCard\n    }\n  }\n": types.UpdateTaskStatusDocument,
+    "\n  mutation CreateTask($input: CreateTaskInput!) {\n    createTask(input: $input) {\n      ...TaskCard\n    }\n  }\n": types.CreateTaskDocument,
+    "\n  query Run($id: ID!) {\n    node(id: $id) {\n      __typename\n      ... on TaskRun {\n        ...RunDetail\n      }\n    }\n  }\n": types.RunDocument,
+    "\n  fragment RunDetail on TaskRun {\n    id\n    status\n    statusReason\n    revision\n    maxAttempts\n    createdAt\n    updatedAt\n    task {\n      id\n      title\n      project {\n        id\n        name\n      }\n    }\n    agent {\n      id\n      name\n      capabilities\n    }\n    handoffTarget {\n      id\n      name\n    }\n    attempts {\n      number\n      kind\n      status\n      agent {\n        id\n        name\n      }\n      leaseExpiresAt\n      endedAt\n      createdAt\n    }\n    approvals {\n      id\n      action\n      status\n    }\n    checkpoints {\n      reason\n      createdAt\n      targetAgent {\n        name\n      }\n    }\n  }\n": types.RunDetailFragmentDoc,
+    "\n  subscription RunLive($projectId: ID!) {\n    runUpdated(projectId: $projectId) {\n      ...RunDetail\n    }\n  }\n": types.RunLiveDocument,
+    "\n  mutation CancelRun($runId: ID!) {\n    cancelRun(runId: $runId) {\n      ...RunDetail\n    }\n  }\n": types.CancelRunDocument,
+    "\n  mutation RequestCheckpoint($runId: ID!, $reason: String) {\n    requestCheckpoint(runId: $runId, reason: $reason) {\n      ...RunDetail\n    }\n  }\n": types.RequestCheckpointDocument,
+    "\n  mutation RequestHandoff($runId: ID!, $targetAgentId: ID!, $reason: String) {\n    requestHandoff(runId: $runId, targetAgentId: $targetAgentId, reason: $reason) {\n      ...RunDetail\n    }\n  }\n": types.RequestHandoffDocument,
+    "\n  query Sessions {\n    sessions(first: 100) {\n      nodes {\n        id\n        deviceName\n        clientAddress\n        createdAt\n        lastUsedAt\n        revokedAt\n        revokedReason\n        current\n      }\n    }\n  }\n": types.SessionsDocument,
+    "\n  mutation RevokeSession($id: ID!) {\n    revokeSession(id: $id) {\n      id\n      revokedAt\n      revokedReason\n    }\n  }\n": types.RevokeSessionDocument,
+    "\n  query EffectiveSettings($scopeId: ID!) {\n    effectiveSettings(scopeId: $scopeId) {\n      scopeId\n      entries {\n        key\n        value\n        sourceScopeId\n        sourceScopeKind\n      }\n      layers {\n        scopeId\n        scopeKind\n        revision\n        settings\n      }\n    }\n  }\n": types.EffectiveSettingsDocument,
+    "\n  mutation SetSettings($scopeId: ID!, $patch: JSON!, $expectedRevision: Int!) {\n    setSettings(scopeId: $scopeId, patch: $patch, expectedRevision: $expectedRevision) {\n      id\n      scopeId\n      revision\n      settings\n    }\n  }\n": types.SetSettingsDocument,
+    "\n  query BootstrapRequired {\n    bootstrapRequired\n  }\n": types.BootstrapRequiredDocument,
+    "\n  mutation Login($email: String!, $password: String!, $deviceName: String) {\n    login(email: $email, password: $password, deviceName: $deviceName) {\n      ...AuthTokens\n    }\n  }\n": types.LoginDocument,
+    "\n  mutation RedeemBootstrap(\n    $code: String!\n    $organizationName: String!\n    $email: String!\n    $password: String!\n    $displayName: String\n  ) {\n    redeemBootstrap(\n      code: $code\n      organizationName: $organizationName\n      email: $email\n      password: $password\n      displayName: $displayName\n    ) {\n      ...AuthTokens\n    }\n  }\n": types.RedeemBootstrapDocument,
+    "\n  query Task($id: ID!) {\n    node(id: $id) {\n      __typename\n      ... on Task {\n        ...TaskCard\n        description\n        createdAt\n        updatedAt\n        project {\n          id\n          name\n        }\n        dependents {\n          id\n          title\n          status\n        }\n        acceptanceCriteria {\n          id\n          description\n          met\n          revision\n        }\n      }\n    }\n    runs(taskId: $id) {\n      ...RunSummary\n    }\n  }\n": types.TaskDocument,
+    "\n  fragment RunSummary on TaskRun {\n    id\n    status\n    statusReason\n    createdAt\n    updatedAt\n    agent {\n      id\n      name\n    }\n  }\n": types.RunSummaryFragmentDoc,
+    "\n  query ProjectTaskTitles($projectId: ID!) {\n    tasks(projectId: $projectId, first: 100) {\n      nodes {\n        id\n        title\n      }\n    }\n  }\n": types.ProjectTaskTitlesDocument,
+    "\n  query Agents($projectId: ID!) {\n    agents(projectId: $projectId) {\n      id\n      name\n      adapter\n      adapterVersion\n      runtimeVersion\n      capabilities\n      online\n      connector {\n        id\n        name\n      }\n    }\n  }\n": types.AgentsDocument,
+    "\n  subscription RunUpdated($projectId: ID!) {\n    runUpdated(projectId: $projectId) {\n      ...RunSummary\n      task {\n        id\n        title\n      }\n    }\n  }\n": types.RunUpdatedDocument,
+    "\n  mutation SetCriterionMet($id: ID!, $met: Boolean!, $expectedRevision: Int) {\n    setAcceptanceCriterionMet(id: $id, met: $met, expectedRevision: $expectedRevision) {\n      id\n      met\n      revision\n    }\n  }\n": types.SetCriterionMetDocument,
+    "\n  mutation AddCriterion($taskId: ID!, $description: String!) {\n    addAcceptanceCriterion(taskId: $taskId, description: $description) {\n      id\n      description\n      met\n      revision\n    }\n  }\n": types.AddCriterionDocument,
+    "\n  mutation AddDependency($taskId: ID!, $dependsOnId: ID!) {\n    addTaskDependency(taskId: $taskId, dependsOnId: $dependsOnId) {\n      ...TaskCard\n    }\n  }\n": types.AddDependencyDocument,
+    "\n  mutation RemoveDependency($taskId: ID!, $dependsOnId: ID!) {\n    removeTaskDependency(taskId: $taskId, dependsOnId: $dependsOnId) {\n      ...TaskCard\n    }\n  }\n": types.RemoveDependencyDocument,
+    "\n  mutation StartRun($taskId: ID!, $agentId: ID, $input: JSON) {\n    startRun(taskId: $taskId, agentId: $agentId, input: $input) {\n      ...RunSummary\n    }\n  }\n": types.StartRunDocument,
+    "\n  query Workspaces {\n    workspaces(first: 20) {\n      pageInfo {\n        hasNextPage\n      }\n      nodes {\n        id\n        name\n        description\n        projects(first: 50) {\n          nodes {\n            id\n            name\n            description\n          }\n        }\n      }\n    }\n  }\n": types.WorkspacesDocument,
+    "\n  mutation CreateWorkspace($name: String!, $description: String!) {\n    createWorkspace(name: $name, description: $description) {\n      id\n      name\n    }\n  }\n": types.CreateWorkspaceDocument,
+    "\n  mutation CreateProject($workspaceId: ID!, $name: String!) {\n    createProject(workspaceId: $workspaceId, name: $name) {\n      id\n      name\n    }\n  }\n": types.CreateProjectDocument,
+};
+
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ *
+ *
+ * @example
+ * ```ts
+ * const query = graphql(`query GetUser($id: ID!) { user(id: $id) { name } }`);
+ * ```
+ *
+ * The query argument is unknown!
+ * Please regenerate the types.
+ */
+export function graphql(source: string): unknown;
+
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation Logout {\n    logout\n  }\n"): (typeof documents)["\n  mutation Logout {\n    logout\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  fragment AuthTokens on AuthPayload {\n    accessToken\n    accessTokenExpiresAt\n    refreshToken\n  }\n"): (typeof documents)["\n  fragment AuthTokens on AuthPayload {\n    accessToken\n    accessTokenExpiresAt\n    refreshToken\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation RefreshSession($refreshToken: String!) {\n    refreshSession(refreshToken: $refreshToken) {\n      ...AuthTokens\n    }\n  }\n"): (typeof documents)["\n  mutation RefreshSession($refreshToken: String!) {\n    refreshSession(refreshToken: $refreshToken) {\n      ...AuthTokens\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  subscription RunEvents($runId: ID!, $after: String) {\n    runEvents(runId: $runId, after: $after) {\n      sequence\n      kind\n      data\n      occurredAt\n    }\n  }\n"): (typeof documents)["\n  subscription RunEvents($runId: ID!, $after: String) {\n    runEvents(runId: $runId, after: $after) {\n      sequence\n      kind\n      data\n      occurredAt\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query Viewer {\n    viewer {\n      id\n      email\n      displayName\n      organization {\n        id\n        name\n      }\n    }\n  }\n"): (typeof documents)["\n  query Viewer {\n    viewer {\n      id\n      email\n      displayName\n      organization {\n        id\n        name\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  subscription ApprovalNotices {\n    approvalUpdated {\n      ...ApprovalItem\n    }\n  }\n"): (typeof documents)["\n  subscription ApprovalNotices {\n    approvalUpdated {\n      ...ApprovalItem\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  subscription RunNotices($projectId: ID!) {\n    runUpdated(projectId: $projectId) {\n      ...RunSummary\n      task {\n        id\n        title\n      }\n    }\n  }\n"): (typeof documents)["\n  subscription RunNotices($projectId: ID!) {\n    runUpdated(projectId: $projectId) {\n      ...RunSummary\n      task {\n        id\n        title\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  fragment ConnectorFields on Connector {\n    id\n    name\n    online\n    health\n    version\n    lastSeenAt\n    revokedAt\n  }\n"): (typeof documents)["\n  fragment ConnectorFields on Connector {\n    id\n    name\n    online\n    health\n    version\n    lastSeenAt\n    revokedAt\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query Connectors($workspaceId: ID!) {\n    connectors(workspaceId: $workspaceId) {\n      ...ConnectorFields\n    }\n  }\n"): (typeof documents)["\n  query Connectors($workspaceId: ID!) {\n    connectors(workspaceId: $workspaceId) {\n      ...ConnectorFields\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  subscription ConnectorStatus($workspaceId: ID!) {\n    connectorStatus(workspaceId: $workspaceId) {\n      ...ConnectorFields\n    }\n  }\n"): (typeof documents)["\n  subscription ConnectorStatus($workspaceId: ID!) {\n    connectorStatus(workspaceId: $workspaceId) {\n      ...ConnectorFields\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation RevokeConnector($id: ID!) {\n    revokeConnector(id: $id) {\n      ...ConnectorFields\n    }\n  }\n"): (typeof documents)["\n  mutation RevokeConnector($id: ID!) {\n    revokeConnector(id: $id) {\n      ...ConnectorFields\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation CreateEnrollmentToken($workspaceId: ID!, $name: String!, $expiresIn: Int!) {\n    createEnrollmentToken(workspaceId: $workspaceId, name: $name, expiresIn: $expiresIn) {\n      token\n      enrollmentToken {\n        id\n        name\n        expiresAt\n      }\n    }\n  }\n"): (typeof documents)["\n  mutation CreateEnrollmentToken($workspaceId: ID!, $name: String!, $expiresIn: Int!) {\n    createEnrollmentToken(workspaceId: $workspaceId, name: $name, expiresIn: $expiresIn) {\n      token\n      enrollmentToken {\n        id\n        name\n        expiresAt\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  fragment ApprovalItem on Approval {\n    id\n    action\n    reason\n    details\n    status\n    expiresAt\n    createdAt\n    decisionReason\n    run {\n      # Not the run's status: an approval can be delivered with an older snapshot of its run\n      # than the run's own updates, and the cache would take the older one.\n      id\n      task {\n        id\n        title\n        project {\n          id\n          name\n        }\n      }\n      agent {\n        id\n        name\n      }\n    }\n  }\n"): (typeof documents)["\n  fragment ApprovalItem on Approval {\n    id\n    action\n    reason\n    details\n    status\n    expiresAt\n    createdAt\n    decisionReason\n    run {\n      # Not the run's status: an approval can be delivered with an older snapshot of its run\n      # than the run's own updates, and the cache would take the older one.\n      id\n      task {\n        id\n        title\n        project {\n          id\n          name\n        }\n      }\n      agent {\n        id\n        name\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query Approvals {\n    approvals(first: 100) {\n      nodes {\n        ...ApprovalItem\n      }\n    }\n  }\n"): (typeof documents)["\n  query Approvals {\n    approvals(first: 100) {\n      nodes {\n        ...ApprovalItem\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation DecideApproval($approvalId: ID!, $decision: ApprovalDecision!, $reason: String) {\n    decideApproval(approvalId: $approvalId, decision: $decision, reason: $reason) {\n      ...ApprovalItem\n    }\n  }\n"): (typeof documents)["\n  mutation DecideApproval($approvalId: ID!, $decision: ApprovalDecision!, $reason: String) {\n    decideApproval(approvalId: $approvalId, decision: $decision, reason: $reason) {\n      ...ApprovalItem\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  fragment TaskCard on Task {\n    id\n    title\n    status\n    priority\n    labels\n    revision\n    dependencies {\n      id\n      title\n      status\n    }\n    acceptanceCriteria {\n      id\n      met\n    }\n  }\n"): (typeof documents)["\n  fragment TaskCard on Task {\n    id\n    title\n    status\n    priority\n    labels\n    revision\n    dependencies {\n      id\n      title\n      status\n    }\n    acceptanceCriteria {\n      id\n      met\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query Board($projectId: ID!) {\n    node(id: $projectId) {\n      __typename\n      ... on Project {\n        id\n        name\n        workspace {\n          id\n          name\n        }\n      }\n    }\n    tasks(projectId: $projectId, first: 100) {\n      nodes {\n        ...TaskCard\n      }\n      pageInfo {\n        hasNextPage\n      }\n    }\n  }\n"): (typeof documents)["\n  query Board($projectId: ID!) {\n    node(id: $projectId) {\n      __typename\n      ... on Project {\n        id\n        name\n        workspace {\n          id\n          name\n        }\n      }\n    }\n    tasks(projectId: $projectId, first: 100) {\n      nodes {\n        ...TaskCard\n      }\n      pageInfo {\n        hasNextPage\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  subscription TaskEvents($projectId: ID!) {\n    taskEvents(projectId: $projectId) {\n      kind\n      taskId\n      task {\n        ...TaskCard\n      }\n    }\n  }\n"): (typeof documents)["\n  subscription TaskEvents($projectId: ID!) {\n    taskEvents(projectId: $projectId) {\n      kind\n      taskId\n      task {\n        ...TaskCard\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation UpdateTaskStatus($id: ID!, $expectedRevision: Int!, $status: TaskStatus!) {\n    updateTask(input: { id: $id, expectedRevision: $expectedRevision, status: $status }) {\n      ...TaskCard\n    }\n  }\n"): (typeof documents)["\n  mutation UpdateTaskStatus($id: ID!, $expectedRevision: Int!, $status: TaskStatus!) {\n    updateTask(input: { id: $id, expectedRevision: $expectedRevision, status: $status }) {\n      ...TaskCard\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation CreateTask($input: CreateTaskInput!) {\n    createTask(input: $input) {\n      ...TaskCard\n    }\n  }\n"): (typeof documents)["\n  mutation CreateTask($input: CreateTaskInput!) {\n    createTask(input: $input) {\n      ...TaskCard\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query Run($id: ID!) {\n    node(id: $id) {\n      __typename\n      ... on TaskRun {\n        ...RunDetail\n      }\n    }\n  }\n"): (typeof documents)["\n  query Run($id: ID!) {\n    node(id: $id) {\n      __typename\n      ... on TaskRun {\n        ...RunDetail\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  fragment RunDetail on TaskRun {\n    id\n    status\n    statusReason\n    revision\n    maxAttempts\n    createdAt\n    updatedAt\n    task {\n      id\n      title\n      project {\n        id\n        name\n      }\n    }\n    agent {\n      id\n      name\n      capabilities\n    }\n    handoffTarget {\n      id\n      name\n    }\n    attempts {\n      number\n      kind\n      status\n      agent {\n        id\n        name\n      }\n      leaseExpiresAt\n      endedAt\n      createdAt\n    }\n    approvals {\n      id\n      action\n      status\n    }\n    checkpoints {\n      reason\n      createdAt\n      targetAgent {\n        name\n      }\n    }\n  }\n"): (typeof documents)["\n  fragment RunDetail on TaskRun {\n    id\n    status\n    statusReason\n    revision\n    maxAttempts\n    createdAt\n    updatedAt\n    task {\n      id\n      title\n      project {\n        id\n        name\n      }\n    }\n    agent {\n      id\n      name\n      capabilities\n    }\n    handoffTarget {\n      id\n      name\n    }\n    attempts {\n      number\n      kind\n      status\n      agent {\n        id\n        name\n      }\n      leaseExpiresAt\n      endedAt\n      createdAt\n    }\n    approvals {\n      id\n      action\n      status\n    }\n    checkpoints {\n      reason\n      createdAt\n      targetAgent {\n        name\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  subscription RunLive($projectId: ID!) {\n    runUpdated(projectId: $projectId) {\n      ...RunDetail\n    }\n  }\n"): (typeof documents)["\n  subscription RunLive($projectId: ID!) {\n    runUpdated(projectId: $projectId) {\n      ...RunDetail\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation CancelRun($runId: ID!) {\n    cancelRun(runId: $runId) {\n      ...RunDetail\n    }\n  }\n"): (typeof documents)["\n  mutation CancelRun($runId: ID!) {\n    cancelRun(runId: $runId) {\n      ...RunDetail\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation RequestCheckpoint($runId: ID!, $reason: String) {\n    requestCheckpoint(runId: $runId, reason: $reason) {\n      ...RunDetail\n    }\n  }\n"): (typeof documents)["\n  mutation RequestCheckpoint($runId: ID!, $reason: String) {\n    requestCheckpoint(runId: $runId, reason: $reason) {\n      ...RunDetail\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation RequestHandoff($runId: ID!, $targetAgentId: ID!, $reason: String) {\n    requestHandoff(runId: $runId, targetAgentId: $targetAgentId, reason: $reason) {\n      ...RunDetail\n    }\n  }\n"): (typeof documents)["\n  mutation RequestHandoff($runId: ID!, $targetAgentId: ID!, $reason: String) {\n    requestHandoff(runId: $runId, targetAgentId: $targetAgentId, reason: $reason) {\n      ...RunDetail\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query Sessions {\n    sessions(first: 100) {\n      nodes {\n        id\n        deviceName\n        clientAddress\n        createdAt\n        lastUsedAt\n        revokedAt\n        revokedReason\n        current\n      }\n    }\n  }\n"): (typeof documents)["\n  query Sessions {\n    sessions(first: 100) {\n      nodes {\n        id\n        deviceName\n        clientAddress\n        createdAt\n        lastUsedAt\n        revokedAt\n        revokedReason\n        current\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation RevokeSession($id: ID!) {\n    revokeSession(id: $id) {\n      id\n      revokedAt\n      revokedReason\n    }\n  }\n"): (typeof documents)["\n  mutation RevokeSession($id: ID!) {\n    revokeSession(id: $id) {\n      id\n      revokedAt\n      revokedReason\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query EffectiveSettings($scopeId: ID!) {\n    effectiveSettings(scopeId: $scopeId) {\n      scopeId\n      entries {\n        key\n        value\n        sourceScopeId\n        sourceScopeKind\n      }\n      layers {\n        scopeId\n        scopeKind\n        revision\n        settings\n      }\n    }\n  }\n"): (typeof documents)["\n  query EffectiveSettings($scopeId: ID!) {\n    effectiveSettings(scopeId: $scopeId) {\n      scopeId\n      entries {\n        key\n        value\n        sourceScopeId\n        sourceScopeKind\n      }\n      layers {\n        scopeId\n        scopeKind\n        revision\n        settings\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation SetSettings($scopeId: ID!, $patch: JSON!, $expectedRevision: Int!) {\n    setSettings(scopeId: $scopeId, patch: $patch, expectedRevision: $expectedRevision) {\n      id\n      scopeId\n      revision\n      settings\n    }\n  }\n"): (typeof documents)["\n  mutation SetSettings($scopeId: ID!, $patch: JSON!, $expectedRevision: Int!) {\n    setSettings(scopeId: $scopeId, patch: $patch, expectedRevision: $expectedRevision) {\n      id\n      scopeId\n      revision\n      settings\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query BootstrapRequired {\n    bootstrapRequired\n  }\n"): (typeof documents)["\n  query BootstrapRequired {\n    bootstrapRequired\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation Login($email: String!, $password: String!, $deviceName: String) {\n    login(email: $email, password: $password, deviceName: $deviceName) {\n      ...AuthTokens\n    }\n  }\n"): (typeof documents)["\n  mutation Login($email: String!, $password: String!, $deviceName: String) {\n    login(email: $email, password: $password, deviceName: $deviceName) {\n      ...AuthTokens\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation RedeemBootstrap(\n    $code: String!\n    $organizationName: String!\n    $email: String!\n    $password: String!\n    $displayName: String\n  ) {\n    redeemBootstrap(\n      code: $code\n      organizationName: $organizationName\n      email: $email\n      password: $password\n      displayName: $displayName\n    ) {\n      ...AuthTokens\n    }\n  }\n"): (typeof documents)["\n  mutation RedeemBootstrap(\n    $code: String!\n    $organizationName: String!\n    $email: String!\n    $password: String!\n    $displayName: String\n  ) {\n    redeemBootstrap(\n      code: $code\n      organizationName: $organizationName\n      email: $email\n      password: $password\n      displayName: $displayName\n    ) {\n      ...AuthTokens\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query Task($id: ID!) {\n    node(id: $id) {\n      __typename\n      ... on Task {\n        ...TaskCard\n        description\n        createdAt\n        updatedAt\n        project {\n          id\n          name\n        }\n        dependents {\n          id\n          title\n          status\n        }\n        acceptanceCriteria {\n          id\n          description\n          met\n          revision\n        }\n      }\n    }\n    runs(taskId: $id) {\n      ...RunSummary\n    }\n  }\n"): (typeof documents)["\n  query Task($id: ID!) {\n    node(id: $id) {\n      __typename\n      ... on Task {\n        ...TaskCard\n        description\n        createdAt\n        updatedAt\n        project {\n          id\n          name\n        }\n        dependents {\n          id\n          title\n          status\n        }\n        acceptanceCriteria {\n          id\n          description\n          met\n          revision\n        }\n      }\n    }\n    runs(taskId: $id) {\n      ...RunSummary\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  fragment RunSummary on TaskRun {\n    id\n    status\n    statusReason\n    createdAt\n    updatedAt\n    agent {\n      id\n      name\n    }\n  }\n"): (typeof documents)["\n  fragment RunSummary on TaskRun {\n    id\n    status\n    statusReason\n    createdAt\n    updatedAt\n    agent {\n      id\n      name\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query ProjectTaskTitles($projectId: ID!) {\n    tasks(projectId: $projectId, first: 100) {\n      nodes {\n        id\n        title\n      }\n    }\n  }\n"): (typeof documents)["\n  query ProjectTaskTitles($projectId: ID!) {\n    tasks(projectId: $projectId, first: 100) {\n      nodes {\n        id\n        title\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query Agents($projectId: ID!) {\n    agents(projectId: $projectId) {\n      id\n      name\n      adapter\n      adapterVersion\n      runtimeVersion\n      capabilities\n      online\n      connector {\n        id\n        name\n      }\n    }\n  }\n"): (typeof documents)["\n  query Agents($projectId: ID!) {\n    agents(projectId: $projectId) {\n      id\n      name\n      adapter\n      adapterVersion\n      runtimeVersion\n      capabilities\n      online\n      connector {\n        id\n        name\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  subscription RunUpdated($projectId: ID!) {\n    runUpdated(projectId: $projectId) {\n      ...RunSummary\n      task {\n        id\n        title\n      }\n    }\n  }\n"): (typeof documents)["\n  subscription RunUpdated($projectId: ID!) {\n    runUpdated(projectId: $projectId) {\n      ...RunSummary\n      task {\n        id\n        title\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation SetCriterionMet($id: ID!, $met: Boolean!, $expectedRevision: Int) {\n    setAcceptanceCriterionMet(id: $id, met: $met, expectedRevision: $expectedRevision) {\n      id\n      met\n      revision\n    }\n  }\n"): (typeof documents)["\n  mutation SetCriterionMet($id: ID!, $met: Boolean!, $expectedRevision: Int) {\n    setAcceptanceCriterionMet(id: $id, met: $met, expectedRevision: $expectedRevision) {\n      id\n      met\n      revision\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation AddCriterion($taskId: ID!, $description: String!) {\n    addAcceptanceCriterion(taskId: $taskId, description: $description) {\n      id\n      description\n      met\n      revision\n    }\n  }\n"): (typeof documents)["\n  mutation AddCriterion($taskId: ID!, $description: String!) {\n    addAcceptanceCriterion(taskId: $taskId, description: $description) {\n      id\n      description\n      met\n      revision\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation AddDependency($taskId: ID!, $dependsOnId: ID!) {\n    addTaskDependency(taskId: $taskId, dependsOnId: $dependsOnId) {\n      ...TaskCard\n    }\n  }\n"): (typeof documents)["\n  mutation AddDependency($taskId: ID!, $dependsOnId: ID!) {\n    addTaskDependency(taskId: $taskId, dependsOnId: $dependsOnId) {\n      ...TaskCard\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation RemoveDependency($taskId: ID!, $dependsOnId: ID!) {\n    removeTaskDependency(taskId: $taskId, dependsOnId: $dependsOnId) {\n      ...TaskCard\n    }\n  }\n"): (typeof documents)["\n  mutation RemoveDependency($taskId: ID!, $dependsOnId: ID!) {\n    removeTaskDependency(taskId: $taskId, dependsOnId: $dependsOnId) {\n      ...TaskCard\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation StartRun($taskId: ID!, $agentId: ID, $input: JSON) {\n    startRun(taskId: $taskId, agentId: $agentId, input: $input) {\n      ...RunSummary\n    }\n  }\n"): (typeof documents)["\n  mutation StartRun($taskId: ID!, $agentId: ID, $input: JSON) {\n    startRun(taskId: $taskId, agentId: $agentId, input: $input) {\n      ...RunSummary\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query Workspaces {\n    workspaces(first: 20) {\n      pageInfo {\n        hasNextPage\n      }\n      nodes {\n        id\n        name\n        description\n        projects(first: 50) {\n          nodes {\n            id\n            name\n            description\n          }\n        }\n      }\n    }\n  }\n"): (typeof documents)["\n  query Workspaces {\n    workspaces(first: 20) {\n      pageInfo {\n        hasNextPage\n      }\n      nodes {\n        id\n        name\n        description\n        projects(first: 50) {\n          nodes {\n            id\n            name\n            description\n          }\n        }\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation CreateWorkspace($name: String!, $description: String!) {\n    createWorkspace(name: $name, description: $description) {\n      id\n      name\n    }\n  }\n"): (typeof documents)["\n  mutation CreateWorkspace($name: String!, $description: String!) {\n    createWorkspace(name: $name, description: $description) {\n      id\n      name\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation CreateProject($workspaceId: ID!, $name: String!) {\n    createProject(workspaceId: $workspaceId, name: $name) {\n      id\n      name\n    }\n  }\n"): (typeof documents)["\n  mutation CreateProject($workspaceId: ID!, $name: String!) {\n    createProject(workspaceId: $workspaceId, name: $name) {\n      id\n      name\n    }\n  }\n"];
+
+export function graphql(source: string) {
+  return (documents as any)[source] ?? {};
+}
+
+export type DocumentType<TDocumentNode extends DocumentNode<any, any>> = TDocumentNode extends DocumentNode<  infer TType,  any>  ? TType  : never;

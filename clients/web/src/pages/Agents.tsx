@@ -1,0 +1,227 @@
+// Connectors and their agents per workspace, online status live, and enrollment tokens with the
+// exact `acc-connector enroll` command to run on the agent host.
+import { useState, type FormEvent } from "react";
+import { useMutation, useQuery, useSubscription } from "urql";
+import { graphql } from "../gql";
+import { Action, Badge, ErrorBox, Loading, When, humanize } from "../ui/components";
+import { WorkspacesQuery } from "./Workspaces";
+import { AgentsQuery } from "./TaskDetail";
+
+export const ConnectorFieldsFragment = graphql(`
+  fragment ConnectorFields on Connector {
+    id
+    name
+    online
+    health
+    version
+    lastSeenAt
+    revokedAt
+  }
+`);
+
+const ConnectorsQuery = graphql(`
+  query Connectors($workspaceId: ID!) {
+    connectors(workspaceId: $workspaceId) {
+      ...ConnectorFields
+    }
+  }
+`);
+
+const ConnectorStatusSubscription = graphql(`
+  subscription ConnectorStatus($workspaceId: ID!) {
+    connectorStatus(workspaceId: $workspaceId) {
+      ...ConnectorFields
+    }
+  }
+`);
+
+const RevokeConnectorMutation = graphql(`
+  mutation RevokeConnector($id: ID!) {
+    revokeConnector(id: $id) {
+      ...ConnectorFields
+    }
+  }
+`);
+
+const CreateEnrollmentTokenMutation = graphql(`
+  mutation CreateEnrollmentToken($workspaceId: ID!, $name: String!, $expiresIn: Int!) {
+    createEnrollmentToken(workspaceId: $workspaceId, name: $name, expiresIn: $expiresIn) {
+      token
+      enrollmentToken {
+        id
+        name
+        expiresAt
+      }
+    }
+  }
+`);
+
+/** The command docs/connector.md gives; the token goes in the environment to keep it out of `ps`. */
+export function enrollCommand(server: string, token: string, name: string): string {
+  const quote = (s: string) => (/^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`);
+  return `ACC_ENROLL_TOKEN=${quote(token)} acc-connector enroll --server ${quote(server)} --name ${quote(name)}`;
+}
+
+export function Agents() {
+  const [{ data, fetching, error }] = useQuery({ query: WorkspacesQuery });
+  const [chosen, setChosen] = useState("");
+  const workspaces = data?.workspaces.nodes ?? [];
+  const workspace = workspaces.find((w) => w.id === chosen) ?? workspaces[0];
+  return (
+    <section className="stack">
+      <h1>Agents and connectors</h1>
+      <ErrorBox error={error} />
+      {fetching && !data && <Loading what="workspaces" />}
+      {workspaces.length > 1 && (
+        <label>
+          Workspace{" "}
+          <select value={workspace?.id} onChange={(e) => setChosen(e.target.value)}>
+            {workspaces.map((w) => (
+              <option key={w.id} value={w.id}>
+                {w.name}
+              </option>
+            ))}
+          </select>
+        </label>
+      )}
+      {data && !workspace && <p className="muted">Create a workspace first.</p>}
+      {workspace && (
+        <WorkspaceAgents key={workspace.id} workspaceId={workspace.id} projectId={workspace.projects.nodes[0]?.id ?? null} />
+      )}
+    </section>
+  );
+}
+
+function WorkspaceAgents({ workspaceId, projectId }: { workspaceId: string; projectId: string | null }) {
+  const [{ data, error }] = useQuery({ query: ConnectorsQuery, variables: { workspaceId } });
+  useSubscription({ query: ConnectorStatusSubscription, variables: { workspaceId } });
+  const [revoking, revoke] = useMutation(RevokeConnectorMutation);
+  return (
+    <>
+      <article className="card stack">
+        <h2>Connectors</h2>
+        <ErrorBox error={error ?? revoking.error} />
+        {data?.connectors.length === 0 && <p className="muted">No connector has enrolled yet.</p>}
+        <ul className="plain stack">
+          {data?.connectors.map((c) => (
+            <li key={c.id} className="inline spread" data-connector={c.name}>
+              <span>
+                <strong>{c.name}</strong>{" "}
+                {c.revokedAt ? (
+                  <Badge tone="bad">revoked</Badge>
+                ) : (
+                  <Badge tone={c.online ? "ok" : "warn"}>
+                    <span data-testid="connector-online">{c.online ? "online" : "offline"}</span>
+                  </Badge>
+                )}{" "}
+                {c.health && <span className="muted">{c.health}</span>} {c.version && <span className="muted">v{c.version}</span>}
+                <span className="muted small">
+                  {" "}
+                  · last seen <When at={c.lastSeenAt} />
+                </span>
+              </span>
+              {!c.revokedAt && (
+                <Action busy={revoking.fetching} className="danger" onClick={() => revoke({ id: c.id })}>
+                  Revoke
+                </Action>
+              )}
+            </li>
+          ))}
+        </ul>
+        <Enroll workspaceId={workspaceId} />
+      </article>
+      {projectId && <AgentList projectId={projectId} />}
+    </>
+  );
+}
+
+function AgentList({ projectId }: { projectId: string }) {
+  const [{ data, error }] = useQuery({ query: AgentsQuery, variables: { projectId } });
+  return (
+    <article className="card stack">
+      <h2>Agents</h2>
+      <ErrorBox error={error} />
+      {data?.agents.length === 0 && <p className="muted">No agents yet: they appear when a connector offers them.</p>}
+      <div className="table-wrap">
+        <table>
+          <thead>
+            <tr>
+              <th>Agent</th>
+              <th>Connector</th>
+              <th>Adapter</th>
+              <th>Capabilities</th>
+              <th>Status</th>
+            </tr>
+          </thead>
+          <tbody>
+            {data?.agents.map((a) => (
+              <tr key={a.id} data-agent={a.name}>
+                <td>{a.name}</td>
+                <td>{a.connector.name}</td>
+                <td>
+                  {a.adapter} {a.adapterVersion}
+                  {a.runtimeVersion && <span className="muted"> · runtime {a.runtimeVersion}</span>}
+                </td>
+                <td>
+                  {a.capabilities.map((c) => (
+                    <Badge key={c}>{humanize(c)}</Badge>
+                  ))}
+                </td>
+                <td>
+                  <Badge tone={a.online ? "ok" : "warn"}>{a.online ? "online" : "offline"}</Badge>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </article>
+  );
+}
+
+function Enroll({ workspaceId }: { workspaceId: string }) {
+  const [{ data, fetching, error }, create] = useMutation(CreateEnrollmentTokenMutation);
+  const [name, setName] = useState("");
+  const [minutes, setMinutes] = useState(15);
+  const [copied, setCopied] = useState(false);
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    setCopied(false);
+    void create({ workspaceId, name, expiresIn: minutes * 60 });
+  };
+  const created = data?.createEnrollmentToken;
+  const command = created ? enrollCommand(window.location.origin, created.token, created.enrollmentToken.name) : null;
+  return (
+    <div className="stack">
+      <h3>Enroll a connector</h3>
+      <form onSubmit={submit} className="inline" aria-label="Create enrollment token">
+        <label>
+          Host name <input required value={name} onChange={(e) => setName(e.target.value)} placeholder="build-host-1" />
+        </label>
+        <label>
+          Valid for (minutes){" "}
+          <input type="number" min={1} max={1440} value={minutes} onChange={(e) => setMinutes(Number(e.target.value))} />
+        </label>
+        <Action type="submit" busy={fetching}>
+          Create enrollment token
+        </Action>
+      </form>
+      <ErrorBox error={error} />
+      {command && created && (
+        <div className="stack">
+          <p>
+            Run this on the agent host before <When at={created.enrollmentToken.expiresAt} />. The token works once and is
+            shown only now.
+          </p>
+          <pre className="command" data-testid="enroll-command">{command}</pre>
+          <button
+            type="button"
+            onClick={() => navigator.clipboard.writeText(command).then(() => setCopied(true))}
+          >
+            {copied ? "Copied" : "Copy command"}
+          </button>
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,112 @@
+// The approvals inbox: what agents ask before they act, across every project the user can
+// read, live; each is approved or denied with a reason.
+import { useState } from "react";
+import { useMutation, useQuery } from "urql";
+import { graphql } from "../gql";
+import type { ApprovalDecision, ApprovalItemFragment } from "../gql/graphql";
+import { Action, ErrorBox, Loading, When } from "../ui/components";
+import { Link } from "../ui/router";
+
+export const ApprovalItemFragmentDoc = graphql(`
+  fragment ApprovalItem on Approval {
+    id
+    action
+    reason
+    details
+    status
+    expiresAt
+    createdAt
+    decisionReason
+    run {
+      # Not the run's status: an approval can be delivered with an older snapshot of its run
+      # than the run's own updates, and the cache would take the older one.
+      id
+      task {
+        id
+        title
+        project {
+          id
+          name
+        }
+      }
+      agent {
+        id
+        name
+      }
+    }
+  }
+`);
+
+const ApprovalsQuery = graphql(`
+  query Approvals {
+    approvals(first: 100) {
+      nodes {
+        ...ApprovalItem
+      }
+    }
+  }
+`);
+
+const DecideMutation = graphql(`
+  mutation DecideApproval($approvalId: ID!, $decision: ApprovalDecision!, $reason: String) {
+    decideApproval(approvalId: $approvalId, decision: $decision, reason: $reason) {
+      ...ApprovalItem
+    }
+  }
+`);
+
+export function Approvals() {
+  const [{ data, fetching, error }] = useQuery({ query: ApprovalsQuery });
+  const pending = data?.approvals.nodes.filter((a) => a.status === "PENDING") ?? [];
+  return (
+    <section className="stack">
+      <h1>Approvals</h1>
+      <p className="muted">Live: new requests appear here as agents ask.</p>
+      <ErrorBox error={error} />
+      {fetching && !data && <Loading what="approvals" />}
+      {data && pending.length === 0 && <p data-testid="approvals-empty">Nothing waits for a decision.</p>}
+      <ul className="stack plain" aria-label="Pending approvals">
+        {pending.map((approval) => (
+          <ApprovalCard key={approval.id} approval={approval} />
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+function ApprovalCard({ approval }: { approval: ApprovalItemFragment }) {
+  const [{ fetching, error, operation }, decide] = useMutation(DecideMutation);
+  const [reason, setReason] = useState("");
+  const send = (decision: ApprovalDecision) => decide({ approvalId: approval.id, decision, reason: reason || null });
+  const deciding = (decision: ApprovalDecision) => fetching && operation?.variables.decision === decision;
+  const task = approval.run.task;
+  return (
+    <li className="card stack approval" data-approval-id={approval.id}>
+      <p>
+        <strong>{approval.run.agent?.name ?? "An agent"}</strong> wants to run <code className="action">{approval.action}</code>
+      </p>
+      {approval.reason && <p>Because: {approval.reason}</p>}
+      {approval.details !== null && typeof approval.details === "object" && Object.keys(approval.details).length > 0 && (
+        <pre className="details">{JSON.stringify(approval.details, null, 2)}</pre>
+      )}
+      <p className="muted small">
+        {task.project?.name} / <Link href={`/tasks/${task.id}`}>{task.title}</Link> ·{" "}
+        <Link href={`/runs/${approval.run.id}`}>run</Link> · asked <When at={approval.createdAt} /> · expires{" "}
+        <When at={approval.expiresAt} />
+      </p>
+      <label>
+        Reason (sent to the agent)
+        <input value={reason} onChange={(e) => setReason(e.target.value)} />
+      </label>
+      <div className="inline">
+        <Action busy={deciding("APPROVE")} disabled={fetching} onClick={() => send("APPROVE")} className="primary">
+          Approve
+        </Action>
+        <Action busy={deciding("DENY")} disabled={fetching} onClick={() => send("DENY")} className="danger">
+          Deny
+        </Action>
+      </div>
+      <ErrorBox error={error} />
+    </li>
+  );
+}

@@ -1,0 +1,409 @@
+// One run: its state and attempt timeline, the actions on it, and its event stream — live,
+// virtualised, following the tail, and resumed from its cursor after a reconnect or a sleep.
+import { useCallback, useEffect, useMemo, useRef, useState, type FormEvent } from "react";
+import { useMutation, useQuery, useSubscription } from "urql";
+import { useVirtualizer } from "@tanstack/react-virtual";
+import { graphql } from "../gql";
+import type { RunDetailFragment as Run } from "../gql/graphql";
+import { followRunEvents, type StreamEvent, type StreamState } from "../api/runStream";
+import { subscribeRunEvents } from "../api/runStreamSocket";
+import { MAX_EVENTS, loadEvents, saveEvents } from "../api/eventArchive";
+import { Action, Badge, ErrorBox, Loading, Unavailable, When, humanize, statusTone, useOnline } from "../ui/components";
+import { Link } from "../ui/router";
+import { AgentsQuery } from "./TaskDetail";
+import { useCurrentProject } from "../notifications";
+
+const RunQuery = graphql(`
+  query Run($id: ID!) {
+    node(id: $id) {
+      __typename
+      ... on TaskRun {
+        ...RunDetail
+      }
+    }
+  }
+`);
+
+export const RunDetailFragment = graphql(`
+  fragment RunDetail on TaskRun {
+    id
+    status
+    statusReason
+    revision
+    maxAttempts
+    createdAt
+    updatedAt
+    task {
+      id
+      title
+      project {
+        id
+        name
+      }
+    }
+    agent {
+      id
+      name
+      capabilities
+    }
+    handoffTarget {
+      id
+      name
+    }
+    attempts {
+      number
+      kind
+      status
+      agent {
+        id
+        name
+      }
+      leaseExpiresAt
+      endedAt
+      createdAt
+    }
+    approvals {
+      id
+      action
+      status
+    }
+    checkpoints {
+      reason
+      createdAt
+      targetAgent {
+        name
+      }
+    }
+  }
+`);
+
+const RunLiveSubscription = graphql(`
+  subscription RunLive($projectId: ID!) {
+    runUpdated(projectId: $projectId) {
+      ...RunDetail
+    }
+  }
+`);
+
+const CancelRunMutation = graphql(`
+  mutation CancelRun($runId: ID!) {
+    cancelRun(runId: $runId) {
+      ...RunDetail
+    }
+  }
+`);
+
+const CheckpointMutation = graphql(`
+  mutation RequestCheckpoint($runId: ID!, $reason: String) {
+    requestCheckpoint(runId: $runId, reason: $reason) {
+      ...RunDetail
+    }
+  }
+`);
+
+const HandoffMutation = graphql(`
+  mutation RequestHandoff($runId: ID!, $targetAgentId: ID!, $reason: String) {
+    requestHandoff(runId: $runId, targetAgentId: $targetAgentId, reason: $reason) {
+      ...RunDetail
+    }
+  }
+`);
+
+const TERMINAL = new Set(["SUCCEEDED", "FAILED", "CANCELLED", "INTERRUPTED"]);
+
+export function RunView({ runId }: { runId: string }) {
+  const [{ data, fetching, error }, refetch] = useQuery({ query: RunQuery, variables: { id: runId } });
+  const run = data?.node && data.node.__typename === "TaskRun" ? data.node : null;
+  const projectId = run?.task.project?.id ?? null;
+  useCurrentProject(projectId);
+
+  // The event stream is the run's history in order; a query answer or an update that crossed it
+  // on the way can leave the cached run behind. When they disagree, ask the server again.
+  const status = run?.status;
+  const syncStatus = useCallback(
+    (streamed: string) => {
+      if (status && streamed.toUpperCase() !== status) refetch({ requestPolicy: "network-only" });
+    },
+    [status, refetch],
+  );
+
+  if (fetching && !data) return <Loading what="the run" />;
+  if (!run) return <Unavailable error={error} what="run" />;
+  const terminal = TERMINAL.has(run.status);
+  return (
+    <section className="stack run-view">
+      <nav className="crumbs" aria-label="Breadcrumb">
+        {run.task.project && <Link href={`/projects/${run.task.project.id}`}>{run.task.project.name}</Link>} /{" "}
+        <Link href={`/tasks/${run.task.id}`}>{run.task.title}</Link>
+      </nav>
+      {projectId && <Live projectId={projectId} />}
+      <h1>
+        Run <Badge tone={statusTone(run.status)}>
+          <span data-testid="run-status">{humanize(run.status)}</span>
+        </Badge>
+      </h1>
+      {run.statusReason && <p className="muted">{run.statusReason}</p>}
+      <ErrorBox error={error} />
+      {!terminal && projectId && <RunActions run={run} projectId={projectId} />}
+      <div className="grid-2">
+        <Timeline run={run} />
+        <EventStream runId={run.id} onStatus={syncStatus} />
+      </div>
+    </section>
+  );
+}
+
+function Live({ projectId }: { projectId: string }) {
+  useSubscription({ query: RunLiveSubscription, variables: { projectId } });
+  return null;
+}
+
+function RunActions({ run, projectId }: { run: Run; projectId: string }) {
+  const [cancelling, cancel] = useMutation(CancelRunMutation);
+  const [checkpointing, checkpoint] = useMutation(CheckpointMutation);
+  const [handingOff, handoff] = useMutation(HandoffMutation);
+  const [{ data: agents }] = useQuery({ query: AgentsQuery, variables: { projectId } });
+  const [target, setTarget] = useState("");
+  const canCheckpoint = run.agent?.capabilities.includes("CHECKPOINT") ?? false;
+  const submitHandoff = (event: FormEvent) => {
+    event.preventDefault();
+    if (target) void handoff({ runId: run.id, targetAgentId: target, reason: "handed off from the web client" });
+  };
+  return (
+    <div className="card stack">
+      <div className="inline">
+        <Action busy={cancelling.fetching} onClick={() => cancel({ runId: run.id })} className="danger">
+          Cancel run
+        </Action>
+        <Action
+          busy={checkpointing.fetching}
+          disabled={!canCheckpoint || run.status !== "RUNNING"}
+          title={canCheckpoint ? undefined : "The agent cannot checkpoint"}
+          onClick={() => checkpoint({ runId: run.id, reason: "requested from the web client" })}
+        >
+          Checkpoint
+        </Action>
+        <form className="inline" onSubmit={submitHandoff} aria-label="Hand off">
+          <select aria-label="Agent to hand off to" value={target} onChange={(e) => setTarget(e.target.value)} required>
+            <option value="">Hand off to…</option>
+            {agents?.agents
+              .filter((a) => a.id !== run.agent?.id)
+              .map((a) => (
+                <option key={a.id} value={a.id}>
+                  {a.name} {a.online ? "" : "(offline)"}
+                </option>
+              ))}
+          </select>
+          <Action type="submit" busy={handingOff.fetching}>
+            Hand off
+          </Action>
+        </form>
+      </div>
+      <ErrorBox error={cancelling.error ?? checkpointing.error ?? handingOff.error} />
+    </div>
+  );
+}
+
+function Timeline({ run }: { run: Run }) {
+  return (
+    <article className="card stack">
+      <h2>Attempts</h2>
+      <p className="muted">
+        {run.attempts.length} of at most {run.maxAttempts}
+        {run.handoffTarget && <> · handing off to {run.handoffTarget.name}</>}
+      </p>
+      <ol className="timeline">
+        {run.attempts.map((a) => (
+          <li key={a.number}>
+            <strong>
+              #{a.number} {humanize(a.kind)}
+            </strong>{" "}
+            <Badge tone={statusTone(a.status)}>{humanize(a.status)}</Badge> {a.agent && <span>on {a.agent.name}</span>}
+            <div className="muted small">
+              <When at={a.createdAt} />
+              {a.endedAt && (
+                <>
+                  {" → "}
+                  <When at={a.endedAt} />
+                </>
+              )}
+            </div>
+          </li>
+        ))}
+      </ol>
+      {run.approvals.length > 0 && (
+        <>
+          <h3>Approvals</h3>
+          <ul className="links">
+            {run.approvals.map((a) => (
+              <li key={a.id}>
+                <code>{a.action}</code> <Badge tone={statusTone(a.status)}>{humanize(a.status)}</Badge>{" "}
+                {a.status === "PENDING" && <Link href="/approvals">decide</Link>}
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+      {run.checkpoints.length > 0 && (
+        <>
+          <h3>Checkpoints</h3>
+          <ul>
+            {run.checkpoints.map((c, i) => (
+              <li key={i}>
+                <When at={c.createdAt} /> {c.reason}
+                {c.targetAgent && <> → {c.targetAgent.name}</>}
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+    </article>
+  );
+}
+
+const STATE_LABEL: Record<StreamState, string> = {
+  connecting: "connecting…",
+  live: "live",
+  reconnecting: "reconnecting…",
+  ended: "complete",
+  failed: "stopped",
+};
+
+function EventStream({ runId, onStatus }: { runId: string; onStatus: (status: string) => void }) {
+  const [events, setEvents] = useState<StreamEvent[]>([]);
+  const [state, setState] = useState<{ state: StreamState; detail?: string }>({ state: "connecting" });
+  const [follow, setFollow] = useState(true);
+  const scroller = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    // What this device kept of the run shows at once (also offline); the stream goes on from there.
+    const kept = loadEvents(runId);
+    setEvents(kept);
+    // A replay delivers events in bursts: render them in batches, not one render per event.
+    let pending: StreamEvent[] = [];
+    let flush: ReturnType<typeof setTimeout> | null = null;
+    const flushNow = () => {
+      if (flush !== null) clearTimeout(flush);
+      flush = null;
+      const batch = pending;
+      pending = [];
+      if (batch.length > 0) setEvents((current) => current.concat(batch));
+    };
+    const stream = followRunEvents(subscribeRunEvents(runId), {
+      onEvents: (more) => {
+        pending.push(...more);
+        flush ??= setTimeout(flushNow, 50);
+      },
+      // Events shown before the state that follows them ("complete" after the last one).
+      onState: (next, detail) => {
+        flushNow();
+        setState({ state: next, detail });
+      },
+    }, { after: kept.at(-1)?.sequence ?? null });
+    // A device that slept or lost its network may hold a dead socket: resume from the cursor.
+    let hiddenAt = 0;
+    const onVisibility = () => {
+      if (document.hidden) hiddenAt = Date.now();
+      else if (Date.now() - hiddenAt > 10_000) stream.resume();
+    };
+    const onOnline = () => stream.resume();
+    document.addEventListener("visibilitychange", onVisibility);
+    window.addEventListener("online", onOnline);
+    return () => {
+      stream.stop();
+      if (flush !== null) clearTimeout(flush);
+      document.removeEventListener("visibilitychange", onVisibility);
+      window.removeEventListener("online", onOnline);
+    };
+  }, [runId]);
+
+  useEffect(() => {
+    if (events.length > 0) saveEvents(runId, events);
+  }, [runId, events]);
+
+  const virtualizer = useVirtualizer({
+    count: events.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => 28,
+    overscan: 12,
+  });
+
+  useEffect(() => {
+    if (follow && events.length > 0) virtualizer.scrollToIndex(events.length - 1, { align: "end" });
+  }, [events.length, follow, virtualizer]);
+
+  const onScroll = () => {
+    const el = scroller.current;
+    if (el) setFollow(el.scrollHeight - el.scrollTop - el.clientHeight < 40);
+  };
+  const last = events.at(-1)?.sequence ?? null;
+  const first = events[0]?.sequence ?? null;
+  const summary = useMemo(() => (first === null ? "no events yet" : `sequence ${first}–${last}`), [first, last]);
+  const streamedStatus = useMemo(() => {
+    const latest = events.findLast((e) => e.kind === "status");
+    const data = latest?.data as { status?: unknown } | undefined;
+    return typeof data?.status === "string" ? data.status : null;
+  }, [events]);
+  useEffect(() => {
+    if (streamedStatus) onStatus(streamedStatus);
+  }, [streamedStatus, onStatus]);
+  const online = useOnline();
+
+  return (
+    <article className="card stack events">
+      <div className="inline spread">
+        <h2>Events</h2>
+        <span className="muted" role="status" data-testid="stream-state" data-state={state.state}>
+          <span className={`dot ${state.state}`} aria-hidden="true" /> {STATE_LABEL[state.state]}
+          {state.detail && state.state !== "live" ? ` (${state.detail})` : ""}
+        </span>
+      </div>
+      <p className="muted small" data-testid="event-summary" data-count={events.length} data-first={first ?? ""} data-last={last ?? ""}>
+        {events.length} events, {summary}
+      </p>
+      {!online && (
+        <p className="muted small">
+          Offline: these are the events this device kept (the last {MAX_EVENTS} at most); the stream goes on when the
+          connection returns.
+        </p>
+      )}
+      <div className="event-scroller" ref={scroller} onScroll={onScroll} tabIndex={0} aria-label="Run events">
+        <div style={{ height: virtualizer.getTotalSize(), position: "relative" }}>
+          {virtualizer.getVirtualItems().map((item) => {
+            const event = events[item.index];
+            return (
+              <div
+                key={event.sequence}
+                data-index={item.index}
+                ref={virtualizer.measureElement}
+                className={`event kind-${event.kind}`}
+                style={{ position: "absolute", top: 0, left: 0, right: 0, transform: `translateY(${item.start}px)` }}
+              >
+                <span className="seq">{event.sequence}</span> <span className="kind">{event.kind}</span>{" "}
+                <span className="data">{formatData(event.data)}</span>
+              </div>
+            );
+          })}
+        </div>
+      </div>
+      {!follow && (
+        <button type="button" onClick={() => setFollow(true)}>
+          Follow the latest events
+        </button>
+      )}
+    </article>
+  );
+}
+
+/** Output lines and status changes show as text; anything else as compact JSON. */
+export function formatData(data: unknown): string {
+  if (data && typeof data === "object") {
+    const record = data as Record<string, unknown>;
+    if (typeof record.line === "string" && Object.keys(record).length <= 2) return record.line;
+    if (typeof record.status === "string" && Object.keys(record).every((k) => ["from", "status", "reason"].includes(k))) {
+      const from = typeof record.from === "string" ? `${record.from} → ` : "";
+      return `${from}${record.status}${typeof record.reason === "string" ? ` (${record.reason})` : ""}`;
+    }
+  }
+  return typeof data === "string" ? data : JSON.stringify(data);
+}

@@ -1,0 +1,154 @@
+// Settings per scope: every value in force with the scope it comes from, and the layer written
+// at this scope, edited as a JSON merge patch against its revision.
+import { useState, type FormEvent } from "react";
+import { useMutation, useQuery } from "urql";
+import { graphql } from "../gql";
+import { Action, Badge, ErrorBox, Loading } from "../ui/components";
+import { WorkspacesQuery } from "./Workspaces";
+import { ViewerQuery } from "../api/viewer";
+
+const EffectiveSettingsQuery = graphql(`
+  query EffectiveSettings($scopeId: ID!) {
+    effectiveSettings(scopeId: $scopeId) {
+      scopeId
+      entries {
+        key
+        value
+        sourceScopeId
+        sourceScopeKind
+      }
+      layers {
+        scopeId
+        scopeKind
+        revision
+        settings
+      }
+    }
+  }
+`);
+
+const SetSettingsMutation = graphql(`
+  mutation SetSettings($scopeId: ID!, $patch: JSON!, $expectedRevision: Int!) {
+    setSettings(scopeId: $scopeId, patch: $patch, expectedRevision: $expectedRevision) {
+      id
+      scopeId
+      revision
+      settings
+    }
+  }
+`);
+
+interface Scope {
+  id: string;
+  label: string;
+}
+
+export function Settings() {
+  const [{ data: viewer }] = useQuery({ query: ViewerQuery });
+  const [{ data, error }] = useQuery({ query: WorkspacesQuery });
+  const scopes: Scope[] = [];
+  if (viewer) scopes.push({ id: viewer.viewer.organization.id, label: `Organization: ${viewer.viewer.organization.name}` });
+  for (const w of data?.workspaces.nodes ?? []) {
+    scopes.push({ id: w.id, label: `Workspace: ${w.name}` });
+    for (const p of w.projects.nodes) scopes.push({ id: p.id, label: `Project: ${w.name} / ${p.name}` });
+  }
+  const [chosen, setChosen] = useState("");
+  const scope = scopes.find((s) => s.id === chosen) ?? scopes[0];
+  return (
+    <section className="stack">
+      <h1>Settings</h1>
+      <ErrorBox error={error} />
+      <label>
+        Scope{" "}
+        <select value={scope?.id ?? ""} onChange={(e) => setChosen(e.target.value)}>
+          {scopes.map((s) => (
+            <option key={s.id} value={s.id}>
+              {s.label}
+            </option>
+          ))}
+        </select>
+      </label>
+      {scope && <ScopeSettings key={scope.id} scopeId={scope.id} />}
+    </section>
+  );
+}
+
+function ScopeSettings({ scopeId }: { scopeId: string }) {
+  const [{ data, fetching, error }] = useQuery({ query: EffectiveSettingsQuery, variables: { scopeId } });
+  const [saving, save] = useMutation(SetSettingsMutation);
+  const [patch, setPatch] = useState("{}");
+  const [parseError, setParseError] = useState<string | null>(null);
+  if (fetching && !data) return <Loading what="settings" />;
+  const settings = data?.effectiveSettings;
+  const own = settings?.layers.find((l) => l.scopeId === scopeId);
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(patch);
+    } catch (e) {
+      setParseError(`The patch is not JSON: ${(e as Error).message}`);
+      return;
+    }
+    setParseError(null);
+    const result = await save({ scopeId, patch: parsed, expectedRevision: own?.revision ?? 0 });
+    if (result.data) setPatch("{}");
+  };
+  return (
+    <>
+      <ErrorBox error={error} />
+      <article className="card stack">
+        <h2>In force here</h2>
+        {settings?.entries.length === 0 && <p className="muted">Nothing is set at this scope or above it.</p>}
+        <div className="table-wrap">
+          <table>
+            <thead>
+              <tr>
+                <th>Key</th>
+                <th>Value</th>
+                <th>From</th>
+              </tr>
+            </thead>
+            <tbody>
+              {settings?.entries.map((e) => (
+                <tr key={e.key}>
+                  <td>
+                    <code>{e.key}</code>
+                  </td>
+                  <td>
+                    <code>{JSON.stringify(e.value)}</code>
+                  </td>
+                  <td>
+                    {e.sourceScopeId === scopeId ? (
+                      <Badge tone="info">this {e.sourceScopeKind}</Badge>
+                    ) : (
+                      <Badge>inherited from {e.sourceScopeKind}</Badge>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+        <p className="muted small">Inheritance: {settings?.layers.map((l) => `${l.scopeKind} (revision ${l.revision})`).join(" → ")}</p>
+      </article>
+      <form className="card stack" onSubmit={submit} aria-label="Change settings">
+        <h2>Change this scope</h2>
+        <p className="muted small">
+          A JSON merge patch on what is written here (revision {own?.revision ?? 0}): <code>null</code> removes a key.
+          Written now: <code>{JSON.stringify(own?.settings ?? {})}</code>
+        </p>
+        <textarea rows={5} value={patch} onChange={(e) => setPatch(e.target.value)} aria-label="Merge patch" spellCheck={false} />
+        {parseError && (
+          <p className="error" role="alert">
+            {parseError}
+          </p>
+        )}
+        <ErrorBox error={saving.error} />
+        <Action type="submit" busy={saving.fetching}>
+          Apply patch
+        </Action>
+      </form>
+    </>
+  );
+}

@@ -1,0 +1,340 @@
+// One task: its status, dependencies, acceptance criteria checklist, and its runs, where a new
+// run is started.
+import { useState, type FormEvent } from "react";
+import { useMutation, useQuery, useSubscription } from "urql";
+import { graphql } from "../gql";
+import type { TaskStatus } from "../gql/graphql";
+import { Action, Badge, ErrorBox, Loading, Unavailable, When, humanize, statusTone, useOnline } from "../ui/components";
+import { Link, navigate } from "../ui/router";
+import { STATUSES, UpdateTaskStatusMutation } from "./Board";
+import { useCurrentProject } from "../notifications";
+
+const TaskQuery = graphql(`
+  query Task($id: ID!) {
+    node(id: $id) {
+      __typename
+      ... on Task {
+        ...TaskCard
+        description
+        createdAt
+        updatedAt
+        project {
+          id
+          name
+        }
+        dependents {
+          id
+          title
+          status
+        }
+        acceptanceCriteria {
+          id
+          description
+          met
+          revision
+        }
+      }
+    }
+    runs(taskId: $id) {
+      ...RunSummary
+    }
+  }
+`);
+
+export const RunSummaryFragment = graphql(`
+  fragment RunSummary on TaskRun {
+    id
+    status
+    statusReason
+    createdAt
+    updatedAt
+    agent {
+      id
+      name
+    }
+  }
+`);
+
+const ProjectTasksQuery = graphql(`
+  query ProjectTaskTitles($projectId: ID!) {
+    tasks(projectId: $projectId, first: 100) {
+      nodes {
+        id
+        title
+      }
+    }
+  }
+`);
+
+export const AgentsQuery = graphql(`
+  query Agents($projectId: ID!) {
+    agents(projectId: $projectId) {
+      id
+      name
+      adapter
+      adapterVersion
+      runtimeVersion
+      capabilities
+      online
+      connector {
+        id
+        name
+      }
+    }
+  }
+`);
+
+const RunUpdatedSubscription = graphql(`
+  subscription RunUpdated($projectId: ID!) {
+    runUpdated(projectId: $projectId) {
+      ...RunSummary
+      task {
+        id
+        title
+      }
+    }
+  }
+`);
+
+const SetCriterionMutation = graphql(`
+  mutation SetCriterionMet($id: ID!, $met: Boolean!, $expectedRevision: Int) {
+    setAcceptanceCriterionMet(id: $id, met: $met, expectedRevision: $expectedRevision) {
+      id
+      met
+      revision
+    }
+  }
+`);
+
+const AddCriterionMutation = graphql(`
+  mutation AddCriterion($taskId: ID!, $description: String!) {
+    addAcceptanceCriterion(taskId: $taskId, description: $description) {
+      id
+      description
+      met
+      revision
+    }
+  }
+`);
+
+const AddDependencyMutation = graphql(`
+  mutation AddDependency($taskId: ID!, $dependsOnId: ID!) {
+    addTaskDependency(taskId: $taskId, dependsOnId: $dependsOnId) {
+      ...TaskCard
+    }
+  }
+`);
+
+const RemoveDependencyMutation = graphql(`
+  mutation RemoveDependency($taskId: ID!, $dependsOnId: ID!) {
+    removeTaskDependency(taskId: $taskId, dependsOnId: $dependsOnId) {
+      ...TaskCard
+    }
+  }
+`);
+
+const StartRunMutation = graphql(`
+  mutation StartRun($taskId: ID!, $agentId: ID, $input: JSON) {
+    startRun(taskId: $taskId, agentId: $agentId, input: $input) {
+      ...RunSummary
+    }
+  }
+`);
+
+export function TaskDetail({ taskId }: { taskId: string }) {
+  const [{ data, fetching, error }] = useQuery({ query: TaskQuery, variables: { id: taskId } });
+  const task = data?.node && data.node.__typename === "Task" ? data.node : null;
+  const projectId = task?.project?.id ?? null;
+  useCurrentProject(projectId);
+  const online = useOnline();
+  const [moving, move] = useMutation(UpdateTaskStatusMutation);
+  const [checking, check] = useMutation(SetCriterionMutation);
+  const [removing, removeDependency] = useMutation(RemoveDependencyMutation);
+
+  if (fetching && !data) return <Loading what="the task" />;
+  if (!task) return <Unavailable error={error} what="task" />;
+  return (
+    <section className="stack">
+      <nav className="crumbs" aria-label="Breadcrumb">
+        <Link href="/">Workspaces</Link> / {task.project && <Link href={`/projects/${task.project.id}`}>{task.project.name}</Link>}
+      </nav>
+      <h1>{task.title}</h1>
+      <ErrorBox error={error ?? moving.error ?? checking.error ?? removing.error} />
+      <div className="inline">
+        <label>
+          Status{" "}
+          <select
+            value={task.status}
+            disabled={moving.fetching || !online}
+            onChange={(e) => move({ id: task.id, expectedRevision: task.revision, status: e.target.value as TaskStatus })}
+          >
+            {STATUSES.map((s) => (
+              <option key={s} value={s}>
+                {humanize(s)}
+              </option>
+            ))}
+          </select>
+        </label>
+        {task.priority !== "NONE" && <Badge>{humanize(task.priority)} priority</Badge>}
+        {task.labels.map((l) => (
+          <Badge key={l}>{l}</Badge>
+        ))}
+      </div>
+      {task.description && <p className="description">{task.description}</p>}
+
+      <div className="grid-2">
+        <article className="card stack">
+          <h2>Acceptance criteria</h2>
+          <ul className="checklist">
+            {task.acceptanceCriteria.map((c) => (
+              <li key={c.id}>
+                <label>
+                  <input
+                    type="checkbox"
+                    checked={c.met}
+                    disabled={checking.fetching || !online}
+                    onChange={(e) => check({ id: c.id, met: e.target.checked, expectedRevision: c.revision })}
+                  />{" "}
+                  {c.description}
+                </label>
+              </li>
+            ))}
+          </ul>
+          <AddCriterion taskId={task.id} />
+        </article>
+
+        <article className="card stack">
+          <h2>Dependencies</h2>
+          <p className="muted">Waits for</p>
+          <ul className="links">
+            {task.dependencies.map((d) => (
+              <li key={d.id}>
+                <Link href={`/tasks/${d.id}`}>{d.title}</Link> <Badge tone={statusTone(d.status)}>{humanize(d.status)}</Badge>{" "}
+                <Action className="link" busy={removing.fetching} onClick={() => removeDependency({ taskId: task.id, dependsOnId: d.id })}>
+                  remove
+                </Action>
+              </li>
+            ))}
+            {task.dependencies.length === 0 && <li className="muted">nothing</li>}
+          </ul>
+          {projectId && <AddDependency taskId={task.id} projectId={projectId} exclude={[task.id, ...task.dependencies.map((d) => d.id)]} />}
+          <p className="muted">Needed by</p>
+          <ul className="links">
+            {task.dependents.map((d) => (
+              <li key={d.id}>
+                <Link href={`/tasks/${d.id}`}>{d.title}</Link> <Badge tone={statusTone(d.status)}>{humanize(d.status)}</Badge>
+              </li>
+            ))}
+            {task.dependents.length === 0 && <li className="muted">nothing</li>}
+          </ul>
+        </article>
+      </div>
+
+      <article className="card stack">
+        <h2>Runs</h2>
+        {projectId && <RunsLive projectId={projectId} />}
+        <ul className="runs">
+          {data?.runs.map((run) => (
+            <li key={run.id}>
+              <Link href={`/runs/${run.id}`}>
+                Run started <When at={run.createdAt} />
+              </Link>{" "}
+              <Badge tone={statusTone(run.status)}>{humanize(run.status)}</Badge> {run.agent && <span className="muted">on {run.agent.name}</span>}
+              {run.statusReason && <p className="muted">{run.statusReason}</p>}
+            </li>
+          ))}
+          {data?.runs.length === 0 && <li className="muted">No runs yet.</li>}
+        </ul>
+        {projectId && <StartRun taskId={task.id} projectId={projectId} />}
+      </article>
+    </section>
+  );
+}
+
+function RunsLive({ projectId }: { projectId: string }) {
+  useSubscription({ query: RunUpdatedSubscription, variables: { projectId } });
+  return null;
+}
+
+function AddCriterion({ taskId }: { taskId: string }) {
+  const [{ fetching, error }, add] = useMutation(AddCriterionMutation);
+  const [description, setDescription] = useState("");
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const result = await add({ taskId, description });
+    if (result.data) setDescription("");
+  };
+  return (
+    <form onSubmit={submit} className="inline" aria-label="New acceptance criterion">
+      <input aria-label="Criterion" placeholder="New criterion" required value={description} onChange={(e) => setDescription(e.target.value)} />
+      <Action type="submit" busy={fetching}>
+        Add
+      </Action>
+      <ErrorBox error={error} />
+    </form>
+  );
+}
+
+function AddDependency({ taskId, projectId, exclude }: { taskId: string; projectId: string; exclude: string[] }) {
+  const [{ data }] = useQuery({ query: ProjectTasksQuery, variables: { projectId } });
+  const [{ fetching, error }, add] = useMutation(AddDependencyMutation);
+  const [dependsOnId, setDependsOnId] = useState("");
+  const candidates = data?.tasks.nodes.filter((t) => !exclude.includes(t.id)) ?? [];
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const result = await add({ taskId, dependsOnId });
+    if (result.data) setDependsOnId("");
+  };
+  return (
+    <form onSubmit={submit} className="inline" aria-label="Add dependency">
+      <select aria-label="Task to wait for" required value={dependsOnId} onChange={(e) => setDependsOnId(e.target.value)}>
+        <option value="">Wait for…</option>
+        {candidates.map((t) => (
+          <option key={t.id} value={t.id}>
+            {t.title}
+          </option>
+        ))}
+      </select>
+      <Action type="submit" busy={fetching}>
+        Add dependency
+      </Action>
+      <ErrorBox error={error} />
+    </form>
+  );
+}
+
+function StartRun({ taskId, projectId }: { taskId: string; projectId: string }) {
+  const [{ data }] = useQuery({ query: AgentsQuery, variables: { projectId } });
+  const [{ fetching, error }, start] = useMutation(StartRunMutation);
+  const [agentId, setAgentId] = useState("");
+  const [objective, setObjective] = useState("");
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const result = await start({ taskId, agentId: agentId || null, input: objective ? { objective } : null });
+    if (result.data) navigate(`/runs/${result.data.startRun.id}`);
+  };
+  return (
+    <form onSubmit={submit} className="stack" aria-label="Start a run">
+      <div className="inline">
+        <label>
+          Agent{" "}
+          <select aria-label="Agent" value={agentId} onChange={(e) => setAgentId(e.target.value)}>
+            <option value="">Any online agent</option>
+            {data?.agents.map((a) => (
+              <option key={a.id} value={a.id}>
+                {a.name} {a.online ? "" : "(offline)"}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="grow">
+          Objective <input value={objective} onChange={(e) => setObjective(e.target.value)} placeholder="What should the agent do?" />
+        </label>
+        <Action type="submit" busy={fetching}>
+          Start run
+        </Action>
+      </div>
+      <ErrorBox error={error} />
+    </form>
+  );
+}

@@ -1,0 +1,27 @@
+import { describe, expect, it } from "vitest";
+import { enrollCommand } from "./Agents";
+import { formatData } from "./RunView";
+
+describe("enrollCommand", () => {
+  it("is the connector's documented enroll command with the token in the environment", () => {
+    expect(enrollCommand("https://acc.example.com", "acc_enroll_abc", "build-host-1")).toBe(
+      "ACC_ENROLL_TOKEN=acc_enroll_abc acc-connector enroll --server https://acc.example.com --name build-host-1",
+    );
+  });
+  it("quotes what the shell would split", () => {
+    expect(enrollCommand("http://127.0.0.1:8080", "t", "Jo's laptop")).toBe(
+      "ACC_ENROLL_TOKEN=t acc-connector enroll --server http://127.0.0.1:8080 --name 'Jo'\\''s laptop'",
+    );
+  });
+});
+
+describe("formatData", () => {
+  it("shows output lines and statuses as text, anything else as JSON", () => {
+    expect(formatData({ line: "hello", stream: "stdout" })).toBe("hello");
+    expect(formatData({ status: "queued", from: null, reason: null })).toBe("queued");
+    expect(formatData({ status: "waiting_approval", from: "running", reason: "approval requested: rm" })).toBe(
+      "running → waiting_approval (approval requested: rm)",
+    );
+    expect(formatData({ step: 1 })).toBe('{"step":1}');
+  });
+});
