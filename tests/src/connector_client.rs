@@ -161,7 +161,12 @@ impl RawConnector {
     }
 
     pub async fn send_text(&mut self, text: String) {
-        self.socket.send(Message::text(text)).await.unwrap();
+        self.try_send_text(text).await.unwrap();
+    }
+
+    /// Sends a text frame the server may refuse while it is still being written.
+    pub async fn try_send_text(&mut self, text: String) -> Result<(), tokio_tungstenite::tungstenite::Error> {
+        self.socket.send(Message::text(text)).await
     }
 
     /// An event frame of a run, as the connector numbers it.

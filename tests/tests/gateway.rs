@@ -239,8 +239,10 @@ on_both_databases!(malformed_frames_are_refused_and_store_nothing, |db: TestDb| 
     assert!(matches!(socket.recv().await, Err(Ended::Closed(1009))));
     let mut socket = RawConnector::dial(&server, connector_id, &credential).await.unwrap();
     socket.hello("shell", vec![Capability::Stream]).await;
-    socket.send_text("x".repeat(3 * acc_protocol::MAX_FRAME_BYTES)).await;
-    assert!(matches!(socket.recv().await, Err(Ended::Closed(_))));
+    // The server may reset the connection before the client has written it all.
+    if socket.try_send_text("x".repeat(3 * acc_protocol::MAX_FRAME_BYTES)).await.is_ok() {
+        assert!(matches!(socket.recv().await, Err(Ended::Closed(_))));
+    }
 
     let runs = f.owner.gql("{ connectors { id } }", json!({})).await;
     assert_eq!(runs.data("connectors").as_array().unwrap().len(), 1, "nothing else was created");

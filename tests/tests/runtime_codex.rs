@@ -33,10 +33,16 @@ async fn codex_agent(
          [features]\nplugins = false\nremote_plugin = false\n[analytics]\nenabled = false\n[feedback]\nenabled = false\n",
     )
     .unwrap();
+    // Codex's sandbox re-executes Codex under a helper name it links in `CODEX_HOME`, which it
+    // refuses to do inside the temporary directory — where this test's `CODEX_HOME` is; so Codex
+    // gets a temporary directory of its own.
+    let tmp = dir.join("codex-tmp");
+    std::fs::create_dir_all(&tmp).unwrap();
     let credential = enroll(server, &f.owner, &f.workspace_id, &dir).await;
     let agents = format!(
         "{provider}[[agents]]\nname = \"codex\"\nadapter = \"codex\"\ncommand = {codex:?}\nworkdir = {work:?}\n\
-         args = [\"-s\", \"workspace-write\"]\nmodel_provider = \"openai\"\nenv = {{ CODEX_HOME = {codex_home:?}, HOME = {home:?} }}\n",
+         args = [\"-s\", \"workspace-write\"]\nmodel_provider = \"openai\"\n\
+         env = {{ CODEX_HOME = {codex_home:?}, HOME = {home:?}, TMPDIR = {tmp:?} }}\n",
         provider = model.provider("openai", "openai"),
         home = dir.join("home"),
     );
