@@ -123,7 +123,7 @@ fn a_tool_call_is_an_approval_request_and_a_denied_one_a_blocked_result() {
     assert_eq!(
         approval,
         &json!({
-            "request_id": "request.e9cYeqNF",
+            "request_id": "request.Vykv9Sbc",
             "action": "terminal: echo hi > out.txt",
             "details": {
                 "tool_name": "terminal",
@@ -136,8 +136,8 @@ fn a_tool_call_is_an_approval_request_and_a_denied_one_a_blocked_result() {
     // Hermes blocked the call with the person's reason, which the model got as the tool's result.
     let result = &events[3].data;
     assert_eq!((&result["tool_use_id"], &result["is_error"]), (&json!("call_stand_in"), &json!(true)));
-    assert_eq!(result["error"], "Denied by a person in Agent Control Center: not now");
-    assert_eq!(result["output"], r#"{"error": "Denied by a person in Agent Control Center: not now"}"#);
+    assert_eq!(result["error"], "Agent Control Center denied this tool call: not now");
+    assert_eq!(result["output"], r#"{"error": "Agent Control Center denied this tool call: not now"}"#);
 }
 
 #[test]
@@ -149,7 +149,7 @@ fn an_approved_tool_call_runs() {
         kinds(&events)[..4],
         [EventKind::Started, EventKind::ApprovalRequested, EventKind::ToolCall, EventKind::ToolResult]
     );
-    assert_eq!(events[1].data["request_id"], "request.fQy4d2be");
+    assert_eq!(events[1].data["request_id"], "request.QOrrgM6K");
     assert_eq!((&events[3].data["exit_code"], &events[3].data["is_error"]), (&json!(0), &json!(false)));
 }
 
@@ -166,18 +166,18 @@ fn only_a_request_of_the_run_directory_is_an_approval() {
 fn the_hook_lets_an_approved_call_run_and_blocks_a_denied_one_with_the_reason() {
     let decision = |approved: bool, reason: Option<&str>| ApprovalDecision {
         approval_id: uuid::Uuid::nil(),
-        request_id: "request.e9cYeqNF".into(),
+        request_id: "request.Vykv9Sbc".into(),
         approved,
         reason: reason.map(str::to_owned),
     };
     assert_eq!(verdict(&decision(true, Some("fine"))), json!({}));
     assert_eq!(
         verdict(&decision(false, Some("not now"))),
-        json!({"action": "block", "message": "Denied by a person in Agent Control Center: not now"})
+        json!({"action": "block", "message": "Agent Control Center denied this tool call: not now"})
     );
     assert_eq!(
         verdict(&decision(false, None)),
-        json!({"action": "block", "message": "Denied by a person in Agent Control Center."})
+        json!({"action": "block", "message": "Agent Control Center denied this tool call."})
     );
 }
 

@@ -100,7 +100,7 @@ async fn hermes_runs_a_shell_command_only_after_a_person_approves_it() {
         assert_eq!(tool_result["is_error"], !written, "{decision}");
         if !written {
             // What the model was told: the person's reason, as the tool's result.
-            assert_eq!(tool_result["error"], "Denied by a person in Agent Control Center: not now");
+            assert_eq!(tool_result["error"], "Agent Control Center denied this tool call: not now");
             assert!(tool_result["output"].as_str().unwrap().contains("not now"), "{tool_result}");
         }
         assert_eq!(of("message")["text"], "Done: wrote out.txt.");

@@ -218,17 +218,18 @@ impl NativeRun for HermesRun {
 }
 
 /// What the approval hook tells Hermes: nothing to let the call run, else a block with the
-/// person's reason, which the model gets as the tool's result.
+/// reason (the person's, or why the connector refused an approval), which the model gets as the
+/// tool's result.
 pub fn verdict(decision: &ApprovalDecision) -> Value {
     if decision.approved {
         return json!({});
     }
     let message = match &decision.reason {
         Some(reason) => format!(
-            "Denied by a person in Agent Control Center: {}",
+            "Agent Control Center denied this tool call: {}",
             reason.chars().take(MAX_REASON_CHARS).collect::<String>()
         ),
-        None => "Denied by a person in Agent Control Center.".to_owned(),
+        None => "Agent Control Center denied this tool call.".to_owned(),
     };
     json!({ "action": "block", "message": message })
 }
