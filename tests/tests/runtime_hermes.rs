@@ -11,6 +11,9 @@ use acc_tests::{Server, TestDb};
 use common::{enroll, logging_proxy, online_agents, run_connector, run_usage, start_run_until_approval, wait_status};
 use serde_json::json;
 
+/// A person's reason for a denial, with what a shell could mangle on its way to Hermes.
+const REASON: &str = "not now: \"rm\" C:\\new\nsecond line";
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn hermes_runs_a_shell_command_only_after_a_person_approves_it() {
     let hermes = acc_tests::runtimes::pip_bin("pip", "hermes");
@@ -70,8 +73,8 @@ async fn hermes_runs_a_shell_command_only_after_a_person_approves_it() {
         assert!(!work.join("out.txt").exists(), "nothing ran before the decision");
         f.owner
             .gql(
-                "mutation($a: ID!, $d: ApprovalDecision!) { decideApproval(approvalId: $a, decision: $d, reason: \"not now\") { status } }",
-                json!({"a": approval["id"], "d": decision}),
+                "mutation($a: ID!, $d: ApprovalDecision!, $r: String) { decideApproval(approvalId: $a, decision: $d, reason: $r) { status } }",
+                json!({"a": approval["id"], "d": decision, "r": REASON}),
             )
             .await
             .data("decideApproval");
@@ -100,8 +103,10 @@ async fn hermes_runs_a_shell_command_only_after_a_person_approves_it() {
         assert_eq!(tool_result["is_error"], !written, "{decision}");
         if !written {
             // What the model was told: the person's reason, as the tool's result.
-            assert_eq!(tool_result["error"], "Agent Control Center denied this tool call: not now");
-            assert!(tool_result["output"].as_str().unwrap().contains("not now"), "{tool_result}");
+            let told = format!("Agent Control Center denied this tool call: {REASON}");
+            assert_eq!(tool_result["error"], told);
+            let output: serde_json::Value = serde_json::from_str(tool_result["output"].as_str().unwrap()).unwrap();
+            assert_eq!(output, json!({ "error": told }), "the tool's result the model got");
         }
         assert_eq!(of("message")["text"], "Done: wrote out.txt.");
         let result = of("result");

@@ -64,13 +64,16 @@ const APPROVAL_HOOK_TIMEOUT_SECS: u64 = 300;
 /// before it reports the call — one line on Hermes's stdout with the FIFO's name as the request
 /// id — so the adapter can answer as soon as it reads the line. The answer is one line of JSON it
 /// prints as its verdict: `{}` lets the call run, `{"action": "block", "message": …}` blocks it,
-/// and the message is the tool result the model sees. Anything going wrong blocks the call. The
+/// and the message is the tool result the model sees. Anything going wrong blocks the call; the
+/// answer is printed as it came (`printf`, not `echo`, which would turn a reason's escaped
+/// backslashes into invalid JSON, and Hermes runs a call whose hook said no valid JSON). The
 /// command is the same for every run, so Hermes's hook allowlist keeps one entry for it.
 fn approval_hook() -> String {
     format!(
-        r#"sh -c 'd=$(mktemp -d "$HERMES_MANAGED_DIR/request.XXXXXXXX") && mkfifo -m 600 "$d/answer" && exec 3<>"$d/answer" && printf "{{\"acc_approval\": \"%s\", \"hook\": %s}}\n" "${{d##*/}}" "$(cat)" >> /proc/$PPID/fd/1 && a=$(timeout {DECISION_WAIT_SECS} head -n 1 <&3); [ -n "$a" ] || a="{{\"action\": \"block\", \"message\": \"Blocked: no decision from Agent Control Center within {DECISION_WAIT_SECS} seconds.\"}}"; echo "$a"'"#
+        r#"sh -c 'd=$(mktemp -d "$HERMES_MANAGED_DIR/request.XXXXXXXX") && mkfifo -m 600 "$d/answer" && exec 3<>"$d/answer" && printf "{{\"acc_approval\": \"%s\", \"hook\": %s}}\n" "${{d##*/}}" "$(cat)" >> /proc/$PPID/fd/1 && a=$(timeout {DECISION_WAIT_SECS} head -n 1 <&3); [ -n "$a" ] || a="{{\"action\": \"block\", \"message\": \"Blocked: no decision from Agent Control Center within {DECISION_WAIT_SECS} seconds.\"}}"; printf "%s\n" "$a"'"#
     )
 }
+
 /// The inputs of Hermes's tools that say what a call would do.
 const ACTION_KEYS: &[&str] = &["command", "path", "url", "query", "code"];
 /// A person's reason, as far as it goes to Hermes (a FIFO takes a short line at once).
