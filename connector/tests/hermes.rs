@@ -1,13 +1,15 @@
 //! The Hermes mapper on output recorded from the real `hermes -z … --accept-hooks --usage-file …`
-//! (0.19.0, with the adapter's observer hooks, against a scripted Chat Completions API): a run that
-//! ran a shell command and wrote a file, and a run whose model endpoint could not be reached.
+//! (0.19.0, with the adapter's hooks, against a scripted Chat Completions API): a run that ran a
+//! shell command and wrote a file, a run whose model endpoint could not be reached, and runs whose
+//! shell command a person denied and approved; what the approval hook tells Hermes; the user's own
+//! `pre_tool_call` hooks the adapter keeps.
 
 use std::path::PathBuf;
 
-use acc_connector::adapter::hermes::HermesOutput;
+use acc_connector::adapter::hermes::{HermesOutput, user_pre_tool_call_hooks, verdict};
 use acc_connector::adapter::lines::Line;
 use acc_connector::adapter::process::{OutputMapper, ProcessEnd};
-use acc_connector::adapter::{AdapterEvent, KINDS};
+use acc_connector::adapter::{AdapterEvent, ApprovalDecision, KINDS};
 use acc_protocol::EventKind;
 use serde_json::json;
 
@@ -100,6 +102,95 @@ fn other_hooks_are_vendor_extensions_and_no_report_is_no_success() {
         (Some("failed"), Some("Hermes ended without completing its turn"))
     );
     assert_eq!(mapper.result(&exited(130))["outcome"], "failed");
+}
+
+fn kinds(events: &[AdapterEvent]) -> Vec<EventKind> {
+    events.iter().map(|e| e.kind).collect()
+}
+
+#[test]
+fn a_tool_call_is_an_approval_request_and_a_denied_one_a_blocked_result() {
+    let mut mapper = HermesOutput::default();
+    let events = replay(&mut mapper, "approval-denied.stdout");
+    // Then the answer (which, with no usage report recorded, counts as an error).
+    assert_eq!(
+        kinds(&events)[..4],
+        [EventKind::Started, EventKind::ApprovalRequested, EventKind::ToolCall, EventKind::ToolResult]
+    );
+    let approval = &events[1].data;
+    let expires = approval["details"]["expires_at_ms"].as_i64().unwrap();
+    assert!(expires > chrono::Utc::now().timestamp_millis(), "the hook waits a while yet: {approval}");
+    assert_eq!(
+        approval,
+        &json!({
+            "request_id": "request.Vykv9Sbc",
+            "action": "terminal: echo hi > out.txt",
+            "details": {
+                "tool_name": "terminal",
+                "input": {"command": "echo hi > out.txt"},
+                "tool_call_id": "call_stand_in",
+                "expires_at_ms": expires,
+            },
+        })
+    );
+    // Hermes blocked the call with the person's reason, which the model got as the tool's result.
+    let result = &events[3].data;
+    assert_eq!((&result["tool_use_id"], &result["is_error"]), (&json!("call_stand_in"), &json!(true)));
+    assert_eq!(result["error"], "Agent Control Center denied this tool call: not now");
+    assert_eq!(result["output"], r#"{"error": "Agent Control Center denied this tool call: not now"}"#);
+}
+
+#[test]
+fn an_approved_tool_call_runs() {
+    let mut mapper = HermesOutput::default();
+    let events = replay(&mut mapper, "approval-approved.stdout");
+    // Then the answer (which, with no usage report recorded, counts as an error).
+    assert_eq!(
+        kinds(&events)[..4],
+        [EventKind::Started, EventKind::ApprovalRequested, EventKind::ToolCall, EventKind::ToolResult]
+    );
+    assert_eq!(events[1].data["request_id"], "request.QOrrgM6K");
+    assert_eq!((&events[3].data["exit_code"], &events[3].data["is_error"]), (&json!(0), &json!(false)));
+}
+
+#[test]
+fn only_a_request_of_the_run_directory_is_an_approval() {
+    let mut mapper = HermesOutput::default();
+    for id in ["../elsewhere", "request.", "request.a/b", "other"] {
+        let line = json!({"acc_approval": id, "hook": {"tool_name": "terminal"}}).to_string();
+        assert!(mapper.stdout(Line { text: line, partial: false }).events.is_empty(), "{id}");
+    }
+}
+
+#[test]
+fn the_hook_lets_an_approved_call_run_and_blocks_a_denied_one_with_the_reason() {
+    let decision = |approved: bool, reason: Option<&str>| ApprovalDecision {
+        approval_id: uuid::Uuid::nil(),
+        request_id: "request.Vykv9Sbc".into(),
+        approved,
+        reason: reason.map(str::to_owned),
+    };
+    assert_eq!(verdict(&decision(true, Some("fine"))), json!({}));
+    assert_eq!(
+        verdict(&decision(false, Some("not now"))),
+        json!({"action": "block", "message": "Agent Control Center denied this tool call: not now"})
+    );
+    assert_eq!(
+        verdict(&decision(false, None)),
+        json!({"action": "block", "message": "Agent Control Center denied this tool call."})
+    );
+}
+
+#[test]
+fn the_users_own_pre_tool_call_hooks_are_kept() {
+    let config = "model:\n  default: m\nhooks:\n  pre_tool_call:\n    - command: ~/policy.sh\n      matcher: terminal\n      timeout: 10\n  post_tool_call:\n    - command: log.sh\n";
+    assert_eq!(
+        user_pre_tool_call_hooks(Some(config)),
+        [json!({"command": "~/policy.sh", "matcher": "terminal", "timeout": 10})]
+    );
+    assert!(user_pre_tool_call_hooks(Some("model: m\n")).is_empty());
+    assert!(user_pre_tool_call_hooks(Some("hooks: [unclosed")).is_empty());
+    assert!(user_pre_tool_call_hooks(None).is_empty());
 }
 
 #[test]

@@ -1,16 +1,21 @@
 //! Hermes Agent for real behind `acc-connector`: the pinned `hermes -z` runs in a temporary workdir
 //! with its own Hermes home, reaching the scripted Chat Completions API through the connector's
-//! model gateway, and runs a shell command; a logging proxy shows it tried to reach nothing else.
+//! model gateway, asks before its shell command and runs it only if a person approves through
+//! GraphQL, with the user's own `pre_tool_call` hook still in force; a run cancelled while it
+//! waits for a decision ends. A logging proxy shows it tried to reach nothing else.
 
 mod common;
 
 use acc_tests::model_api::{INPUT_TOKENS, ModelApi, OUTPUT_TOKENS, PROVIDER_KEY, Step};
 use acc_tests::{Server, TestDb};
-use common::{enroll, logging_proxy, online_agents, run_connector, run_usage, wait_status};
+use common::{enroll, logging_proxy, online_agents, run_connector, run_usage, start_run_until_approval, wait_status};
 use serde_json::json;
 
+/// A person's reason for a denial, with what a shell could mangle on its way to Hermes.
+const REASON: &str = "not now: \"rm\" C:\\new\nsecond line";
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn hermes_runs_a_shell_command_through_the_model_gateway() {
+async fn hermes_runs_a_shell_command_only_after_a_person_approves_it() {
     let hermes = acc_tests::runtimes::pip_bin("pip", "hermes");
     let model =
         ModelApi::start(vec![Step::Shell("echo hi > out.txt".into()), Step::Say("Done: wrote out.txt.".into())]).await;
@@ -22,11 +27,17 @@ async fn hermes_runs_a_shell_command_through_the_model_gateway() {
     for path in [&hermes_home, &home, &work] {
         std::fs::create_dir_all(path).unwrap();
     }
-    // The user's own Hermes configuration: its model, and quiet (no context-length lookup, no
-    // background installs). The adapter adds the endpoint (the model gateway) over it.
+    // The user's own Hermes configuration: its model, quiet (no context-length lookup, no
+    // background installs), and a `pre_tool_call` hook of its own that logs every tool call. The
+    // adapter adds the endpoint (the model gateway) and its hooks over it.
+    let policy_log = dir.join("policy.log");
     std::fs::write(
         hermes_home.join("config.yaml"),
-        "model:\n  default: gpt-stand-in\n  context_length: 128000\nsecurity:\n  allow_lazy_installs: false\n",
+        format!(
+            "model:\n  default: gpt-stand-in\n  context_length: 128000\nsecurity:\n  allow_lazy_installs: false\n\
+             hooks:\n  pre_tool_call:\n    - command: \"sh -c '{{ cat; echo; }} >> {}'\"\n",
+            policy_log.display()
+        ),
     )
     .unwrap();
     let credential = enroll(&server, &f.owner, &f.workspace_id, &dir).await;
@@ -38,47 +49,96 @@ async fn hermes_runs_a_shell_command_through_the_model_gateway() {
     );
     let _connector = run_connector(&dir, &credential, &agents);
     let online = online_agents(&f.owner, &f.project_id, 1).await;
-    assert_eq!(online[0]["capabilities"], json!(["STREAM", "CANCEL", "TOOLS", "USAGE_EXACT", "USAGE_ESTIMATED"]));
+    let agent = &online[0];
+    assert_eq!(
+        agent["capabilities"],
+        json!(["STREAM", "CANCEL", "APPROVALS", "TOOLS", "USAGE_EXACT", "USAGE_ESTIMATED"])
+    );
     let task = common::create_task(&f.owner, &f.project_id, "Write a file").await;
-    let started = f
-        .owner
-        .gql(
-            "mutation($t: ID!, $a: ID!) { startRun(taskId: $t, agentId: $a, input: {objective: \"write hi to out.txt\"}) { id } }",
-            json!({"t": task["id"], "a": online[0]["id"]}),
-        )
-        .await;
-    let run_id = started.data("startRun")["id"].as_str().unwrap().to_owned();
-    wait_status(&f.owner, &run_id, "SUCCEEDED").await;
-    assert_eq!(std::fs::read_to_string(work.join("out.txt")).unwrap(), "hi\n", "the real shell ran the command");
 
-    let events = common::events(&f.owner, &run_id).await;
-    let of =
-        |kind: &str| events.iter().find(|e| e["kind"] == kind).unwrap_or_else(|| panic!("no {kind}"))["data"].clone();
-    let started = of("started");
-    assert!(started["session_id"].as_str().is_some(), "{started}");
-    assert_eq!(started["model"], "gpt-stand-in");
-    assert_eq!(of("tool_call")["name"], "terminal");
-    assert_eq!(of("tool_call")["input"]["command"], "echo hi > out.txt");
-    assert_eq!((&of("tool_result")["exit_code"], &of("tool_result")["is_error"]), (&json!(0), &json!(false)));
-    assert_eq!(of("message")["text"], "Done: wrote out.txt.");
-    let result = of("result");
-    assert_eq!((&result["outcome"], &result["session_id"]), (&json!("succeeded"), &started["session_id"]));
-    let reported = events.iter().find(|e| e["kind"] == "usage" && e["data"]["source"] == "runtime").unwrap();
-    assert_eq!(reported["data"]["output_tokens"], 2 * OUTPUT_TOKENS, "{reported}");
+    for (decision, written) in [("DENY", false), ("APPROVE", true)] {
+        let _ = std::fs::remove_file(work.join("out.txt"));
+        let run_id = start_run_until_approval(&f.owner, &task, agent).await;
+        let pending = f
+            .owner
+            .gql(
+                "query($p: ID) { approvals(projectId: $p) { edges { node { id action details } } } }",
+                json!({"p": f.project_id}),
+            )
+            .await;
+        let approval = pending.data("approvals")["edges"][0]["node"].clone();
+        assert_eq!(approval["action"], "terminal: echo hi > out.txt");
+        assert_eq!(approval["details"]["tool_name"], "terminal");
+        assert_eq!(approval["details"]["input"], json!({"command": "echo hi > out.txt"}));
+        assert!(!work.join("out.txt").exists(), "nothing ran before the decision");
+        f.owner
+            .gql(
+                "mutation($a: ID!, $d: ApprovalDecision!, $r: String) { decideApproval(approvalId: $a, decision: $d, reason: $r) { status } }",
+                json!({"a": approval["id"], "d": decision, "r": REASON}),
+            )
+            .await
+            .data("decideApproval");
+        wait_status(&f.owner, &run_id, "SUCCEEDED").await;
+        assert_eq!(work.join("out.txt").exists(), written, "{decision}");
+
+        // What the gateway measured is checked below, through runUsage.
+        let events: Vec<_> = common::events(&f.owner, &run_id)
+            .await
+            .into_iter()
+            .filter(|e| e["kind"] != "status" && e["data"]["source"] != "gateway")
+            .collect();
+        let kinds: Vec<&str> = events.iter().map(|e| e["kind"].as_str().unwrap()).collect();
+        assert_eq!(
+            kinds,
+            ["started", "approval_requested", "tool_call", "tool_result", "message", "usage", "result"],
+            "{decision}"
+        );
+        let of = |kind: &str| events.iter().find(|e| e["kind"] == kind).unwrap()["data"].clone();
+        let started = of("started");
+        assert!(started["session_id"].as_str().is_some(), "{started}");
+        assert_eq!(started["model"], "gpt-stand-in");
+        assert_eq!(of("approval_requested")["details"]["tool_call_id"], of("tool_call")["id"]);
+        assert_eq!(of("tool_call")["input"]["command"], "echo hi > out.txt");
+        let tool_result = of("tool_result");
+        assert_eq!(tool_result["is_error"], !written, "{decision}");
+        if !written {
+            // What the model was told: the person's reason, as the tool's result.
+            let told = format!("Agent Control Center denied this tool call: {REASON}");
+            assert_eq!(tool_result["error"], told);
+            let output: serde_json::Value = serde_json::from_str(tool_result["output"].as_str().unwrap()).unwrap();
+            assert_eq!(output, json!({ "error": told }), "the tool's result the model got");
+        }
+        assert_eq!(of("message")["text"], "Done: wrote out.txt.");
+        let result = of("result");
+        assert_eq!((&result["outcome"], &result["session_id"]), (&json!("succeeded"), &started["session_id"]));
+        assert_eq!(of("usage")["output_tokens"], 2 * OUTPUT_TOKENS);
+
+        let usage = run_usage(&f.owner, &run_id).await;
+        assert_eq!(usage["measured"]["requests"], 2, "a tool call, then the answer");
+        assert_eq!(usage["measured"]["inputTokens"], 2 * INPUT_TOKENS);
+        assert_eq!(usage["measured"]["outputTokens"], 2 * OUTPUT_TOKENS);
+        assert_eq!(usage["measured"]["tokens"], "MEASURED");
+        assert_eq!(usage["reported"]["outputTokens"], 2 * OUTPUT_TOKENS);
+    }
+    assert_eq!(std::fs::read_to_string(work.join("out.txt")).unwrap(), "hi\n", "the real shell ran the command");
+    // The user's own `pre_tool_call` hook saw both calls: the adapter's hook did not replace it.
+    let policy = std::fs::read_to_string(&policy_log).unwrap();
+    assert_eq!(policy.matches("echo hi > out.txt").count(), 2, "{policy}");
+
+    // Cancelled while it waits for a decision: the run ends, and the command never ran.
+    std::fs::remove_file(work.join("out.txt")).unwrap();
+    let run_id = start_run_until_approval(&f.owner, &task, agent).await;
+    f.owner.gql("mutation($r: ID!) { cancelRun(runId: $r) { status } }", json!({"r": run_id})).await.data("cancelRun");
+    wait_status(&f.owner, &run_id, "CANCELLED").await;
+    assert_eq!(common::wait_result(&f.owner, &run_id).await["outcome"], "cancelled");
+    assert!(!work.join("out.txt").exists(), "the cancelled run's command never ran");
 
     // Through the connector's model gateway: every request that reached the provider carried the
-    // connector's key, and every model call was measured.
+    // connector's key.
     let calls = model.model_calls();
-    assert_eq!(calls.len(), 2, "a tool call, then the answer");
     assert!(calls[0].body["messages"].to_string().contains("write hi to out.txt"), "the objective is the prompt");
     let requests = model.requests();
     assert!(requests.iter().all(|r| r.credential.as_deref() == Some(PROVIDER_KEY)), "{requests:?}");
-    let usage = run_usage(&f.owner, &run_id).await;
-    assert_eq!(usage["measured"]["requests"], calls.len());
-    assert_eq!(usage["measured"]["inputTokens"], calls.len() as u64 * INPUT_TOKENS);
-    assert_eq!(usage["measured"]["outputTokens"], calls.len() as u64 * OUTPUT_TOKENS);
-    assert_eq!(usage["measured"]["tokens"], "MEASURED");
-    assert_eq!(usage["reported"]["outputTokens"], 2 * OUTPUT_TOKENS);
     assert_eq!(*outside.lock().unwrap(), Vec::<String>::new(), "Hermes tried to reach the outside");
     drop(server);
 }

@@ -15,7 +15,7 @@ use super::process::{self, Mapped, OutputMapper, ProcessEnd, ProcessRun};
 use super::vendor::RuntimeProgram;
 use super::{
     Adapter, AdapterError, AdapterEvent, AdapterKind, AdapterOptions, ApprovalDecision, EventSink, Handshake, Health,
-    NativeRun, RunSpec, bounded, context_text, event, prompt_text, resume_prompt,
+    NativeRun, RunSpec, bounded, context_text, event, prompt_text, resume_prompt, tool_action,
 };
 use crate::config::{AgentConfig, ModelApi};
 use crate::lock;
@@ -170,16 +170,8 @@ fn result_text(content: &Value) -> String {
     }
 }
 
-/// What a tool use would do, in one line: the command, the file, or the input.
-pub fn action_of(tool: &str, input: &Value) -> String {
-    let detail = input["command"]
-        .as_str()
-        .or_else(|| input["file_path"].as_str())
-        .or_else(|| input["url"].as_str())
-        .map(str::to_owned)
-        .unwrap_or_else(|| input.to_string());
-    format!("{tool}: {}", detail.chars().take(500).collect::<String>())
-}
+/// The inputs that say what a tool use would do: the command, the file, the address.
+const ACTION_KEYS: &[&str] = &["command", "file_path", "url"];
 
 impl ClaudeOutput {
     fn vendor(line: &str) -> AdapterEvent {
@@ -249,7 +241,7 @@ impl ClaudeOutput {
             EventKind::ApprovalRequested,
             json!({
                 "request_id": request_id,
-                "action": action_of(tool, &request["input"]),
+                "action": tool_action(tool, &request["input"], ACTION_KEYS),
                 "reason": request["description"],
                 "details": { "tool_name": tool, "input": request["input"] },
             }),

@@ -235,6 +235,14 @@ pub fn bounded(text: &str) -> Value {
     }
 }
 
+/// What a tool use would do, in one line for an approval: the first of the input's `keys` it has
+/// (the command, the file…), else the whole input.
+pub fn tool_action(tool: &str, input: &Value, keys: &[&str]) -> String {
+    let detail =
+        keys.iter().find_map(|key| input[key].as_str()).map(str::to_owned).unwrap_or_else(|| input.to_string());
+    format!("{tool}: {}", detail.chars().take(500).collect::<String>())
+}
+
 /// One normalized event (shorthand for [`AdapterEvent::new`]).
 pub fn event(kind: EventKind, data: Value) -> AdapterEvent {
     AdapterEvent::new(kind, data)
