@@ -21,7 +21,9 @@ struct Gemini {
     model: ModelApi,
     work: PathBuf,
     agent_id: Value,
-    _connector: ConnectorProcess,
+    connector: ConnectorProcess,
+    /// The connector's directory, credential and agents, to start it again.
+    config: (PathBuf, PathBuf, String),
 }
 
 /// Headless Gemini CLI needs its auth method chosen in its settings, and stays quiet by them.
@@ -36,10 +38,17 @@ fn settings(home: &Path) {
     std::fs::write(home.join(".gemini/settings.json"), settings.to_string()).unwrap();
 }
 
+/// The script of the tests: write a file with the shell, then say so.
+fn script() -> Vec<Step> {
+    vec![Step::Shell("echo hi > out.txt".into()), Step::Say("Done: wrote out.txt.".into())]
+}
+
 async fn gemini_agent() -> Gemini {
+    gemini_agent_with(ModelApi::start(script()).await).await
+}
+
+async fn gemini_agent_with(model: ModelApi) -> Gemini {
     let gemini = acc_tests::runtimes::npm_bin("gemini");
-    let model =
-        ModelApi::start(vec![Step::Shell("echo hi > out.txt".into()), Step::Say("Done: wrote out.txt.".into())]).await;
     let server = Server::start(TestDb::sqlite()).await;
     let f = common::fixture(&server).await;
     let dir = server.db.dir.clone();
@@ -56,9 +65,12 @@ async fn gemini_agent() -> Gemini {
     );
     let connector = run_connector(&dir, &credential, &agents);
     let online = online_agents(&f.owner, &f.project_id, 1).await;
-    assert_eq!(online[0]["capabilities"], json!(["STREAM", "CANCEL", "TOOLS", "USAGE_EXACT", "USAGE_ESTIMATED"]));
+    assert_eq!(
+        online[0]["capabilities"],
+        json!(["STREAM", "CANCEL", "NATIVE_RESUME", "TOOLS", "USAGE_EXACT", "USAGE_ESTIMATED"])
+    );
     let agent_id = online[0]["id"].clone();
-    Gemini { server, f, model, work, agent_id, _connector: connector }
+    Gemini { server, f, model, work, agent_id, connector, config: (dir, credential, agents) }
 }
 
 impl Gemini {
@@ -155,4 +167,31 @@ async fn a_run_over_its_token_budget_is_stopped_by_the_gateway() {
     refused.expect_code("VALIDATION");
     let runs = g.f.owner.gql("query($t: ID!) { runs(taskId: $t) { id } }", json!({"t": task["id"]})).await;
     assert_eq!(runs.data("runs"), &json!([]));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_run_whose_connector_restarts_mid_turn_resumes_its_gemini_session() {
+    // The run stops in its second model call, after the shell command ran.
+    let mut g = gemini_agent_with(ModelApi::holding(script(), 1).await).await;
+    let run_id = g.start("write hi to out.txt", Value::Null).await;
+    g.model.wait_held().await;
+
+    // The host dies mid-turn (SIGKILL) and comes back: the retry continues Gemini CLI's session.
+    let _ = g.connector.child.kill();
+    let _ = g.connector.child.wait();
+    g.model.release();
+    let (dir, credential, agents) = &g.config;
+    g.connector = run_connector(dir, credential, agents);
+    let events = common::assert_resumed_after_restart(&g.f.owner, &run_id).await;
+    let tool_calls = events.iter().filter(|e| e["kind"] == "tool_call").count();
+    assert_eq!(tool_calls, 1, "the command ran once, in the first attempt");
+    let said: Vec<&str> =
+        events.iter().filter(|e| e["kind"] == "message").filter_map(|e| e["data"]["text"].as_str()).collect();
+    assert!(said.contains(&"Done: wrote out.txt."), "{said:?}");
+    assert_eq!(std::fs::read_to_string(g.work.join("out.txt")).unwrap(), "hi\n");
+    // The resumed call carries the first attempt's conversation, the command's result included,
+    // then the instruction to go on.
+    let conversation = g.model.model_calls().last().unwrap().body["contents"].to_string();
+    assert!(conversation.contains("functionResponse"), "{conversation}");
+    assert!(conversation.contains("write hi to out.txt") && conversation.contains("interrupted"), "{conversation}");
 }

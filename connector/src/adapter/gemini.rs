@@ -1,6 +1,7 @@
 //! The `gemini` adapter (SPEC §9): drives Google's Gemini CLI headless (`gemini -p PROMPT
 //! --output-format stream-json --skip-trust`) and maps its JSON lines (init, message, tool_use,
-//! tool_result, error, result with stats) to normalized events. Its headless mode takes no
+//! tool_result, error, result with stats) to normalized events; a retry continues the session
+//! with `--resume SESSION_ID`. Its headless mode takes no
 //! decision from outside (tools run by its `--approval-mode`), so this adapter declares no
 //! approvals; Gemini CLI's ACP mode does, through the `acp` adapter.
 
@@ -12,14 +13,20 @@ use super::process::{self, Mapped, OutputMapper, ProcessEnd};
 use super::vendor::RuntimeProgram;
 use super::{
     Adapter, AdapterError, AdapterEvent, AdapterKind, AdapterOptions, EventSink, Handshake, Health, NativeRun, RunSpec,
-    bounded, context_text, event, prompt_text,
+    bounded, context_text, event, prompt_text, resume_prompt,
 };
 use crate::config::{AgentConfig, ModelApi};
 
 pub const KIND: AdapterKind = AdapterKind {
     name: "gemini",
-    description: "Gemini CLI headless (`gemini -p … --output-format stream-json`): messages, tool calls and results, usage",
-    capabilities: &[Capability::Stream, Capability::Cancel, Capability::Tools, Capability::UsageEstimated],
+    description: "Gemini CLI headless (`gemini -p … --output-format stream-json`): messages, tool calls and results, usage; retries resume its session",
+    capabilities: &[
+        Capability::Stream,
+        Capability::Cancel,
+        Capability::NativeResume,
+        Capability::Tools,
+        Capability::UsageEstimated,
+    ],
     model_api: Some(ModelApi::Gemini),
     credential_env: &["GEMINI_API_KEY", "GOOGLE_API_KEY"],
 };
@@ -39,6 +46,32 @@ impl GeminiAdapter {
     pub fn new(agent: &AgentConfig, options: AdapterOptions) -> Self {
         Self { program: RuntimeProgram::new(agent, options, &[]) }
     }
+
+    /// Starts `gemini`, in a new session or continuing session `resume` (`--resume`).
+    fn run(&self, spec: RunSpec, resume: Option<&str>, events: EventSink) -> Result<Box<dyn NativeRun>, AdapterError> {
+        let task = match resume {
+            Some(_) => resume_prompt(&spec),
+            None => prompt_text(&spec),
+        };
+        // Headless Gemini CLI has no option to add to its system prompt: the context follows the prompt.
+        let prompt = match context_text(&spec) {
+            Some(context) => format!("{task}\n\n{context}"),
+            None => task,
+        };
+        let mut args =
+            vec!["-p".to_owned(), prompt, "--output-format".into(), "stream-json".into(), "--skip-trust".into()];
+        if let Some(session) = resume {
+            args.extend(["--resume".to_owned(), session.to_owned()]);
+        }
+        let mut launch = self.program.launch(args, None, false, MAX_LINE_BYTES);
+        if let Some(model) = &spec.model {
+            launch.set_env("GOOGLE_GEMINI_BASE_URL", &model.base_url);
+            launch.set_env("GEMINI_API_KEY", &model.token);
+        }
+        let span = tracing::info_span!("gemini", run_id = %spec.run_id, attempt_id = %spec.attempt_id);
+        let process = process::spawn(launch, GeminiOutput::default(), events, self.program.active.clone(), span)?;
+        Ok(Box::new(process))
+    }
 }
 
 impl Adapter for GeminiAdapter {
@@ -51,20 +84,11 @@ impl Adapter for GeminiAdapter {
     }
 
     fn start(&self, spec: RunSpec, events: EventSink) -> Result<Box<dyn NativeRun>, AdapterError> {
-        // Headless Gemini CLI has no option to add to its system prompt: the context follows the prompt.
-        let prompt = match context_text(&spec) {
-            Some(context) => format!("{}\n\n{context}", prompt_text(&spec)),
-            None => prompt_text(&spec),
-        };
-        let args = vec!["-p".to_owned(), prompt, "--output-format".into(), "stream-json".into(), "--skip-trust".into()];
-        let mut launch = self.program.launch(args, None, false, MAX_LINE_BYTES);
-        if let Some(model) = &spec.model {
-            launch.set_env("GOOGLE_GEMINI_BASE_URL", &model.base_url);
-            launch.set_env("GEMINI_API_KEY", &model.token);
-        }
-        let span = tracing::info_span!("gemini", run_id = %spec.run_id, attempt_id = %spec.attempt_id);
-        let process = process::spawn(launch, GeminiOutput::default(), events, self.program.active.clone(), span)?;
-        Ok(Box::new(process))
+        self.run(spec, None, events)
+    }
+
+    fn resume(&self, spec: RunSpec, session_id: &str, events: EventSink) -> Result<Box<dyn NativeRun>, AdapterError> {
+        self.run(spec, Some(session_id), events)
     }
 }
 
