@@ -1,11 +1,15 @@
-//! Codex CLI for real behind `acc-connector`: the pinned `codex exec` runs in a temporary workdir,
-//! with its model provider pointed at the scripted Responses API, and runs a shell command.
+//! Codex CLI for real behind `acc-connector`: the pinned `codex` runs in a temporary workdir, with
+//! its model provider pointed at the scripted Responses API, and runs a shell command — through
+//! `codex exec` on its own, through `codex app-server` only once a person approves it.
 
 mod common;
 
 use acc_tests::model_api::{INPUT_TOKENS, ModelApi, OUTPUT_TOKENS, PROVIDER_KEY, Step};
 use acc_tests::{Server, TestDb};
-use common::{assert_resumed_after_restart, enroll, online_agents, run_connector, run_usage, wait_status};
+use common::{
+    assert_resumed_after_restart, enroll, online_agents, run_connector, run_usage, start_run_until_approval,
+    wait_status,
+};
 use serde_json::{Value, json};
 
 /// The script of both tests: write a file with the shell, then say so.
@@ -13,17 +17,28 @@ fn script() -> Vec<Step> {
     vec![Step::Shell("echo hi > out.txt".into()), Step::Say("Done: wrote out.txt.".into())]
 }
 
-/// A Codex agent for `server`'s fixture: its connector's directory and credential, the
-/// `[[agents]]` configuration (Codex reaching `model` through the connector's model gateway) and
-/// the workdir.
+/// `codex exec` may write in its workdir.
+const EXEC: (&str, &str) = ("codex", r#"["-s", "workspace-write"]"#);
+/// `codex app-server` may write in its workdir, once approved.
+const APP_SERVER: (&str, &str) = ("codex-app-server", r#"["-c", "sandbox_mode=\"workspace-write\""]"#);
+
+/// A Codex agent for `server`'s fixture with an adapter and its arguments: its connector's
+/// directory and credential, the `[[agents]]` configuration (Codex reaching `model` through the
+/// connector's model gateway) and the workdir.
 async fn codex_agent(
     server: &Server,
     f: &common::Fixture,
     model: &ModelApi,
+    (adapter, args): (&str, &str),
 ) -> (std::path::PathBuf, std::path::PathBuf, String, std::path::PathBuf) {
     let codex = acc_tests::runtimes::npm_bin("codex");
     let dir = server.db.dir.clone();
-    let (codex_home, work) = (dir.join("codex-home"), dir.join("work"));
+    // Not under the temporary directory: there Codex does not put its sandbox helper on the PATH,
+    // and a system `bwrap` then cannot start a sandboxed command (`bwrap: execvp
+    // codex-linux-sandbox: No such file or directory`).
+    let codex_home = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("{}-codex-home", dir.file_name().unwrap().to_string_lossy()));
+    let work = dir.join("work");
     std::fs::create_dir_all(&codex_home).unwrap();
     std::fs::create_dir_all(&work).unwrap();
     // Its own configuration keeps it quiet; the adapter sets its endpoint (the model gateway).
@@ -35,8 +50,8 @@ async fn codex_agent(
     .unwrap();
     let credential = enroll(server, &f.owner, &f.workspace_id, &dir).await;
     let agents = format!(
-        "{provider}[[agents]]\nname = \"codex\"\nadapter = \"codex\"\ncommand = {codex:?}\nworkdir = {work:?}\n\
-         args = [\"-s\", \"workspace-write\"]\nmodel_provider = \"openai\"\nenv = {{ CODEX_HOME = {codex_home:?}, HOME = {home:?} }}\n",
+        "{provider}[[agents]]\nname = \"codex\"\nadapter = {adapter:?}\ncommand = {codex:?}\nworkdir = {work:?}\n\
+         args = {args}\nmodel_provider = \"openai\"\nenv = {{ CODEX_HOME = {codex_home:?}, HOME = {home:?} }}\n",
         provider = model.provider("openai", "openai"),
         home = dir.join("home"),
     );
@@ -59,7 +74,7 @@ async fn codex_runs_a_shell_command_in_its_workdir() {
     let model = ModelApi::start(script()).await;
     let server = Server::start(TestDb::sqlite()).await;
     let f = common::fixture(&server).await;
-    let (dir, credential, agents, work) = codex_agent(&server, &f, &model).await;
+    let (dir, credential, agents, work) = codex_agent(&server, &f, &model, EXEC).await;
     let _connector = run_connector(&dir, &credential, &agents);
     let online = online_agents(&f.owner, &f.project_id, 1).await;
     assert_eq!(
@@ -109,7 +124,7 @@ async fn a_run_whose_connector_restarts_mid_turn_resumes_its_codex_thread() {
     let model = ModelApi::holding(script(), 1).await;
     let server = Server::start(TestDb::sqlite()).await;
     let f = common::fixture(&server).await;
-    let (dir, credential, agents, work) = codex_agent(&server, &f, &model).await;
+    let (dir, credential, agents, work) = codex_agent(&server, &f, &model, EXEC).await;
     let connector = run_connector(&dir, &credential, &agents);
     let agent = online_agents(&f.owner, &f.project_id, 1).await[0].clone();
     let task = common::create_task(&f.owner, &f.project_id, "Write a file").await;
@@ -133,4 +148,81 @@ async fn a_run_whose_connector_restarts_mid_turn_resumes_its_codex_thread() {
     let conversation = model.model_calls().last().unwrap().body["input"].to_string();
     assert!(conversation.contains("function_call_output"), "{conversation}");
     assert!(conversation.contains("write hi to out.txt") && conversation.contains("interrupted"), "{conversation}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn codex_app_server_runs_a_shell_command_only_after_a_person_approves_it() {
+    let model = ModelApi::start(script()).await;
+    let server = Server::start(TestDb::sqlite()).await;
+    let f = common::fixture(&server).await;
+    let (dir, credential, agents, work) = codex_agent(&server, &f, &model, APP_SERVER).await;
+    let _connector = run_connector(&dir, &credential, &agents);
+    let online = online_agents(&f.owner, &f.project_id, 1).await;
+    let agent = &online[0];
+    assert_eq!(
+        agent["capabilities"],
+        json!(["STREAM", "CANCEL", "NATIVE_RESUME", "APPROVALS", "TOOLS", "USAGE_EXACT", "USAGE_ESTIMATED"])
+    );
+    let task = common::create_task(&f.owner, &f.project_id, "Write a file").await;
+
+    for (decision, written) in [("DENY", false), ("APPROVE", true)] {
+        let _ = std::fs::remove_file(work.join("out.txt"));
+        let calls_before = model.model_calls().len();
+        let run_id = start_run_until_approval(&f.owner, &task, agent).await;
+        let pending = f
+            .owner
+            .gql(
+                "query($p: ID) { approvals(projectId: $p) { edges { node { id action details } } } }",
+                json!({"p": f.project_id}),
+            )
+            .await;
+        let approval = pending.data("approvals")["edges"][0]["node"].clone();
+        assert_eq!(approval["action"], "command_execution: /bin/bash -lc 'echo hi > out.txt'");
+        assert_eq!(approval["details"]["tool_name"], "command_execution");
+        assert!(!work.join("out.txt").exists(), "nothing ran before the decision");
+        f.owner
+            .gql(
+                "mutation($a: ID!, $d: ApprovalDecision!) { decideApproval(approvalId: $a, decision: $d, reason: \"reviewed\") { status } }",
+                json!({"a": approval["id"], "d": decision}),
+            )
+            .await
+            .data("decideApproval");
+        wait_status(&f.owner, &run_id, "SUCCEEDED").await;
+        let events = common::events(&f.owner, &run_id).await;
+        assert_eq!(work.join("out.txt").exists(), written, "{decision}: {events:?}");
+
+        // What the gateway measured comes apart from what the runtime says.
+        let (measured, events): (Vec<Value>, Vec<Value>) =
+            events.into_iter().partition(|e| e["kind"] == "usage" && e["data"]["source"] == "gateway");
+        let kinds: Vec<&str> = events
+            .iter()
+            .map(|e| e["kind"].as_str().unwrap())
+            .filter(|k| !["status", "output", "vendor_extension"].contains(k))
+            .collect();
+        assert_eq!(
+            kinds,
+            ["started", "tool_call", "approval_requested", "tool_result", "message", "usage", "result"],
+            "{decision}: {events:?}"
+        );
+        let of = |kind: &str| events.iter().find(|e| e["kind"] == kind).unwrap()["data"].clone();
+        assert_eq!(of("started")["approval_policy"], "untrusted");
+        assert!(of("tool_call")["input"]["command"].as_str().unwrap().contains("echo hi > out.txt"));
+        assert_eq!(of("tool_result")["is_error"], !written);
+        assert_eq!(of("message")["text"], "Done: wrote out.txt.");
+        assert_eq!(of("usage")["output_tokens"], 2 * OUTPUT_TOKENS);
+        assert_eq!(of("result")["outcome"], "succeeded");
+
+        let requests = measured.len() as u64;
+        assert_eq!(requests as usize, model.model_calls().len() - calls_before, "every call is measured");
+        let usage = run_usage(&f.owner, &run_id).await;
+        assert_eq!(usage["measured"]["requests"], requests);
+        assert_eq!(usage["measured"]["inputTokens"], requests * INPUT_TOKENS);
+        assert_eq!(usage["measured"]["outputTokens"], requests * OUTPUT_TOKENS);
+        assert_eq!(usage["measured"]["tokens"], "MEASURED");
+        assert_eq!(usage["reported"]["outputTokens"], 2 * OUTPUT_TOKENS);
+    }
+    let calls = model.model_calls();
+    assert!(calls.iter().all(|c| c.credential.as_deref() == Some(PROVIDER_KEY)), "the key stays on the connector");
+    assert!(calls[0].body["input"].to_string().contains("write hi to out.txt"), "the objective is the prompt");
+    assert_eq!(std::fs::read_to_string(work.join("out.txt")).unwrap(), "hi\n", "the real shell ran the command");
 }
