@@ -225,4 +225,46 @@ async fn codex_app_server_runs_a_shell_command_only_after_a_person_approves_it()
     assert!(calls.iter().all(|c| c.credential.as_deref() == Some(PROVIDER_KEY)), "the key stays on the connector");
     assert!(calls[0].body["input"].to_string().contains("write hi to out.txt"), "the objective is the prompt");
     assert_eq!(std::fs::read_to_string(work.join("out.txt")).unwrap(), "hi\n", "the real shell ran the command");
+
+    // Cancelled while it waits for a decision.
+    std::fs::remove_file(work.join("out.txt")).unwrap();
+    let run_id = start_run_until_approval(&f.owner, &task, agent).await;
+    f.owner.gql("mutation($r: ID!) { cancelRun(runId: $r) { status } }", json!({"r": run_id})).await.data("cancelRun");
+    wait_status(&f.owner, &run_id, "CANCELLED").await;
+    let result = common::wait_result(&f.owner, &run_id).await;
+    assert_eq!(result["outcome"], "cancelled", "{result}");
+    // Codex ends its turn as interrupted when told (`turn/interrupt`) — unless the control plane,
+    // which ends the attempt of a run cancelled while it waits, told the connector to stop it at
+    // once first: then SIGKILL ended it.
+    let told = result["turn_status"] == "interrupted" && result["signal"].is_null();
+    assert!(told || result["signal"] == 9, "{result}");
+    assert!(!work.join("out.txt").exists(), "a cancelled request runs nothing");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_run_whose_connector_restarts_mid_turn_resumes_its_codex_app_server_thread() {
+    // The run stops in its second model call, after the approved shell command ran.
+    let model = ModelApi::holding(script(), 1).await;
+    let server = Server::start(TestDb::sqlite()).await;
+    let f = common::fixture(&server).await;
+    let (dir, credential, agents, work) = codex_agent(&server, &f, &model, APP_SERVER).await;
+    let connector = run_connector(&dir, &credential, &agents);
+    let agent = online_agents(&f.owner, &f.project_id, 1).await[0].clone();
+    let task = common::create_task(&f.owner, &f.project_id, "Write a file").await;
+    let run_id = common::start_and_approve(&f.owner, &f, &task, &agent).await;
+    model.wait_held().await;
+
+    // The host dies mid-turn and comes back: the retry resumes Codex's thread (`thread/resume`).
+    drop(connector);
+    model.release();
+    let _connector = run_connector(&dir, &credential, &agents);
+    let events = assert_resumed_after_restart(&f.owner, &run_id).await;
+    let tool_calls = events.iter().filter(|e| e["kind"] == "tool_call").count();
+    assert_eq!(tool_calls, 1, "the command ran once, in the first attempt");
+    let message = events.iter().rfind(|e| e["kind"] == "message").unwrap();
+    assert_eq!(message["data"]["text"], "Done: wrote out.txt.");
+    assert_eq!(std::fs::read_to_string(work.join("out.txt")).unwrap(), "hi\n");
+    let conversation = model.model_calls().last().unwrap().body["input"].to_string();
+    assert!(conversation.contains("function_call_output"), "{conversation}");
+    assert!(conversation.contains("write hi to out.txt") && conversation.contains("interrupted"), "{conversation}");
 }

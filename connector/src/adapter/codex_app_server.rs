@@ -240,7 +240,7 @@ pub struct AppServerOutput {
     /// `thread/start`, or `thread/resume` of the thread to continue.
     thread_request: String,
     prompt: String,
-    /// Items started, by id: what a file change approval is about.
+    /// File changes started, by item id: what a file change approval is about.
     items: HashMap<String, Value>,
     /// The thread's token totals before this run's turn, and after its last model call.
     usage_before: Option<Value>,
@@ -354,7 +354,7 @@ impl AppServerOutput {
         let events = match method {
             "item/started" => {
                 let item = &params["item"];
-                if let Some(id) = item["id"].as_str() {
+                if let (Some("fileChange"), Some(id)) = (item["type"].as_str(), item["id"].as_str()) {
                     self.items.insert(id.to_owned(), item.clone());
                 }
                 exec_item(item).map(|item| item_started(&item)).unwrap_or_default()
