@@ -33,12 +33,11 @@ async fn codex_agent(
 ) -> (std::path::PathBuf, std::path::PathBuf, String, std::path::PathBuf) {
     let codex = acc_tests::runtimes::npm_bin("codex");
     let dir = server.db.dir.clone();
-    // Not under the temporary directory: there Codex does not put its sandbox helper on the PATH,
-    // and a system `bwrap` then cannot start a sandboxed command (`bwrap: execvp
-    // codex-linux-sandbox: No such file or directory`).
-    let codex_home = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join(format!("{}-codex-home", dir.file_name().unwrap().to_string_lossy()));
-    let work = dir.join("work");
+    // Codex does not put its sandbox helper on the PATH when its home is under the temporary
+    // directory, and a system `bwrap` then cannot start a sandboxed command (`bwrap: execvp
+    // codex-linux-sandbox: No such file or directory`): it gets a temporary directory beside it.
+    let (codex_home, work, tmp) = (dir.join("codex-home"), dir.join("work"), dir.join("tmp"));
+    std::fs::create_dir_all(&tmp).unwrap();
     std::fs::create_dir_all(&codex_home).unwrap();
     std::fs::create_dir_all(&work).unwrap();
     // Its own configuration keeps it quiet; the adapter sets its endpoint (the model gateway).
@@ -51,7 +50,7 @@ async fn codex_agent(
     let credential = enroll(server, &f.owner, &f.workspace_id, &dir).await;
     let agents = format!(
         "{provider}[[agents]]\nname = \"codex\"\nadapter = {adapter:?}\ncommand = {codex:?}\nworkdir = {work:?}\n\
-         args = {args}\nmodel_provider = \"openai\"\nenv = {{ CODEX_HOME = {codex_home:?}, HOME = {home:?} }}\n",
+         args = {args}\nmodel_provider = \"openai\"\nenv = {{ CODEX_HOME = {codex_home:?}, HOME = {home:?}, TMPDIR = {tmp:?} }}\n",
         provider = model.provider("openai", "openai"),
         home = dir.join("home"),
     );
