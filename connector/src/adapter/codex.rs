@@ -2,7 +2,8 @@
 //! --skip-git-repo-check … PROMPT`) and maps its JSONL events (thread, turn and item events, turn
 //! usage) to normalized events; a retry continues the thread with `codex exec … resume ID`.
 //! `codex exec` takes no decision from outside, so this adapter declares no approvals: what its
-//! sandbox (`-s …` in `args`) allows, it does.
+//! sandbox (`-s …` in `args`) allows, it does (`codex-app-server` asks). Its launch and its item
+//! mapping serve `codex-app-server` too.
 
 use acc_protocol::{Capability, EventKind};
 use serde_json::{Value, json};
