@@ -1,7 +1,8 @@
 //! The `codex-app-server` mapper on the server's side of conversations recorded from the real
 //! `codex app-server` (0.171.0, against a scripted Responses API, with a small client sending the
 //! requests the adapter sends): a shell command a person denied, one approved, and the approved
-//! thread resumed. Then the client's side: the requests it answers with.
+//! thread resumed; a file to add (by `apply_patch`, which Codex offers a model it knows, here
+//! `gpt-5.5`) denied and approved. Then the client's side: the requests it answers with.
 
 use acc_connector::adapter::codex_app_server::{AppServerOutput, initialize_request};
 use acc_connector::adapter::lines::Line;
@@ -117,6 +118,22 @@ fn a_resumed_thread_reports_the_usage_of_its_own_turn_only() {
     let usage = of(&run.events, EventKind::Usage);
     assert_eq!((usage["input_tokens"].as_u64(), usage["output_tokens"].as_u64()), (Some(100), Some(20)));
     assert_eq!(run.result["outcome"], "succeeded");
+}
+
+#[test]
+fn a_file_change_asks_for_approval_and_is_reported_only_when_made() {
+    let path = "/root/.cache/cx-rec/work/hello.txt";
+    for (fixture, made) in [("app-server-patch-deny.jsonl", false), ("app-server-patch-approve.jsonl", true)] {
+        let run = replay(AppServerOutput::new(&spec(json!({})), None), fixture);
+        let asked = of(&run.events, EventKind::ApprovalRequested);
+        assert_eq!(asked["action"], format!("file_change: {path}"), "{fixture}");
+        assert_eq!(asked["details"]["changes"], json!([{"path": path, "kind": "add"}]), "{fixture}");
+        let changed: Vec<Value> =
+            run.events.iter().filter(|e| e.kind == EventKind::FileChange).map(|e| e.data.clone()).collect();
+        let expected = if made { vec![json!({"path": path, "kind": "add"})] } else { Vec::new() };
+        assert_eq!(changed, expected, "{fixture}");
+        assert_eq!(run.result["outcome"], "succeeded", "{fixture}");
+    }
 }
 
 #[test]

@@ -176,6 +176,8 @@ pub(super) fn item_completed(item: &Value) -> Vec<AdapterEvent> {
                 "is_error": !item["error"].is_null(),
             }),
         )],
+        // A change declined or failed touched nothing.
+        Some("file_change") if item["status"] != "completed" => Vec::new(),
         Some("file_change") => item["changes"]
             .as_array()
             .into_iter()

@@ -56,8 +56,10 @@ const APPROVALS: &[(&str, &str)] = &[
 /// The item types whose `codex exec` counterparts the Codex mapping knows.
 const ITEM_TYPES: &[&str] = &["agentMessage", "reasoning", "commandExecution", "mcpToolCall", "fileChange"];
 /// Notifications that say nothing a run's events keep: deltas of items reported whole when
-/// complete, status flags, the echo of requests answered.
+/// complete, the turn's diff so far (its files come as `file_change`), status flags, the echo of
+/// requests answered.
 const QUIET: &[&str] = &[
+    "turn/diff/updated",
     "thread/started",
     "thread/status/changed",
     "turn/started",
