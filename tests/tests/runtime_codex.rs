@@ -1,11 +1,15 @@
-//! Codex CLI for real behind `acc-connector`: the pinned `codex exec` runs in a temporary workdir,
-//! with its model provider pointed at the scripted Responses API, and runs a shell command.
+//! Codex CLI for real behind `acc-connector`: the pinned `codex` runs in a temporary workdir, with
+//! its model provider pointed at the scripted Responses API, and runs a shell command — through
+//! `codex exec` on its own, through `codex app-server` only once a person approves it.
 
 mod common;
 
 use acc_tests::model_api::{INPUT_TOKENS, ModelApi, OUTPUT_TOKENS, PROVIDER_KEY, Step};
 use acc_tests::{Server, TestDb};
-use common::{assert_resumed_after_restart, enroll, online_agents, run_connector, run_usage, wait_status};
+use common::{
+    assert_resumed_after_restart, enroll, online_agents, run_connector, run_usage, start_run_until_approval,
+    wait_status,
+};
 use serde_json::{Value, json};
 
 /// The script of both tests: write a file with the shell, then say so.
@@ -13,17 +17,27 @@ fn script() -> Vec<Step> {
     vec![Step::Shell("echo hi > out.txt".into()), Step::Say("Done: wrote out.txt.".into())]
 }
 
-/// A Codex agent for `server`'s fixture: its connector's directory and credential, the
-/// `[[agents]]` configuration (Codex reaching `model` through the connector's model gateway) and
-/// the workdir.
+/// `codex exec` may write in its workdir.
+const EXEC: (&str, &str) = ("codex", r#"["-s", "workspace-write"]"#);
+/// `codex app-server` may write in its workdir, once approved.
+const APP_SERVER: (&str, &str) = ("codex-app-server", r#"["-c", "sandbox_mode=\"workspace-write\""]"#);
+
+/// A Codex agent for `server`'s fixture with an adapter and its arguments: its connector's
+/// directory and credential, the `[[agents]]` configuration (Codex reaching `model` through the
+/// connector's model gateway) and the workdir.
 async fn codex_agent(
     server: &Server,
     f: &common::Fixture,
     model: &ModelApi,
+    (adapter, args): (&str, &str),
 ) -> (std::path::PathBuf, std::path::PathBuf, String, std::path::PathBuf) {
     let codex = acc_tests::runtimes::npm_bin("codex");
     let dir = server.db.dir.clone();
-    let (codex_home, work) = (dir.join("codex-home"), dir.join("work"));
+    // Codex does not put its sandbox helper on the PATH when its home is under the temporary
+    // directory, and a system `bwrap` then cannot start a sandboxed command (`bwrap: execvp
+    // codex-linux-sandbox: No such file or directory`): it gets a temporary directory beside it.
+    let (codex_home, work, tmp) = (dir.join("codex-home"), dir.join("work"), dir.join("tmp"));
+    std::fs::create_dir_all(&tmp).unwrap();
     std::fs::create_dir_all(&codex_home).unwrap();
     std::fs::create_dir_all(&work).unwrap();
     // Its own configuration keeps it quiet; the adapter sets its endpoint (the model gateway).
@@ -33,16 +47,10 @@ async fn codex_agent(
          [features]\nplugins = false\nremote_plugin = false\n[analytics]\nenabled = false\n[feedback]\nenabled = false\n",
     )
     .unwrap();
-    // Codex's sandbox re-executes Codex under a helper name it links in `CODEX_HOME`, which it
-    // refuses to do inside the temporary directory — where this test's `CODEX_HOME` is; so Codex
-    // gets a temporary directory of its own.
-    let tmp = dir.join("codex-tmp");
-    std::fs::create_dir_all(&tmp).unwrap();
     let credential = enroll(server, &f.owner, &f.workspace_id, &dir).await;
     let agents = format!(
-        "{provider}[[agents]]\nname = \"codex\"\nadapter = \"codex\"\ncommand = {codex:?}\nworkdir = {work:?}\n\
-         args = [\"-s\", \"workspace-write\"]\nmodel_provider = \"openai\"\n\
-         env = {{ CODEX_HOME = {codex_home:?}, HOME = {home:?}, TMPDIR = {tmp:?} }}\n",
+        "{provider}[[agents]]\nname = \"codex\"\nadapter = {adapter:?}\ncommand = {codex:?}\nworkdir = {work:?}\n\
+         args = {args}\nmodel_provider = \"openai\"\nenv = {{ CODEX_HOME = {codex_home:?}, HOME = {home:?}, TMPDIR = {tmp:?} }}\n",
         provider = model.provider("openai", "openai"),
         home = dir.join("home"),
     );
@@ -65,7 +73,7 @@ async fn codex_runs_a_shell_command_in_its_workdir() {
     let model = ModelApi::start(script()).await;
     let server = Server::start(TestDb::sqlite()).await;
     let f = common::fixture(&server).await;
-    let (dir, credential, agents, work) = codex_agent(&server, &f, &model).await;
+    let (dir, credential, agents, work) = codex_agent(&server, &f, &model, EXEC).await;
     let _connector = run_connector(&dir, &credential, &agents);
     let online = online_agents(&f.owner, &f.project_id, 1).await;
     assert_eq!(
@@ -115,7 +123,7 @@ async fn a_run_whose_connector_restarts_mid_turn_resumes_its_codex_thread() {
     let model = ModelApi::holding(script(), 1).await;
     let server = Server::start(TestDb::sqlite()).await;
     let f = common::fixture(&server).await;
-    let (dir, credential, agents, work) = codex_agent(&server, &f, &model).await;
+    let (dir, credential, agents, work) = codex_agent(&server, &f, &model, EXEC).await;
     let connector = run_connector(&dir, &credential, &agents);
     let agent = online_agents(&f.owner, &f.project_id, 1).await[0].clone();
     let task = common::create_task(&f.owner, &f.project_id, "Write a file").await;
@@ -136,6 +144,125 @@ async fn a_run_whose_connector_restarts_mid_turn_resumes_its_codex_thread() {
     assert_eq!(std::fs::read_to_string(work.join("out.txt")).unwrap(), "hi\n");
     // The resumed call carries the first attempt's conversation, the command's output included,
     // then the instruction to go on.
+    let conversation = model.model_calls().last().unwrap().body["input"].to_string();
+    assert!(conversation.contains("function_call_output"), "{conversation}");
+    assert!(conversation.contains("write hi to out.txt") && conversation.contains("interrupted"), "{conversation}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn codex_app_server_runs_a_shell_command_only_after_a_person_approves_it() {
+    let model = ModelApi::start(script()).await;
+    let server = Server::start(TestDb::sqlite()).await;
+    let f = common::fixture(&server).await;
+    let (dir, credential, agents, work) = codex_agent(&server, &f, &model, APP_SERVER).await;
+    let _connector = run_connector(&dir, &credential, &agents);
+    let online = online_agents(&f.owner, &f.project_id, 1).await;
+    let agent = &online[0];
+    assert_eq!(
+        agent["capabilities"],
+        json!(["STREAM", "CANCEL", "NATIVE_RESUME", "APPROVALS", "TOOLS", "USAGE_EXACT", "USAGE_ESTIMATED"])
+    );
+    let task = common::create_task(&f.owner, &f.project_id, "Write a file").await;
+
+    for (decision, written) in [("DENY", false), ("APPROVE", true)] {
+        let _ = std::fs::remove_file(work.join("out.txt"));
+        let calls_before = model.model_calls().len();
+        let run_id = start_run_until_approval(&f.owner, &task, agent).await;
+        let pending = f
+            .owner
+            .gql(
+                "query($p: ID) { approvals(projectId: $p) { edges { node { id action details } } } }",
+                json!({"p": f.project_id}),
+            )
+            .await;
+        let approval = pending.data("approvals")["edges"][0]["node"].clone();
+        assert_eq!(approval["action"], "command_execution: /bin/bash -lc 'echo hi > out.txt'");
+        assert_eq!(approval["details"]["tool_name"], "command_execution");
+        assert!(!work.join("out.txt").exists(), "nothing ran before the decision");
+        f.owner
+            .gql(
+                "mutation($a: ID!, $d: ApprovalDecision!) { decideApproval(approvalId: $a, decision: $d, reason: \"reviewed\") { status } }",
+                json!({"a": approval["id"], "d": decision}),
+            )
+            .await
+            .data("decideApproval");
+        wait_status(&f.owner, &run_id, "SUCCEEDED").await;
+        let events = common::events(&f.owner, &run_id).await;
+        assert_eq!(work.join("out.txt").exists(), written, "{decision}: {events:?}");
+
+        // What the gateway measured comes apart from what the runtime says.
+        let (measured, events): (Vec<Value>, Vec<Value>) =
+            events.into_iter().partition(|e| e["kind"] == "usage" && e["data"]["source"] == "gateway");
+        let kinds: Vec<&str> = events
+            .iter()
+            .map(|e| e["kind"].as_str().unwrap())
+            .filter(|k| !["status", "output", "vendor_extension"].contains(k))
+            .collect();
+        assert_eq!(
+            kinds,
+            ["started", "tool_call", "approval_requested", "tool_result", "message", "usage", "result"],
+            "{decision}: {events:?}"
+        );
+        let of = |kind: &str| events.iter().find(|e| e["kind"] == kind).unwrap()["data"].clone();
+        assert_eq!(of("started")["approval_policy"], "untrusted");
+        assert!(of("tool_call")["input"]["command"].as_str().unwrap().contains("echo hi > out.txt"));
+        assert_eq!(of("tool_result")["is_error"], !written);
+        assert_eq!(of("message")["text"], "Done: wrote out.txt.");
+        assert_eq!(of("usage")["output_tokens"], 2 * OUTPUT_TOKENS);
+        assert_eq!(of("result")["outcome"], "succeeded");
+
+        let requests = measured.len() as u64;
+        assert_eq!(requests as usize, model.model_calls().len() - calls_before, "every call is measured");
+        let usage = run_usage(&f.owner, &run_id).await;
+        assert_eq!(usage["measured"]["requests"], requests);
+        assert_eq!(usage["measured"]["inputTokens"], requests * INPUT_TOKENS);
+        assert_eq!(usage["measured"]["outputTokens"], requests * OUTPUT_TOKENS);
+        assert_eq!(usage["measured"]["tokens"], "MEASURED");
+        assert_eq!(usage["reported"]["outputTokens"], 2 * OUTPUT_TOKENS);
+    }
+    let calls = model.model_calls();
+    assert!(calls.iter().all(|c| c.credential.as_deref() == Some(PROVIDER_KEY)), "the key stays on the connector");
+    assert!(calls[0].body["input"].to_string().contains("write hi to out.txt"), "the objective is the prompt");
+    assert_eq!(std::fs::read_to_string(work.join("out.txt")).unwrap(), "hi\n", "the real shell ran the command");
+
+    // Cancelled while it waits for a decision.
+    std::fs::remove_file(work.join("out.txt")).unwrap();
+    let run_id = start_run_until_approval(&f.owner, &task, agent).await;
+    f.owner.gql("mutation($r: ID!) { cancelRun(runId: $r) { status } }", json!({"r": run_id})).await.data("cancelRun");
+    wait_status(&f.owner, &run_id, "CANCELLED").await;
+    let result = common::wait_result(&f.owner, &run_id).await;
+    assert_eq!(result["outcome"], "cancelled", "{result}");
+    // Codex ends its turn as interrupted when told (`turn/interrupt`) — unless the control plane,
+    // which ends the attempt of a run cancelled while it waits, told the connector to stop it at
+    // once first: then SIGKILL ended it.
+    let told = result["turn_status"] == "interrupted" && result["signal"].is_null();
+    assert!(told || result["signal"] == 9, "{result}");
+    assert!(!work.join("out.txt").exists(), "a cancelled request runs nothing");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_run_whose_connector_restarts_mid_turn_resumes_its_codex_app_server_thread() {
+    // The run stops in its second model call, after the approved shell command ran.
+    let model = ModelApi::holding(script(), 1).await;
+    let server = Server::start(TestDb::sqlite()).await;
+    let f = common::fixture(&server).await;
+    let (dir, credential, agents, work) = codex_agent(&server, &f, &model, APP_SERVER).await;
+    let connector = run_connector(&dir, &credential, &agents);
+    let agent = online_agents(&f.owner, &f.project_id, 1).await[0].clone();
+    let task = common::create_task(&f.owner, &f.project_id, "Write a file").await;
+    let run_id = common::start_and_approve(&f.owner, &f, &task, &agent).await;
+    model.wait_held().await;
+
+    // The host dies mid-turn and comes back: the retry resumes Codex's thread (`thread/resume`).
+    drop(connector);
+    model.release();
+    let _connector = run_connector(&dir, &credential, &agents);
+    let events = assert_resumed_after_restart(&f.owner, &run_id).await;
+    let tool_calls = events.iter().filter(|e| e["kind"] == "tool_call").count();
+    assert_eq!(tool_calls, 1, "the command ran once, in the first attempt");
+    let message = events.iter().rfind(|e| e["kind"] == "message").unwrap();
+    assert_eq!(message["data"]["text"], "Done: wrote out.txt.");
+    assert_eq!(std::fs::read_to_string(work.join("out.txt")).unwrap(), "hi\n");
     let conversation = model.model_calls().last().unwrap().body["input"].to_string();
     assert!(conversation.contains("function_call_output"), "{conversation}");
     assert!(conversation.contains("write hi to out.txt") && conversation.contains("interrupted"), "{conversation}");

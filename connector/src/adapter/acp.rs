@@ -9,13 +9,12 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
 
 use acc_protocol::{CancelMode, Capability, EventKind};
 use serde_json::{Value, json};
 
 use super::lines::{Line, LineJoiner};
-use super::process::{self, Mapped, OutputMapper, ProcessEnd, ProcessRun};
+use super::process::{self, AskingRun, Mapped, OutputMapper, ProcessEnd};
 use super::vendor::RuntimeProgram;
 use super::{
     Adapter, AdapterError, AdapterEvent, AdapterKind, AdapterOptions, ApprovalDecision, EventSink, Handshake, Health,
@@ -79,8 +78,7 @@ impl Adapter for AcpAdapter {
         let shared = mapper.shared.clone();
         let span = tracing::info_span!("acp", run_id = %spec.run_id, attempt_id = %spec.attempt_id);
         let process = process::spawn(launch, mapper, events, self.program.active.clone(), span)?;
-        let runtime = tokio::runtime::Handle::current();
-        Ok(Box::new(AcpRun { process: Arc::new(process), shared, grace, runtime }))
+        Ok(Box::new(AcpRun { run: AskingRun::new(process, grace), shared }))
     }
 }
 
@@ -116,53 +114,36 @@ impl Asked {
 
 #[derive(Debug)]
 struct AcpRun {
-    process: Arc<ProcessRun>,
+    run: AskingRun,
     shared: Arc<Mutex<Shared>>,
-    grace: Duration,
-    runtime: tokio::runtime::Handle,
 }
 
 impl NativeRun for AcpRun {
     fn native_ref(&self) -> String {
-        format!("pid:{}", self.process.pid())
+        format!("pid:{}", self.run.process.pid())
     }
 
     fn pid(&self) -> Option<u32> {
-        Some(self.process.pid())
+        Some(self.run.process.pid())
     }
 
-    /// `session/cancel` (and `cancelled` to every pending permission request) first; a graceful
-    /// cancel then gives the agent the grace period to end its turn before the signals of the
-    /// process supervisor (SIGTERM, SIGKILL after another grace period).
+    /// `session/cancel` (and `cancelled` to every pending permission request) first, then signals.
     fn cancel(&self, mode: CancelMode) {
-        let (first, session, pending) = {
+        let (first, asking) = {
             let mut shared = lock(&self.shared);
             let first = !std::mem::replace(&mut shared.cancelled, true);
             let pending: Vec<Asked> = shared.asked.drain().map(|(_, asked)| asked).collect();
-            (first, shared.session_id.clone(), pending)
-        };
-        if first && let Some(session) = &session {
-            let notification =
-                json!({ "jsonrpc": "2.0", "method": "session/cancel", "params": { "sessionId": session } });
-            let told = std::iter::once(notification.to_string()).chain(pending.iter().map(|asked| asked.answer(None)));
-            for line in told {
-                if let Err(e) = self.process.write_line(line) {
-                    tracing::debug!(error = %e, "could not tell the agent to cancel");
+            let asking: Vec<String> = match &shared.session_id {
+                Some(session) => {
+                    let notification =
+                        json!({ "jsonrpc": "2.0", "method": "session/cancel", "params": { "sessionId": session } });
+                    std::iter::once(notification.to_string()).chain(pending.iter().map(|a| a.answer(None))).collect()
                 }
-            }
-        }
-        match mode {
-            CancelMode::Graceful if first && session.is_some() => {
-                let (process, grace) = (self.process.clone(), self.grace);
-                self.runtime.spawn(async move {
-                    tokio::time::sleep(grace).await;
-                    process.cancel(CancelMode::Graceful);
-                });
-            }
-            // A second graceful cancel: the one under way goes on.
-            CancelMode::Graceful if !first => {}
-            mode => self.process.cancel(mode),
-        }
+                None => Vec::new(),
+            };
+            (first, asking)
+        };
+        self.run.cancel(mode, first, asking);
     }
 
     fn decide_approval(&self, decision: ApprovalDecision) -> Result<(), AdapterError> {
@@ -171,7 +152,7 @@ impl NativeRun for AcpRun {
             .remove(&decision.request_id)
             .ok_or_else(|| AdapterError::NotListening(format!("no permission request {}", decision.request_id)))?;
         let option = if decision.approved { asked.allow_once.as_ref() } else { asked.reject.as_ref() };
-        self.process.write_line(asked.answer(option))
+        self.run.process.write_line(asked.answer(option))
     }
 }
 

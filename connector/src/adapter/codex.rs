@@ -2,13 +2,14 @@
 //! --skip-git-repo-check … PROMPT`) and maps its JSONL events (thread, turn and item events, turn
 //! usage) to normalized events; a retry continues the thread with `codex exec … resume ID`.
 //! `codex exec` takes no decision from outside, so this adapter declares no approvals: what its
-//! sandbox (`-s …` in `args`) allows, it does.
+//! sandbox (`-s …` in `args`) allows, it does (`codex-app-server` asks). Its launch and its item
+//! mapping serve `codex-app-server` too.
 
 use acc_protocol::{Capability, EventKind};
 use serde_json::{Value, json};
 
 use super::lines::{Line, LineJoiner};
-use super::process::{self, Mapped, OutputMapper, ProcessEnd};
+use super::process::{self, Launch, Mapped, OutputMapper, ProcessEnd};
 use super::vendor::RuntimeProgram;
 use super::{
     Adapter, AdapterError, AdapterEvent, AdapterKind, AdapterOptions, EventSink, Handshake, Health, NativeRun, RunSpec,
@@ -35,7 +36,7 @@ pub const TESTED: &str = "0.171";
 /// The provider and token variable Codex is given to reach the model gateway.
 const GATEWAY_PROVIDER: &str = "acc_model_gateway";
 const GATEWAY_TOKEN_ENV: &str = "ACC_MODEL_GATEWAY_TOKEN";
-const MAX_LINE_BYTES: usize = 8 * 1024 * 1024;
+pub(super) const MAX_LINE_BYTES: usize = 8 * 1024 * 1024;
 
 #[derive(Debug)]
 pub struct CodexAdapter {
@@ -44,9 +45,7 @@ pub struct CodexAdapter {
 
 impl CodexAdapter {
     pub fn new(agent: &AgentConfig, options: AdapterOptions) -> Self {
-        // Codex logs by `RUST_LOG`: the connector's own level would turn its stderr into hundreds
-        // of output events per run.
-        Self { program: RuntimeProgram::new(agent, options, &[("RUST_LOG", "error")]) }
+        Self { program: program(agent, options) }
     }
 
     /// Starts `codex exec`, in a new thread or continuing thread `resume` (`codex exec … resume ID`).
@@ -60,26 +59,7 @@ impl CodexAdapter {
             Some(context) => format!("{task}\n\n{context}"),
             None => task,
         };
-        let mut args = Vec::new();
-        if let Some(model) = &spec.model {
-            // Codex takes its endpoint only from its configuration: a provider of our own, set on
-            // the command line over whatever `$CODEX_HOME/config.toml` says.
-            let base_url = format!("{}/v1", model.base_url);
-            for setting in [
-                format!("model_provider={GATEWAY_PROVIDER:?}"),
-                format!("model_providers.{GATEWAY_PROVIDER}.name=\"Agent Control Center model gateway\""),
-                format!("model_providers.{GATEWAY_PROVIDER}.base_url={base_url:?}"),
-                format!("model_providers.{GATEWAY_PROVIDER}.wire_api=\"responses\""),
-                format!("model_providers.{GATEWAY_PROVIDER}.env_key={GATEWAY_TOKEN_ENV:?}"),
-            ] {
-                args.extend(["-c".to_owned(), setting]);
-            }
-        }
-        args.extend(["exec", "--json", "--skip-git-repo-check"].map(str::to_owned));
-        let mut launch = self.program.launch(args, None, false, MAX_LINE_BYTES);
-        if let Some(model) = &spec.model {
-            launch.set_env(GATEWAY_TOKEN_ENV, &model.token);
-        }
+        let mut launch = launch(&self.program, &spec, &["exec", "--json", "--skip-git-repo-check"], None);
         // The prompt goes last, after the configured arguments (a sandbox mode, a model…), which
         // are options of `exec` and so come before its `resume`.
         if let Some(thread) = resume {
@@ -90,6 +70,39 @@ impl CodexAdapter {
         let process = process::spawn(launch, CodexOutput::default(), events, self.program.active.clone(), span)?;
         Ok(Box::new(process))
     }
+}
+
+/// The agent's Codex program. Codex logs by `RUST_LOG`: the connector's own level would turn its
+/// stderr into hundreds of output events per run.
+pub(super) fn program(agent: &AgentConfig, options: AdapterOptions) -> RuntimeProgram {
+    RuntimeProgram::new(agent, options, &[("RUST_LOG", "error")])
+}
+
+/// A launch of Codex's `command` (`exec …`, `app-server`), then the configured arguments, pointed
+/// at the run's model gateway when it has one. With `first_line`, stdin stays open for more.
+pub(super) fn launch(program: &RuntimeProgram, spec: &RunSpec, command: &[&str], first_line: Option<String>) -> Launch {
+    let mut args = Vec::new();
+    if let Some(model) = &spec.model {
+        // Codex takes its endpoint only from its configuration: a provider of our own, set on
+        // the command line over whatever `$CODEX_HOME/config.toml` says.
+        let base_url = format!("{}/v1", model.base_url);
+        for setting in [
+            format!("model_provider={GATEWAY_PROVIDER:?}"),
+            format!("model_providers.{GATEWAY_PROVIDER}.name=\"Agent Control Center model gateway\""),
+            format!("model_providers.{GATEWAY_PROVIDER}.base_url={base_url:?}"),
+            format!("model_providers.{GATEWAY_PROVIDER}.wire_api=\"responses\""),
+            format!("model_providers.{GATEWAY_PROVIDER}.env_key={GATEWAY_TOKEN_ENV:?}"),
+        ] {
+            args.extend(["-c".to_owned(), setting]);
+        }
+    }
+    args.extend(command.iter().map(|arg| (*arg).to_owned()));
+    let keep_stdin_open = first_line.is_some();
+    let mut launch = program.launch(args, first_line, keep_stdin_open, MAX_LINE_BYTES);
+    if let Some(model) = &spec.model {
+        launch.set_env(GATEWAY_TOKEN_ENV, &model.token);
+    }
+    launch
 }
 
 impl Adapter for CodexAdapter {
@@ -121,63 +134,87 @@ pub struct CodexOutput {
     last_error: Option<String>,
 }
 
+/// The events of an item Codex started: a tool call for a command or an MCP tool.
+pub(super) fn item_started(item: &Value) -> Vec<AdapterEvent> {
+    match item["type"].as_str() {
+        Some("command_execution") => vec![event(
+            EventKind::ToolCall,
+            json!({ "id": item["id"], "name": "command_execution", "input": { "command": item["command"] } }),
+        )],
+        Some("mcp_tool_call") => vec![event(
+            EventKind::ToolCall,
+            json!({ "id": item["id"], "name": format!("{}/{}", item["server"].as_str().unwrap_or("mcp"), item["tool"].as_str().unwrap_or("tool")), "input": item["arguments"] }),
+        )],
+        // Messages, reasoning and file changes are reported once, when complete.
+        _ => Vec::new(),
+    }
+}
+
+/// The events of an item Codex completed: a message, a tool result, the files a change touched.
+pub(super) fn item_completed(item: &Value) -> Vec<AdapterEvent> {
+    match item["type"].as_str() {
+        Some("agent_message") => vec![event(
+            EventKind::Message,
+            json!({ "role": "assistant", "text": bounded(item["text"].as_str().unwrap_or_default()) }),
+        )],
+        // Hidden reasoning is never stored (SPEC §10).
+        Some("reasoning") => Vec::new(),
+        Some("command_execution") => vec![event(
+            EventKind::ToolResult,
+            json!({
+                "tool_use_id": item["id"],
+                "output": bounded(item["aggregated_output"].as_str().unwrap_or_default()),
+                "exit_code": item["exit_code"],
+                "is_error": item["exit_code"].as_i64() != Some(0),
+            }),
+        )],
+        Some("mcp_tool_call") => vec![event(
+            EventKind::ToolResult,
+            json!({
+                "tool_use_id": item["id"],
+                "output": item["result"],
+                "is_error": !item["error"].is_null(),
+            }),
+        )],
+        // A change declined or failed touched nothing.
+        Some("file_change") if item["status"] != "completed" => Vec::new(),
+        Some("file_change") => item["changes"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|change| {
+                // `add`, or (from `codex app-server`) `{"type": "add"}`.
+                let kind = change["kind"].get("type").unwrap_or(&change["kind"]);
+                event(EventKind::FileChange, json!({ "path": change["path"], "kind": kind }))
+            })
+            .collect(),
+        Some("error") => {
+            let message = item["message"].as_str().unwrap_or_default();
+            vec![event(EventKind::Error, json!({ "message": bounded(message) }))]
+        }
+        _ => vec![event(EventKind::VendorExtension, json!({ "runtime": KIND.name, "item": item }))],
+    }
+}
+
+/// The run's `usage` event from Codex's own token counts (`input_tokens`, `cached_input_tokens`,
+/// `output_tokens`, `reasoning_output_tokens`).
+pub(super) fn usage_event(usage: &Value) -> AdapterEvent {
+    event(
+        EventKind::Usage,
+        json!({
+            "source": "runtime",
+            "input_tokens": usage["input_tokens"],
+            "cached_input_tokens": usage["cached_input_tokens"],
+            "output_tokens": usage["output_tokens"],
+            "reasoning_output_tokens": usage["reasoning_output_tokens"],
+            "tokens": "reported",
+        }),
+    )
+}
+
 impl CodexOutput {
     fn vendor(line: &Value) -> AdapterEvent {
         event(EventKind::VendorExtension, json!({ "runtime": KIND.name, "line": line }))
-    }
-
-    fn item_started(item: &Value) -> Vec<AdapterEvent> {
-        match item["type"].as_str() {
-            Some("command_execution") => vec![event(
-                EventKind::ToolCall,
-                json!({ "id": item["id"], "name": "command_execution", "input": { "command": item["command"] } }),
-            )],
-            Some("mcp_tool_call") => vec![event(
-                EventKind::ToolCall,
-                json!({ "id": item["id"], "name": format!("{}/{}", item["server"].as_str().unwrap_or("mcp"), item["tool"].as_str().unwrap_or("tool")), "input": item["arguments"] }),
-            )],
-            // Messages, reasoning and file changes are reported once, when complete.
-            _ => Vec::new(),
-        }
-    }
-
-    fn item_completed(&mut self, item: &Value) -> Vec<AdapterEvent> {
-        match item["type"].as_str() {
-            Some("agent_message") => vec![event(
-                EventKind::Message,
-                json!({ "role": "assistant", "text": bounded(item["text"].as_str().unwrap_or_default()) }),
-            )],
-            // Hidden reasoning is never stored (SPEC §10).
-            Some("reasoning") => Vec::new(),
-            Some("command_execution") => vec![event(
-                EventKind::ToolResult,
-                json!({
-                    "tool_use_id": item["id"],
-                    "output": bounded(item["aggregated_output"].as_str().unwrap_or_default()),
-                    "exit_code": item["exit_code"],
-                    "is_error": item["exit_code"].as_i64() != Some(0),
-                }),
-            )],
-            Some("mcp_tool_call") => vec![event(
-                EventKind::ToolResult,
-                json!({
-                    "tool_use_id": item["id"],
-                    "output": item["result"],
-                    "is_error": !item["error"].is_null(),
-                }),
-            )],
-            Some("file_change") => item["changes"]
-                .as_array()
-                .into_iter()
-                .flatten()
-                .map(|change| event(EventKind::FileChange, json!({ "path": change["path"], "kind": change["kind"] })))
-                .collect(),
-            Some("error") => {
-                let message = item["message"].as_str().unwrap_or_default();
-                vec![event(EventKind::Error, json!({ "message": bounded(message) }))]
-            }
-            _ => vec![event(EventKind::VendorExtension, json!({ "runtime": KIND.name, "item": item }))],
-        }
     }
 
     fn map(&mut self, text: &str) -> Vec<AdapterEvent> {
@@ -190,22 +227,11 @@ impl CodexOutput {
                 vec![event(EventKind::Started, json!({ "pid": self.pid, "session_id": line["thread_id"] }))]
             }
             Some("turn.started") => Vec::new(),
-            Some("item.started") => Self::item_started(&line["item"]),
-            Some("item.completed") => self.item_completed(&line["item"]),
+            Some("item.started") => item_started(&line["item"]),
+            Some("item.completed") => item_completed(&line["item"]),
             Some("turn.completed") => {
                 self.turn_completed = true;
-                let usage = &line["usage"];
-                vec![event(
-                    EventKind::Usage,
-                    json!({
-                        "source": "runtime",
-                        "input_tokens": usage["input_tokens"],
-                        "cached_input_tokens": usage["cached_input_tokens"],
-                        "output_tokens": usage["output_tokens"],
-                        "reasoning_output_tokens": usage["reasoning_output_tokens"],
-                        "tokens": "reported",
-                    }),
-                )]
+                vec![usage_event(&line["usage"])]
             }
             Some("turn.failed") => {
                 let message = line["error"]["message"].as_str().unwrap_or("the turn failed").to_owned();

@@ -6,6 +6,7 @@
 pub mod acp;
 pub mod claude_code;
 pub mod codex;
+pub mod codex_app_server;
 pub mod command;
 pub mod control;
 pub mod gemini;
@@ -48,6 +49,7 @@ pub const KINDS: &[AdapterKind] = &[
     command::KIND,
     claude_code::KIND,
     codex::KIND,
+    codex_app_server::KIND,
     gemini::KIND,
     acp::KIND,
     http::KIND,
@@ -214,6 +216,7 @@ pub fn build(agent: &AgentConfig, options: AdapterOptions) -> Result<Arc<dyn Ada
         "command" => Ok(Arc::new(command::CommandAdapter::new(agent, options))),
         "claude-code" => Ok(Arc::new(claude_code::ClaudeCodeAdapter::new(agent, options))),
         "codex" => Ok(Arc::new(codex::CodexAdapter::new(agent, options))),
+        "codex-app-server" => Ok(Arc::new(codex_app_server::CodexAppServerAdapter::new(agent, options))),
         "gemini" => Ok(Arc::new(gemini::GeminiAdapter::new(agent, options))),
         "acp" => Ok(Arc::new(acp::AcpAdapter::new(agent, options))),
         "http" => Ok(Arc::new(http::HttpAdapter::new(agent, options))),

@@ -160,6 +160,48 @@ impl ProcessRun {
     }
 }
 
+/// A running program that is asked to stop over its own protocol before it is signalled (`acp`,
+/// `codex-app-server`).
+#[derive(Debug)]
+pub struct AskingRun {
+    pub process: Arc<ProcessRun>,
+    grace: Duration,
+    runtime: tokio::runtime::Handle,
+}
+
+impl AskingRun {
+    /// `process`, with `grace` for the program to stop once asked. Called within the runtime.
+    pub fn new(process: ProcessRun, grace: Duration) -> Self {
+        Self { process: Arc::new(process), grace, runtime: tokio::runtime::Handle::current() }
+    }
+
+    /// `first`: no cancel was asked for before. Its `asking` lines (none when the program cannot
+    /// be asked yet) are written; a graceful cancel then gives the program the grace period to
+    /// end its turn before the supervisor's signals (SIGTERM, SIGKILL after another grace period).
+    pub fn cancel(&self, mode: CancelMode, first: bool, asking: Vec<String>) {
+        let asked = first && !asking.is_empty();
+        if asked {
+            for line in asking {
+                if let Err(e) = self.process.write_line(line) {
+                    tracing::debug!(error = %e, "could not ask the program to stop");
+                }
+            }
+        }
+        match mode {
+            CancelMode::Graceful if asked => {
+                let (process, grace) = (self.process.clone(), self.grace);
+                self.runtime.spawn(async move {
+                    tokio::time::sleep(grace).await;
+                    process.cancel(CancelMode::Graceful);
+                });
+            }
+            // A second graceful cancel: the one under way goes on.
+            CancelMode::Graceful if !first => {}
+            mode => self.process.cancel(mode),
+        }
+    }
+}
+
 /// Starts the program in its own process group. Its events go to `events` in order: the
 /// mapper's, then the `Result` after exit. `active` counts the runs in progress.
 /// A program run with nothing to pass it after its start is a native run as it stands.
