@@ -44,6 +44,11 @@ export type CreateTaskInput = {
 export type RunAttemptKind =
   /** The target of a handoff, carrying the handoff bundle. */
   | 'HANDOFF'
+  /**
+   * A retry on the same agent that continues the runtime's own session of an earlier
+   * attempt (the agent declares `NATIVE_RESUME`) instead of starting over.
+   */
+  | 'RESUME'
   /** Another dispatch after an attempt ended without a result. */
   | 'RETRY'
   /** The run's first dispatch. */
@@ -60,6 +65,8 @@ export type RunAttemptStatus =
   | 'INTERRUPTED'
   /** Its connector stopped renewing the lease. */
   | 'LAPSED'
+  /** Its connector restarted while it was live, and the run's process was gone. */
+  | 'LOST'
   /** Its connector refused to start it. */
   | 'REFUSED'
   | 'RUNNING'
