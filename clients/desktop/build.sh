@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the desktop app on Debian or Ubuntu and checks it: installs the WebKitGTK packages when
 # missing, builds the web bundle when it is missing, then `cargo build --release`, formatting,
-# lints, the unit tests, and a run of the binary's --help. Exits non-zero unless all of that succeeds.
+# lints, the unit tests (one of them against a real Secret Service: gnome-keyring in a private
+# D-Bus session), and a run of the binary's --help. Exits non-zero unless all of that succeeds.
 #
 #   ACC_WEB_DIST=/path/to/dist  embed that bundle instead of clients/web/dist (e.g. a placeholder)
 #   CARGO_TARGET_DIR            defaults to ~/.cache/acc-desktop-target, outside the clone
@@ -10,7 +11,8 @@ cd "$(dirname "$0")"
 
 # libwebkit2gtk-4.1-dev brings GTK 3, libsoup 3, JavaScriptCore and libdbus headers with it.
 # No tray icon, TLS library or SVG icons are used, so no appindicator, OpenSSL or librsvg.
-packages=(pkg-config libwebkit2gtk-4.1-dev)
+# gnome-keyring and dbus-daemon only serve the keystore test.
+packages=(pkg-config libwebkit2gtk-4.1-dev gnome-keyring dbus-daemon)
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
@@ -48,6 +50,12 @@ echo "== cargo clippy"
 cargo clippy --release --locked --all-targets -- -D warnings
 echo "== cargo test --release"
 cargo test --release --locked
+echo "== cargo test --release -- --ignored (the real keystore)"
+# A throwaway keyring, unlocked with a throwaway password, so the user's own keyring is never touched.
+keyrings=$(mktemp -d)
+trap 'rm -rf "$keyrings"' EXIT
+XDG_DATA_HOME="$keyrings" dbus-run-session -- bash -c \
+  'printf throwaway | gnome-keyring-daemon --unlock --components=secrets >/dev/null && cargo test --release --locked -- --ignored'
 echo "== acc-desktop --help"
 "$CARGO_TARGET_DIR/release/acc-desktop" --help
 echo "OK: $CARGO_TARGET_DIR/release/acc-desktop"

@@ -43,7 +43,8 @@ impl CredentialStore {
     }
 }
 
-// keyring's mock store: no Secret Service runs here, so the real keystore is not exercised.
+// Most tests use keyring's mock store, which runs anywhere; the one marked `ignore` needs a real
+// keystore, and build.sh runs it against gnome-keyring in a private D-Bus session.
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -93,5 +94,26 @@ mod tests {
         fail_next_call(&store);
         assert!(matches!(store.clear(), Err(Error::NoStorageAccess(_))));
         assert_eq!(store.get().unwrap().as_deref(), Some("secret"));
+    }
+
+    #[test]
+    #[ignore = "needs an OS keystore; build.sh runs it in a private D-Bus session with gnome-keyring"]
+    fn the_os_keystore_keeps_the_credential() {
+        // The platform's store by name, since the other tests may have made the mock the default.
+        let open = || {
+            let credential = keyring::default::default_credential_builder()
+                .build(None, SERVICE, "https://keystore-test.invalid")
+                .unwrap();
+            CredentialStore { entry: Entry::new_with_credential(credential) }
+        };
+        let store = open();
+        store.clear().unwrap();
+        assert_eq!(store.get().unwrap(), None);
+        store.set("first").unwrap();
+        store.set("rotated").unwrap();
+        // A second handle reads it back, so it was stored, not kept in memory.
+        assert_eq!(open().get().unwrap().as_deref(), Some("rotated"));
+        store.clear().unwrap();
+        assert_eq!(open().get().unwrap(), None);
     }
 }
