@@ -39,6 +39,8 @@ pub struct App {
     pub bootstrap_code: Option<String>,
     /// The web client's built files, served at `/`.
     pub web_dir: Option<std::path::PathBuf>,
+    /// Other origins whose pages may call the API (the desktop and Android apps).
+    pub allowed_origins: Vec<String>,
 }
 
 impl App {
@@ -105,11 +107,11 @@ impl App {
         };
         let schema: AppSchema = build_schema(Some(services.clone()), &config.limits);
         let state = AppState { schema, services, db, max_body_bytes: config.limits.max_body_bytes };
-        Ok(Self { state, bootstrap_code, web_dir: config.web_dir() })
+        Ok(Self { state, bootstrap_code, web_dir: config.web_dir(), allowed_origins: config.allowed_origins.clone() })
     }
 
     pub fn router(&self) -> axum::Router {
-        router(self.state.clone(), self.web_dir.as_deref())
+        router(self.state.clone(), self.web_dir.as_deref(), &self.allowed_origins)
     }
 }
 

@@ -35,6 +35,9 @@ pub struct Config {
     pub bootstrap_code_file: Option<PathBuf>,
     /// The built web client, served at `/`; unset means `clients/web/dist` if it has been built.
     pub web_dir: Option<PathBuf>,
+    /// Origins other than the server's own whose pages may call the GraphQL API (CORS): by
+    /// default the desktop and Android apps, whose pages come from the app, not from the server.
+    pub allowed_origins: Vec<String>,
     pub limits: Limits,
     pub tokens: TokenLifetimes,
     pub runs: RunSettings,
@@ -103,6 +106,7 @@ impl Default for Config {
             tls_key_file: None,
             bootstrap_code_file: None,
             web_dir: None,
+            allowed_origins: APP_ORIGINS.iter().map(|o| (*o).to_owned()).collect(),
             limits: Limits::default(),
             tokens: TokenLifetimes::default(),
             runs: RunSettings::default(),
@@ -145,6 +149,23 @@ pub struct Overrides {
     pub bootstrap_code_file: Option<PathBuf>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub web_dir: Option<PathBuf>,
+}
+
+/// The origins of the web client's pages inside its wrappers: the Tauri desktop app (macOS and
+/// Linux, then Windows) and the Capacitor Android app.
+pub const APP_ORIGINS: &[&str] = &["tauri://localhost", "http://tauri.localhost", "https://localhost"];
+
+/// `scheme://host[:port]`, as a browser sends it in `Origin`.
+fn is_origin(origin: &str) -> bool {
+    match origin.split_once("://") {
+        Some((scheme, authority)) => {
+            !scheme.is_empty()
+                && scheme.chars().all(|c| c.is_ascii_alphanumeric() || "+-.".contains(c))
+                && !authority.is_empty()
+                && authority.chars().all(|c| c.is_ascii_alphanumeric() || "-.:[]".contains(c))
+        }
+        None => false,
+    }
 }
 
 /// Where a source checkout builds the web client (`npm run build` in `clients/web`).
@@ -204,6 +225,11 @@ impl Config {
             return Err(ConfigError::Invalid(format!(
                 "web_dir {} has no index.html; build the web client (`npm ci && npm run build` in clients/web) or leave web_dir unset",
                 dir.display()
+            )));
+        }
+        if let Some(origin) = self.allowed_origins.iter().find(|o| !is_origin(o)) {
+            return Err(ConfigError::Invalid(format!(
+                "allowed_origins: {origin:?} is not an origin (scheme://host[:port], no path; `*` is not allowed)"
             )));
         }
         let runs = &self.runs;

@@ -63,3 +63,59 @@ async fn a_web_dir_without_a_build_is_refused_at_start() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("has no index.html"), "{stderr}");
 }
+
+/// A CORS request to `/graphql` from `origin`: the preflight's answer, then the query's.
+async fn from_origin(server: &Server, origin: &str) -> (reqwest::Response, reqwest::Response) {
+    let http = reqwest::Client::new();
+    let url = server.url.clone();
+    let preflight = http
+        .request(reqwest::Method::OPTIONS, &url)
+        .header("origin", origin)
+        .header("access-control-request-method", "POST")
+        .header("access-control-request-headers", "authorization, content-type")
+        .send()
+        .await
+        .unwrap();
+    let query =
+        http.post(&url).header("origin", origin).json(&json!({"query": "{ bootstrapRequired }"})).send().await.unwrap();
+    (preflight, query)
+}
+
+#[tokio::test]
+async fn the_desktop_and_android_apps_may_call_the_api_and_other_origins_may_not() {
+    let server = Server::start(TestDb::sqlite()).await;
+    for origin in ["tauri://localhost", "http://tauri.localhost", "https://localhost"] {
+        let (preflight, query) = from_origin(&server, origin).await;
+        assert!(preflight.status().is_success(), "{origin}: {}", preflight.status());
+        assert_eq!(preflight.headers()["access-control-allow-origin"], origin);
+        let allowed = preflight.headers()["access-control-allow-headers"].to_str().unwrap().to_lowercase();
+        assert!(allowed.contains("authorization") && allowed.contains("content-type"), "{allowed}");
+        assert_eq!(query.headers()["access-control-allow-origin"], origin);
+        let exposed = query.headers()["access-control-expose-headers"].to_str().unwrap();
+        assert_eq!(exposed, "x-correlation-id", "the client shows the correlation id of an error");
+    }
+    // Any other page gets no permission: its browser will not let it read the answer.
+    let (preflight, query) = from_origin(&server, "https://evil.example").await;
+    assert!(!preflight.headers().contains_key("access-control-allow-origin"));
+    assert!(!query.headers().contains_key("access-control-allow-origin"));
+}
+
+#[tokio::test]
+async fn allowed_origins_are_configurable_and_checked() {
+    let env = vec![("ACC_ALLOWED_ORIGINS".to_owned(), "[\"https://dash.example.com\"]".to_owned())];
+    let server = Server::start_with(TestDb::sqlite(), ServerOptions { env, ..Default::default() }).await;
+    let (_, query) = from_origin(&server, "https://dash.example.com").await;
+    assert_eq!(query.headers()["access-control-allow-origin"], "https://dash.example.com");
+    let (_, query) = from_origin(&server, "tauri://localhost").await;
+    assert!(!query.headers().contains_key("access-control-allow-origin"), "the list replaces the default");
+
+    let db = TestDb::sqlite();
+    let output = std::process::Command::new(acc_tests::server::acc_binary())
+        .args(["serve", "--data-dir", db.dir.to_str().unwrap(), "--listen", "127.0.0.1:0"])
+        .env("ACC_ALLOWED_ORIGINS", "[\"*\"]")
+        .output()
+        .unwrap();
+    assert!(!output.status.success());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("allowed_origins") && stderr.contains("not an origin"), "{stderr}");
+}

@@ -13,10 +13,11 @@ use std::sync::Arc;
 
 use axum::Router;
 use axum::extract::{FromRef, State};
-use axum::http::{HeaderValue, StatusCode, header};
+use axum::http::{HeaderName, HeaderValue, Method, StatusCode, header};
 use axum::response::IntoResponse;
 use axum::routing::get;
 use sea_orm::DatabaseConnection;
+use tower_http::cors::{AllowOrigin, CorsLayer};
 use tower_http::services::{ServeDir, ServeFile};
 
 use crate::graphql::{AppSchema, Services};
@@ -36,9 +37,10 @@ impl FromRef<AppState> for Services {
 }
 
 /// The API routes; with `web_dir`, every other path is the web client (see [`web_client`]).
-pub fn router(state: AppState, web_dir: Option<&Path>) -> Router {
+/// Pages from `allowed_origins` may call GraphQL over HTTP from another origin (CORS).
+pub fn router(state: AppState, web_dir: Option<&Path>, allowed_origins: &[String]) -> Router {
     let api = Router::new()
-        .route("/graphql", get(graphql_http::get).post(graphql_http::post))
+        .route("/graphql", get(graphql_http::get).post(graphql_http::post).layer(cors(allowed_origins)))
         .route("/graphql/ws", get(graphql_ws::upgrade))
         .route("/v1/connectors/enroll", axum::routing::post(connectors::enroll))
         .route("/v1/connectors/ws", get(connectors::upgrade))
@@ -49,6 +51,22 @@ pub fn router(state: AppState, web_dir: Option<&Path>) -> Router {
         None => api,
     };
     routes.layer(axum::middleware::from_fn(request::correlate)).with_state(state)
+}
+
+/// CORS for the web client inside its desktop and Android wrappers, whose pages have the app's
+/// origin. Callers authenticate with a bearer token, never a cookie, so no credentials mode.
+fn cors(allowed_origins: &[String]) -> CorsLayer {
+    // Validated origins (`Config::validate`); one that still does not parse is left out.
+    let origins: Vec<HeaderValue> = allowed_origins.iter().filter_map(|o| HeaderValue::from_str(o).ok()).collect();
+    CorsLayer::new()
+        .allow_origin(AllowOrigin::list(origins))
+        .allow_methods([Method::GET, Method::POST])
+        .allow_headers([
+            header::AUTHORIZATION,
+            header::CONTENT_TYPE,
+            HeaderName::from_static(request::CORRELATION_HEADER),
+        ])
+        .expose_headers([HeaderName::from_static(request::CORRELATION_HEADER)])
 }
 
 /// Serves the web client's files, and its `index.html` for any other path so that the client's
