@@ -5,6 +5,7 @@ import { Provider, useMutation, useQuery } from "urql";
 import { graphql } from "./gql";
 import { forget, hasSession, onSessionChange } from "./api/auth";
 import { cacheStorage, makeClient } from "./api/client";
+import { keystoreError, onKeystoreError } from "./api/platform";
 import { clearEvents } from "./api/eventArchive";
 import { Notifications } from "./notifications";
 import { useOnline } from "./ui/components";
@@ -47,8 +48,14 @@ export function App() {
   const session = useSyncExternalStore(subscribeSession, () => epoch);
   const { client, ws } = useMemo(() => makeClient(), [session]);
   useEffect(() => () => void ws.dispose(), [ws]);
+  const keystore = useSyncExternalStore(onKeystoreError, keystoreError);
   return (
     <Provider value={client}>
+      {keystore && (
+        <p className="error" role="alert" data-testid="keystore-error">
+          {keystore}. This device stays signed in only until the app is closed.
+        </p>
+      )}
       {hasSession() ? (
         <Notifications>
           <Shell />

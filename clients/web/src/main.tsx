@@ -1,16 +1,19 @@
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { App } from "./App";
+import { insideDesktopApp, startPlatform } from "./api/platform";
 import "./styles.css";
 
-createRoot(document.getElementById("root")!).render(
-  <StrictMode>
-    <App />
-  </StrictMode>,
+void startPlatform().then(() =>
+  createRoot(document.getElementById("root")!).render(
+    <StrictMode>
+      <App />
+    </StrictMode>,
+  ),
 );
 
 // The service worker makes the app installable and opens its shell without a network; the
-// data itself comes from the offline cache in IndexedDB.
-if ("serviceWorker" in navigator && import.meta.env.PROD) {
+// data itself comes from the offline cache in IndexedDB. The desktop app has the bundle on disk.
+if ("serviceWorker" in navigator && import.meta.env.PROD && !insideDesktopApp()) {
   window.addEventListener("load", () => void navigator.serviceWorker.register("/sw.js"));
 }

@@ -1,10 +1,11 @@
 // Who is signed in on this device. The access token lives only in memory; the refresh token is
-// kept in localStorage so a reload or an offline start stays signed in, and is rotated on every
-// use. Refreshes are serialised across tabs (Web Locks) because each refresh token works once.
+// kept on the device (platform.ts: localStorage, or the OS keystore in the desktop app) so a
+// reload or an offline start stays signed in, and is rotated on every use. Refreshes are
+// serialised across tabs (Web Locks) because each refresh token works once.
 import { print } from "graphql";
 import { graphql } from "../gql";
+import { clearRefreshToken, serverUrl, storedRefreshToken, storeRefreshToken } from "./platform";
 
-const REFRESH_KEY = "acc.refreshToken";
 // Refresh a little early so a request never leaves with a token that expires on the way.
 const EARLY_MS = 30_000;
 
@@ -39,7 +40,7 @@ function notify() {
 }
 
 export function hasSession(): boolean {
-  return access !== null || localStorage.getItem(REFRESH_KEY) !== null;
+  return access !== null || storedRefreshToken() !== null;
 }
 
 /** Calls `listener` when this device signs in or its session ends. */
@@ -52,14 +53,14 @@ export function onSessionChange(listener: () => void): () => void {
 export function accept(tokens: Tokens) {
   const had = hasSession();
   access = { token: tokens.accessToken, expiresAt: Date.parse(tokens.accessTokenExpiresAt) };
-  localStorage.setItem(REFRESH_KEY, tokens.refreshToken);
+  storeRefreshToken(tokens.refreshToken);
   if (!had) notify();
 }
 
 export function forget() {
   const had = hasSession();
   access = null;
-  localStorage.removeItem(REFRESH_KEY);
+  clearRefreshToken();
   if (had) notify();
 }
 
@@ -90,11 +91,11 @@ async function exchangeRefreshToken(): Promise<string | null> {
   // Another tab may have refreshed while this one waited for the lock.
   const fresh = currentAccessToken();
   if (fresh) return fresh;
-  const refreshToken = localStorage.getItem(REFRESH_KEY);
+  const refreshToken = storedRefreshToken();
   if (!refreshToken) return null;
   let body: { data?: { refreshSession?: Tokens }; errors?: { extensions?: { code?: string } }[] } | null;
   try {
-    const response = await fetch("/graphql", {
+    const response = await fetch(serverUrl("/graphql"), {
       method: "POST",
       headers: { "Content-Type": "application/json", Accept: "application/graphql-response+json, application/json" },
       body: JSON.stringify({

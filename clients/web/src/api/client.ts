@@ -11,6 +11,7 @@ import schema from "../gql/introspection";
 import { accessToken, currentAccessToken, refresh } from "./auth";
 import { keysFor, updates } from "./cache";
 import { OFFLINE_MESSAGE } from "./errors";
+import { serverUrl, socketUrl } from "./platform";
 
 let storage: ReturnType<typeof makeDefaultStorage> | null = null;
 
@@ -18,12 +19,6 @@ let storage: ReturnType<typeof makeDefaultStorage> | null = null;
 export function cacheStorage() {
   storage ??= makeDefaultStorage({ idbName: "acc-cache", maxAge: 14 });
   return storage;
-}
-
-export function webSocketUrl(path: string): string {
-  const url = new URL(path, window.location.href);
-  url.protocol = url.protocol === "https:" ? "wss:" : "ws:";
-  return url.toString();
 }
 
 export async function connectionParams(): Promise<Record<string, string>> {
@@ -64,14 +59,14 @@ const auth = authExchange(async (utils) => ({
 
 export function makeClient(): { client: Client; ws: WsClient } {
   const ws = createWsClient({
-    url: webSocketUrl("/graphql/ws"),
+    url: socketUrl("/graphql/ws"),
     connectionParams,
     lazy: true,
     retryAttempts: Infinity,
     shouldRetry: () => true,
   });
   const client = new Client({
-    url: "/graphql",
+    url: serverUrl("/graphql"),
     requestPolicy: "cache-and-network",
     exchanges: [
       refuseOfflineWrites,

@@ -3,6 +3,7 @@
 import { useState, type FormEvent } from "react";
 import { useMutation, useQuery, useSubscription } from "urql";
 import { graphql } from "../gql";
+import { serverOrigin } from "../api/platform";
 import { Action, Badge, ErrorBox, Loading, When, humanize } from "../ui/components";
 import { WorkspacesQuery } from "./Workspaces";
 import { AgentsQuery } from "./TaskDetail";
@@ -190,7 +191,7 @@ function Enroll({ workspaceId }: { workspaceId: string }) {
     void create({ workspaceId, name, expiresIn: minutes * 60 });
   };
   const created = data?.createEnrollmentToken;
-  const command = created ? enrollCommand(window.location.origin, created.token, created.enrollmentToken.name) : null;
+  const command = created ? enrollCommand(serverOrigin(), created.token, created.enrollmentToken.name) : null;
   return (
     <div className="stack">
       <h3>Enroll a connector</h3>
