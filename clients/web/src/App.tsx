@@ -5,12 +5,20 @@ import { Provider, useMutation, useQuery } from "urql";
 import { graphql } from "./gql";
 import { forget, hasSession, onSessionChange } from "./api/auth";
 import { cacheStorage, makeClient } from "./api/client";
-import { keystoreError, onKeystoreError } from "./api/platform";
+import {
+  forgetServer,
+  insideAndroidApp,
+  keystoreError,
+  needsServer,
+  onKeystoreError,
+  serverOrigin,
+} from "./api/platform";
 import { clearEvents } from "./api/eventArchive";
 import { Notifications } from "./notifications";
 import { useOnline } from "./ui/components";
 import { Link, match, navigate, usePath } from "./ui/router";
 import { SignIn } from "./pages/SignIn";
+import { ChooseServer } from "./pages/ChooseServer";
 import { Workspaces } from "./pages/Workspaces";
 import { Board } from "./pages/Board";
 import { TaskDetail } from "./pages/TaskDetail";
@@ -46,9 +54,12 @@ const subscribeSession = (listener: () => void) =>
 export function App() {
   // A new session gets a new client: nothing cached or subscribed under one user leaks to the next.
   const session = useSyncExternalStore(subscribeSession, () => epoch);
-  const { client, ws } = useMemo(() => makeClient(), [session]);
+  // The Android app's server can change before sign-in: the client goes where it now points.
+  const [server, setServer] = useState(serverOrigin);
+  const { client, ws } = useMemo(() => makeClient(), [session, server]);
   useEffect(() => () => void ws.dispose(), [ws]);
   const keystore = useSyncExternalStore(onKeystoreError, keystoreError);
+  if (needsServer()) return <ChooseServer onChosen={() => setServer(serverOrigin())} />;
   return (
     <Provider value={client}>
       {keystore && (
@@ -61,7 +72,23 @@ export function App() {
           <Shell />
         </Notifications>
       ) : (
-        <SignIn />
+        <>
+          <SignIn />
+          {insideAndroidApp() && (
+            <p className="muted signin">
+              Server: {server}{" "}
+              <button
+                type="button"
+                onClick={() => {
+                  forgetServer();
+                  setServer(serverOrigin());
+                }}
+              >
+                Change
+              </button>
+            </p>
+          )}
+        </>
       )}
     </Provider>
   );

@@ -1,7 +1,7 @@
 import { StrictMode } from "react";
 import { createRoot } from "react-dom/client";
 import { App } from "./App";
-import { insideDesktopApp, startPlatform } from "./api/platform";
+import { insideAndroidApp, insideDesktopApp, startPlatform } from "./api/platform";
 import "./styles.css";
 
 void startPlatform().then(() =>
@@ -13,7 +13,8 @@ void startPlatform().then(() =>
 );
 
 // The service worker makes the app installable and opens its shell without a network; the
-// data itself comes from the offline cache in IndexedDB. The desktop app has the bundle on disk.
-if ("serviceWorker" in navigator && import.meta.env.PROD && !insideDesktopApp()) {
+// data itself comes from the offline cache in IndexedDB. The desktop and Android apps have the
+// bundle on disk.
+if ("serviceWorker" in navigator && import.meta.env.PROD && !insideDesktopApp() && !insideAndroidApp()) {
   window.addEventListener("load", () => void navigator.serviceWorker.register("/sw.js"));
 }

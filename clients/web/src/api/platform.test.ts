@@ -156,3 +156,40 @@ describe("in the desktop app", () => {
     expect(heard).toHaveBeenCalledTimes(2);
   });
 });
+
+describe("inside the Android app", () => {
+  beforeEach(() => vi.stubGlobal("Capacitor", { isNativePlatform: () => true }));
+
+  it("asks for the server once, keeps its origin and talks to it", async () => {
+    const { platform } = await load();
+    await platform.startPlatform();
+    expect(platform.insideAndroidApp()).toBe(true);
+    expect(platform.needsServer()).toBe(true);
+    platform.chooseServer("  https://acc.example.com:8443/graphql ");
+    expect(stored.get("acc.server")).toBe("https://acc.example.com:8443");
+    expect(platform.needsServer()).toBe(false);
+    expect(platform.serverUrl("/graphql")).toBe("https://acc.example.com:8443/graphql");
+    expect(platform.socketUrl("/graphql/ws")).toBe("wss://acc.example.com:8443/graphql/ws");
+
+    // From the sign-in page the person may name another one.
+    platform.forgetServer();
+    expect(platform.needsServer()).toBe(true);
+  });
+
+  it("refuses what is not an http(s) address and keeps nothing", async () => {
+    const { platform } = await load();
+    expect(() => platform.chooseServer("acc.example.com")).toThrow(/not an address/);
+    expect(() => platform.chooseServer("ftp://acc.example.com")).toThrow(/not an http\(s\) address/);
+    expect(stored.has("acc.server")).toBe(false);
+    expect(platform.needsServer()).toBe(true);
+  });
+});
+
+describe("a server named in the Android app", () => {
+  it("is ignored by a browser, whose server is the page's origin", async () => {
+    stored.set("acc.server", "https://elsewhere.example");
+    const { platform } = await load();
+    expect(platform.needsServer()).toBe(false);
+    expect(platform.serverOrigin()).toBe("http://127.0.0.1:5173");
+  });
+});

@@ -1,16 +1,21 @@
 // Where this page runs. In a browser `acc serve` serves it, so the server is the page's own
 // origin and the refresh token lives in localStorage. Inside the desktop app (clients/desktop)
 // the page is bundled in the app, whose origin is not the server's: the app says which server to
-// use and keeps the refresh token in the OS keystore, through the commands below.
+// use and keeps the refresh token in the OS keystore, through the commands below. Inside the
+// Android app (clients/android, Capacitor) the page is bundled too: the person names the server
+// once, and it is kept with the app's own storage.
 
 type Invoke = <T>(command: string, args?: Record<string, unknown>) => Promise<T>;
 
 declare global {
   // Injected by the desktop app (`withGlobalTauri`); absent in a browser.
   var __TAURI__: { core: { invoke: Invoke } } | undefined;
+  // Injected by the Android app; absent in a browser.
+  var Capacitor: { isNativePlatform(): boolean } | undefined;
 }
 
 const REFRESH_KEY = "acc.refreshToken";
+const SERVER_KEY = "acc.server";
 
 // Inside the app: its server, and the refresh token held in memory because `hasSession()` has
 // to answer synchronously while the keystore can only be reached asynchronously.
@@ -42,8 +47,41 @@ export function insideDesktopApp(): boolean {
   return globalThis.__TAURI__ !== undefined;
 }
 
+/** Inside the Android app, whose pages come from the app, not from the server. */
+export function insideAndroidApp(): boolean {
+  return globalThis.Capacitor?.isNativePlatform() === true;
+}
+
+/** Inside the Android app before the person named the server: nothing can be asked yet. */
+export function needsServer(): boolean {
+  return insideAndroidApp() && localStorage.getItem(SERVER_KEY) === null;
+}
+
+/**
+ * Keeps the server the Android app talks to from now on: the origin of `address`, which must be
+ * an http(s) URL. Throws with a message for the person otherwise.
+ */
+export function chooseServer(address: string) {
+  let url: URL;
+  try {
+    url = new URL(address.trim());
+  } catch {
+    throw new Error(`"${address}" is not an address; write it as https://acc.example.com`);
+  }
+  if (url.protocol !== "https:" && url.protocol !== "http:") {
+    throw new Error(`"${address}" is not an http(s) address; write it as https://acc.example.com`);
+  }
+  localStorage.setItem(SERVER_KEY, url.origin);
+}
+
+/** Lets the person name another server in the Android app (from the sign-in page). */
+export function forgetServer() {
+  localStorage.removeItem(SERVER_KEY);
+}
+
 export function serverOrigin(): string {
-  return desktop?.server ?? window.location.origin;
+  const android = insideAndroidApp() ? localStorage.getItem(SERVER_KEY) : null;
+  return desktop?.server ?? android ?? window.location.origin;
 }
 
 /** `path` on the server, over http(s). */
