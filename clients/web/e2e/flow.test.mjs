@@ -312,6 +312,46 @@ test("the board and the run view fit a phone", { timeout: 60_000 }, async () => 
   await phone.close();
 });
 
+test("inside the Android app the server is named once, then signed in to, and can be changed", { timeout: 60_000 }, async () => {
+  const android = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  // What Capacitor injects; the page itself is served as usual.
+  await android.addInitScript(() => {
+    window.Capacitor = { isNativePlatform: () => true };
+  });
+  const app = await android.newPage();
+  await watch(app);
+  await app.goto(`${proxy.url}/`);
+  await app.getByRole("heading", { name: "Your server" }).waitFor(WAIT);
+  await app.getByLabel("Server address").fill("ftp://acc.example.com");
+  await app.getByRole("button", { name: "Connect" }).click();
+  await app.getByRole("alert").getByText(/not an http\(s\) address/).waitFor(WAIT);
+  await screenshot(app, "android-server-refused");
+  await app.getByLabel("Server address").fill(`${proxy.url}/graphql`);
+  await app.getByRole("button", { name: "Connect" }).click();
+  await app.getByRole("heading", { name: "Sign in" }).waitFor(WAIT);
+  assert.match(await app.locator(".signin", { hasText: "Server:" }).textContent(), new RegExp(`Server: ${proxy.url}`));
+  // Kept: a reload goes straight to signing in.
+  await app.reload();
+  await app.getByRole("heading", { name: "Sign in" }).waitFor(WAIT);
+  await app.getByLabel("Email").fill(OWNER.email);
+  await app.getByLabel("Password").fill(OWNER.password);
+  await app.getByRole("button", { name: "Sign in" }).click();
+  await app.getByRole("link", { name: "Website" }).waitFor(WAIT);
+  await screenshot(app, "android-signed-in");
+  await android.close();
+
+  const again = await browser.newContext();
+  await again.addInitScript(() => {
+    window.Capacitor = { isNativePlatform: () => true };
+    localStorage.setItem("acc.server", "https://acc.example.com");
+  });
+  const other = await again.newPage();
+  await other.goto(`${proxy.url}/`);
+  await other.getByRole("button", { name: "Change" }).click();
+  await other.getByRole("heading", { name: "Your server" }).waitFor(WAIT);
+  await again.close();
+});
+
 test("a dependency shows on the waiting task's card", { timeout: 60_000 }, async () => {
   await page.getByRole("link", { name: "Workspaces" }).click();
   await page.getByRole("link", { name: "Website" }).click();

@@ -54,12 +54,13 @@ const subscribeSession = (listener: () => void) =>
 export function App() {
   // A new session gets a new client: nothing cached or subscribed under one user leaks to the next.
   const session = useSyncExternalStore(subscribeSession, () => epoch);
-  // The Android app's server can change before sign-in: the client goes where it now points.
-  const [server, setServer] = useState(serverOrigin);
+  // The Android app's server is named before sign-in (null until then), and may change: the
+  // client goes where it now points.
+  const [server, setServer] = useState<string | null>(() => (needsServer() ? null : serverOrigin()));
   const { client, ws } = useMemo(() => makeClient(), [session, server]);
   useEffect(() => () => void ws.dispose(), [ws]);
   const keystore = useSyncExternalStore(onKeystoreError, keystoreError);
-  if (needsServer()) return <ChooseServer onChosen={() => setServer(serverOrigin())} />;
+  if (server === null) return <ChooseServer onChosen={() => setServer(serverOrigin())} />;
   return (
     <Provider value={client}>
       {keystore && (
@@ -81,7 +82,7 @@ export function App() {
                 type="button"
                 onClick={() => {
                   forgetServer();
-                  setServer(serverOrigin());
+                  setServer(null);
                 }}
               >
                 Change
