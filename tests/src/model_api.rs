@@ -29,6 +29,11 @@ pub enum Step {
     Say(String),
 }
 
+/// The runtime tests' conversation: write `hi` to `out.txt` with the shell tool, then say so.
+pub fn write_hi() -> Vec<Step> {
+    vec![Step::Shell("echo hi > out.txt".into()), Step::Say("Done: wrote out.txt.".into())]
+}
+
 /// A request the stand-in received.
 #[derive(Debug, Clone)]
 pub struct Recorded {

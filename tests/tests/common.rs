@@ -219,20 +219,32 @@ pub async fn start_run_until_approval(owner: &Client, task: &Value, agent: &Valu
     run_id
 }
 
-/// Starts a run of `task` on `agent` and approves its shell command.
-pub async fn start_and_approve(owner: &Client, f: &Fixture, task: &Value, agent: &Value) -> String {
-    let run_id = start_run_until_approval(owner, task, agent).await;
+/// The project's first pending approval: `{id, action, details}`.
+pub async fn pending_approval(owner: &Client, f: &Fixture) -> Value {
     let pending = owner
-        .gql("query($p: ID) { approvals(projectId: $p) { edges { node { id } } } }", json!({"p": f.project_id}))
+        .gql(
+            "query($p: ID) { approvals(projectId: $p) { edges { node { id action details } } } }",
+            json!({"p": f.project_id}),
+        )
         .await;
-    let approval = pending.data("approvals")["edges"][0]["node"]["id"].clone();
+    pending.data("approvals")["edges"][0]["node"].clone()
+}
+
+/// A person's decision (`APPROVE` or `DENY`) on `approval`, with `reason`.
+pub async fn decide_approval(owner: &Client, approval: &Value, decision: &str, reason: &str) {
     owner
         .gql(
-            "mutation($a: ID!) { decideApproval(approvalId: $a, decision: APPROVE) { status } }",
-            json!({"a": approval}),
+            "mutation($a: ID!, $d: ApprovalDecision!, $r: String) { decideApproval(approvalId: $a, decision: $d, reason: $r) { status } }",
+            json!({"a": approval["id"], "d": decision, "r": reason}),
         )
         .await
         .data("decideApproval");
+}
+
+/// Starts a run of `task` on `agent` and approves its shell command.
+pub async fn start_and_approve(owner: &Client, f: &Fixture, task: &Value, agent: &Value) -> String {
+    let run_id = start_run_until_approval(owner, task, agent).await;
+    decide_approval(owner, &pending_approval(owner, f).await, "APPROVE", "reviewed").await;
     run_id
 }
 
@@ -260,6 +272,18 @@ pub async fn assert_resumed_after_restart(owner: &Client, run_id: &str) -> Vec<V
     assert!(started[0]["data"]["session_id"].is_string(), "{:?}", started[0]);
     assert_eq!(started[1]["data"]["session_id"], started[0]["data"]["session_id"], "the same session, resumed");
     events
+}
+
+/// What a resumed attempt shows of the first one: the command ran once, in the first attempt,
+/// and its file is in `work`; the last model call carries the first attempt's conversation, its
+/// tool output (`tool_output`: what the model API calls it) included, then the instruction to go on.
+pub fn assert_continued(events: &[Value], work: &Path, last_call: &Value, tool_output: &str) {
+    let tool_calls = events.iter().filter(|e| e["kind"] == "tool_call").count();
+    assert_eq!(tool_calls, 1, "the command ran once, in the first attempt");
+    assert_eq!(std::fs::read_to_string(work.join("out.txt")).unwrap(), "hi\n");
+    let conversation = last_call.to_string();
+    assert!(conversation.contains(tool_output), "{conversation}");
+    assert!(conversation.contains("write hi to out.txt") && conversation.contains("interrupted"), "{conversation}");
 }
 
 /// A proxy on loopback that records the first line of every request (a `CONNECT host:port` for

@@ -5,7 +5,7 @@
 
 mod common;
 
-use acc_tests::model_api::{ModelApi, OUTPUT_TOKENS, Step};
+use acc_tests::model_api::{ModelApi, OUTPUT_TOKENS, write_hi};
 use acc_tests::{Server, TestDb};
 use common::{enroll, online_agents, run_connector, start_run_until_approval, wait_status};
 use serde_json::json;
@@ -13,8 +13,7 @@ use serde_json::json;
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_acp_agent_runs_a_shell_command_only_after_a_person_approves_it() {
     let gemini = acc_tests::runtimes::npm_bin("gemini");
-    let model =
-        ModelApi::start(vec![Step::Shell("echo hi > out.txt".into()), Step::Say("Done: wrote out.txt.".into())]).await;
+    let model = ModelApi::start(write_hi()).await;
     let server = Server::start(TestDb::sqlite()).await;
     let f = common::fixture(&server).await;
     let dir = server.db.dir.clone();
@@ -52,24 +51,11 @@ async fn an_acp_agent_runs_a_shell_command_only_after_a_person_approves_it() {
     for (decision, written) in [("DENY", false), ("APPROVE", true)] {
         let _ = std::fs::remove_file(work.join("out.txt"));
         let run_id = start_run_until_approval(&f.owner, &task, agent).await;
-        let pending = f
-            .owner
-            .gql(
-                "query($p: ID) { approvals(projectId: $p) { edges { node { id action details } } } }",
-                json!({"p": f.project_id}),
-            )
-            .await;
-        let approval = pending.data("approvals")["edges"][0]["node"].clone();
+        let approval = common::pending_approval(&f.owner, &f).await;
         assert_eq!(approval["action"], "execute: echo hi > out.txt");
         assert_eq!(approval["details"]["kind"], "execute");
         assert!(!work.join("out.txt").exists(), "nothing ran before the decision");
-        f.owner
-            .gql(
-                "mutation($a: ID!, $d: ApprovalDecision!) { decideApproval(approvalId: $a, decision: $d, reason: \"reviewed\") { status } }",
-                json!({"a": approval["id"], "d": decision}),
-            )
-            .await
-            .data("decideApproval");
+        common::decide_approval(&f.owner, &approval, decision, "reviewed").await;
         // Denied or not, the agent finishes its turn: the run succeeds, the command ran only if approved.
         wait_status(&f.owner, &run_id, "SUCCEEDED").await;
         assert_eq!(work.join("out.txt").exists(), written, "{decision}");

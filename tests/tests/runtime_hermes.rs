@@ -6,7 +6,7 @@
 
 mod common;
 
-use acc_tests::model_api::{INPUT_TOKENS, ModelApi, OUTPUT_TOKENS, PROVIDER_KEY, Step};
+use acc_tests::model_api::{INPUT_TOKENS, ModelApi, OUTPUT_TOKENS, PROVIDER_KEY, write_hi};
 use acc_tests::{Server, TestDb};
 use common::{enroll, logging_proxy, online_agents, run_connector, run_usage, start_run_until_approval, wait_status};
 use serde_json::json;
@@ -17,8 +17,7 @@ const REASON: &str = "not now: \"rm\" C:\\new\nsecond line";
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn hermes_runs_a_shell_command_only_after_a_person_approves_it() {
     let hermes = acc_tests::runtimes::pip_bin("pip", "hermes");
-    let model =
-        ModelApi::start(vec![Step::Shell("echo hi > out.txt".into()), Step::Say("Done: wrote out.txt.".into())]).await;
+    let model = ModelApi::start(write_hi()).await;
     let (proxy, outside) = logging_proxy().await;
     let server = Server::start(TestDb::sqlite()).await;
     let f = common::fixture(&server).await;
@@ -59,25 +58,12 @@ async fn hermes_runs_a_shell_command_only_after_a_person_approves_it() {
     for (decision, written) in [("DENY", false), ("APPROVE", true)] {
         let _ = std::fs::remove_file(work.join("out.txt"));
         let run_id = start_run_until_approval(&f.owner, &task, agent).await;
-        let pending = f
-            .owner
-            .gql(
-                "query($p: ID) { approvals(projectId: $p) { edges { node { id action details } } } }",
-                json!({"p": f.project_id}),
-            )
-            .await;
-        let approval = pending.data("approvals")["edges"][0]["node"].clone();
+        let approval = common::pending_approval(&f.owner, &f).await;
         assert_eq!(approval["action"], "terminal: echo hi > out.txt");
         assert_eq!(approval["details"]["tool_name"], "terminal");
         assert_eq!(approval["details"]["input"], json!({"command": "echo hi > out.txt"}));
         assert!(!work.join("out.txt").exists(), "nothing ran before the decision");
-        f.owner
-            .gql(
-                "mutation($a: ID!, $d: ApprovalDecision!, $r: String) { decideApproval(approvalId: $a, decision: $d, reason: $r) { status } }",
-                json!({"a": approval["id"], "d": decision, "r": REASON}),
-            )
-            .await
-            .data("decideApproval");
+        common::decide_approval(&f.owner, &approval, decision, REASON).await;
         wait_status(&f.owner, &run_id, "SUCCEEDED").await;
         assert_eq!(work.join("out.txt").exists(), written, "{decision}");
 

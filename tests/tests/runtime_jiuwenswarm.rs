@@ -8,7 +8,7 @@ mod common;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use acc_tests::model_api::{INPUT_TOKENS, ModelApi, OUTPUT_TOKENS, PROVIDER_KEY, Step};
+use acc_tests::model_api::{INPUT_TOKENS, ModelApi, OUTPUT_TOKENS, PROVIDER_KEY, write_hi};
 use acc_tests::{Server, TestDb};
 use common::{enroll, logging_proxy, online_agents, run_connector, run_usage, wait_status_within};
 use serde_json::json;
@@ -42,8 +42,7 @@ fn processes_with_home(home: &Path) -> Vec<u32> {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn jiuwenswarm_runs_a_shell_command_through_the_model_gateway() {
     let jiuwenswarm = acc_tests::runtimes::pip_bin("pip-jiuwen", "jiuwenswarm");
-    let model =
-        ModelApi::start(vec![Step::Shell("echo hi > out.txt".into()), Step::Say("Done: wrote out.txt.".into())]).await;
+    let model = ModelApi::start(write_hi()).await;
     let (proxy, outside) = logging_proxy().await;
     let server = Server::start(TestDb::sqlite()).await;
     let f = common::fixture(&server).await;

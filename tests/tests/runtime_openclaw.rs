@@ -66,24 +66,11 @@ async fn openclaw_runs_a_shell_command_only_after_a_person_approves_it() {
             .await;
         let run_id = started.data("startRun")["id"].as_str().unwrap().to_owned();
         wait_status_within(&f.owner, &run_id, "WAITING_APPROVAL", SLOW).await;
-        let pending = f
-            .owner
-            .gql(
-                "query($p: ID) { approvals(projectId: $p) { edges { node { id action details } } } }",
-                json!({"p": f.project_id}),
-            )
-            .await;
-        let approval = pending.data("approvals")["edges"][0]["node"].clone();
+        let approval = common::pending_approval(&f.owner, &f).await;
         assert_eq!(approval["action"], "exec: touch out.txt");
         assert_eq!(approval["details"]["cwd"], work.display().to_string());
         assert!(!work.join("out.txt").exists(), "nothing ran before the decision");
-        f.owner
-            .gql(
-                "mutation($a: ID!, $d: ApprovalDecision!) { decideApproval(approvalId: $a, decision: $d, reason: \"reviewed\") { status } }",
-                json!({"a": approval["id"], "d": decision}),
-            )
-            .await
-            .data("decideApproval");
+        common::decide_approval(&f.owner, &approval, decision, "reviewed").await;
         // Denied or not, the agent finishes its turn: the run succeeds, the command ran only if approved.
         wait_status_within(&f.owner, &run_id, "SUCCEEDED", SLOW).await;
         assert_eq!(work.join("out.txt").exists(), written, "{decision}");
