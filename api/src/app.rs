@@ -88,7 +88,8 @@ impl App {
         if interrupted > 0 {
             tracing::warn!(interrupted, "runs left live by the last stop are now interrupted");
         }
-        let identity = IdentityService::new(db.clone(), keys, config.tokens.clone(), limiter, bootstrap.clone());
+        let identity =
+            IdentityService::new(db.clone(), keys, config.tokens.clone(), limiter, bootstrap.clone(), broker.clone());
         let services = Services {
             projects: ProjectService::new(db.clone(), broker.clone(), config.limits.max_page_size),
             settings: SettingsService::new(db.clone()),
@@ -106,7 +107,14 @@ impl App {
             Some(code)
         };
         let schema: AppSchema = build_schema(Some(services.clone()), &config.limits);
-        let state = AppState { schema, services, db, max_body_bytes: config.limits.max_body_bytes };
+        let state = AppState {
+            schema,
+            services,
+            db,
+            max_body_bytes: config.limits.max_body_bytes,
+            websocket: config.websocket.clone(),
+            sockets: Default::default(),
+        };
         Ok(Self { state, bootstrap_code, web_dir: config.web_dir(), allowed_origins: config.allowed_origins.clone() })
     }
 

@@ -15,6 +15,8 @@ use tokio_stream::wrappers::BroadcastStream;
 use tokio_stream::wrappers::errors::BroadcastStreamRecvError;
 use uuid::Uuid;
 
+use crate::identity::AccessChange;
+
 pub const TOPIC_CAPACITY: usize = 1024;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -29,6 +31,9 @@ pub enum Topic {
     WorkspaceConnectors(Uuid),
     /// Approvals of one organization being requested, decided or expiring.
     OrganizationApprovals(Uuid),
+    /// Sessions ending, API tokens revoked, accounts disabled and roles changing in one
+    /// organization: what open sockets must act on.
+    OrganizationAccess(Uuid),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -45,6 +50,7 @@ pub enum Event {
     RunEvent(run_event::Model),
     ConnectorStatus(connector::Model),
     Approval(approval::Model),
+    AccessChanged(AccessChange),
 }
 
 #[derive(Debug, Clone)]

@@ -41,6 +41,32 @@ pub struct Config {
     pub limits: Limits,
     pub tokens: TokenLifetimes,
     pub runs: RunSettings,
+    pub websocket: WebSocketSettings,
+}
+
+/// Bounds on the clients' GraphQL WebSockets (`/graphql/ws`), so idle or greedy sockets cannot
+/// hold the server's memory.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct WebSocketSettings {
+    /// A socket that has not sent `connection_init` by then is closed (4408).
+    pub connection_init_timeout_ms: u64,
+    /// The server pings every socket this often; one that answers nothing until the next ping is closed.
+    pub ping_interval_ms: u64,
+    /// Operations (subscriptions, queries, mutations) one socket may have running at once.
+    pub max_operations_per_socket: usize,
+    /// Open sockets per user (per client address for sockets that are not signed in).
+    pub max_sockets_per_identity: usize,
+}
+
+impl Default for WebSocketSettings {
+    fn default() -> Self {
+        Self {
+            connection_init_timeout_ms: 5_000,
+            ping_interval_ms: 20_000,
+            max_operations_per_socket: 100,
+            max_sockets_per_identity: 64,
+        }
+    }
 }
 
 /// Timings of the connector gateway and the run orchestrator.
@@ -110,6 +136,7 @@ impl Default for Config {
             limits: Limits::default(),
             tokens: TokenLifetimes::default(),
             runs: RunSettings::default(),
+            websocket: WebSocketSettings::default(),
         }
     }
 }
@@ -238,6 +265,14 @@ impl Config {
                 "runs.lease_ms ({}) must be at least twice runs.heartbeat_interval_ms ({}), or every late heartbeat fails a run",
                 runs.lease_ms, runs.heartbeat_interval_ms
             )));
+        }
+        let ws = &self.websocket;
+        if ws.connection_init_timeout_ms == 0
+            || ws.ping_interval_ms == 0
+            || ws.max_operations_per_socket == 0
+            || ws.max_sockets_per_identity == 0
+        {
+            return Err(ConfigError::Invalid("every [websocket] setting must be positive".into()));
         }
         if runs.max_attempts == 0 || runs.heartbeat_interval_ms == 0 {
             return Err(ConfigError::Invalid(

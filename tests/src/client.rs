@@ -102,34 +102,53 @@ impl Client {
         request.send().await.expect("server reachable")
     }
 
-    /// Opens a graphql-transport-ws connection and starts one subscription.
-    pub async fn subscribe(&self, query: &str, variables: Value) -> Result<Subscription, String> {
-        let mut request = self.ws_url.as_str().into_client_request().unwrap();
-        request.headers_mut().insert("sec-websocket-protocol", "graphql-transport-ws".parse().unwrap());
-        let (mut socket, _) = tokio_tungstenite::connect_async(request).await.map_err(|e| e.to_string())?;
+    /// Opens a graphql-transport-ws connection: `connection_init` with the token, then `connection_ack`.
+    pub async fn socket(&self) -> Result<Subscription, String> {
+        let mut subscription = self.connect().await?;
         let init = match &self.token {
             Some(token) => json!({"type": "connection_init", "payload": {"authorization": format!("Bearer {token}")}}),
             None => json!({"type": "connection_init", "payload": {}}),
         };
-        socket.send(Message::text(init.to_string())).await.map_err(|e| e.to_string())?;
-        let mut subscription = Subscription { socket };
+        subscription.send(init).await?;
         match subscription.message().await? {
-            m if m["type"] == "connection_ack" => {}
-            other => return Err(format!("no connection_ack: {other}")),
+            m if m["type"] == "connection_ack" => Ok(subscription),
+            other => Err(format!("no connection_ack: {other}")),
         }
-        let start = json!({"id": "1", "type": "subscribe", "payload": {"query": query, "variables": variables}});
-        subscription.socket.send(Message::text(start.to_string())).await.map_err(|e| e.to_string())?;
+    }
+
+    /// Opens a graphql-transport-ws connection and says nothing yet.
+    pub async fn connect(&self) -> Result<Subscription, String> {
+        let mut request = self.ws_url.as_str().into_client_request().unwrap();
+        request.headers_mut().insert("sec-websocket-protocol", "graphql-transport-ws".parse().unwrap());
+        let (socket, _) = tokio_tungstenite::connect_async(request).await.map_err(|e| e.to_string())?;
+        Ok(Subscription { socket })
+    }
+
+    /// Opens a graphql-transport-ws connection and starts one subscription (id `1`).
+    pub async fn subscribe(&self, query: &str, variables: Value) -> Result<Subscription, String> {
+        let mut subscription = self.socket().await?;
+        subscription.start("1", query, variables).await?;
         Ok(subscription)
     }
 }
 
+/// A graphql-transport-ws connection; `next` reads the results of its operations in order.
 pub struct Subscription {
     socket: tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>,
 }
 
 impl Subscription {
+    pub async fn send(&mut self, message: Value) -> Result<(), String> {
+        self.socket.send(Message::text(message.to_string())).await.map_err(|e| e.to_string())
+    }
+
+    /// Starts an operation (a subscription, query or mutation) under `id`.
+    pub async fn start(&mut self, id: &str, query: &str, variables: Value) -> Result<(), String> {
+        self.send(json!({"id": id, "type": "subscribe", "payload": {"query": query, "variables": variables}})).await
+    }
+
     /// The next protocol message (pings answered); a close becomes `Err("closed CODE: reason")`.
-    async fn message(&mut self) -> Result<Value, String> {
+    pub async fn message(&mut self) -> Result<Value, String> {
         loop {
             let frame = tokio::time::timeout(Duration::from_secs(10), self.socket.next())
                 .await

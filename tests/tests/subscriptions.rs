@@ -47,7 +47,7 @@ on_both_databases!(subscriptions_require_a_valid_token, |db: TestDb| async move 
     let refused =
         f.owner.with_token("not-a-token").subscribe(op!("task_events"), json!({"projectId": f.project_id})).await;
     let reason = refused.err().expect("a bad token is refused");
-    assert!(reason.starts_with("closed 1002") && reason.contains("authentication required"), "{reason}");
+    assert!(reason.starts_with("closed 4401") && reason.contains("authentication required"), "{reason}");
 
     // Anonymous connections are accepted, but the subscription itself needs a caller.
     let mut anonymous =

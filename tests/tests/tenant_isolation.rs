@@ -269,6 +269,12 @@ fn rows(a: &TenantA, b_project: &str, b_task: &str) -> Vec<Row> {
             json!({"s": a.member, "scope": a.project}),
             NotFound,
         ),
+        row(
+            "setUserDisabled",
+            "mutation($id: ID!) { setUserDisabled(id: $id, disabled: true) { id disabled } }",
+            json!({"id": a.member}),
+            NotFound,
+        ),
         row("createWorkspace", op!("create_workspace"), json!({"name": "Another B space"}), OwnDataOnly),
         row("createProject", op!("create_project"), json!({"workspaceId": a.workspace, "name": "Intruder"}), NotFound),
         row(

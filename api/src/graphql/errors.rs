@@ -37,31 +37,3 @@ pub fn finish_errors(errors: &mut [ServerError], correlation_id: &str) {
         extensions.set("correlationId", correlation_id);
     }
 }
-
-/// Completes subscription errors the way [`finish_errors`] does for HTTP, with the connection's correlation id.
-pub struct CorrelatedSubscriptionErrors;
-
-impl async_graphql::extensions::ExtensionFactory for CorrelatedSubscriptionErrors {
-    fn create(&self) -> std::sync::Arc<dyn async_graphql::extensions::Extension> {
-        std::sync::Arc::new(CorrelatedSubscriptionErrors)
-    }
-}
-
-impl async_graphql::extensions::Extension for CorrelatedSubscriptionErrors {
-    fn subscribe<'s>(
-        &self,
-        ctx: &async_graphql::extensions::ExtensionContext<'_>,
-        stream: futures_util::stream::BoxStream<'s, async_graphql::Response>,
-        next: async_graphql::extensions::NextSubscribe<'_>,
-    ) -> futures_util::stream::BoxStream<'s, async_graphql::Response> {
-        use futures_util::StreamExt;
-        let correlation_id =
-            ctx.data_opt::<super::RequestContext>().map(|r| r.correlation_id.clone()).unwrap_or_default();
-        next.run(ctx, stream)
-            .map(move |mut response| {
-                finish_errors(&mut response.errors, &correlation_id);
-                response
-            })
-            .boxed()
-    }
-}

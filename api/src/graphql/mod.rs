@@ -111,8 +111,7 @@ pub fn build_schema(services: Option<Services>, limits: &Limits) -> AppSchema {
         .limit_depth(limits.max_depth)
         .limit_complexity(limits.max_complexity)
         .limit_directives(limits.max_directives)
-        .extension(limits::AliasLimit::new(limits.max_aliases))
-        .extension(errors::CorrelatedSubscriptionErrors);
+        .extension(limits::AliasLimit::new(limits.max_aliases));
     if !limits.introspection {
         builder = builder.disable_introspection();
     }

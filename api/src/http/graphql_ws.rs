@@ -1,20 +1,93 @@
-//! Subscriptions over graphql-transport-ws. Browsers cannot set headers on a WebSocket, so the
-//! access token comes in `connection_init` (`{"authorization": "Bearer …"}`); a bad one closes
-//! the connection (close code 1002, the reason saying why).
+//! GraphQL over WebSocket for clients (the graphql-transport-ws protocol): subscriptions, and
+//! queries and mutations too.
+//!
+//! Browsers cannot set headers on a WebSocket, so the access token comes in `connection_init`
+//! (`{"authorization": "Bearer …"}`). A socket outlives the token it opened with, so the caller's
+//! credential is checked again before every operation, and the socket is closed as soon as its
+//! session ends or its account is disabled (4401) or its roles change (4403, reconnect to act
+//! with the new ones). Idle and greedy sockets are bounded by the `[websocket]` settings:
+//! `connection_init` must come in time (4408), the server pings and closes a socket that stops
+//! answering, and operations per socket and sockets per identity are capped.
 
+use std::collections::HashMap;
 use std::net::SocketAddr;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
-use async_graphql::Data;
-use async_graphql::http::ALL_WEBSOCKET_PROTOCOLS;
-use async_graphql_axum::{GraphQLProtocol, GraphQLWebSocket};
+use async_graphql::{Response, ServerError};
 use axum::Extension;
+use axum::extract::ws::{CloseFrame, Message, WebSocket};
 use axum::extract::{ConnectInfo, State, WebSocketUpgrade};
 use axum::http::{HeaderMap, StatusCode};
-use axum::response::{IntoResponse, Response};
+use axum::response::{IntoResponse, Response as HttpResponse};
+use futures_util::stream::{self, BoxStream};
+use futures_util::{FutureExt, SinkExt, StreamExt};
+use serde::{Deserialize, Serialize};
+use tokio_stream::StreamMap;
+use tracing::Instrument;
+use uuid::Uuid;
 
 use super::AppState;
 use super::request::{CorrelationId, context, device};
-use crate::graphql::{gql_error, request_data};
+use crate::broker::{Delivery, Event, Topic};
+use crate::config::WebSocketSettings;
+use crate::error::{DomainError, ErrorCode};
+use crate::graphql::{RequestContext, finish_errors, gql_error, request_data};
+use crate::identity::actor::Actor;
+use crate::identity::{AccessVerdict, DeviceInfo};
+
+const PROTOCOL: &str = "graphql-transport-ws";
+
+/// Close codes: graphql-transport-ws's own, and 4499 for a peer that stopped answering pings.
+mod close {
+    pub const BAD_REQUEST: u16 = 4400;
+    pub const UNAUTHORIZED: u16 = 4401;
+    pub const FORBIDDEN: u16 = 4403;
+    pub const INIT_TIMEOUT: u16 = 4408;
+    pub const DUPLICATE_ID: u16 = 4409;
+    pub const TOO_MANY: u16 = 4429;
+    pub const UNRESPONSIVE: u16 = 4499;
+}
+
+const ACCESS_CHANGED: &str = "your access changed; reconnect to continue with it";
+
+/// Tungstenite's default read buffer is 128 KiB per socket, zero-filled; client messages are small.
+const READ_BUFFER_BYTES: usize = 4096;
+
+#[derive(Debug, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+enum ClientMessage {
+    ConnectionInit {
+        #[serde(default)]
+        payload: Option<serde_json::Value>,
+    },
+    Ping {},
+    Pong {},
+    Subscribe {
+        id: String,
+        payload: Box<async_graphql::Request>,
+    },
+    Complete {
+        id: String,
+    },
+}
+
+#[derive(Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+enum ServerMessage<'a> {
+    ConnectionAck,
+    Pong,
+    Next { id: &'a str, payload: &'a Response },
+    Error { id: &'a str, payload: Vec<ServerError> },
+    Complete { id: &'a str },
+}
+
+impl ServerMessage<'_> {
+    fn into_frame(self) -> Message {
+        // These types always serialize: strings, and a Response made of JSON values.
+        Message::Text(serde_json::to_string(&self).unwrap_or_default().into())
+    }
+}
 
 fn token(payload: &serde_json::Value) -> Option<String> {
     ["authorization", "Authorization", "accessToken"]
@@ -28,28 +101,344 @@ pub async fn upgrade(
     Extension(CorrelationId(correlation_id)): Extension<CorrelationId>,
     address: ConnectInfo<SocketAddr>,
     headers: HeaderMap,
-    protocol: GraphQLProtocol,
     upgrade: WebSocketUpgrade,
-) -> Response {
+) -> HttpResponse {
     let offered = headers.get(axum::http::header::SEC_WEBSOCKET_PROTOCOL).and_then(|v| v.to_str().ok()).unwrap_or("");
-    if !offered.split(',').any(|p| p.trim() == "graphql-transport-ws") {
+    if !offered.split(',').any(|p| p.trim() == PROTOCOL) {
         return (StatusCode::BAD_REQUEST, "only the graphql-transport-ws protocol is supported").into_response();
     }
     let device = device(&headers, address);
-    upgrade.protocols(ALL_WEBSOCKET_PROTOCOLS).max_message_size(state.max_body_bytes).on_upgrade(
-        move |socket| async move {
-            let services = state.services.clone();
-            GraphQLWebSocket::new(socket, state.schema.clone(), protocol)
-                .on_connection_init(move |payload| async move {
-                    let token = token(&payload);
-                    let ctx = context(&services, token.as_deref(), correlation_id, None, device)
-                        .await
-                        .map_err(|(_, e)| gql_error(e))?;
-                    let data: Data = request_data(&services, ctx);
-                    Ok(data)
-                })
-                .serve()
-                .await
-        },
-    )
+    let span = tracing::info_span!("graphql_ws", correlation_id = %correlation_id, user_id = tracing::field::Empty);
+    upgrade
+        .protocols([PROTOCOL])
+        .max_message_size(state.max_body_bytes)
+        .read_buffer_size(READ_BUFFER_BYTES)
+        .on_upgrade(move |socket| serve(state, socket, correlation_id, device).instrument(span))
+}
+
+/// What ends a socket: a close frame with a code and reason, or the peer having gone.
+enum End {
+    Close(u16, String),
+    Gone,
+}
+
+type Step = Result<(), End>;
+
+async fn serve(state: AppState, mut socket: WebSocket, correlation_id: String, device: DeviceInfo) {
+    let settings = state.websocket.clone();
+    let end = match initialise(&state, &mut socket, &settings, correlation_id, device).await {
+        Ok(mut connection) => connection.run(&mut socket).await,
+        Err(end) => end,
+    };
+    if let End::Close(code, reason) = end {
+        tracing::debug!(code, reason, "closing the socket");
+        let _ = socket.send(Message::Close(Some(CloseFrame { code, reason: reason.into() }))).await;
+    }
+}
+
+/// Waits for `connection_init`, authenticates it and takes a place among the identity's sockets.
+async fn initialise(
+    state: &AppState,
+    socket: &mut WebSocket,
+    settings: &WebSocketSettings,
+    correlation_id: String,
+    device: DeviceInfo,
+) -> Result<Connection, End> {
+    let deadline = tokio::time::Instant::now() + Duration::from_millis(settings.connection_init_timeout_ms);
+    let payload = loop {
+        let incoming = tokio::time::timeout_at(deadline, receive(socket))
+            .await
+            .map_err(|_| End::Close(close::INIT_TIMEOUT, "Connection initialisation timeout".into()))??;
+        match incoming {
+            Some(ClientMessage::ConnectionInit { payload }) => break payload.unwrap_or_default(),
+            Some(ClientMessage::Ping {}) => send(socket, ServerMessage::Pong.into_frame()).await?,
+            Some(ClientMessage::Pong {}) | None => {}
+            Some(ClientMessage::Subscribe { .. } | ClientMessage::Complete { .. }) => {
+                return Err(End::Close(close::UNAUTHORIZED, "Unauthorized".into()));
+            }
+        }
+    };
+    let request = context(&state.services, token(&payload).as_deref(), correlation_id, None, device)
+        .await
+        .map_err(|(_, e)| End::Close(close::UNAUTHORIZED, e.to_string()))?;
+    let owner = match &request.actor {
+        Some(actor) => SocketOwner::User(actor.user_id),
+        None => SocketOwner::Address(request.device.client_address.clone()),
+    };
+    let max = settings.max_sockets_per_identity;
+    let registration = state.sockets.register(owner, max).ok_or_else(|| {
+        End::Close(close::TOO_MANY, format!("at most {max} sockets per identity; close another one first"))
+    })?;
+    send(socket, ServerMessage::ConnectionAck.into_frame()).await?;
+    let access_changes = match &request.actor {
+        Some(actor) => state.services.broker.subscribe(Topic::OrganizationAccess(actor.organization_id)).boxed(),
+        None => stream::pending().boxed(),
+    };
+    Ok(Connection {
+        state: state.clone(),
+        settings: settings.clone(),
+        request,
+        operations: StreamMap::new(),
+        access_changes,
+        _registration: registration,
+    })
+}
+
+/// One result of an operation, or `None` once it has no more.
+type Operation = BoxStream<'static, Option<Response>>;
+
+/// An initialised socket: its caller, the operations it runs and what may end it.
+struct Connection {
+    state: AppState,
+    settings: WebSocketSettings,
+    /// The caller as last checked, with the socket's correlation id and device.
+    request: RequestContext,
+    operations: StreamMap<String, Operation>,
+    access_changes: BoxStream<'static, Delivery>,
+    _registration: Registration,
+}
+
+impl Connection {
+    async fn run(&mut self, socket: &mut WebSocket) -> End {
+        let mut pings = tokio::time::interval(Duration::from_millis(self.settings.ping_interval_ms));
+        pings.tick().await;
+        let mut heard_since_ping = true;
+        loop {
+            let step = tokio::select! {
+                frame = socket.recv() => {
+                    heard_since_ping = true;
+                    match frame {
+                        Some(Ok(frame)) => self.on_frame(socket, frame).await,
+                        Some(Err(_)) | None => Err(End::Gone),
+                    }
+                }
+                Some((id, result)) = self.operations.next(), if !self.operations.is_empty() => {
+                    self.on_results(socket, id, result).await
+                }
+                Some(delivery) = self.access_changes.next() => self.on_access_change(delivery).await,
+                _ = pings.tick() => {
+                    if !heard_since_ping {
+                        Err(End::Close(close::UNRESPONSIVE, "no answer to pings".into()))
+                    } else {
+                        heard_since_ping = false;
+                        send(socket, Message::Ping(Default::default())).await
+                    }
+                }
+            };
+            if let Err(end) = step {
+                return end;
+            }
+        }
+    }
+
+    async fn on_frame(&mut self, socket: &mut WebSocket, frame: Message) -> Step {
+        match parse(frame)? {
+            None => Ok(()),
+            Some(ClientMessage::ConnectionInit { .. }) => {
+                Err(End::Close(close::TOO_MANY, "Too many initialisation requests".into()))
+            }
+            Some(ClientMessage::Ping {}) => send(socket, ServerMessage::Pong.into_frame()).await,
+            Some(ClientMessage::Pong {}) => Ok(()),
+            Some(ClientMessage::Complete { id }) => {
+                self.operations.remove(&id);
+                Ok(())
+            }
+            Some(ClientMessage::Subscribe { id, payload }) => self.start(socket, id, *payload).await,
+        }
+    }
+
+    /// Starts an operation, after checking that the caller may still act and has room for it.
+    async fn start(&mut self, socket: &mut WebSocket, id: String, mut request: async_graphql::Request) -> Step {
+        if self.operations.contains_key(&id) {
+            return Err(End::Close(close::DUPLICATE_ID, format!("Subscriber for {id} already exists")));
+        }
+        if let Err(refusal) = self.recheck().await? {
+            return send(socket, refused(&id, refusal, &self.request.correlation_id)).await;
+        }
+        let max = self.settings.max_operations_per_socket;
+        if self.operations.len() >= max {
+            return send(socket, refused(&id, gql_error(TooManyOperations { max }), &self.request.correlation_id))
+                .await;
+        }
+        let correlation_id = self.request.correlation_id.clone();
+        request.data = request_data(&self.state.services, self.request.clone());
+        let results = self
+            .state
+            .schema
+            .execute_stream(request)
+            .map(move |mut response| {
+                finish_errors(&mut response.errors, &correlation_id);
+                Some(response)
+            })
+            .chain(stream::once(async { None }));
+        self.operations.insert(id, results.boxed());
+        Ok(())
+    }
+
+    /// Sends an operation's result, and whatever other results are ready, then flushes once.
+    async fn on_results(&mut self, socket: &mut WebSocket, id: String, result: Option<Response>) -> Step {
+        feed(socket, &id, result).await?;
+        while let Some(Some((id, result))) = self.operations.next().now_or_never() {
+            feed(socket, &id, result).await?;
+        }
+        socket.flush().await.map_err(|_| End::Gone)
+    }
+
+    async fn on_access_change(&mut self, delivery: Delivery) -> Step {
+        let Some(actor) = &self.request.actor else { return Ok(()) };
+        match delivery {
+            Delivery::Event(event) => match &*event {
+                Event::AccessChanged(change) => match change.verdict_for(actor) {
+                    Some(AccessVerdict::Ended) => Err(End::Close(close::UNAUTHORIZED, "the session has ended".into())),
+                    Some(AccessVerdict::Changed) => Err(End::Close(close::FORBIDDEN, ACCESS_CHANGED.into())),
+                    None => Ok(()),
+                },
+                _ => Ok(()),
+            },
+            // Some changes were missed: ask the database instead.
+            Delivery::Lagged(_) => self.recheck().await.map(|_| ()),
+        }
+    }
+
+    /// Checks the caller's credential and grants again. A credential that no longer works or
+    /// grants that changed end the socket; a database failure only refuses the operation at hand.
+    async fn recheck(&mut self) -> Result<Result<(), async_graphql::Error>, End> {
+        let Some(actor) = &self.request.actor else { return Ok(Ok(())) };
+        match self.state.services.identity.reauthenticate(actor).await {
+            Ok(current) if same_access(&current, actor) => Ok(Ok(())),
+            Ok(_) => Err(End::Close(close::FORBIDDEN, ACCESS_CHANGED.into())),
+            Err(e) if e.code() == ErrorCode::Unauthenticated => Err(End::Close(close::UNAUTHORIZED, e.to_string())),
+            Err(e) => Ok(Err(gql_error(e))),
+        }
+    }
+}
+
+/// A socket asked for more operations at once than `max_operations_per_socket`.
+#[derive(Debug, thiserror::Error)]
+#[error("at most {max} operations may run at once on one socket; complete one first")]
+struct TooManyOperations {
+    max: usize,
+}
+
+impl DomainError for TooManyOperations {
+    fn code(&self) -> ErrorCode {
+        ErrorCode::RateLimited
+    }
+
+    fn details(&self) -> serde_json::Value {
+        serde_json::json!({ "maxOperations": self.max })
+    }
+}
+
+fn same_access(current: &Actor, before: &Actor) -> bool {
+    current.grants == before.grants && current.server_admin == before.server_admin
+}
+
+/// An `error` message: the operation did not start.
+fn refused(id: &str, error: async_graphql::Error, correlation_id: &str) -> Message {
+    let mut errors = vec![error.into_server_error(Default::default())];
+    finish_errors(&mut errors, correlation_id);
+    ServerMessage::Error { id, payload: errors }.into_frame()
+}
+
+/// Queues a result (`next`) or the end of an operation (`complete`) without flushing.
+async fn feed(socket: &mut WebSocket, id: &str, result: Option<Response>) -> Step {
+    let frame = match &result {
+        Some(response) => ServerMessage::Next { id, payload: response }.into_frame(),
+        None => ServerMessage::Complete { id }.into_frame(),
+    };
+    socket.feed(frame).await.map_err(|_| End::Gone)
+}
+
+async fn send(socket: &mut WebSocket, frame: Message) -> Step {
+    socket.send(frame).await.map_err(|_| End::Gone)
+}
+
+/// The next protocol message; `None` for frames that carry none (pings, pongs).
+async fn receive(socket: &mut WebSocket) -> Result<Option<ClientMessage>, End> {
+    match socket.recv().await {
+        Some(Ok(frame)) => parse(frame),
+        Some(Err(_)) | None => Err(End::Gone),
+    }
+}
+
+fn parse(frame: Message) -> Result<Option<ClientMessage>, End> {
+    let text = match frame {
+        Message::Text(text) => text,
+        Message::Binary(_) => return Err(End::Close(close::BAD_REQUEST, "messages must be text".into())),
+        Message::Close(_) => return Err(End::Gone),
+        Message::Ping(_) | Message::Pong(_) => return Ok(None),
+    };
+    serde_json::from_str(text.as_str())
+        .map(Some)
+        .map_err(|e| End::Close(close::BAD_REQUEST, format!("Invalid message received: {e}")))
+}
+
+/// Whose sockets count together towards `max_sockets_per_identity`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+enum SocketOwner {
+    User(Uuid),
+    /// Sockets that are not signed in count per client address.
+    Address(Option<String>),
+}
+
+/// How many sockets each identity has open in this process.
+#[derive(Default)]
+pub struct SocketRegistry {
+    open: Mutex<HashMap<SocketOwner, usize>>,
+}
+
+impl SocketRegistry {
+    /// Takes one of `owner`'s places, or `None` when all `max` are taken.
+    fn register(self: &Arc<Self>, owner: SocketOwner, max: usize) -> Option<Registration> {
+        let mut open = self.open.lock().ok()?;
+        let count = open.entry(owner.clone()).or_default();
+        if *count >= max {
+            return None;
+        }
+        *count += 1;
+        Some(Registration { registry: self.clone(), owner })
+    }
+}
+
+/// A socket's place among its identity's; given back when the socket ends.
+struct Registration {
+    registry: Arc<SocketRegistry>,
+    owner: SocketOwner,
+}
+
+impl Drop for Registration {
+    fn drop(&mut self) {
+        let Ok(mut open) = self.registry.open.lock() else { return };
+        if let Some(count) = open.get_mut(&self.owner) {
+            *count -= 1;
+            if *count == 0 {
+                open.remove(&self.owner);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_identity_gets_its_places_back_when_sockets_end() {
+        let registry = Arc::new(SocketRegistry::default());
+        let owner = SocketOwner::User(Uuid::now_v7());
+        let first = registry.register(owner.clone(), 2).unwrap();
+        let _second = registry.register(owner.clone(), 2).unwrap();
+        assert!(registry.register(owner.clone(), 2).is_none());
+        assert!(registry.register(SocketOwner::Address(None), 2).is_some(), "others are not affected");
+        drop(first);
+        assert!(registry.register(owner, 2).is_some());
+    }
+
+    #[test]
+    fn a_forgotten_identity_costs_nothing() {
+        let registry = Arc::new(SocketRegistry::default());
+        drop(registry.register(SocketOwner::User(Uuid::now_v7()), 1));
+        assert!(registry.open.lock().unwrap().is_empty());
+    }
 }

@@ -20,7 +20,9 @@ use sea_orm::DatabaseConnection;
 use tower_http::cors::{AllowOrigin, CorsLayer};
 use tower_http::services::{ServeDir, ServeFile};
 
+use crate::config::WebSocketSettings;
 use crate::graphql::{AppSchema, Services};
+pub use graphql_ws::SocketRegistry;
 
 #[derive(Clone)]
 pub struct AppState {
@@ -28,6 +30,9 @@ pub struct AppState {
     pub services: Services,
     pub db: DatabaseConnection,
     pub max_body_bytes: usize,
+    pub websocket: WebSocketSettings,
+    /// The clients' open GraphQL sockets per identity, for `websocket.max_sockets_per_identity`.
+    pub sockets: Arc<SocketRegistry>,
 }
 
 impl FromRef<AppState> for Services {

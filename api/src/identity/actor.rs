@@ -144,6 +144,8 @@ pub struct Actor {
     pub organization_id: Uuid,
     /// The device session of an access token; `None` for API tokens.
     pub session_id: Option<Uuid>,
+    /// The API token an integrator authenticated with; `None` for a session.
+    pub api_token_id: Option<Uuid>,
     pub server_admin: bool,
     pub grants: Vec<Grant>,
     /// An API token's ceiling: the caller never acts above this role, whatever its grants.
@@ -195,6 +197,7 @@ mod tests {
             user_id: new_id(),
             organization_id: ORG.with(|o| *o),
             session_id: None,
+            api_token_id: None,
             server_admin: false,
             grants,
             role_ceiling: ceiling,

@@ -88,6 +88,10 @@ impl User {
     async fn is_server_admin(&self) -> bool {
         self.0.is_server_admin
     }
+    /// A disabled account cannot sign in, and its sessions and API tokens do not work.
+    async fn disabled(&self) -> bool {
+        self.0.disabled
+    }
     async fn revision(&self) -> i64 {
         self.0.revision
     }
@@ -476,6 +480,13 @@ impl IdentityMutation {
             .await
             .map(RoleBinding)
             .map_err(gql_error)
+    }
+
+    /// Disables an account of your organization (administrators; owners for an owner) or enables
+    /// it again. Disabling ends its sessions at once, open WebSockets included.
+    async fn set_user_disabled(&self, ctx: &Context<'_>, id: ID, disabled: bool) -> async_graphql::Result<User> {
+        let id = decode(&id, NodeKind::User)?;
+        ctx.services().identity.set_user_disabled(ctx.actor()?, id, disabled).await.map(User).map_err(gql_error)
     }
 
     /// Removes a role binding; true if there was one.

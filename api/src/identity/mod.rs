@@ -11,13 +11,15 @@ use std::sync::{Arc, Mutex};
 
 use acc_entity::{api_token, device_session, organization, project, refresh_token, role_binding, user, workspace};
 use chrono::{DateTime, Duration, Utc};
-use sea_orm::sea_query::ExprTrait;
+use sea_orm::sea_query::{ExprTrait, IntoCondition};
 use sea_orm::{
-    ActiveModelTrait, ColumnTrait, ConnectionTrait, DatabaseConnection, EntityTrait, PaginatorTrait, QueryFilter, Set,
+    ActiveModelTrait, ColumnTrait, ConnectionTrait, DatabaseConnection, EntityTrait, PaginatorTrait, QueryFilter,
+    QueryOrder, Set,
 };
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
+use crate::broker::{Broker, Event, Topic};
 use crate::config::TokenLifetimes;
 use crate::error::{CommonError, DomainError, ErrorCode, is_unique_violation};
 use crate::ids::new_id;
@@ -87,6 +89,39 @@ impl ApiScope {
             ApiScope::Write => Role::Member,
             ApiScope::Operate => Role::Operator,
             ApiScope::Admin => Role::Admin,
+        }
+    }
+}
+
+/// A change that ends or narrows what a credential may do. Open sockets listen for these on
+/// their organization's [`Topic::OrganizationAccess`] and close when one concerns them, so no
+/// socket outlives its session or keeps permissions its user lost.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AccessChange {
+    SessionEnded(Uuid),
+    ApiTokenRevoked(Uuid),
+    UserDisabled(Uuid),
+    RolesChanged(Uuid),
+}
+
+/// What an [`AccessChange`] means for one connection of an actor.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AccessVerdict {
+    /// The credential no longer works: sign in again.
+    Ended,
+    /// The credential still works but its grants changed: reconnect to act with the new ones.
+    Changed,
+}
+
+impl AccessChange {
+    /// The verdict for a connection authenticated as `actor`, if the change concerns it.
+    pub fn verdict_for(self, actor: &Actor) -> Option<AccessVerdict> {
+        match self {
+            AccessChange::SessionEnded(id) if actor.session_id == Some(id) => Some(AccessVerdict::Ended),
+            AccessChange::ApiTokenRevoked(id) if actor.api_token_id == Some(id) => Some(AccessVerdict::Ended),
+            AccessChange::UserDisabled(id) if actor.user_id == id => Some(AccessVerdict::Ended),
+            AccessChange::RolesChanged(id) if actor.user_id == id => Some(AccessVerdict::Changed),
+            _ => None,
         }
     }
 }
@@ -182,6 +217,7 @@ pub struct IdentityService {
     lifetimes: TokenLifetimes,
     limiter: Arc<LoginLimiter>,
     bootstrap: Arc<Bootstrap>,
+    broker: Broker,
 }
 
 impl IdentityService {
@@ -191,8 +227,14 @@ impl IdentityService {
         lifetimes: TokenLifetimes,
         limiter: Arc<LoginLimiter>,
         bootstrap: Arc<Bootstrap>,
+        broker: Broker,
     ) -> Self {
-        Self { db, keys, lifetimes, limiter, bootstrap }
+        Self { db, keys, lifetimes, limiter, bootstrap, broker }
+    }
+
+    /// Tells open connections of `organization_id` that access changed (after the commit).
+    fn announce(&self, organization_id: Uuid, change: AccessChange) {
+        self.broker.publish(Topic::OrganizationAccess(organization_id), Event::AccessChanged(change));
     }
 
     pub fn bootstrap(&self) -> &Bootstrap {
@@ -356,7 +398,8 @@ impl IdentityService {
             .await?;
         if rotated.rows_affected == 0 {
             drop(txn);
-            revoke_session_row(&self.db, &session, "refresh token reused").await?;
+            end_sessions(&self.db, device_session::Column::Id.eq(session.id), "refresh token reused").await?;
+            self.announce(session.organization_id, AccessChange::SessionEnded(session.id));
             tracing::warn!(session_id = %session.id, "refresh token reuse detected; session revoked");
             return Err(IdentityError::RefreshTokenReused);
         }
@@ -387,7 +430,34 @@ impl IdentityService {
             .await?
             .filter(|s| s.revoked_at.is_none() && s.user_id == claims.sub)
             .ok_or(IdentityError::SessionEnded)?;
-        self.actor_for(session.user_id, Some(session.id), None).await
+        self.actor_for(session.user_id, Credential::Session(session.id)).await
+    }
+
+    /// Checks again that the credential an actor was authenticated with still holds, and
+    /// reloads its grants: a socket lives longer than the access token it opened with, so it
+    /// asks this before every operation rather than trusting what it learned at the start.
+    pub async fn reauthenticate(&self, actor: &Actor) -> Result<Actor> {
+        let credential = match (actor.session_id, actor.api_token_id, actor.role_ceiling) {
+            (Some(session_id), _, _) => {
+                device_session::Entity::find_by_id(session_id)
+                    .one(&self.db)
+                    .await?
+                    .filter(|s| s.revoked_at.is_none())
+                    .ok_or(IdentityError::SessionEnded)?;
+                Credential::Session(session_id)
+            }
+            (None, Some(token_id), Some(ceiling)) => {
+                let now = Utc::now();
+                api_token::Entity::find_by_id(token_id)
+                    .one(&self.db)
+                    .await?
+                    .filter(|t| t.revoked_at.is_none() && t.expires_at.is_none_or(|at| at > now))
+                    .ok_or(CommonError::Unauthenticated)?;
+                Credential::ApiToken { id: token_id, ceiling }
+            }
+            _ => return Err(CommonError::Unauthenticated.into()),
+        };
+        self.actor_for(actor.user_id, credential).await
     }
 
     async fn authenticate_api_token(&self, secret: &str) -> Result<Actor> {
@@ -408,17 +478,19 @@ impl IdentityService {
         }
         let scopes: Vec<ApiScope> = serde_json::from_value(token.scopes.clone()).unwrap_or_default();
         let ceiling = scopes.iter().map(|s| s.ceiling()).max().unwrap_or(Role::Viewer);
-        self.actor_for(token.user_id, None, Some(ceiling)).await
+        self.actor_for(token.user_id, Credential::ApiToken { id: token.id, ceiling }).await
     }
 
-    async fn actor_for(&self, user_id: Uuid, session_id: Option<Uuid>, role_ceiling: Option<Role>) -> Result<Actor> {
+    async fn actor_for(&self, user_id: Uuid, credential: Credential) -> Result<Actor> {
         let user = user::Entity::find_by_id(user_id)
             .one(&self.db)
             .await?
             .filter(|u| !u.disabled)
             .ok_or(CommonError::Unauthenticated)?;
+        // In a stable order, so a socket can tell whether its caller's grants changed.
         let grants = role_binding::Entity::find()
             .filter(role_binding::Column::SubjectId.eq(user.id))
+            .order_by_asc(role_binding::Column::Id)
             .all(&self.db)
             .await?
             .into_iter()
@@ -430,10 +502,15 @@ impl IdentityService {
                 })
             })
             .collect();
+        let (session_id, api_token_id, role_ceiling) = match credential {
+            Credential::Session(id) => (Some(id), None, None),
+            Credential::ApiToken { id, ceiling } => (None, Some(id), Some(ceiling)),
+        };
         Ok(Actor {
             user_id: user.id,
             organization_id: user.organization_id,
             session_id,
+            api_token_id,
             server_admin: user.is_server_admin,
             grants,
             role_ceiling,
@@ -512,7 +589,8 @@ impl IdentityService {
     pub async fn revoke_session(&self, actor: &Actor, id: Uuid) -> Result<device_session::Model> {
         forbid_api_tokens(actor, "revoke sessions")?;
         let session = self.session(actor, id).await?;
-        revoke_session_row(&self.db, &session, "revoked").await?;
+        end_sessions(&self.db, device_session::Column::Id.eq(session.id), "revoked").await?;
+        self.announce(session.organization_id, AccessChange::SessionEnded(session.id));
         Ok(device_session::Entity::find_by_id(id).one(&self.db).await?.unwrap_or(session))
     }
 
@@ -579,7 +657,9 @@ impl IdentityService {
         active.revoked_at = Set(Some(now));
         active.updated_at = Set(now);
         active.revision = Set(revision + 1);
-        Ok(active.update(&self.db).await?)
+        let token = active.update(&self.db).await?;
+        self.announce(token.organization_id, AccessChange::ApiTokenRevoked(token.id));
+        Ok(token)
     }
 
     /// A new tenant with its owner; only server administrators may create one.
@@ -650,7 +730,9 @@ impl IdentityService {
         if let Some(binding) = existing {
             return Ok(binding);
         }
-        insert_grant(&self.db, actor.organization_id, subject.id, role, scope.0, scope.1).await
+        let binding = insert_grant(&self.db, actor.organization_id, subject.id, role, scope.0, scope.1).await?;
+        self.announce(actor.organization_id, AccessChange::RolesChanged(subject.id));
+        Ok(binding)
     }
 
     pub async fn revoke_role(
@@ -682,7 +764,51 @@ impl IdentityService {
             }
         }
         txn.commit().await?;
+        if deleted.rows_affected > 0 {
+            self.announce(actor.organization_id, AccessChange::RolesChanged(subject.id));
+        }
         Ok(deleted.rows_affected > 0)
+    }
+
+    /// Disables or enables again an account of the caller's organization. A disabled account
+    /// cannot sign in, its sessions end, and its API tokens stop working while it stays disabled.
+    pub async fn set_user_disabled(&self, actor: &Actor, id: Uuid, disabled: bool) -> Result<user::Model> {
+        forbid_api_tokens(actor, "disable or enable accounts")?;
+        let org = ScopePath::organization(actor.organization_id);
+        actor.authorize(Permission::Administer, &org, "organization")?;
+        let target = self.member_of_tenant(actor, id).await?;
+        if target.id == actor.user_id {
+            return Err(CommonError::validation("you cannot disable or enable your own account").into());
+        }
+        let target_is_owner = role_binding::Entity::find()
+            .filter(role_binding::Column::SubjectId.eq(target.id))
+            .filter(role_binding::Column::Role.eq(Role::Owner.as_str()))
+            .count(&self.db)
+            .await?
+            > 0;
+        if target_is_owner {
+            // Only an owner can make an owner, so only an owner can lock one out.
+            actor.authorize(Permission::Own, &org, "organization")?;
+        }
+        if target.disabled == disabled {
+            return Ok(target);
+        }
+        let now = Utc::now();
+        let txn = crate::db::begin_write(&self.db).await?;
+        let revision = target.revision;
+        let mut active: user::ActiveModel = target.into();
+        active.disabled = Set(disabled);
+        active.revision = Set(revision + 1);
+        active.updated_at = Set(now);
+        let user = active.update(&txn).await?;
+        if disabled {
+            end_sessions(&txn, device_session::Column::UserId.eq(user.id), "account disabled").await?;
+        }
+        txn.commit().await?;
+        if disabled {
+            self.announce(user.organization_id, AccessChange::UserDisabled(user.id));
+        }
+        Ok(user)
     }
 
     pub async fn role_binding(&self, actor: &Actor, id: Uuid) -> Result<role_binding::Model> {
@@ -751,7 +877,15 @@ async fn insert_grant(
     .await?)
 }
 
-async fn revoke_session_row(db: &impl ConnectionTrait, session: &device_session::Model, reason: &str) -> Result<()> {
+/// What a bearer token turned out to be, once checked.
+#[derive(Debug, Clone, Copy)]
+enum Credential {
+    Session(Uuid),
+    ApiToken { id: Uuid, ceiling: Role },
+}
+
+/// Ends the live sessions `which` selects, saying why.
+async fn end_sessions(db: &impl ConnectionTrait, which: impl IntoCondition, reason: &str) -> Result<()> {
     let now = Utc::now();
     device_session::Entity::update_many()
         .col_expr(device_session::Column::RevokedAt, sea_orm::sea_query::Expr::value(now))
@@ -761,7 +895,7 @@ async fn revoke_session_row(db: &impl ConnectionTrait, session: &device_session:
             device_session::Column::Revision,
             sea_orm::sea_query::Expr::col(device_session::Column::Revision).add(1),
         )
-        .filter(device_session::Column::Id.eq(session.id))
+        .filter(which)
         .filter(device_session::Column::RevokedAt.is_null())
         .exec(db)
         .await?;
