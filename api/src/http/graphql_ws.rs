@@ -201,6 +201,9 @@ struct Connection {
 impl Connection {
     async fn run(&mut self, socket: &mut WebSocket) -> End {
         let mut pings = tokio::time::interval(Duration::from_millis(self.settings.ping_interval_ms));
+        // A busy loop must not fire missed ticks back to back: that would judge a client silent
+        // without giving it the time to answer.
+        pings.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
         pings.tick().await;
         let mut heard_since_ping = true;
         loop {
@@ -252,13 +255,13 @@ impl Connection {
         if self.operations.contains_key(&id) {
             return Err(End::Close(close::DUPLICATE_ID, format!("Subscriber for {id} already exists")));
         }
-        if let Err(refusal) = self.recheck().await? {
-            return send(socket, refused(&id, refusal, &self.request.correlation_id)).await;
-        }
         let max = self.settings.max_operations_per_socket;
         if self.operations.len() >= max {
             return send(socket, refused(&id, gql_error(TooManyOperations { max }), &self.request.correlation_id))
                 .await;
+        }
+        if let Err(refusal) = self.recheck().await? {
+            return send(socket, refused(&id, refusal, &self.request.correlation_id)).await;
         }
         let correlation_id = self.request.correlation_id.clone();
         request.data = request_data(&self.state.services, self.request.clone());
