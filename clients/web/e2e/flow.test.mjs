@@ -285,6 +285,37 @@ test("settings show where each value comes from; sessions list this device and r
   await screenshot(page, "sessions");
 });
 
+test("an administrator disables a person, whose open page is signed out at once, and enables them again", { timeout: 60_000 }, async () => {
+  const signIn = "mutation($e: String!, $p: String!) { login(email: $e, password: $p) { accessToken } }";
+  const { login } = await gql(server.url, signIn, { e: OWNER.email, p: OWNER.password });
+  const alice = { email: "alice@acme.test", password: "correct horse battery staple" };
+  const create = "mutation($e: String!, $p: String!) { createUser(email: $e, password: $p, role: MEMBER) { id } }";
+  await gql(server.url, create, { e: alice.email, p: alice.password }, login.accessToken);
+
+  // Alice is signed in in a browser of her own, with the approvals inbox open (a live subscription).
+  const hers = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+  const alicePage = await hers.newPage();
+  await watch(alicePage);
+  await alicePage.goto(`${proxy.url}/approvals`);
+  await alicePage.getByLabel("Email").fill(alice.email);
+  await alicePage.getByLabel("Password").fill(alice.password);
+  await alicePage.getByRole("button", { name: "Sign in" }).click();
+  await alicePage.getByRole("heading", { name: "Approvals" }).waitFor(WAIT);
+
+  await page.getByRole("link", { name: "People" }).click();
+  const row = page.locator("tr", { hasText: alice.email });
+  page.once("dialog", (dialog) => dialog.accept());
+  await row.getByRole("button", { name: "Disable" }).click();
+  await row.getByText("disabled").waitFor(WAIT);
+  await screenshot(page, "people");
+  // Her session ended on the server: her page goes back to signing in without a reload.
+  await alicePage.getByRole("button", { name: "Sign in" }).waitFor(WAIT);
+
+  await row.getByRole("button", { name: "Enable" }).click();
+  await row.getByText("active").waitFor(WAIT);
+  await hers.close();
+});
+
 test("the board and the run view fit a phone", { timeout: 60_000 }, async () => {
   const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
   const small = await phone.newPage();

@@ -27,6 +27,7 @@ import { Approvals } from "./pages/Approvals";
 import { Agents } from "./pages/Agents";
 import { Settings } from "./pages/Settings";
 import { Sessions } from "./pages/Sessions";
+import { People } from "./pages/People";
 import { ViewerQuery } from "./api/viewer";
 
 const LogoutMutation = graphql(`
@@ -100,6 +101,7 @@ const NAV = [
   ["/approvals", "Approvals"],
   ["/agents", "Agents"],
   ["/settings", "Settings"],
+  ["/people", "People"],
   ["/sessions", "Sessions"],
 ] as const;
 
@@ -172,6 +174,7 @@ function Route({ path }: { path: string }) {
   if (match("/approvals", path)) return <Approvals />;
   if (match("/agents", path)) return <Agents />;
   if (match("/settings", path)) return <Settings />;
+  if (match("/people", path)) return <People />;
   if (match("/sessions", path)) return <Sessions />;
   return <Workspaces />;
 }

@@ -74,6 +74,15 @@ export async function accessToken(): Promise<string | null> {
   return currentAccessToken() ?? refresh();
 }
 
+/**
+ * The server refused the access token (a socket closed with 4401, the session ended): drop it
+ * and refresh. A session that really ended is refused there too, which signs this device out.
+ */
+export function accessRefused(): Promise<string | null> {
+  access = null;
+  return refresh();
+}
+
 export function refresh(): Promise<string | null> {
   inflight ??= withLock(exchangeRefreshToken).finally(() => {
     inflight = null;

@@ -8,7 +8,7 @@ import { authExchange } from "@urql/exchange-auth";
 import { createClient as createWsClient, type Client as WsClient } from "graphql-ws";
 import { filter, map, merge, pipe, share } from "wonka";
 import schema from "../gql/introspection";
-import { accessToken, currentAccessToken, refresh } from "./auth";
+import { accessRefused, accessToken, currentAccessToken, refresh } from "./auth";
 import { keysFor, updates } from "./cache";
 import { OFFLINE_MESSAGE } from "./errors";
 import { serverUrl, socketUrl } from "./platform";
@@ -25,6 +25,16 @@ export async function connectionParams(): Promise<Record<string, string>> {
   const token = await accessToken();
   return token ? { authorization: `Bearer ${token}` } : {};
 }
+
+/** Close code of a socket whose session ended (graphql-transport-ws "Unauthorized"). */
+const SESSION_ENDED = 4401;
+
+/** What every socket of the client does when it closes: follow the session's end at once. */
+export const socketEvents = {
+  closed(event: unknown) {
+    if ((event as { code?: number } | null)?.code === SESSION_ENDED) void accessRefused();
+  },
+};
 
 /** Writes while offline are refused here, before the cache could queue them. */
 export const refuseOfflineWrites: Exchange = ({ forward }) => (operations$) => {
@@ -64,6 +74,7 @@ export function makeClient(): { client: Client; ws: WsClient } {
     lazy: true,
     retryAttempts: Infinity,
     shouldRetry: () => true,
+    on: socketEvents,
   });
   const client = new Client({
     url: serverUrl("/graphql"),

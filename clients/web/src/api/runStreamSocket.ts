@@ -3,7 +3,7 @@
 import { print } from "graphql";
 import { createClient } from "graphql-ws";
 import { graphql } from "../gql";
-import { connectionParams } from "./client";
+import { connectionParams, socketEvents } from "./client";
 import { socketUrl } from "./platform";
 import type { Subscribe } from "./runStream";
 
@@ -21,7 +21,13 @@ const RunEventsSubscription = graphql(`
 export function subscribeRunEvents(runId: string): Subscribe {
   const query = print(RunEventsSubscription);
   return (after, sink) => {
-    const socket = createClient({ url: socketUrl("/graphql/ws"), connectionParams, retryAttempts: 0, lazy: true });
+    const socket = createClient({
+      url: socketUrl("/graphql/ws"),
+      connectionParams,
+      retryAttempts: 0,
+      lazy: true,
+      on: socketEvents,
+    });
     const unsubscribe = socket.subscribe<{ runEvents: Parameters<typeof sink.next>[0] }>(
       { query, variables: { runId, after: after === null ? null : String(after) } },
       {

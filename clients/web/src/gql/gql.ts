@@ -34,6 +34,8 @@ type Documents = {
     "\n  subscription TaskEvents($projectId: ID!) {\n    taskEvents(projectId: $projectId) {\n      kind\n      taskId\n      task {\n        ...TaskCard\n      }\n    }\n  }\n": typeof types.TaskEventsDocument,
     "\n  mutation UpdateTaskStatus($id: ID!, $expectedRevision: Int!, $status: TaskStatus!) {\n    updateTask(input: { id: $id, expectedRevision: $expectedRevision, status: $status }) {\n      ...TaskCard\n    }\n  }\n": typeof types.UpdateTaskStatusDocument,
     "\n  mutation CreateTask($input: CreateTaskInput!) {\n    createTask(input: $input) {\n      ...TaskCard\n    }\n  }\n": typeof types.CreateTaskDocument,
+    "\n  query People {\n    viewer {\n      id\n    }\n    users(first: 100) {\n      nodes {\n        id\n        email\n        displayName\n        disabled\n        roleBindings {\n          role\n        }\n      }\n      pageInfo {\n        hasNextPage\n      }\n    }\n  }\n": typeof types.PeopleDocument,
+    "\n  mutation SetUserDisabled($id: ID!, $disabled: Boolean!) {\n    setUserDisabled(id: $id, disabled: $disabled) {\n      id\n      disabled\n    }\n  }\n": typeof types.SetUserDisabledDocument,
     "\n  query Run($id: ID!) {\n    node(id: $id) {\n      __typename\n      ... on TaskRun {\n        ...RunDetail\n      }\n    }\n  }\n": typeof types.RunDocument,
     "\n  fragment RunDetail on TaskRun {\n    id\n    status\n    statusReason\n    revision\n    maxAttempts\n    createdAt\n    updatedAt\n    task {\n      id\n      title\n      project {\n        id\n        name\n      }\n    }\n    agent {\n      id\n      name\n      capabilities\n    }\n    handoffTarget {\n      id\n      name\n    }\n    attempts {\n      number\n      kind\n      status\n      agent {\n        id\n        name\n      }\n      leaseExpiresAt\n      endedAt\n      createdAt\n    }\n    approvals {\n      id\n      action\n      status\n    }\n    checkpoints {\n      reason\n      createdAt\n      targetAgent {\n        name\n      }\n    }\n  }\n": typeof types.RunDetailFragmentDoc,
     "\n  subscription RunLive($projectId: ID!) {\n    runUpdated(projectId: $projectId) {\n      ...RunDetail\n    }\n  }\n": typeof types.RunLiveDocument,
@@ -82,6 +84,8 @@ const documents: Documents = {
     "\n  subscription TaskEvents($projectId: ID!) {\n    taskEvents(projectId: $projectId) {\n      kind\n      taskId\n      task {\n        ...TaskCard\n      }\n    }\n  }\n": types.TaskEventsDocument,
     "\n  mutation UpdateTaskStatus($id: ID!, $expectedRevision: Int!, $status: TaskStatus!) {\n    updateTask(input: { id: $id, expectedRevision: $expectedRevision, status: $status }) {\n      ...TaskCard\n    }\n  }\n": types.UpdateTaskStatusDocument,
     "\n  mutation CreateTask($input: CreateTaskInput!) {\n    createTask(input: $input) {\n      ...TaskCard\n    }\n  }\n": types.CreateTaskDocument,
+    "\n  query People {\n    viewer {\n      id\n    }\n    users(first: 100) {\n      nodes {\n        id\n        email\n        displayName\n        disabled\n        roleBindings {\n          role\n        }\n      }\n      pageInfo {\n        hasNextPage\n      }\n    }\n  }\n": types.PeopleDocument,
+    "\n  mutation SetUserDisabled($id: ID!, $disabled: Boolean!) {\n    setUserDisabled(id: $id, disabled: $disabled) {\n      id\n      disabled\n    }\n  }\n": types.SetUserDisabledDocument,
     "\n  query Run($id: ID!) {\n    node(id: $id) {\n      __typename\n      ... on TaskRun {\n        ...RunDetail\n      }\n    }\n  }\n": types.RunDocument,
     "\n  fragment RunDetail on TaskRun {\n    id\n    status\n    statusReason\n    revision\n    maxAttempts\n    createdAt\n    updatedAt\n    task {\n      id\n      title\n      project {\n        id\n        name\n      }\n    }\n    agent {\n      id\n      name\n      capabilities\n    }\n    handoffTarget {\n      id\n      name\n    }\n    attempts {\n      number\n      kind\n      status\n      agent {\n        id\n        name\n      }\n      leaseExpiresAt\n      endedAt\n      createdAt\n    }\n    approvals {\n      id\n      action\n      status\n    }\n    checkpoints {\n      reason\n      createdAt\n      targetAgent {\n        name\n      }\n    }\n  }\n": types.RunDetailFragmentDoc,
     "\n  subscription RunLive($projectId: ID!) {\n    runUpdated(projectId: $projectId) {\n      ...RunDetail\n    }\n  }\n": types.RunLiveDocument,
@@ -204,6 +208,14 @@ export function graphql(source: "\n  mutation UpdateTaskStatus($id: ID!, $expect
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  mutation CreateTask($input: CreateTaskInput!) {\n    createTask(input: $input) {\n      ...TaskCard\n    }\n  }\n"): (typeof documents)["\n  mutation CreateTask($input: CreateTaskInput!) {\n    createTask(input: $input) {\n      ...TaskCard\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query People {\n    viewer {\n      id\n    }\n    users(first: 100) {\n      nodes {\n        id\n        email\n        displayName\n        disabled\n        roleBindings {\n          role\n        }\n      }\n      pageInfo {\n        hasNextPage\n      }\n    }\n  }\n"): (typeof documents)["\n  query People {\n    viewer {\n      id\n    }\n    users(first: 100) {\n      nodes {\n        id\n        email\n        displayName\n        disabled\n        roleBindings {\n          role\n        }\n      }\n      pageInfo {\n        hasNextPage\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation SetUserDisabled($id: ID!, $disabled: Boolean!) {\n    setUserDisabled(id: $id, disabled: $disabled) {\n      id\n      disabled\n    }\n  }\n"): (typeof documents)["\n  mutation SetUserDisabled($id: ID!, $disabled: Boolean!) {\n    setUserDisabled(id: $id, disabled: $disabled) {\n      id\n      disabled\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
