@@ -550,6 +550,22 @@ impl Spool {
         Ok(released)
     }
 
+    /// Starts over under another connector identity, with no run and no remembered sequence:
+    /// the control plane refuses the old identity's events, and expects a run's events from a
+    /// connector it never heard from to start at sequence 1. Call it once no run is active.
+    /// Returns how many unacknowledged events were dropped.
+    pub fn start_over(&mut self, connector_id: Uuid) -> Result<usize, SpoolError> {
+        let dropped = self.held;
+        for run in std::mem::take(&mut self.runs).into_values() {
+            fs::remove_file(&run.path).map_err(io(&run.path))?;
+        }
+        self.held = 0;
+        self.cache_bytes = 0;
+        self.forgotten.clear()?;
+        self.connector_id = connector_id;
+        Ok(dropped)
+    }
+
     /// Deletes an ended, fully acknowledged run's file, remembering its last sequence.
     fn forget_if_done(&mut self, run_id: Uuid) -> Result<(), SpoolError> {
         let Some(run) = self.runs.get(&run_id) else { return Ok(()) };

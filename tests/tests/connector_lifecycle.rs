@@ -1,13 +1,14 @@
 //! A connector's life after enrollment, with the real `acc` and `acc-connector` binaries: its
-//! logs, and removing a revoked connector and its agents while their runs keep their history.
+//! logs, its revocation, a new credential picked up without a restart, and removing a revoked
+//! connector and its agents while their runs keep their history.
 
 mod common;
 
 use std::path::Path;
 use std::time::Duration;
 
-use acc_tests::{Client, Server, TestDb, on_both_databases};
-use common::{enroll, online_agents, run_connector, wait_status};
+use acc_tests::{Client, Server, ServerOptions, TestDb, on_both_databases};
+use common::{enroll, enroll_with, online_agents, run_connector, wait_status};
 use serde_json::{Value, json};
 
 const GREETER: &str = r#"
@@ -16,6 +17,15 @@ name = "greeter"
 adapter = "command"
 command = "sh"
 args = ["-c", "echo hello"]
+"#;
+
+/// Prints 40 numbered lines, one every 50 ms.
+const TICKER: &str = r#"
+[[agents]]
+name = "ticker"
+adapter = "command"
+command = "sh"
+args = ["-c", "i=1; while [ $i -le 40 ]; do echo tick $i; i=$((i+1)); sleep 0.05; done"]
 "#;
 
 /// Waits until the file at `path` contains `needle`; returns its text.
@@ -137,3 +147,71 @@ on_both_databases!(
         assert_eq!(again.data("removeConnector"), &removed);
     }
 );
+
+on_both_databases!(a_running_connector_picks_up_a_new_credential_without_a_restart, |db: TestDb| async move {
+    // Short leases, so the revoked connector's attempt lapses and is retried quickly.
+    let env = [
+        ("ACC_RUNS__HEARTBEAT_INTERVAL_MS", "500"),
+        ("ACC_RUNS__LEASE_MS", "2000"),
+        ("ACC_RUNS__RETRY_BACKOFF_MS", "200"),
+    ];
+    let env = env.map(|(k, v)| (k.to_owned(), v.to_owned())).to_vec();
+    let server = Server::start_with(db, ServerOptions { env, ..Default::default() }).await;
+    let f = common::fixture(&server).await;
+    let dir = server.db.dir.clone();
+    let credential = enroll(&server, &f.owner, &f.workspace_id, &dir).await;
+    let mut connector = run_connector(&dir, &credential, TICKER);
+    let old_agent = online_agents(&f.owner, &f.project_id, 1).await[0]["id"].clone();
+    let old = connectors(&f.owner).await[0]["id"].clone();
+    let task = common::create_task(&f.owner, &f.project_id, "Tick").await;
+    // Not pinned to the agent, so its retry may go to any agent that can take it.
+    let started =
+        f.owner.gql("mutation($t: ID!) { startRun(taskId: $t) { id agent { id } } }", json!({"t": task["id"]})).await;
+    let started = started.data("startRun");
+    assert_eq!(started["agent"]["id"], old_agent);
+    let run_id = started["id"].as_str().unwrap().to_owned();
+    wait_status(&f.owner, &run_id, "RUNNING").await;
+
+    // Revoked mid-run, then enrolled again over the same credential file.
+    f.owner.gql("mutation($id: ID!) { revokeConnector(id: $id) { id } }", json!({"id": old})).await;
+    let token = common::enrollment_token(&f.owner, &f.workspace_id).await;
+    enroll_with(&server, &token, &dir, &["--force"]);
+
+    // The same process comes back as the new connector...
+    let mut new = Value::Null;
+    for _ in 0..600 {
+        let listed = connectors(&f.owner).await;
+        if let Some(c) = listed.iter().find(|c| c["id"] != old && c["online"] == true) {
+            new = c["id"].clone();
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert!(new.is_string(), "the connector never came back with its new credential");
+    assert!(connector.child.try_wait().unwrap().is_none(), "the connector kept running");
+    wait_for_line(&dir.join("connector.log"), "dialing with the new credential").await;
+
+    // ...and the run its old identity lost is retried there, from a fresh event sequence.
+    common::wait_status_within(&f.owner, &run_id, "SUCCEEDED", Duration::from_secs(60)).await;
+    let attempts = f
+        .owner
+        .gql(
+            "query($id: ID!) { node(id: $id) { ... on TaskRun { attempts { status agent { connector { id } } } } } }",
+            json!({"id": run_id}),
+        )
+        .await;
+    let attempts = attempts.data("node")["attempts"].as_array().unwrap().clone();
+    assert_eq!(attempts.first().unwrap()["agent"]["connector"]["id"], old);
+    assert_eq!(attempts.last().unwrap()["agent"]["connector"]["id"], new);
+    assert_eq!(attempts.last().unwrap()["status"], "ENDED");
+    let events = common::events(&f.owner, &run_id).await;
+    let last_start = events.iter().rposition(|e| e["kind"] == "started").unwrap();
+    let lines: Vec<&str> = events[last_start..]
+        .iter()
+        .filter(|e| e["kind"] == "output")
+        .map(|e| e["data"]["line"].as_str().unwrap())
+        .collect();
+    let expected: Vec<String> = (1..=40).map(|i| format!("tick {i}")).collect();
+    assert_eq!(lines, expected, "the retry's every line, once, in order");
+    let _ = connector.child.kill();
+});
