@@ -168,9 +168,12 @@ impl Runtime {
 
     /// Ends the runs a previous connector process left running: their process group is killed if
     /// it is provably the same process (same start time), and a `Result` of `lost` is spooled,
-    /// so the control plane learns the outcome instead of waiting for a lease to lapse.
+    /// so the control plane learns the outcome instead of waiting for a lease to lapse. A spool
+    /// of another connector identity (the credential was replaced while stopped) starts over
+    /// instead, as after `adopt_identity`: the control plane would refuse what it holds.
     fn recover(&self) -> Result<(), RuntimeError> {
         let mut spool = lock(&self.spool);
+        let previous_owner = spool.previous_owner();
         for orphan in spool.unfinished() {
             let span = tracing::warn_span!("recover", run_id = %orphan.run_id, attempt_id = %orphan.attempt_id);
             let _entered = span.enter();
@@ -181,6 +184,9 @@ impl Runtime {
                 _ => false,
             };
             tracing::warn!(stopped, "the run was active when the connector stopped; ending it as failed");
+            if previous_owner.is_some() {
+                continue;
+            }
             spool.append_unbounded(
                 orphan.run_id,
                 EventKind::Result,
@@ -195,6 +201,14 @@ impl Runtime {
                     },
                 }),
             )?;
+        }
+        if let Some(previous) = previous_owner {
+            let dropped = spool.start_over(self.connector_id())?;
+            tracing::warn!(
+                %previous,
+                dropped_events = dropped,
+                "the spool was another connector's (the credential was replaced); it starts over, its unsent events dropped"
+            );
         }
         spool.sync()?;
         Ok(())
