@@ -2,6 +2,7 @@
 
 #![deny(clippy::unwrap_used)]
 
+use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -81,7 +82,12 @@ fn load(common: &CommonArgs, serve: Option<&ServeArgs>) -> Result<Config, String
 fn init_tracing() {
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info,sqlx=warn,sea_orm=warn"));
-    tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).init();
+    // Colour codes only for a person at a terminal, never into a log file or a journal.
+    tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .with_ansi(std::io::stderr().is_terminal())
+        .init();
 }
 
 async fn serve(args: ServeArgs) -> Result<(), String> {

@@ -47,7 +47,8 @@ pub struct Expected<'a> {
 
 #[derive(Debug)]
 pub struct ApprovalVerifier {
-    connector_id: Uuid,
+    /// The connector tokens must name; replaced when the connector takes on a new identity.
+    connector_id: Mutex<Uuid>,
     keys: Mutex<Vec<(String, DecodingKey)>>,
     spent: Mutex<SeenLog<()>>,
 }
@@ -56,10 +57,15 @@ impl ApprovalVerifier {
     /// Spent tokens are remembered in `path`, so a restart does not make one usable again.
     pub fn open(path: &Path, connector_id: Uuid) -> Result<Self, SeenError> {
         Ok(Self {
-            connector_id,
+            connector_id: Mutex::new(connector_id),
             keys: Mutex::new(Vec::new()),
             spent: Mutex::new(SeenLog::open(path, REMEMBERED_TOKENS)?),
         })
+    }
+
+    /// From now on, tokens must name `connector_id`.
+    pub fn set_connector(&self, connector_id: Uuid) {
+        *lock(&self.connector_id) = connector_id;
     }
 
     /// Takes the keys a `HelloAck` lists; a key that does not decode is skipped with a warning.
@@ -98,7 +104,7 @@ impl ApprovalVerifier {
                 .map_err(|e| TokenError::Invalid(e.to_string()))?
                 .claims
         };
-        if claims.connector_id != self.connector_id {
+        if claims.connector_id != *lock(&self.connector_id) {
             return Err(TokenError::Mismatch("connector"));
         }
         if claims.run_id != expected.run_id {

@@ -1,9 +1,12 @@
 //! The connection to the control plane: dials `/v1/connectors/ws` with the bearer credential,
 //! says `Hello`, takes `HelloAck`, then concurrently sends heartbeats, command acks and spooled
 //! events (resent after the acknowledged cursor) and reads commands, event acks and errors.
-//! Reconnects forever with jittered exponential backoff.
+//! Reconnects forever with jittered exponential backoff. After the control plane refuses the
+//! credential it reads the credential file again, so a new one (`acc-connector enroll --force`)
+//! takes effect without a restart.
 
 use std::collections::HashMap;
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -21,8 +24,12 @@ use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 use tracing::Instrument;
 
 use crate::backoff::Backoff;
+use crate::config::Config;
+use crate::credential::{CredentialError, read_credential};
+use crate::enroll::{EnrollError, gateway_url};
 use crate::runtime::Runtime;
 use crate::spool::SpoolError;
+use crate::tls::{TlsError, client_config};
 
 /// How long dialing and the WebSocket upgrade may take.
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(15);
@@ -84,11 +91,13 @@ impl From<acc_protocol::ProtocolError> for SessionError {
     }
 }
 
-/// Where and how to connect.
+/// Where and how to connect, and as whom.
 #[derive(Clone)]
 pub struct Target {
     /// `ws(s)://…/v1/connectors/ws`.
     pub url: String,
+    /// The connector the credential belongs to.
+    pub connector_id: uuid::Uuid,
     /// The bearer credential from enrollment.
     pub credential: String,
     /// TLS for `wss://`: the servers to trust and the client certificate to present.
@@ -97,12 +106,74 @@ pub struct Target {
 
 impl std::fmt::Debug for Target {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Target").field("url", &self.url).field("credential", &"[REDACTED]").finish()
+        f.debug_struct("Target")
+            .field("url", &self.url)
+            .field("connector_id", &self.connector_id)
+            .field("credential", &"[REDACTED]")
+            .finish()
     }
 }
 
-/// Connects, and reconnects after every loss, until `shutdown` turns true.
-pub async fn run(runtime: Arc<Runtime>, target: Target, mut shutdown: watch::Receiver<bool>) {
+#[derive(Debug, thiserror::Error)]
+pub enum IdentityError {
+    #[error(transparent)]
+    Credential(#[from] CredentialError),
+    #[error(transparent)]
+    Server(#[from] EnrollError),
+    #[error(transparent)]
+    Tls(#[from] TlsError),
+}
+
+/// Where the connector's identity comes from: the credential file `enroll` writes, and the
+/// configuration's server override and private CA.
+#[derive(Debug, Clone)]
+pub struct Identity {
+    credential_path: PathBuf,
+    server: Option<String>,
+    server_ca: Option<PathBuf>,
+}
+
+impl Identity {
+    pub fn from_config(config: &Config) -> Self {
+        Self {
+            credential_path: config.credential_path(),
+            server: config.server.clone(),
+            server_ca: config.server_ca.clone(),
+        }
+    }
+
+    /// Reads the credential file: what to dial, and as whom.
+    pub fn load(&self) -> Result<Target, IdentityError> {
+        let credential = read_credential(&self.credential_path)?;
+        let server = self.server.clone().unwrap_or_else(|| credential.server.clone());
+        let url = gateway_url(&server)?;
+        let tls = client_config(self.server_ca.as_deref(), credential.client_identity())?;
+        Ok(Target { url, connector_id: credential.connector_id, credential: credential.credential, tls })
+    }
+
+    /// After the control plane refused `current`: the credential file's new one, if
+    /// `acc-connector enroll --force` has written one there since.
+    fn replacement(&self, current: &Target) -> Option<Target> {
+        match self.load() {
+            Ok(target) if target.credential != current.credential => Some(target),
+            Ok(_) => {
+                tracing::warn!(
+                    credential = %self.credential_path.display(),
+                    "the credential file still holds the refused credential; `acc-connector enroll --force` with a new enrollment token replaces it, and this connector picks it up without a restart"
+                );
+                None
+            }
+            Err(e) => {
+                tracing::warn!(error = %e, "could not read the credential file again");
+                None
+            }
+        }
+    }
+}
+
+/// Connects as `target` (read from `identity`), and reconnects after every loss, until
+/// `shutdown` turns true.
+pub async fn run(runtime: Arc<Runtime>, identity: Identity, mut target: Target, mut shutdown: watch::Receiver<bool>) {
     let mut backoff = Backoff::default();
     let mut session_number: u64 = 0;
     loop {
@@ -116,24 +187,50 @@ pub async fn run(runtime: Arc<Runtime>, target: Target, mut shutdown: watch::Rec
         if established {
             backoff.reset();
         }
-        let _entered = span.enter();
+        let refused = matches!(result, Err(SessionError::Unauthorized));
         match result {
             Ok(()) => {
-                tracing::info!("disconnected: the connector is stopping");
+                span.in_scope(|| tracing::info!("disconnected: the connector is stopping"));
                 return;
             }
-            Err(SessionError::Unauthorized) => tracing::error!("{}", SessionError::Unauthorized),
-            Err(e @ SessionError::Refused { .. }) => tracing::error!(error = %e, "connection refused"),
-            Err(e) => tracing::warn!(error = %e, "connection to the control plane lost"),
+            Err(e) => span.in_scope(|| log_loss(&e)),
+        }
+        if refused && let Some(replacement) = span.in_scope(|| identity.replacement(&target)) {
+            match take_on(&runtime, &target, &replacement).instrument(span.clone()).await {
+                Ok(()) => {
+                    target = replacement;
+                    backoff.reset();
+                    continue;
+                }
+                // Tried again at the next refusal.
+                Err(e) => span.in_scope(|| tracing::error!(error = %e, "could not take on the new identity")),
+            }
         }
         let delay = backoff.next_delay();
-        tracing::info!(delay_ms = delay.as_millis() as u64, "reconnecting");
-        drop(_entered);
+        span.in_scope(|| tracing::info!(delay_ms = delay.as_millis() as u64, "reconnecting"));
         tokio::select! {
             () = tokio::time::sleep(delay) => {}
             _ = shutdown.changed() => {}
         }
     }
+}
+
+fn log_loss(e: &SessionError) {
+    match e {
+        SessionError::Unauthorized => tracing::error!("{e}"),
+        SessionError::Refused { .. } => tracing::error!(error = %e, "connection refused"),
+        _ => tracing::warn!(error = %e, "connection to the control plane lost"),
+    }
+}
+
+/// Switches to the credential that replaced `current`; a new connector identity first ends
+/// everything of the old one (`Runtime::adopt_identity`).
+async fn take_on(runtime: &Runtime, current: &Target, replacement: &Target) -> Result<(), SpoolError> {
+    if replacement.connector_id != current.connector_id {
+        runtime.adopt_identity(replacement.connector_id).await?;
+    }
+    tracing::info!(connector_id = %replacement.connector_id, "dialing with the new credential");
+    Ok(())
 }
 
 async fn dial(target: &Target) -> Result<Socket, SessionError> {

@@ -2,14 +2,15 @@
 
 #![deny(clippy::unwrap_used)]
 
+use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
 use acc_connector::adapter::KINDS;
 use acc_connector::config::{Config, DEFAULT_CREDENTIAL_PATH};
-use acc_connector::connection::{self, Target};
-use acc_connector::credential::{self, write_credential};
+use acc_connector::connection::{self, Identity};
+use acc_connector::credential::write_credential;
 use acc_connector::doctor::{self, Verdict};
 use acc_connector::enroll;
 use acc_connector::runtime::Runtime;
@@ -84,7 +85,11 @@ enum Cmd {
 fn init_logging(format: LogFormat) {
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
-    let builder = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr);
+    // Colour codes only for a person at a terminal, never into a log file or a journal.
+    let builder = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .with_ansi(std::io::stderr().is_terminal());
     match format {
         LogFormat::Text => builder.init(),
         LogFormat::Json => builder.json().init(),
@@ -197,23 +202,18 @@ fn adapters_command(json: bool) {
 
 async fn run_command(config_path: &std::path::Path) -> anyhow::Result<()> {
     let config = Config::load(config_path)?;
-    let credential_path = config.credential_path();
-    let credential = credential::read_credential(&credential_path)
-        .context("reading the credential (run `acc-connector enroll` first?)")?;
-    let server = config.server.clone().unwrap_or_else(|| credential.server.clone());
-    let url = enroll::gateway_url(&server)?;
-    let runtime = Runtime::open(&config, credential.connector_id).await?;
+    let identity = Identity::from_config(&config);
+    let target = identity.load().context("reading the credential (run `acc-connector enroll` first?)")?;
+    let runtime = Runtime::open(&config, target.connector_id).await?;
     tracing::info!(
-        connector_id = %credential.connector_id,
-        url = %url,
+        connector_id = %target.connector_id,
+        url = %target.url,
         agents = runtime.agents().len(),
         spooled = runtime.spooled(),
         "acc-connector starting"
     );
     let (stop, stopped) = watch::channel(false);
-    let tls = acc_connector::tls::client_config(config.server_ca.as_deref(), credential.client_identity())?;
-    let target = Target { url, credential: credential.credential.clone(), tls };
-    let connection = tokio::spawn(connection::run(runtime.clone(), target, stopped.clone()));
+    let connection = tokio::spawn(connection::run(runtime.clone(), identity, target, stopped.clone()));
     let syncer = tokio::spawn(sync_spool(runtime.clone(), stopped));
 
     wait_for_stop_signal().await?;

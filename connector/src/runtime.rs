@@ -31,6 +31,8 @@ use crate::spool::{Begun, ProcessRef, Spool, SpoolError};
 pub const REMEMBERED_COMMANDS: usize = 10_000;
 /// Events an adapter may have in flight to the spool before it waits.
 const EVENT_BUFFER: usize = 256;
+/// How long runs killed for an identity switch get to report their end.
+const IDENTITY_SWITCH_WAIT: Duration = Duration::from_secs(5);
 
 #[derive(Debug, thiserror::Error)]
 pub enum RuntimeError {
@@ -66,7 +68,8 @@ struct ActiveRun {
 
 #[derive(Debug)]
 pub struct Runtime {
-    connector_id: Uuid,
+    /// Replaced when a new credential gives the connector a new identity (see `adopt_identity`).
+    connector_id: Mutex<Uuid>,
     agents: Vec<Agent>,
     /// The control plane's agent ids (from `HelloAck`), to our agents.
     agent_ids: Mutex<HashMap<Uuid, usize>>,
@@ -145,7 +148,7 @@ impl Runtime {
         let commands = SeenLog::open(&spool_dir.join("commands.jsonl"), REMEMBERED_COMMANDS)?;
         let approvals = ApprovalVerifier::open(&spool_dir.join("approval-tokens.jsonl"), connector_id)?;
         let runtime = Arc::new(Self {
-            connector_id,
+            connector_id: Mutex::new(connector_id),
             agents,
             agent_ids: Mutex::new(HashMap::new()),
             spool: Mutex::new(spool),
@@ -165,9 +168,12 @@ impl Runtime {
 
     /// Ends the runs a previous connector process left running: their process group is killed if
     /// it is provably the same process (same start time), and a `Result` of `lost` is spooled,
-    /// so the control plane learns the outcome instead of waiting for a lease to lapse.
+    /// so the control plane learns the outcome instead of waiting for a lease to lapse. A spool
+    /// of another connector identity (the credential was replaced while stopped) starts over
+    /// instead, as after `adopt_identity`: the control plane would refuse what it holds.
     fn recover(&self) -> Result<(), RuntimeError> {
         let mut spool = lock(&self.spool);
+        let previous_owner = spool.previous_owner();
         for orphan in spool.unfinished() {
             let span = tracing::warn_span!("recover", run_id = %orphan.run_id, attempt_id = %orphan.attempt_id);
             let _entered = span.enter();
@@ -178,6 +184,9 @@ impl Runtime {
                 _ => false,
             };
             tracing::warn!(stopped, "the run was active when the connector stopped; ending it as failed");
+            if previous_owner.is_some() {
+                continue;
+            }
             spool.append_unbounded(
                 orphan.run_id,
                 EventKind::Result,
@@ -193,12 +202,46 @@ impl Runtime {
                 }),
             )?;
         }
+        if let Some(previous) = previous_owner {
+            let dropped = spool.start_over(self.connector_id())?;
+            tracing::warn!(
+                %previous,
+                dropped_events = dropped,
+                "the spool was another connector's (the credential was replaced); it starts over, its unsent events dropped"
+            );
+        }
         spool.sync()?;
         Ok(())
     }
 
     pub fn connector_id(&self) -> Uuid {
-        self.connector_id
+        *lock(&self.connector_id)
+    }
+
+    /// Takes on a new connector identity: the control plane refused the old credential (the
+    /// connector was revoked) and `acc-connector enroll --force` wrote a new one. Nothing of the
+    /// old identity can reach the control plane any more, so its runs are stopped and the spool
+    /// starts over; a run retried here then starts its events at sequence 1, as the control plane
+    /// expects of a connector it never heard from.
+    pub async fn adopt_identity(&self, connector_id: Uuid) -> Result<(), SpoolError> {
+        let stopped = lock(&self.runs).len();
+        self.cancel_all(CancelMode::Immediate);
+        if !self.wait_idle(IDENTITY_SWITCH_WAIT).await {
+            tracing::warn!("some runs of the old identity did not stop in time");
+        }
+        let dropped = lock(&self.spool).start_over(connector_id)?;
+        self.approvals.set_connector(connector_id);
+        lock(&self.approval_requests).clear();
+        lock(&self.agent_ids).clear();
+        *lock(&self.connector_id) = connector_id;
+        tracing::warn!(
+            %connector_id,
+            stopped_runs = stopped,
+            dropped_events = dropped,
+            "now the connector the new credential names; the old identity's runs were stopped and their unsent events dropped"
+        );
+        self.space_freed.notify_waiters();
+        Ok(())
     }
 
     pub fn agents(&self) -> &[Agent] {
@@ -662,20 +705,27 @@ impl Runtime {
         }
     }
 
-    /// Waits until no run is active, or the timeout; true when none is.
+    /// Waits until no run is active and every run's end is in the spool, or the timeout; true
+    /// when so.
     pub async fn wait_idle(&self, timeout: Duration) -> bool {
         let deadline = tokio::time::Instant::now() + timeout;
         loop {
             let ended = self.run_ended.notified();
             tokio::pin!(ended);
             ended.as_mut().enable();
-            if lock(&self.runs).is_empty() {
+            if self.idle() {
                 return true;
             }
             if tokio::time::timeout_at(deadline, ended).await.is_err() {
-                return lock(&self.runs).is_empty();
+                return self.idle();
             }
         }
+    }
+
+    fn idle(&self) -> bool {
+        // A run is forgotten as active just before its result is spooled.
+        let none_active = lock(&self.runs).is_empty();
+        none_active && lock(&self.spool).unfinished().is_empty()
     }
 
     /// Waits until every spooled event is acknowledged, or the timeout; true when all are.

@@ -113,6 +113,17 @@ impl<V: Serialize + DeserializeOwned + Clone> SeenLog<V> {
         Ok(())
     }
 
+    /// Forgets every id, on disk too.
+    pub fn clear(&mut self) -> Result<(), SeenError> {
+        let err = |source| SeenError { path: self.path.clone(), source };
+        self.file.set_len(0).map_err(err)?;
+        self.file.sync_all().map_err(err)?;
+        self.order.clear();
+        self.values.clear();
+        self.lines_in_file = 0;
+        Ok(())
+    }
+
     /// Rewrites the file with only the remembered ids (temporary file, then rename).
     fn compact(&mut self) -> Result<(), SeenError> {
         let err = |source| SeenError { path: self.path.clone(), source };
@@ -184,5 +195,21 @@ mod tests {
         let log = SeenLog::<String>::open(&path, 10).unwrap();
         assert_eq!(log.get(&second).map(String::as_str), Some("rejected"));
         assert_eq!(log.len(), 2);
+    }
+
+    #[test]
+    fn a_cleared_log_stays_empty_after_reopen() {
+        let tmp = tempfile::tempdir().unwrap();
+        let path = tmp.path().join("forgotten-runs.jsonl");
+        let (old, new) = (Uuid::now_v7(), Uuid::now_v7());
+        {
+            let mut log = SeenLog::<u32>::open(&path, 10).unwrap();
+            log.insert(old, 1).unwrap();
+            log.clear().unwrap();
+            assert!(log.is_empty());
+            log.insert(new, 2).unwrap();
+        }
+        let log = SeenLog::<u32>::open(&path, 10).unwrap();
+        assert_eq!((log.get(&old), log.get(&new), log.len()), (None, Some(&2), 1));
     }
 }

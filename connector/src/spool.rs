@@ -139,6 +139,10 @@ pub struct Spool {
     held: usize,
     cache_bytes: usize,
     forgotten: SeenLog<Forgotten>,
+    /// `connector-id`: the connector whose runs this spool holds.
+    owner_path: PathBuf,
+    /// Set when the spool holds another connector's runs (its credential was replaced).
+    previous_owner: Option<Uuid>,
 }
 
 impl std::fmt::Debug for Spool {
@@ -154,6 +158,13 @@ impl std::fmt::Debug for Spool {
 
 fn io(path: &Path) -> impl FnOnce(std::io::Error) -> SpoolError + '_ {
     move |source| SpoolError::Io { path: path.to_owned(), source }
+}
+
+fn write_owner(path: &Path, connector_id: Uuid) -> Result<(), SpoolError> {
+    let mut file =
+        OpenOptions::new().write(true).create(true).truncate(true).mode(0o600).open(path).map_err(io(path))?;
+    file.write_all(format!("{connector_id}\n").as_bytes()).map_err(io(path))?;
+    file.sync_all().map_err(io(path))
 }
 
 fn aad(run_id: Uuid) -> Vec<u8> {
@@ -173,6 +184,16 @@ impl Spool {
             }
         }
         let forgotten = SeenLog::open(&dir.join("forgotten-runs.jsonl"), FORGOTTEN_RUNS)?;
+        let owner_path = dir.join("connector-id");
+        // A spool from before the file existed is taken to be this connector's.
+        let owner = match fs::read_to_string(&owner_path) {
+            Ok(text) => Uuid::parse_str(text.trim()).ok(),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+            Err(e) => return Err(io(&owner_path)(e)),
+        };
+        if owner.is_none() {
+            write_owner(&owner_path, connector_id)?;
+        }
         let mut spool = Spool {
             runs_dir: runs_dir.clone(),
             cipher: XChaCha20Poly1305::new(key.into()),
@@ -182,6 +203,8 @@ impl Spool {
             held: 0,
             cache_bytes: 0,
             forgotten,
+            owner_path,
+            previous_owner: owner.filter(|o| *o != connector_id),
         };
         let mut paths: Vec<PathBuf> =
             fs::read_dir(&runs_dir).map_err(io(&runs_dir))?.filter_map(|e| e.ok().map(|e| e.path())).collect();
@@ -548,6 +571,30 @@ impl Spool {
         self.forget_if_done(run_id)?;
         self.maybe_compact(run_id)?;
         Ok(released)
+    }
+
+    /// The connector whose runs this spool held when it was opened, if not the one it was
+    /// opened for: then `start_over` is due.
+    pub fn previous_owner(&self) -> Option<Uuid> {
+        self.previous_owner
+    }
+
+    /// Starts over under another connector identity, with no run and no remembered sequence:
+    /// the control plane refuses the old identity's events, and expects a run's events from a
+    /// connector it never heard from to start at sequence 1. Call it once no run is active.
+    /// Returns how many unacknowledged events were dropped.
+    pub fn start_over(&mut self, connector_id: Uuid) -> Result<usize, SpoolError> {
+        let dropped = self.held;
+        for run in std::mem::take(&mut self.runs).into_values() {
+            fs::remove_file(&run.path).map_err(io(&run.path))?;
+        }
+        self.held = 0;
+        self.cache_bytes = 0;
+        self.forgotten.clear()?;
+        write_owner(&self.owner_path, connector_id)?;
+        self.connector_id = connector_id;
+        self.previous_owner = None;
+        Ok(dropped)
     }
 
     /// Deletes an ended, fully acknowledged run's file, remembering its last sequence.

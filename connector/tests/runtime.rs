@@ -32,7 +32,18 @@ fn agent(name: &str, script: &str) -> String {
 }
 
 async fn open(config: &Config) -> Arc<Runtime> {
-    let runtime = Runtime::open(config, CONNECTOR).await.unwrap();
+    open_as(config, CONNECTOR).await
+}
+
+/// The runtime of connector `connector_id`, after its handshake.
+async fn open_as(config: &Config, connector_id: Uuid) -> Arc<Runtime> {
+    let runtime = Runtime::open(config, connector_id).await.unwrap();
+    hello_ack(&runtime, config);
+    runtime
+}
+
+/// The control plane's answer to `hello`: the agents numbered from `AGENT` on.
+fn hello_ack(runtime: &Runtime, config: &Config) {
     let agents: Vec<AgentId> = config
         .agents
         .iter()
@@ -40,7 +51,6 @@ async fn open(config: &Config) -> Arc<Runtime> {
         .map(|(i, a)| AgentId { name: a.name.clone(), agent_id: Uuid::from_u128(AGENT.as_u128() + i as u128) })
         .collect();
     runtime.apply_hello_ack(&agents, &[], &[]).unwrap();
-    runtime
 }
 
 fn start(run_id: Uuid, attempt_id: Uuid) -> Command {
@@ -402,4 +412,64 @@ echo "second: $decision""#;
         told("second: "),
         json!({"acc": "approval_decision", "request_id": "r2", "approved": true, "reason": "go"})
     );
+}
+
+/// A start of the second configured agent.
+fn start_second(run_id: Uuid) -> Command {
+    match start(run_id, Uuid::now_v7()) {
+        Command::StartRun { run_id, attempt_id, input, context, .. } => Command::StartRun {
+            run_id,
+            attempt_id,
+            agent_id: Uuid::from_u128(AGENT.as_u128() + 1),
+            input,
+            context,
+            approval_token: None,
+            budget: None,
+        },
+        other => other,
+    }
+}
+
+/// The sequence of a run's first spooled event, and the connector it is sent as.
+fn first_event(runtime: &Runtime, run_id: Uuid) -> (Option<u64>, Uuid) {
+    let events = runtime.spooled_events(run_id).unwrap();
+    (events[0].sequence, events[0].connector_id)
+}
+
+#[tokio::test]
+async fn a_new_connector_identity_starts_the_spool_over_in_process_and_after_a_restart() {
+    let tmp = tempfile::tempdir().unwrap();
+    let agents = agent("lines", "echo one; echo two") + &agent("sleeper", "sleep 30");
+    let config = config(tmp.path(), "", &agents);
+    let (second, third) = (Uuid::now_v7(), Uuid::now_v7());
+
+    // The old identity's events are never acknowledged (it was revoked); one run is still going.
+    let runtime = open(&config).await;
+    let (ended, going) = (Uuid::now_v7(), Uuid::now_v7());
+    runtime.handle_command(Uuid::now_v7(), start(ended, Uuid::now_v7()));
+    let old_events = until_result(&runtime, ended).await.len();
+    assert_eq!(runtime.handle_command(Uuid::now_v7(), start_second(going)).0, CommandOutcome::Accepted);
+    assert!(eventually(Duration::from_secs(10), || runtime.spooled() > old_events).await, "the second run started");
+
+    // A new credential, in process: the running run is stopped, the spool starts over, and a
+    // retry of a run the old identity ran starts at sequence 1, sent as the new connector.
+    runtime.adopt_identity(second).await.unwrap();
+    assert_eq!((runtime.connector_id(), runtime.active_runs(), runtime.spooled()), (second, vec![], 0));
+    hello_ack(&runtime, &config);
+    runtime.handle_command(Uuid::now_v7(), start(ended, Uuid::now_v7()));
+    until_result(&runtime, ended).await;
+    assert_eq!(first_event(&runtime, ended), (Some(1), second));
+
+    // A new credential while stopped: the next start finds another connector's spool.
+    drop(runtime);
+    let runtime = open_as(&config, third).await;
+    assert_eq!(runtime.spooled(), 0, "nothing of the previous identity is sent again");
+    runtime.handle_command(Uuid::now_v7(), start(ended, Uuid::now_v7()));
+    until_result(&runtime, ended).await;
+    assert_eq!(first_event(&runtime, ended), (Some(1), third));
+
+    // The same identity again keeps its spool, as always.
+    let held = runtime.spooled();
+    drop(runtime);
+    assert_eq!(open_as(&config, third).await.spooled(), held);
 }

@@ -19,6 +19,9 @@ pub struct Model {
     pub revoked_at: Option<DateTimeUtc>,
     /// SHA-256 (hex) of the client certificate issued at enrollment; over TLS it must be presented.
     pub certificate_sha256: Option<String>,
+    /// Set when a person removed the (revoked) connector: it and its agents leave the listings,
+    /// and the runs that used them keep naming them.
+    pub removed_at: Option<DateTimeUtc>,
     pub revision: i64,
     pub created_at: DateTimeUtc,
     pub updated_at: DateTimeUtc,

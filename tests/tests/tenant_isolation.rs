@@ -361,6 +361,12 @@ fn rows(a: &TenantA, b_project: &str, b_task: &str) -> Vec<Row> {
             NotFound,
         ),
         row(
+            "removeConnector",
+            "mutation($id: ID!) { removeConnector(id: $id) { id } }",
+            json!({"id": a.connector}),
+            NotFound,
+        ),
+        row(
             "connectorStatus",
             "subscription($w: ID!) { connectorStatus(workspaceId: $w) { id } }",
             json!({"w": a.workspace}),

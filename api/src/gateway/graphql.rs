@@ -53,6 +53,10 @@ impl Connector {
     async fn revoked_at(&self) -> Option<DateTime<Utc>> {
         self.0.revoked_at
     }
+    /// When it was removed; a removed connector is found only through the runs that used it.
+    async fn removed_at(&self) -> Option<DateTime<Utc>> {
+        self.0.removed_at
+    }
     async fn workspace_id(&self) -> ID {
         gid(NodeKind::Workspace, self.0.workspace_id)
     }
@@ -178,6 +182,13 @@ impl GatewayMutation {
     async fn revoke_connector(&self, ctx: &Context<'_>, id: ID) -> async_graphql::Result<Connector> {
         let id = decode(&id, NodeKind::Connector)?;
         ctx.services().gateway.revoke_connector(ctx.actor()?, id).await.map(Connector).map_err(gql_error)
+    }
+
+    /// Removes a revoked connector and its agents from `connectors` and `agents` (workspace
+    /// admins); runs that used them keep naming them. A connector not yet revoked is `VALIDATION`.
+    async fn remove_connector(&self, ctx: &Context<'_>, id: ID) -> async_graphql::Result<Connector> {
+        let id = decode(&id, NodeKind::Connector)?;
+        ctx.services().gateway.remove_connector(ctx.actor()?, id).await.map(Connector).map_err(gql_error)
     }
 }
 

@@ -11,7 +11,7 @@ use std::time::Duration;
 use acc_entity::{agent, capability_snapshot, connector, enrollment_token, project, workspace};
 use acc_protocol::{AgentDescriptor, AgentId, Capability, Envelope, HealthStatus};
 use chrono::Utc;
-use sea_orm::sea_query::Expr;
+use sea_orm::sea_query::{Expr, ExprTrait, Query};
 use sea_orm::{ActiveModelTrait, ColumnTrait, DatabaseConnection, EntityTrait, QueryFilter, QueryOrder, Set};
 use tokio::sync::mpsc;
 use uuid::Uuid;
@@ -34,6 +34,8 @@ pub enum GatewayError {
     CertificateRequired,
     #[error(transparent)]
     Certificate(#[from] ca::CaError),
+    #[error("only a revoked connector can be removed: revoke it first (revokeConnector)")]
+    NotRevoked,
     #[error(transparent)]
     Common(#[from] CommonError),
 }
@@ -50,7 +52,9 @@ impl DomainError for GatewayError {
             GatewayError::EnrollmentRefused | GatewayError::ConnectorRefused | GatewayError::CertificateRequired => {
                 ErrorCode::Unauthenticated
             }
-            GatewayError::Certificate(ca::CaError::InvalidRequest(_)) => ErrorCode::Validation,
+            GatewayError::Certificate(ca::CaError::InvalidRequest(_)) | GatewayError::NotRevoked => {
+                ErrorCode::Validation
+            }
             GatewayError::Certificate(_) => ErrorCode::Internal,
             GatewayError::Common(e) => e.code(),
         }
@@ -200,6 +204,7 @@ impl GatewayService {
             last_seen_at: Set(None),
             revoked_at: Set(None),
             certificate_sha256: Set(certificate.as_ref().map(|(_, fingerprint)| fingerprint.clone())),
+            removed_at: Set(None),
             revision: Set(1),
             created_at: Set(now),
             updated_at: Set(now),
@@ -409,9 +414,40 @@ impl GatewayService {
         self.connector(actor, id).await
     }
 
+    /// Removes a revoked connector: it and its agents leave `connectors` and `agents`, and no run
+    /// can be started on or handed to its agents. The rows stay, so runs and attempts that used
+    /// them keep naming them. Removing one again changes nothing.
+    pub async fn remove_connector(&self, actor: &Actor, id: Uuid) -> Result<connector::Model> {
+        let row = self.connector(actor, id).await?;
+        actor.authorize(
+            Permission::Administer,
+            &ScopePath::workspace(row.organization_id, row.workspace_id),
+            "connector",
+        )?;
+        if row.revoked_at.is_none() {
+            return Err(GatewayError::NotRevoked);
+        }
+        let now = Utc::now();
+        let removed = connector::Entity::update_many()
+            .col_expr(connector::Column::RemovedAt, Expr::value(now))
+            .col_expr(connector::Column::UpdatedAt, Expr::value(now))
+            .col_expr(connector::Column::Revision, Expr::col(connector::Column::Revision).add(1))
+            .filter(connector::Column::Id.eq(id))
+            .filter(connector::Column::RemovedAt.is_null())
+            .exec(&self.db)
+            .await?;
+        if removed.rows_affected > 0 {
+            self.announce(id).await?;
+            tracing::info!(connector_id = %id, "connector removed");
+        }
+        self.connector(actor, id).await
+    }
+
     /// Connectors of the workspaces the caller can read.
     pub async fn connectors(&self, actor: &Actor, workspace_id: Option<Uuid>) -> Result<Vec<connector::Model>> {
-        let mut select = connector::Entity::find().filter(connector::Column::OrganizationId.eq(actor.organization_id));
+        let mut select = connector::Entity::find()
+            .filter(connector::Column::OrganizationId.eq(actor.organization_id))
+            .filter(connector::Column::RemovedAt.is_null());
         if let Some(ws) = workspace_id {
             let path = self.workspace_path(actor, ws).await?;
             actor.authorize(Permission::Read, &path, "workspace")?;
@@ -428,6 +464,15 @@ impl GatewayService {
         let row = agent::Entity::find_by_id(id).one(&self.db).await?.ok_or(CommonError::NotFound("agent"))?;
         actor.authorize(Permission::Read, &ScopePath::workspace(row.organization_id, row.workspace_id), "agent")?;
         Ok(row)
+    }
+
+    /// An agent a run may be started on or handed to: readable, and not of a removed connector.
+    pub async fn assignable_agent(&self, actor: &Actor, id: Uuid) -> Result<agent::Model> {
+        let row = self.agent(actor, id).await?;
+        match self.connector_of(&row).await? {
+            Some(connector) if connector.removed_at.is_none() => Ok(row),
+            _ => Err(CommonError::NotFound("agent").into()),
+        }
     }
 
     /// Of `ids`, the agents the caller may read.
@@ -457,8 +502,14 @@ impl GatewayService {
             &ScopePath::project(project.organization_id, project.workspace_id, project.id),
             "project",
         )?;
+        let removed = Query::select()
+            .column(connector::Column::Id)
+            .from(connector::Entity)
+            .and_where(connector::Column::RemovedAt.is_not_null())
+            .to_owned();
         let rows = agent::Entity::find()
             .filter(agent::Column::WorkspaceId.eq(project.workspace_id))
+            .filter(agent::Column::ConnectorId.not_in_subquery(removed))
             .order_by_asc(agent::Column::Id)
             .all(&self.db)
             .await?;

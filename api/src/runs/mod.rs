@@ -345,7 +345,7 @@ impl RunService {
         agent_id: Uuid,
         required: &[Capability],
     ) -> Result<acc_entity::agent::Model> {
-        let agent = self.gateway.agent(actor, agent_id).await.map_err(|_| CommonError::NotFound("agent"))?;
+        let agent = self.gateway.assignable_agent(actor, agent_id).await.map_err(|_| CommonError::NotFound("agent"))?;
         if agent.workspace_id != project.workspace_id {
             return Err(CommonError::NotFound("agent").into());
         }

@@ -2,7 +2,8 @@
 // `acc-connector` running `command` agents: bootstrap → workspace, project, connector → task →
 // run → live events → approval from the inbox (live, no reload) → run completes; then a run
 // whose stream is cut mid-way resumes from its cursor with no gap and no duplicate; offline, the
-// last-seen project, task and run still open and writes are refused; and a phone-width layout.
+// last-seen project, task and run still open and writes are refused; a phone-width layout; and a
+// revoked connector removed with its agents.
 import { after, afterEach, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
@@ -414,4 +415,17 @@ test("a server restart does not sign the browser out", { timeout: 90_000 }, asyn
   await page.reload();
   await page.getByRole("link", { name: "Approvals" }).click();
   await page.getByTestId("approvals-empty").waitFor(WAIT);
+});
+
+test("a revoked connector is removed with its agents", { timeout: 60_000 }, async () => {
+  await page.getByRole("link", { name: "Agents" }).click();
+  const host = page.locator('[data-connector="e2e-host"]');
+  await page.locator('[data-agent="careful"]').waitFor(WAIT);
+  await host.getByRole("button", { name: "Revoke" }).click();
+  await host.getByText("revoked").waitFor(WAIT);
+  await host.getByRole("button", { name: "Remove" }).click();
+  await host.waitFor({ state: "detached", ...WAIT });
+  await page.locator('[data-agent="careful"]').waitFor({ state: "detached", ...WAIT });
+  await page.getByText("No connector has enrolled yet.").waitFor(WAIT);
+  await screenshot(page, "connector-removed");
 });

@@ -47,6 +47,12 @@ function addRun(cache: Cache, runId: string, taskId: string) {
 const refetchRoot = (field: string) => (_result: unknown, _args: unknown, cache: Cache) =>
   invalidateField(cache, QUERY_ROOT, field);
 
+/** Connectors come, go and are removed, and their agents with them. */
+const refetchConnectors = (_result: unknown, _args: unknown, cache: Cache) => {
+  invalidateField(cache, QUERY_ROOT, "connectors");
+  invalidateField(cache, QUERY_ROOT, "agents");
+};
+
 export const updates: UpdatesConfig = {
   [schema.__schema.mutationType!.name]: {
     createWorkspace: refetchRoot("workspaces"),
@@ -59,6 +65,7 @@ export const updates: UpdatesConfig = {
       if (run) addRun(cache, run.id, args.taskId as string);
     },
     decideApproval: refetchRoot("approvals"),
+    removeConnector: refetchConnectors,
     setSettings: refetchRoot("effectiveSettings"),
     addAcceptanceCriterion: (_r, args, cache) =>
       invalidateField(cache, { __typename: "Task", id: args.taskId as string }, "acceptanceCriteria"),
@@ -73,10 +80,6 @@ export const updates: UpdatesConfig = {
       const run = result.runUpdated as { id: string; task?: { id: string } } | null;
       if (run?.task) addRun(cache, run.id, run.task.id);
     },
-    connectorStatus: (_r, _args, cache) => {
-      // A connector may be new to the list, and its agents come and go with it.
-      invalidateField(cache, QUERY_ROOT, "connectors");
-      invalidateField(cache, QUERY_ROOT, "agents");
-    },
+    connectorStatus: refetchConnectors,
   },
 };

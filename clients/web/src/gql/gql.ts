@@ -25,6 +25,7 @@ type Documents = {
     "\n  query Connectors($workspaceId: ID!) {\n    connectors(workspaceId: $workspaceId) {\n      ...ConnectorFields\n    }\n  }\n": typeof types.ConnectorsDocument,
     "\n  subscription ConnectorStatus($workspaceId: ID!) {\n    connectorStatus(workspaceId: $workspaceId) {\n      ...ConnectorFields\n    }\n  }\n": typeof types.ConnectorStatusDocument,
     "\n  mutation RevokeConnector($id: ID!) {\n    revokeConnector(id: $id) {\n      ...ConnectorFields\n    }\n  }\n": typeof types.RevokeConnectorDocument,
+    "\n  mutation RemoveConnector($id: ID!) {\n    removeConnector(id: $id) {\n      ...ConnectorFields\n    }\n  }\n": typeof types.RemoveConnectorDocument,
     "\n  mutation CreateEnrollmentToken($workspaceId: ID!, $name: String!, $expiresIn: Int!) {\n    createEnrollmentToken(workspaceId: $workspaceId, name: $name, expiresIn: $expiresIn) {\n      token\n      enrollmentToken {\n        id\n        name\n        expiresAt\n      }\n    }\n  }\n": typeof types.CreateEnrollmentTokenDocument,
     "\n  fragment ApprovalItem on Approval {\n    id\n    action\n    reason\n    details\n    status\n    expiresAt\n    createdAt\n    decisionReason\n    run {\n      # Not the run's status: an approval can be delivered with an older snapshot of its run\n      # than the run's own updates, and the cache would take the older one.\n      id\n      task {\n        id\n        title\n        project {\n          id\n          name\n        }\n      }\n      agent {\n        id\n        name\n      }\n    }\n  }\n": typeof types.ApprovalItemFragmentDoc,
     "\n  query Approvals {\n    approvals(first: 100) {\n      nodes {\n        ...ApprovalItem\n      }\n    }\n  }\n": typeof types.ApprovalsDocument,
@@ -75,6 +76,7 @@ const documents: Documents = {
     "\n  query Connectors($workspaceId: ID!) {\n    connectors(workspaceId: $workspaceId) {\n      ...ConnectorFields\n    }\n  }\n": types.ConnectorsDocument,
     "\n  subscription ConnectorStatus($workspaceId: ID!) {\n    connectorStatus(workspaceId: $workspaceId) {\n      ...ConnectorFields\n    }\n  }\n": types.ConnectorStatusDocument,
     "\n  mutation RevokeConnector($id: ID!) {\n    revokeConnector(id: $id) {\n      ...ConnectorFields\n    }\n  }\n": types.RevokeConnectorDocument,
+    "\n  mutation RemoveConnector($id: ID!) {\n    removeConnector(id: $id) {\n      ...ConnectorFields\n    }\n  }\n": types.RemoveConnectorDocument,
     "\n  mutation CreateEnrollmentToken($workspaceId: ID!, $name: String!, $expiresIn: Int!) {\n    createEnrollmentToken(workspaceId: $workspaceId, name: $name, expiresIn: $expiresIn) {\n      token\n      enrollmentToken {\n        id\n        name\n        expiresAt\n      }\n    }\n  }\n": types.CreateEnrollmentTokenDocument,
     "\n  fragment ApprovalItem on Approval {\n    id\n    action\n    reason\n    details\n    status\n    expiresAt\n    createdAt\n    decisionReason\n    run {\n      # Not the run's status: an approval can be delivered with an older snapshot of its run\n      # than the run's own updates, and the cache would take the older one.\n      id\n      task {\n        id\n        title\n        project {\n          id\n          name\n        }\n      }\n      agent {\n        id\n        name\n      }\n    }\n  }\n": types.ApprovalItemFragmentDoc,
     "\n  query Approvals {\n    approvals(first: 100) {\n      nodes {\n        ...ApprovalItem\n      }\n    }\n  }\n": types.ApprovalsDocument,
@@ -172,6 +174,10 @@ export function graphql(source: "\n  subscription ConnectorStatus($workspaceId: 
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  mutation RevokeConnector($id: ID!) {\n    revokeConnector(id: $id) {\n      ...ConnectorFields\n    }\n  }\n"): (typeof documents)["\n  mutation RevokeConnector($id: ID!) {\n    revokeConnector(id: $id) {\n      ...ConnectorFields\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation RemoveConnector($id: ID!) {\n    removeConnector(id: $id) {\n      ...ConnectorFields\n    }\n  }\n"): (typeof documents)["\n  mutation RemoveConnector($id: ID!) {\n    removeConnector(id: $id) {\n      ...ConnectorFields\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

@@ -836,6 +836,15 @@ export default {
             "args": []
           },
           {
+            "name": "removedAt",
+            "type": {
+              "kind": "SCALAR",
+              "name": "DateTime",
+              "ofType": null
+            },
+            "args": []
+          },
+          {
             "name": "revision",
             "type": {
               "kind": "NON_NULL",
@@ -1814,6 +1823,30 @@ export default {
                   "kind": "NON_NULL",
                   "ofType": {
                     "name": "String",
+                    "kind": "SCALAR",
+                    "ofType": null
+                  }
+                }
+              }
+            ]
+          },
+          {
+            "name": "removeConnector",
+            "type": {
+              "kind": "NON_NULL",
+              "ofType": {
+                "name": "Connector",
+                "kind": "OBJECT",
+                "ofType": null
+              }
+            },
+            "args": [
+              {
+                "name": "id",
+                "type": {
+                  "kind": "NON_NULL",
+                  "ofType": {
+                    "name": "ID",
                     "kind": "SCALAR",
                     "ofType": null
                   }

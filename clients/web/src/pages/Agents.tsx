@@ -44,6 +44,14 @@ const RevokeConnectorMutation = graphql(`
   }
 `);
 
+const RemoveConnectorMutation = graphql(`
+  mutation RemoveConnector($id: ID!) {
+    removeConnector(id: $id) {
+      ...ConnectorFields
+    }
+  }
+`);
+
 const CreateEnrollmentTokenMutation = graphql(`
   mutation CreateEnrollmentToken($workspaceId: ID!, $name: String!, $expiresIn: Int!) {
     createEnrollmentToken(workspaceId: $workspaceId, name: $name, expiresIn: $expiresIn) {
@@ -97,11 +105,12 @@ function WorkspaceAgents({ workspaceId, projectId }: { workspaceId: string; proj
   const [{ data, error }] = useQuery({ query: ConnectorsQuery, variables: { workspaceId } });
   useSubscription({ query: ConnectorStatusSubscription, variables: { workspaceId } });
   const [revoking, revoke] = useMutation(RevokeConnectorMutation);
+  const [removing, remove] = useMutation(RemoveConnectorMutation);
   return (
     <>
       <article className="card stack">
         <h2>Connectors</h2>
-        <ErrorBox error={error ?? revoking.error} />
+        <ErrorBox error={error ?? revoking.error ?? removing.error} />
         {data?.connectors.length === 0 && <p className="muted">No connector has enrolled yet.</p>}
         <ul className="plain stack">
           {data?.connectors.map((c) => (
@@ -121,7 +130,12 @@ function WorkspaceAgents({ workspaceId, projectId }: { workspaceId: string; proj
                   · last seen <When at={c.lastSeenAt} />
                 </span>
               </span>
-              {!c.revokedAt && (
+              {c.revokedAt ? (
+                // Its agents leave the list with it; runs that used them still name them.
+                <Action busy={removing.fetching} onClick={() => remove({ id: c.id })}>
+                  Remove
+                </Action>
+              ) : (
                 <Action busy={revoking.fetching} className="danger" onClick={() => revoke({ id: c.id })}>
                   Revoke
                 </Action>
