@@ -11,7 +11,7 @@ mod m20261202_000001_foundation;
 mod m20261202_000002_runs;
 mod m20261203_000003_run_lifecycle;
 mod m20261203_000004_run_usage;
-mod m20261210_000005_connector_removal;
+mod m20261203_000005_connector_removal;
 mod tables;
 
 pub struct Migrator;
@@ -24,7 +24,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261202_000002_runs::Migration),
             Box::new(m20261203_000003_run_lifecycle::Migration),
             Box::new(m20261203_000004_run_usage::Migration),
-            Box::new(m20261210_000005_connector_removal::Migration),
+            Box::new(m20261203_000005_connector_removal::Migration),
         ]
     }
 }

@@ -7,7 +7,7 @@ pub struct Migration;
 
 impl MigrationName for Migration {
     fn name(&self) -> &str {
-        "m20261210_000005_connector_removal"
+        "m20261203_000005_connector_removal"
     }
 }
 
