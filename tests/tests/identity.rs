@@ -422,3 +422,48 @@ on_both_databases!(an_organization_keeps_an_owner_and_only_admins_add_tenants, |
     refused.expect_code("FORBIDDEN");
     login(&server, "b@initech.test", PASSWORD).await.expect_code("UNAUTHENTICATED");
 });
+
+/// Every account of the caller's organization with its role bindings, by email.
+async fn accounts(client: &Client) -> Vec<(String, Value)> {
+    let page = client.gql(op!("users"), json!({})).await;
+    page.data("users")["edges"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| (e["node"]["email"].as_str().unwrap().to_owned(), e["node"]["roleBindings"].clone()))
+        .collect()
+}
+
+on_both_databases!(an_api_token_cannot_mint_accounts_roles_or_tenants, |db: TestDb| async move {
+    let server = Server::start(db).await;
+    let common::Fixture { owner, project_id, .. } = common::fixture(&server).await;
+    let dev = owner.gql(op!("create_user"), json!({"email": "dev@acme.test", "password": PASSWORD, "role": "MEMBER"}));
+    let dev_id = id(dev.await.data("createUser"));
+    let org_id = viewer(&owner).await.data("viewer")["organization"]["id"].as_str().unwrap().to_owned();
+    let before = accounts(&owner).await;
+
+    let admin = owner.gql(op!("create_api_token"), json!({"name": "automation", "scopes": ["ADMIN"]})).await;
+    let admin = server.client().with_token(admin.data("createApiToken")["secret"].as_str().unwrap());
+    // The token does admin work on tenant data...
+    admin.gql(op!("create_workspace"), json!({"name": "Made by a token"})).await.data("createWorkspace");
+    // ...but whoever holds it cannot turn it into a credential that outlives its revocation.
+    let attempts = [
+        ("createUser", op!("create_user"), json!({"email": "eve@acme.test", "password": PASSWORD, "role": "ADMIN"})),
+        ("grantRole", op!("grant_role"), json!({"subjectId": dev_id, "role": "ADMIN", "scopeId": org_id})),
+        ("grantRole", op!("grant_role"), json!({"subjectId": dev_id, "role": "ADMIN", "scopeId": project_id})),
+        ("revokeRole", op!("revoke_role"), json!({"subjectId": dev_id, "role": "MEMBER", "scopeId": org_id})),
+        (
+            "createOrganization",
+            op!("create_organization"),
+            json!({"name": "Shadow", "ownerEmail": "eve@shadow.test", "ownerPassword": PASSWORD}),
+        ),
+    ];
+    for (mutation, query, variables) in attempts {
+        let refused = admin.gql(query, variables).await;
+        let error = refused.expect_code("FORBIDDEN");
+        assert!(error["message"].as_str().unwrap().contains("an API token cannot"), "{mutation}: {error}");
+    }
+    assert_eq!(accounts(&owner).await, before, "no account was made and no role changed");
+    login(&server, "eve@acme.test", PASSWORD).await.expect_code("UNAUTHENTICATED");
+    login(&server, "eve@shadow.test", PASSWORD).await.expect_code("UNAUTHENTICATED");
+});

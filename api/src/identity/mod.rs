@@ -584,6 +584,7 @@ impl IdentityService {
 
     /// A new tenant with its owner; only server administrators may create one.
     pub async fn create_organization(&self, actor: &Actor, name: &str, owner: NewUser) -> Result<organization::Model> {
+        forbid_api_tokens(actor, "create organizations")?;
         actor.authorize_server_admin()?;
         let owner = self.create_organization_with_owner(name, owner, false).await?;
         Ok(organization::Entity::find_by_id(owner.organization_id)
@@ -594,6 +595,7 @@ impl IdentityService {
 
     /// A new account in the caller's organization, optionally with an organization-wide role.
     pub async fn create_user(&self, actor: &Actor, new: NewUser, role: Option<Role>) -> Result<user::Model> {
+        forbid_api_tokens(actor, "create accounts")?;
         let org = ScopePath::organization(actor.organization_id);
         actor.authorize(Permission::Administer, &org, "organization")?;
         if role == Some(Role::Owner) {
@@ -637,6 +639,7 @@ impl IdentityService {
         role: Role,
         scope: (ScopeKind, Uuid),
     ) -> Result<role_binding::Model> {
+        forbid_api_tokens(actor, "grant roles")?;
         let path = self.scope_path(actor, scope.0, scope.1).await?;
         let permission = if role == Role::Owner { Permission::Own } else { Permission::Administer };
         actor.authorize(permission, &path, scope.0.as_str())?;
@@ -660,6 +663,7 @@ impl IdentityService {
         role: Role,
         scope: (ScopeKind, Uuid),
     ) -> Result<bool> {
+        forbid_api_tokens(actor, "revoke roles")?;
         let path = self.scope_path(actor, scope.0, scope.1).await?;
         let permission = if role == Role::Owner { Permission::Own } else { Permission::Administer };
         actor.authorize(permission, &path, scope.0.as_str())?;
@@ -769,7 +773,8 @@ async fn revoke_session_row(db: &impl ConnectionTrait, session: &device_session:
 }
 
 /// Credentials are managed from a signed-in session only: a leaked API token cannot lock its
-/// owner out or mint more tokens.
+/// owner out, mint more tokens, or make accounts, role grants or tenants that would outlive its
+/// own revocation.
 fn forbid_api_tokens(actor: &Actor, what: &str) -> Result<()> {
     match actor.role_ceiling {
         Some(_) => Err(CommonError::Forbidden(format!("an API token cannot {what}")).into()),
