@@ -18,6 +18,30 @@ pub enum ConfigError {
     Read { path: PathBuf, source: std::io::Error },
 }
 
+/// A setting that is a secret (a database URL carries its password): read and written as a
+/// plain string, shown by `Debug` as `[redacted]` so a logged configuration never leaks it.
+#[derive(Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct Secret(String);
+
+impl Secret {
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+}
+
+impl From<String> for Secret {
+    fn from(value: String) -> Self {
+        Self(value)
+    }
+}
+
+impl std::fmt::Debug for Secret {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(crate::identity::secrets::REDACTED)
+    }
+}
+
 /// Everything `acc` needs to run, after all layers are merged.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Config {
@@ -26,7 +50,7 @@ pub struct Config {
     /// Address the HTTP server binds.
     pub listen: SocketAddr,
     /// `sqlite://…` or `postgres://…`; empty means `acc.db` in the data dir.
-    pub database_url: Option<String>,
+    pub database_url: Option<Secret>,
     pub database_url_file: Option<PathBuf>,
     /// TLS certificate and key (PEM); required to bind a non-loopback address.
     pub tls_cert_file: Option<PathBuf>,
@@ -144,7 +168,7 @@ pub struct Overrides {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub listen: Option<SocketAddr>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub database_url: Option<String>,
+    pub database_url: Option<Secret>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub bootstrap_code_file: Option<PathBuf>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -187,7 +211,7 @@ impl Config {
             .extract()
             .map_err(|e| ConfigError::Invalid(e.to_string()))?;
         if let Some(path) = &config.database_url_file {
-            config.database_url = Some(read_secret(path)?);
+            config.database_url = Some(read_secret(path)?.into());
         }
         Ok(config)
     }
@@ -195,7 +219,7 @@ impl Config {
     /// The database URL in force: the configured one, or SQLite in the data dir.
     pub fn database_url(&self) -> String {
         match &self.database_url {
-            Some(url) if !url.is_empty() => url.clone(),
+            Some(url) if !url.expose().is_empty() => url.expose().to_owned(),
             _ => format!("sqlite://{}?mode=rwc", self.data_dir.join("acc.db").display()),
         }
     }
@@ -318,6 +342,17 @@ mod tests {
         std::fs::write(dir.join("index.html"), "<!doctype html>").unwrap();
         config.validate().unwrap();
         assert_eq!(config.web_dir(), Some(dir));
+    }
+
+    #[test]
+    fn debug_never_shows_the_database_url() {
+        let url = "postgres://acc:hunter2-database-password@db.internal/acc";
+        let config = Config { database_url: Some(url.to_owned().into()), ..Config::default() };
+        assert_eq!(config.database_url(), url);
+        let shown = format!("{config:?}");
+        assert!(!shown.contains("hunter2-database-password"), "{shown}");
+        let overrides = Overrides { database_url: Some(url.to_owned().into()), ..Overrides::default() };
+        assert!(!format!("{overrides:?}").contains("hunter2-database-password"));
     }
 
     #[test]

@@ -69,7 +69,7 @@ fn load(common: &CommonArgs, serve: Option<&ServeArgs>) -> Result<Config, String
     let overrides = Overrides {
         data_dir: common.data_dir.clone(),
         listen: serve.and_then(|s| s.listen),
-        database_url: common.database_url.clone(),
+        database_url: common.database_url.clone().map(Into::into),
         bootstrap_code_file: serve.and_then(|s| s.bootstrap_code_file.clone()),
         web_dir: serve.and_then(|s| s.web_dir.clone()),
     };

@@ -88,13 +88,23 @@ pub enum Transport<'a> {
 }
 
 /// What enrollment gives a connector.
-#[derive(Debug)]
 pub struct Enrolled {
     pub connector: connector::Model,
     /// The bearer credential.
     pub credential: String,
     /// The client certificate issued for the key of its CSR (PEM), if it sent one.
     pub certificate: Option<String>,
+}
+
+/// Shows which connector, never its bearer credential.
+impl std::fmt::Debug for Enrolled {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Enrolled")
+            .field("connector_id", &self.connector.id)
+            .field("credential", &secrets::REDACTED)
+            .field("certificate", &self.certificate.is_some())
+            .finish()
+    }
 }
 
 #[derive(Clone)]
@@ -473,4 +483,39 @@ impl GatewayService {
 /// The capabilities an agent declared at its last handshake.
 pub fn capabilities(agent: &agent::Model) -> Vec<Capability> {
     serde_json::from_value(agent.capabilities.clone()).unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_enrollment_never_shows_its_credential() {
+        let now = Utc::now();
+        let id = new_id();
+        let credential = secrets::new_secret("acc_conn_");
+        let enrolled = Enrolled {
+            connector: connector::Model {
+                id,
+                organization_id: id,
+                workspace_id: id,
+                name: "host".into(),
+                credential_hash: secrets::hash_secret(&credential),
+                version: None,
+                online: false,
+                health: None,
+                last_seen_at: None,
+                revoked_at: None,
+                certificate_sha256: None,
+                revision: 1,
+                created_at: now,
+                updated_at: now,
+            },
+            credential: credential.clone(),
+            certificate: None,
+        };
+        let shown = format!("{enrolled:?}");
+        assert!(!shown.contains(&credential) && !shown.contains(&secrets::hash_secret(&credential)), "{shown}");
+        assert!(shown.contains(&id.to_string()), "{shown}");
+    }
 }

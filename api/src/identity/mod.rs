@@ -99,13 +99,26 @@ pub struct DeviceInfo {
 }
 
 /// The result of signing in: tokens for the client and the session they belong to.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct SignIn {
     pub access_token: String,
     pub access_token_expires_at: DateTime<Utc>,
     pub refresh_token: String,
     pub session: device_session::Model,
     pub user: user::Model,
+}
+
+/// Shows which session and user, never the tokens (nor the user's password hash).
+impl std::fmt::Debug for SignIn {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SignIn")
+            .field("access_token", &secrets::REDACTED)
+            .field("access_token_expires_at", &self.access_token_expires_at)
+            .field("refresh_token", &secrets::REDACTED)
+            .field("session_id", &self.session.id)
+            .field("user_id", &self.user.id)
+            .finish()
+    }
 }
 
 #[derive(Debug, Serialize, Deserialize)]
@@ -153,11 +166,21 @@ impl Bootstrap {
 }
 
 /// A user account to create.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct NewUser {
     pub email: String,
     pub display_name: String,
     pub password: String,
+}
+
+impl std::fmt::Debug for NewUser {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("NewUser")
+            .field("email", &self.email)
+            .field("display_name", &self.display_name)
+            .field("password", &secrets::REDACTED)
+            .finish()
+    }
 }
 
 impl NewUser {

@@ -11,6 +11,9 @@ use crate::error::CommonError;
 
 pub const MIN_PASSWORD_LEN: usize = 10;
 
+/// What `Debug` shows in place of a secret, so a logged value never carries one.
+pub const REDACTED: &str = "[redacted]";
+
 pub fn hash_password(password: &str) -> Result<String, CommonError> {
     if password.chars().count() < MIN_PASSWORD_LEN {
         return Err(CommonError::validation(format!("a password needs at least {MIN_PASSWORD_LEN} characters")));
@@ -63,6 +66,58 @@ mod tests {
         assert!(verify_password("correct horse battery", &hash));
         assert!(!verify_password("wrong horse battery", &hash));
         assert!(hash_password("short").is_err());
+    }
+
+    #[test]
+    fn sign_ins_and_new_accounts_never_show_their_secrets() {
+        use acc_entity::{device_session, user};
+        let now = chrono::Utc::now();
+        let id = uuid::Uuid::now_v7();
+        let user = user::Model {
+            id,
+            organization_id: id,
+            email: "dev@acme.test".into(),
+            display_name: "Dev".into(),
+            password_hash: hash_password("correct horse battery").unwrap(),
+            is_server_admin: false,
+            disabled: false,
+            revision: 1,
+            created_at: now,
+            updated_at: now,
+        };
+        let session = device_session::Model {
+            id,
+            organization_id: id,
+            user_id: id,
+            device_name: "laptop".into(),
+            client_address: None,
+            revoked_at: None,
+            revoked_reason: None,
+            last_used_at: now,
+            revision: 1,
+            created_at: now,
+            updated_at: now,
+        };
+        let (access, refresh) = ("eyJ.access-token-secret.sig", new_secret("acc_rt_"));
+        let sign_in = super::super::SignIn {
+            access_token: access.into(),
+            access_token_expires_at: now,
+            refresh_token: refresh.clone(),
+            session,
+            user: user.clone(),
+        };
+        let shown = format!("{sign_in:?}");
+        for secret in [access, &refresh, &user.password_hash] {
+            assert!(!shown.contains(secret), "{shown}");
+        }
+        assert!(shown.contains(REDACTED) && shown.contains(&id.to_string()), "{shown}");
+        let new = super::super::NewUser {
+            email: "dev@acme.test".into(),
+            display_name: "Dev".into(),
+            password: "correct horse battery".into(),
+        };
+        let shown = format!("{new:?}");
+        assert!(!shown.contains("correct horse battery") && shown.contains("dev@acme.test"), "{shown}");
     }
 
     #[test]
