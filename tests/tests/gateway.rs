@@ -360,3 +360,49 @@ on_both_databases!(concurrent_enrollments_all_succeed, |db: TestDb| async move {
         assert_eq!(status, 200, "a concurrent enrollment failed: {body}");
     }
 });
+
+/// A certificate signing request for a fresh key, as `acc-connector enroll` sends one.
+fn certificate_request(dir: &std::path::Path) -> String {
+    let (key, csr) = (dir.join("request.key"), dir.join("request.csr"));
+    let output = std::process::Command::new("openssl")
+        .args(["req", "-new", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes"])
+        .args(["-subj", "/CN=connector", "-keyout"])
+        .arg(&key)
+        .arg("-out")
+        .arg(&csr)
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "openssl: {}", String::from_utf8_lossy(&output.stderr));
+    std::fs::read_to_string(csr).unwrap()
+}
+
+async fn enroll_with_csr(server: &Server, token: &str, csr: &str) -> (u16, Value) {
+    let response = reqwest::Client::new()
+        .post(format!("{}/v1/connectors/enroll", server.base_url()))
+        .json(&json!({"token": token, "csr": csr}))
+        .send()
+        .await
+        .unwrap();
+    (response.status().as_u16(), response.json().await.unwrap())
+}
+
+// Signing is the expensive part of enrollment and a certificate is a credential: nobody without
+// a valid token gets the CA to sign anything.
+on_both_databases!(a_wrong_enrollment_token_costs_no_signing, |db: TestDb| async move {
+    let server = Server::start(db).await;
+    let f = common::fixture(&server).await;
+    let csr = certificate_request(&server.db.dir);
+    let issued = |server: &Server| server.log().matches("client certificate issued").count();
+
+    for wrong in ["acc_enroll_never-issued", ""] {
+        let (status, body) = enroll_with_csr(&server, wrong, &csr).await;
+        assert_eq!((status, &body["error"]["code"]), (401, &json!("UNAUTHENTICATED")), "{body}");
+    }
+    let token = enrollment_token(&f.owner, &f.workspace_id).await;
+    let (status, body) = enroll_with_csr(&server, &token, &csr).await;
+    assert_eq!(status, 200, "{body}");
+    assert!(body["certificate"].as_str().unwrap().starts_with("-----BEGIN CERTIFICATE-----"));
+    let (status, _) = enroll_with_csr(&server, &token, &csr).await;
+    assert_eq!(status, 401, "a used token is refused");
+    assert_eq!(issued(&server), 1, "only the valid token's request was signed:\n{}", server.log());
+});

@@ -174,10 +174,9 @@ impl GatewayService {
 
     /// Exchanges an enrollment token for a connector identity: a bearer credential and, for the key
     /// of a certificate signing request (PEM), a client certificate from the connector CA. The
-    /// token works once; a bad request uses it up only once the certificate could be issued.
+    /// token is checked and claimed before anything is signed, so a wrong one costs no signing; a
+    /// bad request rolls the claim back, so it uses the token up only once a certificate is issued.
     pub async fn enroll(&self, token: &str, name: Option<&str>, csr: Option<&str>) -> Result<Enrolled> {
-        let id = new_id();
-        let certificate = csr.map(|csr| self.ca.issue(csr, id)).transpose()?;
         let now = Utc::now();
         let txn = crate::db::begin_write(&self.db).await?;
         let found = enrollment_token::Entity::find()
@@ -196,6 +195,8 @@ impl GatewayService {
         if used.rows_affected == 0 {
             return Err(GatewayError::EnrollmentRefused);
         }
+        let id = new_id();
+        let certificate = csr.map(|csr| self.ca.issue(csr, id)).transpose()?;
         let credential = secrets::new_secret("acc_conn_");
         let name = name.map(str::trim).filter(|n| !n.is_empty()).unwrap_or(&found.name);
         let connector = connector::ActiveModel {
