@@ -261,7 +261,7 @@ impl IdentityService {
             return Err(CommonError::validation("an organization name needs 1 to 200 characters").into());
         }
         let email = owner.normalized_email()?;
-        let password_hash = secrets::hash_password(&owner.password)?;
+        let password_hash = secrets::hash_password(&owner.password).await?;
         let now = Utc::now();
         let txn = crate::db::begin_write(&self.db).await?;
         let org = organization::ActiveModel {
@@ -285,11 +285,11 @@ impl IdentityService {
         let found =
             user::Entity::find().filter(user::Column::Email.eq(email.trim().to_lowercase())).one(&self.db).await?;
         let Some(user) = found else {
-            secrets::burn_password_check(password);
+            secrets::burn_password_check(password).await;
             return Err(IdentityError::InvalidCredentials);
         };
         // The password is checked first so a disabled account answers in the same time as any other.
-        if !secrets::verify_password(password, &user.password_hash) || user.disabled {
+        if !secrets::verify_password(password, &user.password_hash).await || user.disabled {
             return Err(IdentityError::InvalidCredentials);
         }
         self.start_session(user, device).await
@@ -625,7 +625,7 @@ impl IdentityService {
             actor.authorize(Permission::Own, &org, "organization")?;
         }
         let email = new.normalized_email()?;
-        let password_hash = secrets::hash_password(&new.password)?;
+        let password_hash = secrets::hash_password(&new.password).await?;
         let txn = crate::db::begin_write(&self.db).await?;
         let user = insert_user(&txn, actor.organization_id, &email, &new.display_name, password_hash, false).await?;
         if let Some(role) = role {
