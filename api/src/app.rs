@@ -106,7 +106,14 @@ impl App {
             Some(code)
         };
         let schema: AppSchema = build_schema(Some(services.clone()), &config.limits);
-        let state = AppState { schema, services, db, max_body_bytes: config.limits.max_body_bytes };
+        let state = AppState {
+            schema,
+            services,
+            db,
+            max_body_bytes: config.limits.max_body_bytes,
+            trusted_proxies: config.trusted_proxies.clone(),
+            connector_certificates: crate::http::CertificateSource::new(config),
+        };
         Ok(Self { state, bootstrap_code, web_dir: config.web_dir(), allowed_origins: config.allowed_origins.clone() })
     }
 

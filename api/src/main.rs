@@ -87,6 +87,7 @@ fn init_tracing() {
 async fn serve(args: ServeArgs) -> Result<(), String> {
     let config = load(&args.common, Some(&args))?;
     let app = App::build(&config).await.map_err(|e| e.to_string())?;
+    app.state.connector_certificates.log(&config.trusted_proxies);
     app.state.services.runs.spawn_sweeper();
     let listener =
         std::net::TcpListener::bind(config.listen).map_err(|e| format!("cannot listen on {}: {e}", config.listen))?;

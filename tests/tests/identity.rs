@@ -467,3 +467,52 @@ on_both_databases!(an_api_token_cannot_mint_accounts_roles_or_tenants, |db: Test
     login(&server, "eve@acme.test", PASSWORD).await.expect_code("UNAUTHENTICATED");
     login(&server, "eve@shadow.test", PASSWORD).await.expect_code("UNAUTHENTICATED");
 });
+
+/// The server as it runs behind a reverse proxy at 127.0.0.2 (plain HTTP behind the proxy, so
+/// connectors are admitted on their credential, which the operator must say).
+fn behind_a_proxy(per_address_per_minute: u32) -> ServerOptions {
+    let env = [
+        ("ACC_TRUSTED_PROXIES", "[\"127.0.0.2\"]"),
+        ("ACC_CONNECTOR_CLIENT_CERTIFICATE", "none"),
+        ("ACC_LIMITS__LOGIN_ATTEMPTS_PER_MINUTE_PER_ADDRESS", &per_address_per_minute.to_string()),
+    ];
+    ServerOptions { env: env.iter().map(|(k, v)| ((*k).to_owned(), (*v).to_owned())).collect(), ..Default::default() }
+}
+
+async fn login_from(client: &Client, email: &str, password: &str, forwarded_for: &str) -> GqlResponse {
+    let variables = json!({"email": email, "password": password, "deviceName": forwarded_for});
+    client.gql_with_headers(op!("login"), variables, &[("x-forwarded-for", forwarded_for)]).await
+}
+
+on_both_databases!(behind_a_trusted_proxy_each_client_has_its_own_login_quota, |db: TestDb| async move {
+    let server = Server::start_with(db, behind_a_proxy(2)).await;
+    let owner = server.owner().await;
+    let proxy = server.client().from_address("127.0.0.2".parse().unwrap());
+
+    // Two clients behind the proxy: one guesses until it is limited, the other is not held back.
+    for attempt in 0..2 {
+        let guess = login_from(&proxy, &format!("guess{attempt}@acme.test"), "wrong password", "203.0.113.1").await;
+        guess.expect_code("UNAUTHENTICATED");
+    }
+    login_from(&proxy, "guess9@acme.test", "wrong password", "203.0.113.1").await.expect_code("RATE_LIMITED");
+    login_from(&proxy, "other@acme.test", "wrong password", "203.0.113.2").await.expect_code("UNAUTHENTICATED");
+    // What the client wrote itself, left of what the proxy appended, does not move it to a new quota.
+    let spoofed = login_from(&proxy, "guess8@acme.test", "wrong password", "198.51.100.7, 203.0.113.1").await;
+    spoofed.expect_code("RATE_LIMITED");
+    let signed_in = login_from(&proxy, OWNER_EMAIL, PASSWORD, "203.0.113.3").await;
+    signed_in.data("login");
+    assert_eq!(session(&sessions(&owner).await, "203.0.113.3")["clientAddress"], "203.0.113.3");
+});
+
+on_both_databases!(a_forged_forwarded_for_from_an_untrusted_peer_is_ignored, |db: TestDb| async move {
+    let server = Server::start_with(db, behind_a_proxy(2)).await;
+    let owner = server.owner().await;
+    // 127.0.0.1 is not the trusted proxy: its X-Forwarded-For is its own invention.
+    let direct = server.client();
+    login_from(&direct, OWNER_EMAIL, PASSWORD, "198.51.100.1").await.data("login");
+    assert_eq!(session(&sessions(&owner).await, "198.51.100.1")["clientAddress"], "127.0.0.1");
+    login_from(&direct, "guess@acme.test", "wrong password", "198.51.100.2").await.expect_code("UNAUTHENTICATED");
+    // A new made-up address each time does not buy a new quota.
+    login_from(&direct, "guess@acme.test", "wrong password", "198.51.100.3").await.expect_code("RATE_LIMITED");
+    login_from(&direct, OWNER_EMAIL, PASSWORD, "198.51.100.4").await.expect_code("RATE_LIMITED");
+});

@@ -28,9 +28,7 @@ pub enum GatewayError {
     EnrollmentRefused,
     #[error("the connector credential is wrong or the connector was revoked")]
     ConnectorRefused,
-    #[error(
-        "over TLS a connector must present the client certificate issued to it at enrollment; re-enroll it if it has none"
-    )]
+    #[error("a connector must present the client certificate issued to it at enrollment; re-enroll it if it has none")]
     CertificateRequired,
     #[error(transparent)]
     Certificate(#[from] ca::CaError),
@@ -78,13 +76,16 @@ struct Registry {
     connections: Mutex<HashMap<Uuid, (Uuid, mpsc::Sender<Envelope>)>>,
 }
 
-/// How a connector reached the gateway.
+/// What the connector endpoint checks besides the bearer credential, as the operator's
+/// `connector_client_certificate` setting decides.
 #[derive(Debug, Clone, Copy)]
-pub enum Transport<'a> {
-    /// Plain HTTP, which the server serves on loopback only.
-    Plain,
-    /// TLS, with the client certificate (DER) the connector presented, if any.
-    Tls { client_certificate: Option<&'a [u8]> },
+pub enum CertificateCheck<'a> {
+    /// Nothing: the operator chose credential-only authentication (plain HTTP on loopback, or
+    /// `connector_client_certificate = "none"`).
+    CredentialOnly,
+    /// The client certificate (DER) the TLS connection or a trusted proxy saw, if any: it must be
+    /// the one issued to the connector.
+    Required(Option<&'a [u8]>),
 }
 
 /// What enrollment gives a connector.
@@ -222,20 +223,19 @@ impl GatewayService {
         Ok(Enrolled { connector, credential, certificate: certificate.map(|(pem, _)| pem) })
     }
 
-    /// The connector a credential belongs to, unless it was revoked. Over TLS it must also present
-    /// the client certificate issued to it; plain HTTP (loopback only) takes the credential alone.
-    pub async fn authenticate(&self, credential: &str, transport: Transport<'_>) -> Result<connector::Model> {
+    /// The connector a credential belongs to, unless it was revoked; unless the operator chose
+    /// credential-only authentication, with the client certificate issued to it.
+    pub async fn authenticate(&self, credential: &str, check: CertificateCheck<'_>) -> Result<connector::Model> {
         let connector = connector::Entity::find()
             .filter(connector::Column::CredentialHash.eq(secrets::hash_secret(credential)))
             .one(&self.db)
             .await?
             .filter(|c| c.revoked_at.is_none())
             .ok_or(GatewayError::ConnectorRefused)?;
-        match transport {
-            Transport::Plain => Ok(connector),
-            Transport::Tls { client_certificate } => {
-                let presented = client_certificate.map(ca::fingerprint);
-                match (&connector.certificate_sha256, presented) {
+        match check {
+            CertificateCheck::CredentialOnly => Ok(connector),
+            CertificateCheck::Required(presented) => {
+                match (&connector.certificate_sha256, presented.map(ca::fingerprint)) {
                     (Some(issued), Some(presented)) if *issued == presented => Ok(connector),
                     _ => Err(GatewayError::CertificateRequired),
                 }

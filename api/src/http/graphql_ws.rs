@@ -2,18 +2,16 @@
 //! access token comes in `connection_init` (`{"authorization": "Bearer …"}`); a bad one closes
 //! the connection (close code 1002, the reason saying why).
 
-use std::net::SocketAddr;
-
 use async_graphql::Data;
 use async_graphql::http::ALL_WEBSOCKET_PROTOCOLS;
 use async_graphql_axum::{GraphQLProtocol, GraphQLWebSocket};
 use axum::Extension;
-use axum::extract::{ConnectInfo, State, WebSocketUpgrade};
+use axum::extract::{State, WebSocketUpgrade};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 
 use super::AppState;
-use super::request::{CorrelationId, context, device};
+use super::request::{ClientAddress, CorrelationId, context, device};
 use crate::graphql::{gql_error, request_data};
 
 fn token(payload: &serde_json::Value) -> Option<String> {
@@ -26,7 +24,7 @@ fn token(payload: &serde_json::Value) -> Option<String> {
 pub async fn upgrade(
     State(state): State<AppState>,
     Extension(CorrelationId(correlation_id)): Extension<CorrelationId>,
-    address: ConnectInfo<SocketAddr>,
+    address: ClientAddress,
     headers: HeaderMap,
     protocol: GraphQLProtocol,
     upgrade: WebSocketUpgrade,

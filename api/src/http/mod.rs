@@ -20,6 +20,8 @@ use sea_orm::DatabaseConnection;
 use tower_http::cors::{AllowOrigin, CorsLayer};
 use tower_http::services::{ServeDir, ServeFile};
 
+pub use connectors::CertificateSource;
+
 use crate::graphql::{AppSchema, Services};
 
 #[derive(Clone)]
@@ -28,6 +30,10 @@ pub struct AppState {
     pub services: Services,
     pub db: DatabaseConnection,
     pub max_body_bytes: usize,
+    /// Proxies whose `X-Forwarded-For` (and connector certificate header) is believed.
+    pub trusted_proxies: crate::config::TrustedProxies,
+    /// Where the connector endpoint takes connectors' client certificates from.
+    pub connector_certificates: connectors::CertificateSource,
 }
 
 impl FromRef<AppState> for Services {
