@@ -390,6 +390,17 @@ impl Config {
         }
     }
 
+    /// The longest a token signed by a key of `purpose` lives: how long a superseded key verifies.
+    pub fn token_lifetime(&self, purpose: crate::identity::keys::KeyPurpose) -> std::time::Duration {
+        use crate::identity::keys::KeyPurpose;
+        match purpose {
+            KeyPurpose::Access => {
+                std::time::Duration::from_secs(self.tokens.access_token_seconds.max(0).unsigned_abs())
+            }
+            KeyPurpose::Approval => std::time::Duration::from_millis(self.runs.approval_token_ms),
+        }
+    }
+
     /// The web client's directory: the configured one, or the default if a build is there.
     pub fn web_dir(&self) -> Option<PathBuf> {
         match &self.web_dir {

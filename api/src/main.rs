@@ -33,7 +33,8 @@ enum Command {
 
 #[derive(Subcommand)]
 enum KeysCommand {
-    /// Add a new signing key; tokens signed by older keys stay valid until they expire.
+    /// Add a new access-token and approval-token signing key; tokens signed by older keys stay
+    /// valid until they expire, then those keys retire.
     Rotate(CommonArgs),
 }
 
@@ -137,8 +138,13 @@ async fn main() -> ExitCode {
             .await
         }
         Command::Keys { command: KeysCommand::Rotate(common) } => load(&common, None).and_then(|config| {
-            let kid = acc_api::identity::keys::SigningKeys::rotate(&config.data_dir).map_err(|e| e.to_string())?;
-            println!("new signing key {kid}; restart the server to sign with it");
+            use acc_api::identity::keys::{KeyPurpose, SigningKeys};
+            for purpose in KeyPurpose::ALL {
+                let kid = SigningKeys::rotate(&config.data_dir, purpose, config.token_lifetime(purpose))
+                    .map_err(|e| e.to_string())?;
+                println!("new {} token signing key {kid}", purpose.as_str());
+            }
+            println!("restart the server to sign with them; older keys retire once their tokens have expired");
             Ok(())
         }),
     };
