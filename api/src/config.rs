@@ -116,6 +116,9 @@ impl From<TrustedProxies> for Vec<String> {
     }
 }
 
+/// Where a trusted proxy passes a connector's certificate unless told otherwise.
+pub const DEFAULT_CERTIFICATE_HEADER: &str = "x-ssl-client-cert";
+
 /// Where the connector endpoint gets the client certificate a connector must present with its
 /// bearer credential (SPEC §8).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -205,7 +208,7 @@ impl Default for Config {
             allowed_origins: APP_ORIGINS.iter().map(|o| (*o).to_owned()).collect(),
             trusted_proxies: TrustedProxies::default(),
             connector_client_certificate: None,
-            connector_client_certificate_header: "x-ssl-client-cert".to_owned(),
+            connector_client_certificate_header: DEFAULT_CERTIFICATE_HEADER.to_owned(),
             limits: Limits::default(),
             tokens: TokenLifetimes::default(),
             runs: RunSettings::default(),

@@ -22,7 +22,7 @@ use tracing::Instrument;
 use super::AppState;
 use super::request::bearer;
 use super::tls::TlsConnection;
-use crate::config::{Config, ConnectorClientCertificate};
+use crate::config::{Config, ConnectorClientCertificate, DEFAULT_CERTIFICATE_HEADER};
 use crate::error::DomainError;
 use crate::gateway::{CertificateCheck, GatewayError, OUTBOX_CAPACITY};
 use crate::runs::RunError;
@@ -80,7 +80,7 @@ impl CertificateSource {
     /// From validated settings (`Config::validate` checked the header name).
     pub fn new(config: &Config) -> Self {
         let header = HeaderName::from_bytes(config.connector_client_certificate_header.as_bytes())
-            .unwrap_or(HeaderName::from_static("x-ssl-client-cert"));
+            .unwrap_or(HeaderName::from_static(DEFAULT_CERTIFICATE_HEADER));
         Self { mode: config.connector_client_certificate(), header }
     }
 

@@ -346,7 +346,7 @@ mod tests {
         write_private_file(&path, legacy.to_string().as_bytes()).unwrap();
         let keys = load(&dir, KeyPurpose::Access);
         assert_eq!(keys.public_keys().len(), 2, "the older key verifies for one more lifetime from this start");
-        assert_eq!(jsonwebtoken::decode_header(&keys.sign(&claims(60)).unwrap()).unwrap().kid, Some(second.kid));
+        assert_eq!(jsonwebtoken::decode_header(keys.sign(&claims(60)).unwrap()).unwrap().kid, Some(second.kid));
         let stored = read_set(&path).unwrap();
         assert!(stored.keys[0].superseded_at.is_some() && stored.keys[1].superseded_at.is_none());
     }

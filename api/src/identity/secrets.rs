@@ -1,13 +1,14 @@
 //! Passwords (argon2id, on the blocking pool, a few at a time) and opaque bearer secrets (refresh,
 //! API and bootstrap tokens, stored as SHA-256).
 
+use std::sync::{Arc, OnceLock};
+
 use argon2::Argon2;
 use argon2::password_hash::{PasswordHash, PasswordHasher, PasswordVerifier, SaltString};
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use rand::RngCore;
 use sha2::{Digest, Sha256};
-use std::sync::{Arc, OnceLock};
 use tokio::sync::Semaphore;
 
 use crate::error::CommonError;
