@@ -12,7 +12,7 @@ use crate::gateway::GatewayService;
 use crate::gateway::ca::ConnectorCa;
 use crate::graphql::{AppSchema, Services, build_schema};
 use crate::http::{AppState, router};
-use crate::identity::keys::SigningKeys;
+use crate::identity::keys::{KeyPurpose, SigningKeys};
 use crate::identity::login_limiter::LoginLimiter;
 use crate::identity::{Bootstrap, IdentityService, secrets};
 use crate::projects::ProjectService;
@@ -55,7 +55,9 @@ impl App {
 
     /// Wires the services over an open, migrated database.
     pub async fn assemble(config: &Config, db: DatabaseConnection) -> Result<Self, StartError> {
-        let keys = Arc::new(SigningKeys::load_or_create(&config.data_dir)?);
+        let keys_for = |purpose| SigningKeys::load_or_create(&config.data_dir, purpose, config.token_lifetime(purpose));
+        let keys = Arc::new(keys_for(KeyPurpose::Access)?);
+        let approval_keys = Arc::new(keys_for(KeyPurpose::Approval)?);
         let limiter = Arc::new(LoginLimiter::new(
             config.limits.login_attempts_per_minute_per_account,
             config.limits.login_attempts_per_minute_per_address,
@@ -78,7 +80,7 @@ impl App {
             db.clone(),
             broker.clone(),
             gateway.clone(),
-            keys.clone(),
+            approval_keys,
             policy,
             config.limits.max_page_size,
         );
@@ -114,6 +116,8 @@ impl App {
             max_body_bytes: config.limits.max_body_bytes,
             websocket: config.websocket.clone(),
             sockets: Default::default(),
+            trusted_proxies: config.trusted_proxies.clone(),
+            connector_certificates: crate::http::CertificateSource::new(config),
         };
         Ok(Self { state, bootstrap_code, web_dir: config.web_dir(), allowed_origins: config.allowed_origins.clone() })
     }

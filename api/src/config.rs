@@ -3,7 +3,7 @@
 //! Precedence, lowest first: built-in defaults, the `--config` file, `ACC_*` variables, flags.
 //! A secret may be given as `<key>_file` naming a file that holds it; the file wins over the value.
 
-use std::net::SocketAddr;
+use std::net::{IpAddr, SocketAddr};
 use std::path::{Path, PathBuf};
 
 use figment::Figment;
@@ -18,6 +18,30 @@ pub enum ConfigError {
     Read { path: PathBuf, source: std::io::Error },
 }
 
+/// A setting that is a secret (a database URL carries its password): read and written as a
+/// plain string, shown by `Debug` as `[redacted]` so a logged configuration never leaks it.
+#[derive(Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct Secret(String);
+
+impl Secret {
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+}
+
+impl From<String> for Secret {
+    fn from(value: String) -> Self {
+        Self(value)
+    }
+}
+
+impl std::fmt::Debug for Secret {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(crate::identity::secrets::REDACTED)
+    }
+}
+
 /// Everything `acc` needs to run, after all layers are merged.
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Config {
@@ -26,7 +50,7 @@ pub struct Config {
     /// Address the HTTP server binds.
     pub listen: SocketAddr,
     /// `sqlite://…` or `postgres://…`; empty means `acc.db` in the data dir.
-    pub database_url: Option<String>,
+    pub database_url: Option<Secret>,
     pub database_url_file: Option<PathBuf>,
     /// TLS certificate and key (PEM); required to bind a non-loopback address.
     pub tls_cert_file: Option<PathBuf>,
@@ -38,6 +62,15 @@ pub struct Config {
     /// Origins other than the server's own whose pages may call the GraphQL API (CORS): by
     /// default the desktop and Android apps, whose pages come from the app, not from the server.
     pub allowed_origins: Vec<String>,
+    /// Reverse proxies (addresses or CIDR blocks) whose `X-Forwarded-For` names the client, and
+    /// whose certificate header the connector endpoint believes. Nobody else's.
+    pub trusted_proxies: TrustedProxies,
+    /// Where the connector endpoint gets a connector's client certificate; unset means `tls` when
+    /// the server serves TLS and `none` on plain HTTP (loopback only).
+    pub connector_client_certificate: Option<ConnectorClientCertificate>,
+    /// The header a trusted proxy puts a connector's verified client certificate in (URL-escaped
+    /// PEM), for `connector_client_certificate = "proxy-header"`.
+    pub connector_client_certificate_header: String,
     pub limits: Limits,
     pub tokens: TokenLifetimes,
     pub runs: RunSettings,
@@ -65,6 +98,72 @@ impl Default for WebSocketSettings {
             ping_interval_ms: 20_000,
             max_operations_per_socket: 100,
             max_sockets_per_identity: 64,
+        }
+    }
+}
+
+/// Addresses and CIDR blocks of trusted reverse proxies, parsed once when the settings are read.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(try_from = "Vec<String>", into = "Vec<String>")]
+pub struct TrustedProxies(Vec<ipnet::IpNet>);
+
+impl TrustedProxies {
+    pub fn contains(&self, address: IpAddr) -> bool {
+        let address = address.to_canonical();
+        self.0.iter().any(|net| net.contains(&address))
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
+impl TryFrom<Vec<String>> for TrustedProxies {
+    type Error = String;
+
+    fn try_from(entries: Vec<String>) -> Result<Self, Self::Error> {
+        entries
+            .iter()
+            .map(|entry| {
+                let entry = entry.trim();
+                entry
+                    .parse::<ipnet::IpNet>()
+                    .or_else(|_| entry.parse::<IpAddr>().map(ipnet::IpNet::from))
+                    .map_err(|_| format!("trusted_proxies: {entry:?} is not an IP address or CIDR block"))
+            })
+            .collect::<Result<_, _>>()
+            .map(Self)
+    }
+}
+
+impl From<TrustedProxies> for Vec<String> {
+    fn from(proxies: TrustedProxies) -> Self {
+        proxies.0.iter().map(ToString::to_string).collect()
+    }
+}
+
+/// Where a trusted proxy passes a connector's certificate unless told otherwise.
+pub const DEFAULT_CERTIFICATE_HEADER: &str = "x-ssl-client-cert";
+
+/// Where the connector endpoint gets the client certificate a connector must present with its
+/// bearer credential (SPEC §8).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ConnectorClientCertificate {
+    /// From this server's own TLS connection (mTLS).
+    Tls,
+    /// From a header set by a trusted proxy that terminated TLS and verified the certificate.
+    ProxyHeader,
+    /// Nowhere: the bearer credential alone admits a connector.
+    None,
+}
+
+impl ConnectorClientCertificate {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Tls => "tls",
+            Self::ProxyHeader => "proxy-header",
+            Self::None => "none",
         }
     }
 }
@@ -133,6 +232,9 @@ impl Default for Config {
             bootstrap_code_file: None,
             web_dir: None,
             allowed_origins: APP_ORIGINS.iter().map(|o| (*o).to_owned()).collect(),
+            trusted_proxies: TrustedProxies::default(),
+            connector_client_certificate: None,
+            connector_client_certificate_header: DEFAULT_CERTIFICATE_HEADER.to_owned(),
             limits: Limits::default(),
             tokens: TokenLifetimes::default(),
             runs: RunSettings::default(),
@@ -171,7 +273,7 @@ pub struct Overrides {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub listen: Option<SocketAddr>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub database_url: Option<String>,
+    pub database_url: Option<Secret>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub bootstrap_code_file: Option<PathBuf>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -214,7 +316,7 @@ impl Config {
             .extract()
             .map_err(|e| ConfigError::Invalid(e.to_string()))?;
         if let Some(path) = &config.database_url_file {
-            config.database_url = Some(read_secret(path)?);
+            config.database_url = Some(read_secret(path)?.into());
         }
         Ok(config)
     }
@@ -222,7 +324,7 @@ impl Config {
     /// The database URL in force: the configured one, or SQLite in the data dir.
     pub fn database_url(&self) -> String {
         match &self.database_url {
-            Some(url) if !url.is_empty() => url.clone(),
+            Some(url) if !url.expose().is_empty() => url.expose().to_owned(),
             _ => format!("sqlite://{}?mode=rwc", self.data_dir.join("acc.db").display()),
         }
     }
@@ -259,6 +361,7 @@ impl Config {
                 "allowed_origins: {origin:?} is not an origin (scheme://host[:port], no path; `*` is not allowed)"
             )));
         }
+        self.validate_connector_certificates()?;
         let runs = &self.runs;
         if runs.lease_ms < 2 * runs.heartbeat_interval_ms {
             return Err(ConfigError::Invalid(format!(
@@ -280,6 +383,60 @@ impl Config {
             ));
         }
         Ok(())
+    }
+
+    /// Where the connector endpoint gets connectors' client certificates: as configured, else
+    /// from TLS when the server serves it, else nowhere (plain HTTP, which is loopback only).
+    pub fn connector_client_certificate(&self) -> ConnectorClientCertificate {
+        match (self.connector_client_certificate, self.tls()) {
+            (Some(mode), _) => mode,
+            (None, Some(_)) => ConnectorClientCertificate::Tls,
+            (None, None) => ConnectorClientCertificate::None,
+        }
+    }
+
+    /// A connector endpoint that takes the credential alone must be the operator's choice, not
+    /// what happens to a server put behind a TLS-terminating proxy.
+    fn validate_connector_certificates(&self) -> Result<(), ConfigError> {
+        let invalid = |message: String| Err(ConfigError::Invalid(message));
+        match self.connector_client_certificate {
+            Some(ConnectorClientCertificate::Tls) if self.tls().is_none() => invalid(
+                "connector_client_certificate = \"tls\" needs the server to serve TLS (tls_cert_file, tls_key_file); \
+                 behind a proxy that terminates TLS, use \"proxy-header\""
+                    .into(),
+            ),
+            Some(ConnectorClientCertificate::ProxyHeader) if self.trusted_proxies.is_empty() => invalid(
+                "connector_client_certificate = \"proxy-header\" needs trusted_proxies: only a trusted proxy's \
+                 certificate header is believed"
+                    .into(),
+            ),
+            Some(ConnectorClientCertificate::ProxyHeader)
+                if axum::http::HeaderName::from_bytes(self.connector_client_certificate_header.as_bytes()).is_err() =>
+            {
+                invalid(format!(
+                    "connector_client_certificate_header: {:?} is not a header name",
+                    self.connector_client_certificate_header
+                ))
+            }
+            None if self.tls().is_none() && !self.trusted_proxies.is_empty() => invalid(
+                "behind a reverse proxy (trusted_proxies is set) on plain HTTP the connector endpoint sees no client \
+                 certificates: set connector_client_certificate to \"proxy-header\" (the proxy verifies connectors' \
+                 certificates and passes them on) or to \"none\" (the bearer credential alone admits a connector)"
+                    .into(),
+            ),
+            _ => Ok(()),
+        }
+    }
+
+    /// The longest a token signed by a key of `purpose` lives: how long a superseded key verifies.
+    pub fn token_lifetime(&self, purpose: crate::identity::keys::KeyPurpose) -> std::time::Duration {
+        use crate::identity::keys::KeyPurpose;
+        match purpose {
+            KeyPurpose::Access => {
+                std::time::Duration::from_secs(self.tokens.access_token_seconds.max(0).unsigned_abs())
+            }
+            KeyPurpose::Approval => std::time::Duration::from_millis(self.runs.approval_token_ms),
+        }
     }
 
     /// The web client's directory: the configured one, or the default if a build is there.
@@ -353,6 +510,56 @@ mod tests {
         std::fs::write(dir.join("index.html"), "<!doctype html>").unwrap();
         config.validate().unwrap();
         assert_eq!(config.web_dir(), Some(dir));
+    }
+
+    #[test]
+    fn debug_never_shows_the_database_url() {
+        let url = "postgres://acc:hunter2-database-password@db.internal/acc";
+        let config = Config { database_url: Some(url.to_owned().into()), ..Config::default() };
+        assert_eq!(config.database_url(), url);
+        let shown = format!("{config:?}");
+        assert!(!shown.contains("hunter2-database-password"), "{shown}");
+        let overrides = Overrides { database_url: Some(url.to_owned().into()), ..Overrides::default() };
+        assert!(!format!("{overrides:?}").contains("hunter2-database-password"));
+    }
+
+    #[test]
+    fn trusted_proxies_take_addresses_and_blocks() {
+        let proxies =
+            TrustedProxies::try_from(vec!["10.0.0.0/8".to_owned(), " 192.0.2.7 ".to_owned(), "::1".to_owned()])
+                .unwrap();
+        assert!(proxies.contains("10.1.2.3".parse().unwrap()));
+        assert!(proxies.contains("192.0.2.7".parse().unwrap()));
+        assert!(proxies.contains("::ffff:10.9.9.9".parse().unwrap()), "an IPv4 peer on an IPv6 socket");
+        assert!(proxies.contains("::1".parse().unwrap()));
+        assert!(!proxies.contains("192.0.2.8".parse().unwrap()));
+        let err = TrustedProxies::try_from(vec!["proxy.internal".to_owned()]).unwrap_err();
+        assert!(err.contains("not an IP address"), "{err}");
+    }
+
+    #[test]
+    fn the_connector_certificate_mode_is_explicit_behind_a_proxy() {
+        let behind_proxy = Config {
+            trusted_proxies: TrustedProxies::try_from(vec!["127.0.0.1".into()]).unwrap(),
+            ..Config::default()
+        };
+        let err = behind_proxy.validate().unwrap_err().to_string();
+        assert!(err.contains("connector_client_certificate"), "{err}");
+        for mode in [ConnectorClientCertificate::ProxyHeader, ConnectorClientCertificate::None] {
+            let chosen = Config { connector_client_certificate: Some(mode), ..behind_proxy.clone() };
+            chosen.validate().unwrap();
+            assert_eq!(chosen.connector_client_certificate(), mode);
+        }
+        let tls_without_tls =
+            Config { connector_client_certificate: Some(ConnectorClientCertificate::Tls), ..Config::default() };
+        assert!(tls_without_tls.validate().unwrap_err().to_string().contains("needs the server to serve TLS"));
+        let header_without_proxy =
+            Config { connector_client_certificate: Some(ConnectorClientCertificate::ProxyHeader), ..Config::default() };
+        assert!(header_without_proxy.validate().unwrap_err().to_string().contains("needs trusted_proxies"));
+        assert_eq!(Config::default().connector_client_certificate(), ConnectorClientCertificate::None);
+        let with_tls =
+            Config { tls_cert_file: Some("c.pem".into()), tls_key_file: Some("k.pem".into()), ..Config::default() };
+        assert_eq!(with_tls.connector_client_certificate(), ConnectorClientCertificate::Tls);
     }
 
     #[test]

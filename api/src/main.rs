@@ -34,7 +34,8 @@ enum Command {
 
 #[derive(Subcommand)]
 enum KeysCommand {
-    /// Add a new signing key; tokens signed by older keys stay valid until they expire.
+    /// Add a new access-token and approval-token signing key; tokens signed by older keys stay
+    /// valid until they expire, then those keys retire.
     Rotate(CommonArgs),
 }
 
@@ -70,7 +71,7 @@ fn load(common: &CommonArgs, serve: Option<&ServeArgs>) -> Result<Config, String
     let overrides = Overrides {
         data_dir: common.data_dir.clone(),
         listen: serve.and_then(|s| s.listen),
-        database_url: common.database_url.clone(),
+        database_url: common.database_url.clone().map(Into::into),
         bootstrap_code_file: serve.and_then(|s| s.bootstrap_code_file.clone()),
         web_dir: serve.and_then(|s| s.web_dir.clone()),
     };
@@ -93,6 +94,7 @@ fn init_tracing() {
 async fn serve(args: ServeArgs) -> Result<(), String> {
     let config = load(&args.common, Some(&args))?;
     let app = App::build(&config).await.map_err(|e| e.to_string())?;
+    app.state.connector_certificates.log(&config.trusted_proxies);
     app.state.services.runs.spawn_sweeper();
     let listener =
         std::net::TcpListener::bind(config.listen).map_err(|e| format!("cannot listen on {}: {e}", config.listen))?;
@@ -142,8 +144,13 @@ async fn main() -> ExitCode {
             .await
         }
         Command::Keys { command: KeysCommand::Rotate(common) } => load(&common, None).and_then(|config| {
-            let kid = acc_api::identity::keys::SigningKeys::rotate(&config.data_dir).map_err(|e| e.to_string())?;
-            println!("new signing key {kid}; restart the server to sign with it");
+            use acc_api::identity::keys::{KeyPurpose, SigningKeys};
+            for purpose in KeyPurpose::ALL {
+                let kid = SigningKeys::rotate(&config.data_dir, purpose, config.token_lifetime(purpose))
+                    .map_err(|e| e.to_string())?;
+                println!("new {} token signing key {kid}", purpose.as_str());
+            }
+            println!("restart the server to sign with them; older keys retire once their tokens have expired");
             Ok(())
         }),
     };

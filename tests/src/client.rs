@@ -60,6 +60,12 @@ impl Client {
         Self { http: reqwest::Client::builder().add_root_certificate(ca).build().unwrap(), ..self }
     }
 
+    /// The same client connecting from another loopback address (`127.0.0.2`, say): a different
+    /// peer, such as a reverse proxy, as the server sees it.
+    pub fn from_address(&self, address: std::net::IpAddr) -> Self {
+        Self { http: reqwest::Client::builder().local_address(address).build().unwrap(), ..self.clone() }
+    }
+
     pub fn with_token(&self, token: &str) -> Self {
         Self { token: Some(token.to_owned()), ..self.clone() }
     }

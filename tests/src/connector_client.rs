@@ -68,6 +68,42 @@ impl RawConnector {
         Self::dial_with(server, id, credential, Some(tokio_tungstenite::Connector::Rustls(tls))).await
     }
 
+    /// Dials the gateway over plain HTTP from the loopback address `from`, with extra `headers`:
+    /// as a reverse proxy in front of the server would, or a client pretending to be one.
+    pub async fn dial_from(
+        server: &Server,
+        id: Uuid,
+        credential: &str,
+        from: std::net::IpAddr,
+        headers: &[(&str, &str)],
+    ) -> Result<Self, Ended> {
+        let url = format!("{}/v1/connectors/ws", server.base_url().replacen("http", "ws", 1));
+        let mut request = url.into_client_request().unwrap();
+        request.headers_mut().insert("authorization", format!("Bearer {credential}").parse().unwrap());
+        for (name, value) in headers {
+            let name = tokio_tungstenite::tungstenite::http::HeaderName::from_bytes(name.as_bytes()).unwrap();
+            request.headers_mut().insert(name, value.parse().unwrap());
+        }
+        let uri = request.uri();
+        let target = format!("{}:{}", uri.host().unwrap(), uri.port_u16().unwrap()).parse().unwrap();
+        let socket = tokio::net::TcpSocket::new_v4().unwrap();
+        socket.bind(std::net::SocketAddr::new(from, 0)).unwrap();
+        let stream = socket.connect(target).await.map_err(|e| Ended::Broken(e.to_string()))?;
+        match tokio_tungstenite::client_async_with_config(
+            request,
+            tokio_tungstenite::MaybeTlsStream::Plain(stream),
+            None,
+        )
+        .await
+        {
+            Ok((socket, _)) => Ok(Self { id, socket }),
+            Err(tokio_tungstenite::tungstenite::Error::Http(response)) => {
+                Err(Ended::Refused(response.status().as_u16()))
+            }
+            Err(e) => Err(Ended::Broken(e.to_string())),
+        }
+    }
+
     async fn dial_with(
         server: &Server,
         id: Uuid,

@@ -92,3 +92,16 @@ async fn serves_https_with_the_operators_certificate() {
     let health = client.get(format!("{}/healthz", server.base_url())).send().await.unwrap();
     assert_eq!(health.text().await.unwrap(), "ok");
 }
+
+#[test]
+fn behind_a_proxy_the_connector_endpoint_needs_an_explicit_certificate_mode() {
+    let db = TestDb::sqlite();
+    let output = acc()
+        .args(["serve", "--data-dir", db.dir.to_str().unwrap(), "--listen", "127.0.0.1:0"])
+        .env("ACC_TRUSTED_PROXIES", "[\"127.0.0.1\"]")
+        .output()
+        .unwrap();
+    assert!(!output.status.success());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("set connector_client_certificate to \"proxy-header\""), "{stderr}");
+}

@@ -440,6 +440,7 @@ on_both_databases!(over_tls_a_connector_is_admitted_only_with_the_certificate_it
     let server =
         Server::start_with(db, acc_tests::ServerOptions { tls: Some(tls.clone()), ..Default::default() }).await;
     assert!(server.url.starts_with("https://"), "{}", server.url);
+    assert!(server.log().contains("over this server's TLS"), "with TLS, connectors need their certificate by default");
     let f = common::fixture(&server).await;
     let dir = server.db.dir.clone();
     let server_ca = tls.ca.display().to_string();

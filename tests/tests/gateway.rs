@@ -360,3 +360,138 @@ on_both_databases!(concurrent_enrollments_all_succeed, |db: TestDb| async move {
         assert_eq!(status, 200, "a concurrent enrollment failed: {body}");
     }
 });
+
+/// A certificate signing request for a fresh key, as `acc-connector enroll` sends one.
+fn certificate_request(dir: &std::path::Path) -> String {
+    let (key, csr) = (dir.join("request.key"), dir.join("request.csr"));
+    let output = std::process::Command::new("openssl")
+        .args(["req", "-new", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes"])
+        .args(["-subj", "/CN=connector", "-keyout"])
+        .arg(&key)
+        .arg("-out")
+        .arg(&csr)
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "openssl: {}", String::from_utf8_lossy(&output.stderr));
+    std::fs::read_to_string(csr).unwrap()
+}
+
+async fn enroll_with_csr(server: &Server, token: &str, csr: &str) -> (u16, Value) {
+    let response = reqwest::Client::new()
+        .post(format!("{}/v1/connectors/enroll", server.base_url()))
+        .json(&json!({"token": token, "csr": csr}))
+        .send()
+        .await
+        .unwrap();
+    (response.status().as_u16(), response.json().await.unwrap())
+}
+
+// Signing is the expensive part of enrollment and a certificate is a credential: nobody without
+// a valid token gets the CA to sign anything.
+on_both_databases!(a_wrong_enrollment_token_costs_no_signing, |db: TestDb| async move {
+    let server = Server::start(db).await;
+    let f = common::fixture(&server).await;
+    let csr = certificate_request(&server.db.dir);
+    let issued = |server: &Server| server.log().matches("client certificate issued").count();
+
+    for wrong in ["acc_enroll_never-issued", ""] {
+        let (status, body) = enroll_with_csr(&server, wrong, &csr).await;
+        assert_eq!((status, &body["error"]["code"]), (401, &json!("UNAUTHENTICATED")), "{body}");
+    }
+    let token = enrollment_token(&f.owner, &f.workspace_id).await;
+    let (status, body) = enroll_with_csr(&server, &token, &csr).await;
+    assert_eq!(status, 200, "{body}");
+    assert!(body["certificate"].as_str().unwrap().starts_with("-----BEGIN CERTIFICATE-----"));
+    let (status, _) = enroll_with_csr(&server, &token, &csr).await;
+    assert_eq!(status, 401, "a used token is refused");
+    assert_eq!(issued(&server), 1, "only the valid token's request was signed:\n{}", server.log());
+});
+
+/// A connector enrolled with a certificate signing request: its id, credential and certificate (PEM).
+async fn enrolled_with_certificate(server: &Server, f: &common::Fixture, name: &str) -> (Uuid, String, String) {
+    let dir = server.db.dir.join(name);
+    std::fs::create_dir_all(&dir).unwrap();
+    let token = enrollment_token(&f.owner, &f.workspace_id).await;
+    let (status, body) = enroll_with_csr(server, &token, &certificate_request(&dir)).await;
+    assert_eq!(status, 200, "{body}");
+    let field = |name: &str| body[name].as_str().unwrap().to_owned();
+    (field("connector_id").parse().unwrap(), field("credential"), field("certificate"))
+}
+
+/// PEM as nginx's `$ssl_client_escaped_cert` passes it on.
+fn url_escaped(pem: &str) -> String {
+    pem.bytes().map(|b| if b.is_ascii_alphanumeric() { (b as char).to_string() } else { format!("%{b:02X}") }).collect()
+}
+
+fn server_env(pairs: &[(&str, &str)]) -> acc_tests::ServerOptions {
+    let env = pairs.iter().map(|(k, v)| ((*k).to_owned(), (*v).to_owned())).collect();
+    acc_tests::ServerOptions { env, ..Default::default() }
+}
+
+on_both_databases!(behind_a_proxy_a_connector_needs_the_certificate_the_proxy_passes_on, |db: TestDb| async move {
+    let options =
+        server_env(&[("ACC_TRUSTED_PROXIES", "[\"127.0.0.2\"]"), ("ACC_CONNECTOR_CLIENT_CERTIFICATE", "proxy-header")]);
+    let server = Server::start_with(db, options).await;
+    assert!(server.log().contains("the client certificate issued to it, as a trusted proxy passes it in the header"));
+    let f = common::fixture(&server).await;
+    let (id, credential, certificate) = enrolled_with_certificate(&server, &f, "first").await;
+    let (_, _, other_certificate) = enrolled_with_certificate(&server, &f, "second").await;
+    let proxy: std::net::IpAddr = "127.0.0.2".parse().unwrap();
+    let header = |pem: &str| [("x-ssl-client-cert", url_escaped(pem))];
+    let dial = async |from: std::net::IpAddr, headers: &[(&str, String)]| {
+        let headers: Vec<(&str, &str)> = headers.iter().map(|(k, v)| (*k, v.as_str())).collect();
+        RawConnector::dial_from(&server, id, &credential, from, &headers).await
+    };
+
+    // The credential alone, the proxy vouching for nothing: refused.
+    assert!(matches!(dial(proxy, &[]).await, Err(Ended::Refused(401))));
+    // Another connector's certificate: refused.
+    assert!(matches!(dial(proxy, &header(&other_certificate)).await, Err(Ended::Refused(401))));
+    // Its own certificate, written by a client that is not the trusted proxy: refused.
+    assert!(matches!(dial("127.0.0.1".parse().unwrap(), &header(&certificate)).await, Err(Ended::Refused(401))));
+    // Its own certificate as the trusted proxy passes it on: admitted.
+    let mut admitted = dial(proxy, &header(&certificate)).await.unwrap();
+    admitted.hello("greeter", vec![Capability::Stream]).await;
+});
+
+on_both_databases!(credential_only_connectors_are_the_operators_stated_choice, |db: TestDb| async move {
+    // Plain HTTP on loopback, with no settings: the developer setup admits the credential alone and says so.
+    let server = Server::start(db).await;
+    assert!(server.log().contains("CREDENTIAL ONLY"), "{}", server.log());
+    let f = common::fixture(&server).await;
+    let (id, credential, _) = enrolled_with_certificate(&server, &f, "plain").await;
+    RawConnector::dial(&server, id, &credential).await.unwrap().hello("greeter", vec![Capability::Stream]).await;
+    drop(server);
+
+    // Over TLS, `none` takes the credential alone too, and the log says so.
+    let tls = acc_tests::tls::TestCertificates::create(&scratch_dir());
+    let mut options = server_env(&[("ACC_CONNECTOR_CLIENT_CERTIFICATE", "none")]);
+    options.tls = Some(tls.clone());
+    let server = Server::start_with(TestDb::sqlite(), options).await;
+    assert!(server.log().contains("CREDENTIAL ONLY"), "{}", server.log());
+    let f = common::fixture(&server).await;
+    let token = enrollment_token(&f.owner, &f.workspace_id).await;
+    let https = reqwest::Client::builder()
+        .add_root_certificate(reqwest::Certificate::from_pem(&std::fs::read(&tls.ca).unwrap()).unwrap())
+        .build()
+        .unwrap();
+    let enrolled: Value = https
+        .post(format!("{}/v1/connectors/enroll", server.base_url()))
+        .json(&json!({"token": token}))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let id = enrolled["connector_id"].as_str().unwrap().parse().unwrap();
+    let config = acc_connector::tls::client_config(Some(&tls.ca), None).unwrap();
+    let mut admitted = RawConnector::dial_tls(&server, id, enrolled["credential"].as_str().unwrap(), config).await;
+    admitted.as_mut().unwrap().hello("greeter", vec![Capability::Stream]).await;
+});
+
+fn scratch_dir() -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("acc-tls-{}", Uuid::now_v7()));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}

@@ -220,12 +220,28 @@ on_both_databases!(api_tokens_act_within_their_scopes_until_revoked, |db: TestDb
     assert_eq!(task_titles(&owner, &project).await, vec!["Existing", "Written by a bot"]);
 });
 
-/// The server's newest signing key: its kid and its PKCS#8 DER.
-fn server_key(server: &Server) -> (String, Vec<u8>) {
-    let text = std::fs::read_to_string(server.db.dir.join("keys").join("jwt-signing-keys.json")).unwrap();
-    let set: Value = serde_json::from_str(&text).unwrap();
+const ACCESS_KEYS: &str = "jwt-signing-keys.json";
+const APPROVAL_KEYS: &str = "approval-signing-keys.json";
+
+/// A key file of the server's data dir.
+fn key_file(server: &Server, file: &str) -> std::path::PathBuf {
+    server.db.dir.join("keys").join(file)
+}
+
+/// The newest key of one of the server's key sets: its kid and its PKCS#8 DER.
+fn newest_key(server: &Server, file: &str) -> (String, Vec<u8>) {
+    let set: Value = serde_json::from_str(&std::fs::read_to_string(key_file(server, file)).unwrap()).unwrap();
     let key = set["keys"].as_array().unwrap().last().unwrap();
     (key["kid"].as_str().unwrap().to_owned(), STANDARD.decode(key["private_key"].as_str().unwrap()).unwrap())
+}
+
+/// The server's newest access-token signing key.
+fn server_key(server: &Server) -> (String, Vec<u8>) {
+    newest_key(server, ACCESS_KEYS)
+}
+
+fn kid_of(token: &str) -> String {
+    jsonwebtoken::decode_header(token).unwrap().kid.unwrap()
 }
 
 /// The claims of a real access token, read without verifying it.
@@ -421,4 +437,177 @@ on_both_databases!(an_organization_keeps_an_owner_and_only_admins_add_tenants, |
         .await;
     refused.expect_code("FORBIDDEN");
     login(&server, "b@initech.test", PASSWORD).await.expect_code("UNAUTHENTICATED");
+});
+
+/// Every account of the caller's organization with its role bindings, by email.
+async fn accounts(client: &Client) -> Vec<(String, Value)> {
+    let page = client.gql(op!("users"), json!({})).await;
+    page.data("users")["edges"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| (e["node"]["email"].as_str().unwrap().to_owned(), e["node"]["roleBindings"].clone()))
+        .collect()
+}
+
+on_both_databases!(an_api_token_cannot_mint_accounts_roles_or_tenants, |db: TestDb| async move {
+    let server = Server::start(db).await;
+    let common::Fixture { owner, project_id, .. } = common::fixture(&server).await;
+    let dev = owner.gql(op!("create_user"), json!({"email": "dev@acme.test", "password": PASSWORD, "role": "MEMBER"}));
+    let dev_id = id(dev.await.data("createUser"));
+    let org_id = viewer(&owner).await.data("viewer")["organization"]["id"].as_str().unwrap().to_owned();
+    let before = accounts(&owner).await;
+
+    let admin = owner.gql(op!("create_api_token"), json!({"name": "automation", "scopes": ["ADMIN"]})).await;
+    let admin = server.client().with_token(admin.data("createApiToken")["secret"].as_str().unwrap());
+    // The token does admin work on tenant data...
+    admin.gql(op!("create_workspace"), json!({"name": "Made by a token"})).await.data("createWorkspace");
+    // ...but whoever holds it cannot turn it into a credential that outlives its revocation.
+    let attempts = [
+        ("createUser", op!("create_user"), json!({"email": "eve@acme.test", "password": PASSWORD, "role": "ADMIN"})),
+        ("grantRole", op!("grant_role"), json!({"subjectId": dev_id, "role": "ADMIN", "scopeId": org_id})),
+        ("grantRole", op!("grant_role"), json!({"subjectId": dev_id, "role": "ADMIN", "scopeId": project_id})),
+        ("revokeRole", op!("revoke_role"), json!({"subjectId": dev_id, "role": "MEMBER", "scopeId": org_id})),
+        (
+            "createOrganization",
+            op!("create_organization"),
+            json!({"name": "Shadow", "ownerEmail": "eve@shadow.test", "ownerPassword": PASSWORD}),
+        ),
+    ];
+    for (mutation, query, variables) in attempts {
+        let refused = admin.gql(query, variables).await;
+        let error = refused.expect_code("FORBIDDEN");
+        assert!(error["message"].as_str().unwrap().contains("an API token cannot"), "{mutation}: {error}");
+    }
+    assert_eq!(accounts(&owner).await, before, "no account was made and no role changed");
+    login(&server, "eve@acme.test", PASSWORD).await.expect_code("UNAUTHENTICATED");
+    login(&server, "eve@shadow.test", PASSWORD).await.expect_code("UNAUTHENTICATED");
+});
+
+/// The server as it runs behind a reverse proxy at 127.0.0.2 (plain HTTP behind the proxy, so
+/// connectors are admitted on their credential, which the operator must say).
+fn behind_a_proxy(per_address_per_minute: u32) -> ServerOptions {
+    let env = [
+        ("ACC_TRUSTED_PROXIES", "[\"127.0.0.2\"]"),
+        ("ACC_CONNECTOR_CLIENT_CERTIFICATE", "none"),
+        ("ACC_LIMITS__LOGIN_ATTEMPTS_PER_MINUTE_PER_ADDRESS", &per_address_per_minute.to_string()),
+    ];
+    ServerOptions { env: env.iter().map(|(k, v)| ((*k).to_owned(), (*v).to_owned())).collect(), ..Default::default() }
+}
+
+async fn login_from(client: &Client, email: &str, password: &str, forwarded_for: &str) -> GqlResponse {
+    let variables = json!({"email": email, "password": password, "deviceName": forwarded_for});
+    client.gql_with_headers(op!("login"), variables, &[("x-forwarded-for", forwarded_for)]).await
+}
+
+on_both_databases!(behind_a_trusted_proxy_each_client_has_its_own_login_quota, |db: TestDb| async move {
+    let server = Server::start_with(db, behind_a_proxy(2)).await;
+    let owner = server.owner().await;
+    let proxy = server.client().from_address("127.0.0.2".parse().unwrap());
+
+    // Two clients behind the proxy: one guesses until it is limited, the other is not held back.
+    for attempt in 0..2 {
+        let guess = login_from(&proxy, &format!("guess{attempt}@acme.test"), "wrong password", "203.0.113.1").await;
+        guess.expect_code("UNAUTHENTICATED");
+    }
+    login_from(&proxy, "guess9@acme.test", "wrong password", "203.0.113.1").await.expect_code("RATE_LIMITED");
+    login_from(&proxy, "other@acme.test", "wrong password", "203.0.113.2").await.expect_code("UNAUTHENTICATED");
+    // What the client wrote itself, left of what the proxy appended, does not move it to a new quota.
+    let spoofed = login_from(&proxy, "guess8@acme.test", "wrong password", "198.51.100.7, 203.0.113.1").await;
+    spoofed.expect_code("RATE_LIMITED");
+    let signed_in = login_from(&proxy, OWNER_EMAIL, PASSWORD, "203.0.113.3").await;
+    signed_in.data("login");
+    assert_eq!(session(&sessions(&owner).await, "203.0.113.3")["clientAddress"], "203.0.113.3");
+});
+
+on_both_databases!(a_forged_forwarded_for_from_an_untrusted_peer_is_ignored, |db: TestDb| async move {
+    let server = Server::start_with(db, behind_a_proxy(2)).await;
+    let owner = server.owner().await;
+    // 127.0.0.1 is not the trusted proxy: its X-Forwarded-For is its own invention.
+    let direct = server.client();
+    login_from(&direct, OWNER_EMAIL, PASSWORD, "198.51.100.1").await.data("login");
+    assert_eq!(session(&sessions(&owner).await, "198.51.100.1")["clientAddress"], "127.0.0.1");
+    login_from(&direct, "guess@acme.test", "wrong password", "198.51.100.2").await.expect_code("UNAUTHENTICATED");
+    // A new made-up address each time does not buy a new quota.
+    login_from(&direct, "guess@acme.test", "wrong password", "198.51.100.3").await.expect_code("RATE_LIMITED");
+    login_from(&direct, OWNER_EMAIL, PASSWORD, "198.51.100.4").await.expect_code("RATE_LIMITED");
+});
+
+on_both_databases!(approval_and_access_tokens_never_pass_for_each_other, |db: TestDb| async move {
+    let server = Server::start(db).await;
+    let f = common::fixture(&server).await;
+    let (_, payload) = sign_in(&server, OWNER_EMAIL, "laptop").await;
+    let access_token = payload["accessToken"].as_str().unwrap().to_owned();
+    let real = claims_of(&access_token);
+    let now = chrono::Utc::now().timestamp();
+    let claims =
+        json!({"iss": "acc", "sub": real["sub"], "sid": real["sid"], "org": real["org"], "iat": now, "exp": now + 600});
+
+    // Whatever the approval keys sign is no access token, whatever it claims.
+    let (approval_kid, approval_der) = newest_key(&server, APPROVAL_KEYS);
+    let forged = server.client().with_token(&ed_dsa(&approval_kid, &claims, &approval_der));
+    assert_refused(&viewer(&forged).await, "an access token signed with an approval key");
+    let (access_kid, access_der) = server_key(&server);
+    viewer(&server.client().with_token(&ed_dsa(&access_kid, &claims, &access_der))).await.data("viewer");
+
+    // Connectors receive the approval keys only: none of them verifies an access token.
+    let (mut connector, _) = common::raw_connector(&server, &f).await;
+    let welcome = connector.hello_with(&[("greeter", vec![])], vec![]).await;
+    assert_eq!(welcome.approval_keys.iter().map(|k| k.kid.clone()).collect::<Vec<_>>(), vec![approval_kid]);
+    for key in &welcome.approval_keys {
+        assert_ne!(key.kid, kid_of(&access_token));
+        let public = STANDARD.decode(&key.public_key).unwrap();
+        let mut validation = jsonwebtoken::Validation::new(Algorithm::EdDSA);
+        validation.validate_aud = false;
+        let verified =
+            jsonwebtoken::decode::<Value>(&access_token, &jsonwebtoken::DecodingKey::from_ed_der(&public), &validation);
+        assert!(verified.is_err(), "an approval key verified an access token");
+    }
+});
+
+/// Runs `acc keys rotate` on the server's data dir (the server stopped).
+fn rotate_keys(server: &Server) {
+    let output = std::process::Command::new(acc_tests::server::acc_binary())
+        .args(["keys", "rotate", "--data-dir", server.db.dir.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let printed = String::from_utf8_lossy(&output.stdout);
+    assert!(printed.contains("new access token signing key") && printed.contains("new approval token signing key"));
+}
+
+on_both_databases!(a_rotated_key_keeps_its_tokens_until_it_retires, |db: TestDb| async move {
+    let mut server = Server::start(db).await;
+    server.owner().await;
+    let (before, _) = sign_in(&server, OWNER_EMAIL, "before").await;
+    let before = before.token.unwrap();
+    let old_kid = kid_of(&before);
+    // A restart moves the server to a new port: each check is a new client.
+    let viewer_with = |server: &Server, token: &str| {
+        let client = server.client().with_token(token);
+        async move { viewer(&client).await }
+    };
+
+    server.kill();
+    rotate_keys(&server);
+    server.crash_and_restart().await;
+    // Rotating signs nobody out: the old key still verifies what it signed...
+    viewer_with(&server, &before).await.data("viewer");
+    // ...and new tokens come from the new key.
+    let (after, _) = sign_in(&server, OWNER_EMAIL, "after").await;
+    let after = after.token.unwrap();
+    assert_ne!(kid_of(&after), old_kid);
+    viewer_with(&server, &after).await.data("viewer");
+
+    // A day later the old key has been superseded far longer than an access token lives.
+    server.kill();
+    let path = key_file(&server, ACCESS_KEYS);
+    let mut set: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let old = set["keys"].as_array_mut().unwrap().iter_mut().find(|k| k["kid"] == old_kid.as_str()).unwrap();
+    assert!(old["superseded_at"].is_string(), "the restart recorded when the old key stopped signing: {old}");
+    old["superseded_at"] = json!((chrono::Utc::now() - chrono::Duration::days(1)).to_rfc3339());
+    std::fs::write(&path, set.to_string()).unwrap();
+    server.crash_and_restart().await;
+    assert_refused(&viewer_with(&server, &before).await, "a token of a retired key");
+    viewer_with(&server, &after).await.data("viewer");
 });

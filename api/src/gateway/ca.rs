@@ -106,7 +106,9 @@ impl ConnectorCa {
         set_validity(&mut params, now - Duration::days(1), now + Duration::days(CLIENT_CERTIFICATE_DAYS));
         let certificate =
             params.signed_by(&request.public_key, &self.issuer).map_err(|e| CaError::Issue(e.to_string()))?;
-        Ok((certificate.pem(), fingerprint(certificate.der())))
+        let fingerprint = fingerprint(certificate.der());
+        tracing::info!(%connector_id, %fingerprint, "client certificate issued");
+        Ok((certificate.pem(), fingerprint))
     }
 }
 

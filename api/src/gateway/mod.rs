@@ -28,9 +28,7 @@ pub enum GatewayError {
     EnrollmentRefused,
     #[error("the connector credential is wrong or the connector was revoked")]
     ConnectorRefused,
-    #[error(
-        "over TLS a connector must present the client certificate issued to it at enrollment; re-enroll it if it has none"
-    )]
+    #[error("a connector must present the client certificate issued to it at enrollment; re-enroll it if it has none")]
     CertificateRequired,
     #[error(transparent)]
     Certificate(#[from] ca::CaError),
@@ -82,23 +80,36 @@ struct Registry {
     connections: Mutex<HashMap<Uuid, (Uuid, mpsc::Sender<Envelope>)>>,
 }
 
-/// How a connector reached the gateway.
+/// What the connector endpoint checks besides the bearer credential, as the operator's
+/// `connector_client_certificate` setting decides.
 #[derive(Debug, Clone, Copy)]
-pub enum Transport<'a> {
-    /// Plain HTTP, which the server serves on loopback only.
-    Plain,
-    /// TLS, with the client certificate (DER) the connector presented, if any.
-    Tls { client_certificate: Option<&'a [u8]> },
+pub enum CertificateCheck<'a> {
+    /// Nothing: the operator chose credential-only authentication (plain HTTP on loopback, or
+    /// `connector_client_certificate = "none"`).
+    CredentialOnly,
+    /// The client certificate (DER) the TLS connection or a trusted proxy saw, if any: it must be
+    /// the one issued to the connector.
+    Required(Option<&'a [u8]>),
 }
 
 /// What enrollment gives a connector.
-#[derive(Debug)]
 pub struct Enrolled {
     pub connector: connector::Model,
     /// The bearer credential.
     pub credential: String,
     /// The client certificate issued for the key of its CSR (PEM), if it sent one.
     pub certificate: Option<String>,
+}
+
+/// Shows which connector, never its bearer credential.
+impl std::fmt::Debug for Enrolled {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Enrolled")
+            .field("connector_id", &self.connector.id)
+            .field("credential", &secrets::REDACTED)
+            .field("certificate", &self.certificate.is_some())
+            .finish()
+    }
 }
 
 #[derive(Clone)]
@@ -168,10 +179,9 @@ impl GatewayService {
 
     /// Exchanges an enrollment token for a connector identity: a bearer credential and, for the key
     /// of a certificate signing request (PEM), a client certificate from the connector CA. The
-    /// token works once; a bad request uses it up only once the certificate could be issued.
+    /// token is checked and claimed before anything is signed, so a wrong one costs no signing; a
+    /// bad request rolls the claim back, so it uses the token up only once a certificate is issued.
     pub async fn enroll(&self, token: &str, name: Option<&str>, csr: Option<&str>) -> Result<Enrolled> {
-        let id = new_id();
-        let certificate = csr.map(|csr| self.ca.issue(csr, id)).transpose()?;
         let now = Utc::now();
         let txn = crate::db::begin_write(&self.db).await?;
         let found = enrollment_token::Entity::find()
@@ -190,6 +200,8 @@ impl GatewayService {
         if used.rows_affected == 0 {
             return Err(GatewayError::EnrollmentRefused);
         }
+        let id = new_id();
+        let certificate = csr.map(|csr| self.ca.issue(csr, id)).transpose()?;
         let credential = secrets::new_secret("acc_conn_");
         let name = name.map(str::trim).filter(|n| !n.is_empty()).unwrap_or(&found.name);
         let connector = connector::ActiveModel {
@@ -216,20 +228,19 @@ impl GatewayService {
         Ok(Enrolled { connector, credential, certificate: certificate.map(|(pem, _)| pem) })
     }
 
-    /// The connector a credential belongs to, unless it was revoked. Over TLS it must also present
-    /// the client certificate issued to it; plain HTTP (loopback only) takes the credential alone.
-    pub async fn authenticate(&self, credential: &str, transport: Transport<'_>) -> Result<connector::Model> {
+    /// The connector a credential belongs to, unless it was revoked; unless the operator chose
+    /// credential-only authentication, with the client certificate issued to it.
+    pub async fn authenticate(&self, credential: &str, check: CertificateCheck<'_>) -> Result<connector::Model> {
         let connector = connector::Entity::find()
             .filter(connector::Column::CredentialHash.eq(secrets::hash_secret(credential)))
             .one(&self.db)
             .await?
             .filter(|c| c.revoked_at.is_none())
             .ok_or(GatewayError::ConnectorRefused)?;
-        match transport {
-            Transport::Plain => Ok(connector),
-            Transport::Tls { client_certificate } => {
-                let presented = client_certificate.map(ca::fingerprint);
-                match (&connector.certificate_sha256, presented) {
+        match check {
+            CertificateCheck::CredentialOnly => Ok(connector),
+            CertificateCheck::Required(presented) => {
+                match (&connector.certificate_sha256, presented.map(ca::fingerprint)) {
                     (Some(issued), Some(presented)) if *issued == presented => Ok(connector),
                     _ => Err(GatewayError::CertificateRequired),
                 }
@@ -524,4 +535,40 @@ impl GatewayService {
 /// The capabilities an agent declared at its last handshake.
 pub fn capabilities(agent: &agent::Model) -> Vec<Capability> {
     serde_json::from_value(agent.capabilities.clone()).unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_enrollment_never_shows_its_credential() {
+        let now = Utc::now();
+        let id = new_id();
+        let credential = secrets::new_secret("acc_conn_");
+        let enrolled = Enrolled {
+            connector: connector::Model {
+                id,
+                organization_id: id,
+                workspace_id: id,
+                name: "host".into(),
+                credential_hash: secrets::hash_secret(&credential),
+                version: None,
+                online: false,
+                health: None,
+                last_seen_at: None,
+                revoked_at: None,
+                removed_at: None,
+                certificate_sha256: None,
+                revision: 1,
+                created_at: now,
+                updated_at: now,
+            },
+            credential: credential.clone(),
+            certificate: None,
+        };
+        let shown = format!("{enrolled:?}");
+        assert!(!shown.contains(&credential) && !shown.contains(&secrets::hash_secret(&credential)), "{shown}");
+        assert!(shown.contains(&id.to_string()), "{shown}");
+    }
 }

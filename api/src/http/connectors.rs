@@ -5,12 +5,16 @@
 use std::time::Duration;
 
 use acc_protocol::{Envelope, ErrorCode, Frame, MAX_FRAME_BYTES, ProtocolError};
-use axum::extract::State;
+use std::net::SocketAddr;
+
 use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
-use axum::http::{HeaderMap, StatusCode};
+use axum::extract::{ConnectInfo, State};
+use axum::http::{HeaderMap, HeaderName, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::{Extension, Json};
 use futures_util::{SinkExt, StreamExt};
+use rustls::pki_types::CertificateDer;
+use rustls::pki_types::pem::PemObject;
 use serde::Deserialize;
 use tokio::sync::mpsc;
 use tracing::Instrument;
@@ -18,8 +22,9 @@ use tracing::Instrument;
 use super::AppState;
 use super::request::bearer;
 use super::tls::TlsConnection;
+use crate::config::{Config, ConnectorClientCertificate, DEFAULT_CERTIFICATE_HEADER};
 use crate::error::DomainError;
-use crate::gateway::{GatewayError, OUTBOX_CAPACITY, Transport};
+use crate::gateway::{CertificateCheck, GatewayError, OUTBOX_CAPACITY};
 use crate::runs::RunError;
 
 /// Close codes, as docs/protocol.md lists them.
@@ -63,20 +68,78 @@ pub async fn enroll(State(state): State<AppState>, Json(request): Json<EnrollReq
     }
 }
 
+/// Where connectors' client certificates come from: the operator's `connector_client_certificate`.
+#[derive(Debug, Clone)]
+pub struct CertificateSource {
+    mode: ConnectorClientCertificate,
+    /// The header a trusted proxy passes the certificate in (`proxy-header`).
+    header: HeaderName,
+}
+
+impl CertificateSource {
+    /// From validated settings (`Config::validate` checked the header name).
+    pub fn new(config: &Config) -> Self {
+        let header = HeaderName::from_bytes(config.connector_client_certificate_header.as_bytes())
+            .unwrap_or(HeaderName::from_static(DEFAULT_CERTIFICATE_HEADER));
+        Self { mode: config.connector_client_certificate(), header }
+    }
+
+    /// The one start-up line that says how connectors are authenticated, and whether the
+    /// credential alone is enough.
+    pub fn log(&self, trusted_proxies: &crate::config::TrustedProxies) {
+        let mode = self.mode.as_str();
+        match self.mode {
+            ConnectorClientCertificate::Tls => tracing::info!(
+                connector_client_certificate = mode,
+                "connector endpoint: a connector needs its credential and the client certificate issued to it, over this server's TLS"
+            ),
+            ConnectorClientCertificate::ProxyHeader => tracing::info!(
+                connector_client_certificate = mode,
+                header = %self.header,
+                trusted_proxies = ?Vec::<String>::from(trusted_proxies.clone()),
+                "connector endpoint: a connector needs its credential and the client certificate issued to it, as a trusted proxy passes it in the header"
+            ),
+            ConnectorClientCertificate::None => tracing::warn!(
+                connector_client_certificate = mode,
+                "connector endpoint: CREDENTIAL ONLY: a connector's bearer credential alone admits it; no client certificate is checked"
+            ),
+        }
+    }
+}
+
+/// A certificate a proxy passed on: URL-escaped PEM (nginx's `$ssl_client_escaped_cert`).
+fn proxied_certificate(headers: &HeaderMap, header: &HeaderName) -> Option<Vec<u8>> {
+    let escaped = headers.get(header)?.to_str().ok()?;
+    let pem = percent_encoding::percent_decode_str(escaped).decode_utf8().ok()?;
+    CertificateDer::from_pem_slice(pem.as_bytes()).ok().map(|der| der.to_vec())
+}
+
 pub async fn upgrade(
     State(state): State<AppState>,
     tls: Option<Extension<TlsConnection>>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
     headers: HeaderMap,
     upgrade: WebSocketUpgrade,
 ) -> Response {
     let Some(credential) = bearer(&headers) else {
         return error_body(StatusCode::UNAUTHORIZED, GatewayError::ConnectorRefused);
     };
-    let transport = match &tls {
-        None => Transport::Plain,
-        Some(Extension(tls)) => Transport::Tls { client_certificate: tls.client_certificate.as_deref() },
+    let source = &state.connector_certificates;
+    let proxied = match source.mode {
+        // Only a trusted proxy's header counts; anyone else could write one.
+        ConnectorClientCertificate::ProxyHeader if state.trusted_proxies.contains(peer.ip()) => {
+            proxied_certificate(&headers, &source.header)
+        }
+        _ => None,
     };
-    let connector = match state.services.gateway.authenticate(credential, transport).await {
+    let check = match source.mode {
+        ConnectorClientCertificate::None => CertificateCheck::CredentialOnly,
+        ConnectorClientCertificate::Tls => {
+            CertificateCheck::Required(tls.as_ref().and_then(|Extension(tls)| tls.client_certificate.as_deref()))
+        }
+        ConnectorClientCertificate::ProxyHeader => CertificateCheck::Required(proxied.as_deref()),
+    };
+    let connector = match state.services.gateway.authenticate(credential, check).await {
         Ok(connector) => connector,
         Err(e) => return error_body(status_of(&e), e),
     };

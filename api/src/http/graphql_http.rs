@@ -1,19 +1,17 @@
 //! GraphQL over HTTP: POST runs any operation; GET serves GraphiQL to a browser and runs only queries.
 
-use std::net::SocketAddr;
-
 use async_graphql::http::GraphiQLSource;
 use async_graphql::parser::types::OperationType;
 use async_graphql::{Response as GqlResponse, ServerError};
 use axum::Extension;
 use axum::body::{Body, Bytes};
-use axum::extract::{ConnectInfo, Query, State};
+use axum::extract::{Query, State};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{Html, IntoResponse, Response};
 use serde::Deserialize;
 
 use super::AppState;
-use super::request::{CorrelationId, bearer, context, device};
+use super::request::{ClientAddress, CorrelationId, bearer, context, device};
 use crate::error::{CommonError, DomainError};
 use crate::graphql::{finish_errors, gql_error, request_data};
 
@@ -38,7 +36,7 @@ fn refuse(headers: &HeaderMap, status: StatusCode, err: impl DomainError, correl
 async fn run(
     state: &AppState,
     headers: &HeaderMap,
-    address: ConnectInfo<SocketAddr>,
+    address: ClientAddress,
     correlation_id: String,
     request: async_graphql::Request,
 ) -> Response {
@@ -59,7 +57,7 @@ async fn run(
 pub async fn post(
     State(state): State<AppState>,
     Extension(CorrelationId(correlation_id)): Extension<CorrelationId>,
-    address: ConnectInfo<SocketAddr>,
+    address: ClientAddress,
     headers: HeaderMap,
     body: Body,
 ) -> Response {
@@ -106,7 +104,7 @@ pub struct GetParams {
 pub async fn get(
     State(state): State<AppState>,
     Extension(CorrelationId(correlation_id)): Extension<CorrelationId>,
-    address: ConnectInfo<SocketAddr>,
+    address: ClientAddress,
     headers: HeaderMap,
     Query(params): Query<GetParams>,
 ) -> Response {

@@ -10,14 +10,13 @@
 //! answering, and operations per socket and sockets per identity are capped.
 
 use std::collections::HashMap;
-use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use async_graphql::{Response, ServerError};
 use axum::Extension;
 use axum::extract::ws::{CloseFrame, Message, WebSocket};
-use axum::extract::{ConnectInfo, State, WebSocketUpgrade};
+use axum::extract::{State, WebSocketUpgrade};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response as HttpResponse};
 use futures_util::stream::{self, BoxStream};
@@ -28,7 +27,7 @@ use tracing::Instrument;
 use uuid::Uuid;
 
 use super::AppState;
-use super::request::{CorrelationId, context, device};
+use super::request::{ClientAddress, CorrelationId, context, device};
 use crate::broker::{Delivery, Event, Topic};
 use crate::config::WebSocketSettings;
 use crate::error::{DomainError, ErrorCode};
@@ -99,7 +98,7 @@ fn token(payload: &serde_json::Value) -> Option<String> {
 pub async fn upgrade(
     State(state): State<AppState>,
     Extension(CorrelationId(correlation_id)): Extension<CorrelationId>,
-    address: ConnectInfo<SocketAddr>,
+    address: ClientAddress,
     headers: HeaderMap,
     upgrade: WebSocketUpgrade,
 ) -> HttpResponse {

@@ -21,6 +21,8 @@ use tower_http::cors::{AllowOrigin, CorsLayer};
 use tower_http::services::{ServeDir, ServeFile};
 
 use crate::config::WebSocketSettings;
+pub use connectors::CertificateSource;
+
 use crate::graphql::{AppSchema, Services};
 pub use graphql_ws::SocketRegistry;
 
@@ -33,6 +35,10 @@ pub struct AppState {
     pub websocket: WebSocketSettings,
     /// The clients' open GraphQL sockets per identity, for `websocket.max_sockets_per_identity`.
     pub sockets: Arc<SocketRegistry>,
+    /// Proxies whose `X-Forwarded-For` (and connector certificate header) is believed.
+    pub trusted_proxies: crate::config::TrustedProxies,
+    /// Where the connector endpoint takes connectors' client certificates from.
+    pub connector_certificates: connectors::CertificateSource,
 }
 
 impl FromRef<AppState> for Services {

@@ -1,14 +1,19 @@
 //! Per-request context: the correlation id (taken from `X-Correlation-Id` or made up), the
-//! tracing span that carries it, the caller and the device.
+//! tracing span that carries it, the client's address (through trusted proxies), the caller and
+//! the device.
 
-use std::net::SocketAddr;
+use std::net::{IpAddr, SocketAddr};
 
-use axum::extract::{ConnectInfo, Request};
+use axum::extract::rejection::ExtensionRejection;
+use axum::extract::{ConnectInfo, FromRequestParts, Request};
+use axum::http::request::Parts;
 use axum::http::{HeaderMap, HeaderValue};
 use axum::middleware::Next;
 use axum::response::Response;
 use tracing::Instrument;
 
+use super::AppState;
+use crate::config::TrustedProxies;
 use crate::graphql::{RequestContext, Services};
 use crate::identity::DeviceInfo;
 use crate::identity::actor::Actor;
@@ -40,14 +45,52 @@ pub async fn correlate(mut request: Request, next: Next) -> Response {
     response
 }
 
-pub fn device(headers: &HeaderMap, ConnectInfo(address): ConnectInfo<SocketAddr>) -> DeviceInfo {
+/// The address of the client behind a request: the socket peer, or, when the peer is a trusted
+/// proxy, the right-most `X-Forwarded-For` address that is not itself a trusted proxy. Anyone
+/// else's `X-Forwarded-For` is ignored, so a client cannot choose the key of its own login quota.
+pub fn client_address(peer: IpAddr, headers: &HeaderMap, trusted: &TrustedProxies) -> IpAddr {
+    let mut client = peer.to_canonical();
+    if !trusted.contains(client) {
+        return client;
+    }
+    let hops: Vec<&str> = headers
+        .get_all("x-forwarded-for")
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .map(str::trim)
+        .collect();
+    for hop in hops.iter().rev() {
+        // What a trusted proxy could not vouch for ends the walk at the last hop it could.
+        let Ok(address) = hop.parse::<IpAddr>() else { break };
+        client = address.to_canonical();
+        if !trusted.contains(client) {
+            break;
+        }
+    }
+    client
+}
+
+/// The client's address as [`client_address`] finds it, for handlers.
+pub struct ClientAddress(pub IpAddr);
+
+impl FromRequestParts<AppState> for ClientAddress {
+    type Rejection = ExtensionRejection;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
+        let ConnectInfo(peer) = ConnectInfo::<SocketAddr>::from_request_parts(parts, state).await?;
+        Ok(Self(client_address(peer.ip(), &parts.headers, &state.trusted_proxies)))
+    }
+}
+
+pub fn device(headers: &HeaderMap, ClientAddress(address): ClientAddress) -> DeviceInfo {
     DeviceInfo {
         device_name: headers
             .get(axum::http::header::USER_AGENT)
             .and_then(|v| v.to_str().ok())
             .unwrap_or("unknown device")
             .to_owned(),
-        client_address: Some(address.ip().to_string()),
+        client_address: Some(address.to_string()),
     }
 }
 
@@ -78,4 +121,33 @@ pub async fn context(
         tracing::Span::current().record("user_id", tracing::field::display(user_id));
     }
     Ok(context)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn forwarded(value: &str) -> HeaderMap {
+        let mut headers = HeaderMap::new();
+        headers.insert("x-forwarded-for", HeaderValue::from_str(value).unwrap());
+        headers
+    }
+
+    #[test]
+    fn only_a_trusted_proxy_names_the_client() {
+        let trusted = TrustedProxies::try_from(vec!["10.0.0.0/8".to_owned()]).unwrap();
+        let ip = |s: &str| s.parse::<IpAddr>().unwrap();
+        // An untrusted peer's header is ignored.
+        assert_eq!(client_address(ip("203.0.113.9"), &forwarded("198.51.100.1"), &trusted), ip("203.0.113.9"));
+        // The right-most address that is not a trusted proxy; what the client itself wrote is left of it.
+        let chain = forwarded("198.51.100.66, 203.0.113.5, 10.0.0.2");
+        assert_eq!(client_address(ip("10.0.0.1"), &chain, &trusted), ip("203.0.113.5"));
+        // No header, or only proxies: the nearest address known.
+        assert_eq!(client_address(ip("10.0.0.1"), &HeaderMap::new(), &trusted), ip("10.0.0.1"));
+        assert_eq!(client_address(ip("10.0.0.1"), &forwarded("10.0.0.3"), &trusted), ip("10.0.0.3"));
+        // Garbage stops the walk at the last hop a trusted proxy vouched for.
+        assert_eq!(client_address(ip("10.0.0.1"), &forwarded("203.0.113.5, unknown"), &trusted), ip("10.0.0.1"));
+        // An IPv4 peer on an IPv6 socket is still recognized.
+        assert_eq!(client_address(ip("::ffff:10.0.0.1"), &forwarded("203.0.113.5"), &trusted), ip("203.0.113.5"));
+    }
 }

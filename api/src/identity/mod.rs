@@ -134,13 +134,26 @@ pub struct DeviceInfo {
 }
 
 /// The result of signing in: tokens for the client and the session they belong to.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct SignIn {
     pub access_token: String,
     pub access_token_expires_at: DateTime<Utc>,
     pub refresh_token: String,
     pub session: device_session::Model,
     pub user: user::Model,
+}
+
+/// Shows which session and user, never the tokens (nor the user's password hash).
+impl std::fmt::Debug for SignIn {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SignIn")
+            .field("access_token", &secrets::REDACTED)
+            .field("access_token_expires_at", &self.access_token_expires_at)
+            .field("refresh_token", &secrets::REDACTED)
+            .field("session_id", &self.session.id)
+            .field("user_id", &self.user.id)
+            .finish()
+    }
 }
 
 #[derive(Debug, Serialize, Deserialize)]
@@ -188,11 +201,21 @@ impl Bootstrap {
 }
 
 /// A user account to create.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct NewUser {
     pub email: String,
     pub display_name: String,
     pub password: String,
+}
+
+impl std::fmt::Debug for NewUser {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("NewUser")
+            .field("email", &self.email)
+            .field("display_name", &self.display_name)
+            .field("password", &secrets::REDACTED)
+            .finish()
+    }
 }
 
 impl NewUser {
@@ -280,7 +303,7 @@ impl IdentityService {
             return Err(CommonError::validation("an organization name needs 1 to 200 characters").into());
         }
         let email = owner.normalized_email()?;
-        let password_hash = secrets::hash_password(&owner.password)?;
+        let password_hash = secrets::hash_password(&owner.password).await?;
         let now = Utc::now();
         let txn = crate::db::begin_write(&self.db).await?;
         let org = organization::ActiveModel {
@@ -304,11 +327,11 @@ impl IdentityService {
         let found =
             user::Entity::find().filter(user::Column::Email.eq(email.trim().to_lowercase())).one(&self.db).await?;
         let Some(user) = found else {
-            secrets::burn_password_check(password);
+            secrets::burn_password_check(password).await;
             return Err(IdentityError::InvalidCredentials);
         };
         // The password is checked first so a disabled account answers in the same time as any other.
-        if !secrets::verify_password(password, &user.password_hash) || user.disabled {
+        if !secrets::verify_password(password, &user.password_hash).await || user.disabled {
             return Err(IdentityError::InvalidCredentials);
         }
         self.start_session(user, device).await
@@ -664,6 +687,7 @@ impl IdentityService {
 
     /// A new tenant with its owner; only server administrators may create one.
     pub async fn create_organization(&self, actor: &Actor, name: &str, owner: NewUser) -> Result<organization::Model> {
+        forbid_api_tokens(actor, "create organizations")?;
         actor.authorize_server_admin()?;
         let owner = self.create_organization_with_owner(name, owner, false).await?;
         Ok(organization::Entity::find_by_id(owner.organization_id)
@@ -674,13 +698,14 @@ impl IdentityService {
 
     /// A new account in the caller's organization, optionally with an organization-wide role.
     pub async fn create_user(&self, actor: &Actor, new: NewUser, role: Option<Role>) -> Result<user::Model> {
+        forbid_api_tokens(actor, "create accounts")?;
         let org = ScopePath::organization(actor.organization_id);
         actor.authorize(Permission::Administer, &org, "organization")?;
         if role == Some(Role::Owner) {
             actor.authorize(Permission::Own, &org, "organization")?;
         }
         let email = new.normalized_email()?;
-        let password_hash = secrets::hash_password(&new.password)?;
+        let password_hash = secrets::hash_password(&new.password).await?;
         let txn = crate::db::begin_write(&self.db).await?;
         let user = insert_user(&txn, actor.organization_id, &email, &new.display_name, password_hash, false).await?;
         if let Some(role) = role {
@@ -717,6 +742,7 @@ impl IdentityService {
         role: Role,
         scope: (ScopeKind, Uuid),
     ) -> Result<role_binding::Model> {
+        forbid_api_tokens(actor, "grant roles")?;
         let path = self.scope_path(actor, scope.0, scope.1).await?;
         let permission = if role == Role::Owner { Permission::Own } else { Permission::Administer };
         actor.authorize(permission, &path, scope.0.as_str())?;
@@ -742,6 +768,7 @@ impl IdentityService {
         role: Role,
         scope: (ScopeKind, Uuid),
     ) -> Result<bool> {
+        forbid_api_tokens(actor, "revoke roles")?;
         let path = self.scope_path(actor, scope.0, scope.1).await?;
         let permission = if role == Role::Owner { Permission::Own } else { Permission::Administer };
         actor.authorize(permission, &path, scope.0.as_str())?;
@@ -903,7 +930,8 @@ async fn end_sessions(db: &impl ConnectionTrait, which: impl IntoCondition, reas
 }
 
 /// Credentials are managed from a signed-in session only: a leaked API token cannot lock its
-/// owner out or mint more tokens.
+/// owner out, mint more tokens, or make accounts, role grants or tenants that would outlive its
+/// own revocation.
 fn forbid_api_tokens(actor: &Actor, what: &str) -> Result<()> {
     match actor.role_ceiling {
         Some(_) => Err(CommonError::Forbidden(format!("an API token cannot {what}")).into()),
