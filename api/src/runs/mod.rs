@@ -390,6 +390,10 @@ impl RunService {
             let run = self.load(run_id).await?;
             tracing::info!(run_id = %run_id, from = %from, to = %to, "run status");
             self.broker.publish(Topic::RunEvents(run_id), Event::RunEvent(event));
+            if to.is_terminal() {
+                // Nothing is stored after a terminal status: its subscribers have all there is.
+                self.broker.close(Topic::RunEvents(run_id));
+            }
             self.broker.publish(Topic::ProjectRuns(run.project_id), Event::RunUpdated(run.clone()));
             return Ok(run);
         }
