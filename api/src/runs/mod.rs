@@ -6,6 +6,7 @@
 
 mod approvals;
 mod dispatch;
+mod feed;
 pub mod graphql;
 mod handoff;
 mod ingest;
@@ -19,10 +20,10 @@ use std::time::Duration;
 use acc_entity::{approval, checkpoint, project, run_attempt, run_event, task, task_run};
 use acc_protocol::{CancelMode, Capability, Command, Envelope, EventKind, Frame, RunBudget};
 use chrono::Utc;
+use futures_util::{Stream, StreamExt};
 use sea_orm::sea_query::{Expr, ExprTrait};
 use sea_orm::{
-    ActiveModelTrait, ColumnTrait, ConnectionTrait, DatabaseConnection, EntityTrait, QueryFilter, QueryOrder,
-    QuerySelect, Set,
+    ActiveModelTrait, ColumnTrait, ConnectionTrait, DatabaseConnection, EntityTrait, QueryFilter, QueryOrder, Set,
 };
 use serde::Serialize;
 use uuid::Uuid;
@@ -528,6 +529,20 @@ impl RunService {
         Ok(runs.len())
     }
 
+    /// A run's events after `after` (a sequence) for a subscriber: the stored ones, then live,
+    /// until the run's terminal status (see [`feed`]).
+    pub async fn event_feed(
+        &self,
+        actor: &Actor,
+        run_id: Uuid,
+        after: i64,
+    ) -> Result<impl Stream<Item = Result<run_event::Model>> + Send + 'static> {
+        self.run(actor, run_id).await?;
+        // Subscribed before the first read, so an event stored in between is not missed.
+        let live = self.broker.subscribe(Topic::RunEvents(run_id)).boxed();
+        Ok(feed::EventFeed::start(self.db.clone(), run_id, live, after))
+    }
+
     /// A run's events after `after` (a sequence), oldest first.
     pub async fn events(
         &self,
@@ -546,14 +561,10 @@ impl RunService {
             Some(n) => n as u64,
             None => self.max_page_size,
         };
-        let mut rows = events_after(&self.db, run_id, after, limit + 1).await?;
+        let mut rows = feed::events_after(&self.db, run_id, after, limit + 1).await?;
         let more = rows.len() as u64 > limit;
         rows.truncate(limit as usize);
         Ok((rows, more))
-    }
-
-    pub fn db(&self) -> &DatabaseConnection {
-        &self.db
     }
 }
 
@@ -562,29 +573,6 @@ fn require(agent: &acc_entity::agent::Model, required: &[Capability]) -> Result<
     let declared = capabilities(agent);
     let missing: Vec<_> = required.iter().copied().filter(|c| !declared.contains(c)).collect();
     if missing.is_empty() { Ok(()) } else { Err(RunError::CapabilityMissing { missing }) }
-}
-
-/// Whether a run is in a terminal status (a run that cannot be read counts as ended).
-pub async fn run_has_ended(db: &impl ConnectionTrait, run_id: Uuid) -> bool {
-    match task_run::Entity::find_by_id(run_id).one(db).await {
-        Ok(Some(run)) => RunStatus::from_stored(&run.status).is_terminal(),
-        _ => true,
-    }
-}
-
-pub async fn events_after(
-    db: &impl ConnectionTrait,
-    run_id: Uuid,
-    after: i64,
-    limit: u64,
-) -> Result<Vec<run_event::Model>, sea_orm::DbErr> {
-    run_event::Entity::find()
-        .filter(run_event::Column::RunId.eq(run_id))
-        .filter(run_event::Column::Sequence.gt(after))
-        .order_by_asc(run_event::Column::Sequence)
-        .limit(limit)
-        .all(db)
-        .await
 }
 
 fn path(project: &project::Model) -> ScopePath {
