@@ -1,12 +1,12 @@
 //! The connector gateway against a connector that speaks the wire protocol directly: enrollment,
-//! handshake, a run's events stored once each in a gap-free sequence, and every malformed frame
-//! refused with nothing stored.
+//! handshake, a run's events stored once each in a gap-free sequence, every malformed frame
+//! refused with nothing stored, and no answering another tenant's commands.
 
 mod common;
 
-use acc_protocol::{Capability, CommandOutcome, Envelope, EventKind, Frame};
+use acc_protocol::{Capability, Command, CommandOutcome, Envelope, EventKind, Frame};
 use acc_tests::connector_client::{Ended, RawConnector, enroll};
-use acc_tests::{Server, TestDb, on_both_databases};
+use acc_tests::{Client, Server, TestDb, on_both_databases, op};
 use common::{enrollment_token, events, run_status};
 use serde_json::{Value, json};
 use uuid::Uuid;
@@ -289,6 +289,104 @@ on_both_databases!(a_crash_leaves_runs_interrupted_with_every_acknowledged_event
     assert_eq!(stored.last().unwrap()["data"]["status"], "interrupted");
     let connectors = owner.gql("{ connectors { online } }", json!({})).await;
     assert_eq!(connectors.data("connectors")[0]["online"], false, "nobody is connected to the new process yet");
+});
+
+async fn start_run(owner: &Client, task: &Value) -> String {
+    let started = owner.gql("mutation($t: ID!) { startRun(taskId: $t) { id } }", json!({"t": task["id"]})).await;
+    started.data("startRun")["id"].as_str().unwrap().to_owned()
+}
+
+/// A run's attempts as `(kind, status)`, oldest first.
+async fn attempts(owner: &Client, run_id: &str) -> Vec<(String, String)> {
+    let node = owner
+        .gql("query($id: ID!) { node(id: $id) { ... on TaskRun { attempts { kind status } } } }", json!({"id": run_id}))
+        .await;
+    let attempts = node.data("node")["attempts"].as_array().unwrap().clone();
+    attempts
+        .iter()
+        .map(|a| (a["kind"].as_str().unwrap().to_owned(), a["status"].as_str().unwrap().to_owned()))
+        .collect()
+}
+
+fn pair(kind: &str, status: &str) -> (String, String) {
+    (kind.to_owned(), status.to_owned())
+}
+
+on_both_databases!(a_connector_cannot_answer_the_commands_of_another_tenants_connector, |db: TestDb| async move {
+    let server = Server::start(db).await;
+    let f = common::fixture(&server).await;
+    let task = common::create_task(&f.owner, &f.project_id, "Careful job").await;
+    let (mut victim, _) = common::raw_connector(&server, &f).await;
+    victim.hello("careful", vec![Capability::Stream, Capability::Approvals, Capability::Checkpoint]).await;
+    let run_id = start_run(&f.owner, &task).await;
+    let (run, attempt) = victim.accept_start().await;
+    let ask = json!({"request_id": "r1", "action": "deploy"});
+    assert_eq!(victim.emit(victim.event(run, 1, EventKind::ApprovalRequested, ask)).await, Ok(1));
+    let pending = f.owner.gql("{ approvals { edges { node { id } } } }", json!({})).await;
+    let approval = pending.data("approvals")["edges"][0]["node"]["id"].clone();
+    f.owner
+        .gql("mutation($a: ID!) { decideApproval(approvalId: $a, decision: DENY) { status } }", json!({"a": approval}))
+        .await
+        .data("decideApproval");
+    let (decision, _) = victim.command().await;
+    let asked = f
+        .owner
+        .gql(
+            "mutation($r: ID!) { requestCheckpoint(runId: $r, reason: \"before lunch\") { status } }",
+            json!({"r": run_id}),
+        )
+        .await;
+    assert_eq!(asked.data("requestCheckpoint")["status"], "CHECKPOINTING");
+    let (checkpoint, command) = victim.command().await;
+    assert!(matches!(command, Command::Checkpoint { .. }), "{command:?}");
+
+    // A connector of another organization answers all three of the victim's commands with refusals.
+    f.owner
+        .gql(
+            "mutation($p: String!) { createOrganization(name: \"Globex\", ownerEmail: \"owner@globex.test\", ownerPassword: $p) { id } }",
+            json!({"p": acc_tests::PASSWORD}),
+        )
+        .await
+        .data("createOrganization");
+    let login = f
+        .owner
+        .anonymous()
+        .gql(op!("login"), json!({"email": "owner@globex.test", "password": acc_tests::PASSWORD}))
+        .await;
+    let other = f.owner.with_token(login.data("login")["accessToken"].as_str().unwrap());
+    let workspace = other.gql(op!("create_workspace"), json!({"name": "Globex space"})).await;
+    let token = enrollment_token(&other, workspace.data("createWorkspace")["id"].as_str().unwrap()).await;
+    let (_, enrolled) = enroll(&server, &token).await;
+    let mut intruder = RawConnector::dial(
+        &server,
+        enrolled["connector_id"].as_str().unwrap().parse().unwrap(),
+        enrolled["credential"].as_str().unwrap(),
+    )
+    .await
+    .unwrap();
+    intruder.hello("intruder", vec![Capability::Stream]).await;
+    for command_id in [decision, checkpoint, attempt] {
+        intruder.answer(command_id, CommandOutcome::Rejected { reason: "forged".into() }).await;
+    }
+    // Its frames are handled in order: once its next one is answered, the three were handled.
+    let stray = intruder.event(Uuid::now_v7(), 1, EventKind::Output, json!({}));
+    assert_eq!(intruder.emit(stray).await, Err(acc_protocol::ErrorCode::UnknownRun));
+    assert_eq!(run_status(&f.owner, &run_id).await, "CHECKPOINTING", "the checkpoint request still waits");
+    assert_eq!(attempts(&f.owner, &run_id).await, [pair("START", "RUNNING")]);
+    let stored = events(&f.owner, &run_id).await;
+    assert!(!stored.iter().any(|e| e["kind"] == "notice"), "nothing was written into the run: {stored:?}");
+
+    // The victim's own answers count.
+    victim.answer(checkpoint, CommandOutcome::Rejected { reason: "not now".into() }).await;
+    victim.answer(decision, CommandOutcome::Rejected { reason: "stopped listening".into() }).await;
+    for _ in 0..100 {
+        let stored = events(&f.owner, &run_id).await;
+        if stored.iter().any(|e| e["kind"] == "notice") && run_status(&f.owner, &run_id).await == "RUNNING" {
+            return;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    panic!("the victim's own refusals were not taken");
 });
 
 on_both_databases!(cancel_goes_through_cancelling_until_the_connector_confirms, |db: TestDb| async move {

@@ -391,7 +391,8 @@ on_both_databases!(a_run_is_handed_off_after_a_checkpoint_and_the_source_lease_c
     );
     let (checkpoint_command, command) = connector.command().await;
     let Command::Checkpoint { run_id: asked, reason } = command else { panic!("expected checkpoint, got {command:?}") };
-    assert_eq!((asked, reason.as_str()), (run, "handoff to target"));
+    // The request's reason: for whom, and why.
+    assert_eq!((asked, reason.as_str()), (run, "handoff to target: needs a second pair of hands"));
     connector.answer(checkpoint_command, CommandOutcome::Accepted).await;
     let saved = json!({"reason": reason, "state": {"file": "parser.rs", "line": 120}, "completed": ["lexer"], "pending": ["parser"]});
     assert_eq!(connector.emit(connector.event(run, 2, EventKind::Checkpoint, saved)).await, Ok(2));
@@ -446,7 +447,7 @@ on_both_databases!(a_run_is_handed_off_after_a_checkpoint_and_the_source_lease_c
             "agent": {"name": "target"},
             "requestedAgent": {"name": "target"},
             "handoffTarget": null,
-            "checkpoints": [{"reason": "handoff to target", "targetAgent": {"name": "target"}}]
+            "checkpoints": [{"reason": "handoff to target: needs a second pair of hands", "targetAgent": {"name": "target"}}]
         })
     );
     let done = connector.event(run, 4, EventKind::Result, json!({"outcome": "succeeded", "exit_code": 0}));

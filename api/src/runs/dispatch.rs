@@ -11,7 +11,7 @@ use uuid::Uuid;
 
 use super::attempt_status::*;
 use super::state::RunStatus;
-use super::{Result, RunService, approvals, require};
+use super::{Result, RunService, STATUS_KIND, approvals, require};
 use crate::error::is_unique_violation;
 use crate::gateway::capabilities;
 
@@ -265,7 +265,9 @@ impl RunService {
     }
 
     /// A connector acknowledged (or refused) a command. Start and handoff commands carry their
-    /// attempt's id; approval decisions their approval's; checkpoints are remembered here.
+    /// attempt's id, approval decisions their approval's, checkpoints their request's status
+    /// event's; each is looked up in the database (so an answer after a restart still counts)
+    /// and counts only from the connector the command went to.
     pub async fn command_acknowledged(
         &self,
         connector_id: Uuid,
@@ -277,16 +279,26 @@ impl RunService {
             return self.attempt_answered(attempt, outcome).await;
         }
         if let Some(approval) = acc_entity::approval::Entity::find_by_id(command_id).one(&self.db).await? {
-            if let CommandOutcome::Rejected { reason } = outcome {
+            let attempt = run_attempt::Entity::find_by_id(approval.attempt_id).one(&self.db).await?;
+            if let (Some(attempt), CommandOutcome::Rejected { reason }) = (attempt, outcome)
+                && attempt.connector_id == connector_id
+            {
                 let message = format!("the connector refused the decision on `{}`: {reason}", approval.action);
                 let data = serde_json::json!({ "message": message, "approval_id": approval.id });
                 self.note(approval.run_id, super::NOTICE_KIND, data).await?;
             }
             return Ok(());
         }
-        let checkpoint = self.pending_checkpoints.lock().ok().and_then(|mut map| map.remove(&command_id));
-        if let (Some(run_id), CommandOutcome::Rejected { reason }) = (checkpoint, outcome) {
-            self.checkpoint_refused(run_id, reason).await?;
+        let request = run_event::Entity::find_by_id(command_id).one(&self.db).await?;
+        if let (Some(request), CommandOutcome::Rejected { reason }) = (request, outcome)
+            && request.kind == STATUS_KIND
+        {
+            let owner = self.current_attempt(request.run_id).await?.filter(|a| a.ended_at.is_none());
+            if owner.is_some_and(|a| a.connector_id == connector_id)
+                && self.checkpoint_request(request.run_id).await?.is_some_and(|r| r.id == request.id)
+            {
+                self.checkpoint_refused(request.run_id, reason).await?;
+            }
         }
         Ok(())
     }

@@ -14,7 +14,7 @@ pub mod state;
 pub mod usage;
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
 
 use acc_entity::{approval, checkpoint, project, run_attempt, run_event, task, task_run};
@@ -136,9 +136,6 @@ pub struct RunService {
     gateway: GatewayService,
     keys: Arc<SigningKeys>,
     policy: RunPolicy,
-    /// Checkpoint commands sent and not yet acknowledged: command id → run id. Start commands need
-    /// no such map: their command id is the attempt's id.
-    pending_checkpoints: Arc<Mutex<HashMap<Uuid, Uuid>>>,
     max_page_size: u64,
 }
 
@@ -169,7 +166,7 @@ impl RunService {
         policy: RunPolicy,
         max_page_size: u64,
     ) -> Self {
-        Self { db, broker, gateway, keys, policy, pending_checkpoints: Arc::default(), max_page_size }
+        Self { db, broker, gateway, keys, policy, max_page_size }
     }
 
     async fn project_of(&self, run: &task_run::Model) -> Result<project::Model> {
