@@ -285,12 +285,28 @@ impl Runtime {
         let mut sent = HashMap::new();
         let mut spool = lock(&self.spool);
         for cursor in resume {
-            spool.ack(cursor.run_id, cursor.acked_sequence)?;
-            sent.insert(cursor.run_id, cursor.acked_sequence);
+            if cursor.acked_sequence == u64::MAX {
+                // The run has ended there, or is gone: nothing more of it can be stored.
+                spool.discard(cursor.run_id)?;
+            } else {
+                spool.ack(cursor.run_id, cursor.acked_sequence)?;
+                sent.insert(cursor.run_id, cursor.acked_sequence);
+            }
         }
         drop(spool);
         self.space_freed.notify_waiters();
         Ok(sent)
+    }
+
+    /// The control plane refused an event of the run because the run has ended there: nothing
+    /// of it will be stored any more, so its spooled events are dropped instead of resent.
+    pub fn run_ended(&self, run_id: Uuid) -> Result<(), SpoolError> {
+        let dropped = lock(&self.spool).discard(run_id)?;
+        if dropped > 0 {
+            tracing::warn!(%run_id, dropped, "the run has ended on the control plane; its unsent events are dropped");
+            self.space_freed.notify_waiters();
+        }
+        Ok(())
     }
 
     /// The control plane stored the run's events up to `up_to`.

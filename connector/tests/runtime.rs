@@ -1,7 +1,7 @@
 //! The connector runtime with real processes and a real spool directory: commands execute once
 //! per command id (also across a restart), refusals, redaction before spooling, backpressure when
-//! the spool is full, cancel, recovery of runs a killed connector left behind, and approvals an
-//! agent could not take at once.
+//! the spool is full, cancel, recovery of runs a killed connector left behind, runs that ended on
+//! the control plane, and approvals an agent could not take at once.
 
 mod common;
 
@@ -294,6 +294,51 @@ async fn hello_offers_the_agents_and_resumes_runs_with_unacknowledged_events() {
     // A new connection that has sent nothing yet resends from the acknowledged cursor.
     let frames = runtime.next_unsent(&mut Default::default(), 100).unwrap();
     assert_eq!(frames.len(), 1);
+}
+
+#[tokio::test]
+async fn a_quiet_run_is_resumed_too_so_a_restarted_control_plane_knows_it_is_still_here() {
+    let tmp = tempfile::tempdir().unwrap();
+    let runtime = open(&config(tmp.path(), "", &agent("quiet", "echo started; sleep 30"))).await;
+    let run_id = Uuid::now_v7();
+    runtime.handle_command(Uuid::now_v7(), start(run_id, Uuid::now_v7()));
+    assert!(eventually(Duration::from_secs(5), || runtime.spooled_events(run_id).unwrap().len() == 2).await);
+    // Everything it said is acknowledged: it holds no event, and is still running.
+    runtime.ack_events(run_id, 2).unwrap();
+    let Frame::Hello { resume, .. } = runtime.hello() else { panic!() };
+    assert_eq!(resume, [RunCursor { run_id, acked_sequence: 2 }]);
+    runtime.cancel_all(CancelMode::Immediate);
+}
+
+#[tokio::test]
+async fn a_run_that_ended_on_the_control_plane_is_dropped_from_the_spool_and_never_sent_again() {
+    let tmp = tempfile::tempdir().unwrap();
+    let config = config(tmp.path(), "", &agent("a", "echo one; echo two"));
+    let runtime = open(&config).await;
+    let run_id = Uuid::now_v7();
+    runtime.handle_command(Uuid::now_v7(), start(run_id, Uuid::now_v7()));
+    assert_eq!(until_result(&runtime, run_id).await.len(), 4);
+    // The control plane refused one of its events: the run has ended there.
+    runtime.run_ended(run_id).unwrap();
+    assert_eq!(runtime.spooled(), 0);
+    assert!(runtime.next_unsent(&mut Default::default(), 100).unwrap().is_empty(), "nothing left to send");
+    let Frame::Hello { resume, .. } = runtime.hello() else { panic!() };
+    assert!(resume.is_empty());
+    // Not after a restart either.
+    drop(runtime);
+    let runtime = open(&config).await;
+    assert!(runtime.spooled_events(run_id).unwrap().is_empty());
+    let Frame::Hello { resume, .. } = runtime.hello() else { panic!() };
+    assert!(resume.is_empty());
+
+    // A run that ended while the connector was away: `hello_ack` answers it with the largest sequence.
+    let other = Uuid::now_v7();
+    runtime.handle_command(Uuid::now_v7(), start(other, Uuid::now_v7()));
+    until_result(&runtime, other).await;
+    let ended = RunCursor { run_id: other, acked_sequence: u64::MAX };
+    let mut sent = runtime.apply_hello_ack(&[AgentId { name: "a".into(), agent_id: AGENT }], &[ended], &[]).unwrap();
+    assert!(runtime.spooled_events(other).unwrap().is_empty());
+    assert!(runtime.next_unsent(&mut sent, 100).unwrap().is_empty());
 }
 
 /// An agent whose input is full the first time it is handed a decision, as a busy runtime's can be.

@@ -1,8 +1,9 @@
 //! Runs: starting a task on an agent, the state machine, and the run's life on its connectors.
 //!
-//! The service is split by what drives it: `dispatch` (attempts, leases, retries, the sweeper),
-//! `ingest` (events from connectors and what they cause), `approvals` and `handoff`
-//! (checkpoints and handing a run to another agent). This file holds what they share.
+//! The service is split by what drives it: `dispatch` (attempts, leases, retries, the sweeper,
+//! connectors coming back), `ingest` (events from connectors and what they cause), `approvals`,
+//! `handoff` (checkpoints and handing a run to another agent) and `feed` (a run's events for a
+//! subscriber). This file holds what they share.
 
 mod approvals;
 mod dispatch;
@@ -23,7 +24,8 @@ use chrono::Utc;
 use futures_util::{Stream, StreamExt};
 use sea_orm::sea_query::{Expr, ExprTrait};
 use sea_orm::{
-    ActiveModelTrait, ColumnTrait, ConnectionTrait, DatabaseConnection, EntityTrait, QueryFilter, QueryOrder, Set,
+    ActiveModelTrait, ColumnTrait, ConnectionTrait, DatabaseConnection, EntityTrait, QueryFilter, QueryOrder,
+    QuerySelect, Set,
 };
 use serde::Serialize;
 use uuid::Uuid;
@@ -50,6 +52,8 @@ pub enum RunError {
     OutOfOrder { expected: u64 },
     #[error("the approval is already {status}")]
     ApprovalClosed { status: String },
+    #[error("the run has already ended ({status}); nothing more is stored for it")]
+    RunEnded { status: RunStatus },
     #[error(transparent)]
     Common(#[from] CommonError),
 }
@@ -68,6 +72,7 @@ impl DomainError for RunError {
             RunError::UnknownRun => ErrorCode::NotFound,
             RunError::OutOfOrder { .. } => ErrorCode::Validation,
             RunError::ApprovalClosed { .. } => ErrorCode::Conflict,
+            RunError::RunEnded { .. } => ErrorCode::InvalidTransition,
             RunError::Common(e) => e.code(),
         }
     }
@@ -80,6 +85,7 @@ impl DomainError for RunError {
             }
             RunError::OutOfOrder { expected } => serde_json::json!({ "expected": expected }),
             RunError::ApprovalClosed { status } => serde_json::json!({ "status": status }),
+            RunError::RunEnded { status } => serde_json::json!({ "status": status.as_str() }),
             RunError::Common(e) => e.details(),
             RunError::UnknownRun => serde_json::Value::Null,
         }
@@ -153,7 +159,9 @@ mod attempt_status {
     pub const REFUSED: &str = "refused";
     pub const UNDELIVERED: &str = "undelivered";
     pub const LAPSED: &str = "lapsed";
+    /// Closed at start-up by versions that ended every live run there; no longer written.
     pub const INTERRUPTED: &str = "interrupted";
+    /// Its connector lost it: restarted without it, or came back without reporting it.
     pub const LOST: &str = "lost";
 }
 
@@ -399,10 +407,15 @@ impl RunService {
     }
 
     /// Records something the control plane observed about a run that is not a status change
-    /// (a refused command, say) as a run event of `kind`, and announces it.
+    /// (a refused command, say) as a run event of `kind`, and announces it; nothing, once the
+    /// run has ended.
     async fn note(&self, run_id: Uuid, kind: &str, data: serde_json::Value) -> Result<()> {
         for _ in 0..5 {
             let txn = crate::db::begin_write(&self.db).await?;
+            if lock_run(&txn, run_id).await?.is_terminal() {
+                txn.rollback().await?;
+                return Ok(());
+            }
             match insert_next(&txn, run_id, new_event(run_id, kind, data.clone())).await {
                 Ok(event) => {
                     txn.commit().await?;
@@ -501,27 +514,22 @@ impl RunService {
         Ok(run)
     }
 
-    /// After an abnormal stop every live run is `interrupted`, with a reason event; its attempts
-    /// and leases are closed and its pending approvals cancelled.
-    pub async fn recover_interrupted(&self) -> Result<usize> {
+    /// At start-up, whether the last process stopped cleanly or not. Agents run on their own
+    /// hosts, so a restart ends no run (SPEC §7): pending approvals stay pending, and every open
+    /// attempt gets a fresh lease, because its connector could not renew it while no control plane
+    /// listened; it has one lease to come back and re-adopt the run. A run the last process left
+    /// `queued` goes to `dispatching`, which the sweeper dispatches. Returns the live runs kept.
+    pub async fn resume_after_restart(&self) -> Result<usize> {
+        run_attempt::Entity::update_many()
+            .col_expr(run_attempt::Column::LeaseExpiresAt, Expr::value(Utc::now() + self.policy.lease))
+            .filter(run_attempt::Column::EndedAt.is_null())
+            .exec(&self.db)
+            .await?;
         let live: Vec<&str> = RunStatus::ALL.iter().filter(|s| !s.is_terminal()).map(|s| s.as_str()).collect();
         let runs = task_run::Entity::find().filter(task_run::Column::Status.is_in(live)).all(&self.db).await?;
-        for run in &runs {
-            self.set_status(
-                run.id,
-                RunStatus::Interrupted,
-                Some("the control plane stopped while the run was live".into()),
-            )
-            .await?;
-            let open = run_attempt::Entity::find()
-                .filter(run_attempt::Column::RunId.eq(run.id))
-                .filter(run_attempt::Column::EndedAt.is_null())
-                .all(&self.db)
-                .await?;
-            for attempt in open {
-                self.end_attempt(attempt.id, attempt_status::INTERRUPTED).await?;
-            }
-            self.close_pending_approvals(run.id, approvals::CANCELLED, "the control plane stopped").await?;
+        for run in runs.iter().filter(|r| RunStatus::from_stored(&r.status) == RunStatus::Queued) {
+            let reason = Some("the control plane restarted before dispatching it".to_owned());
+            self.set_status_if(run.id, RunStatus::Queued, RunStatus::Dispatching, reason).await?;
         }
         Ok(runs.len())
     }
@@ -570,6 +578,14 @@ fn require(agent: &acc_entity::agent::Model, required: &[Capability]) -> Result<
     let declared = capabilities(agent);
     let missing: Vec<_> = required.iter().copied().filter(|c| !declared.contains(c)).collect();
     if missing.is_empty() { Ok(()) } else { Err(RunError::CapabilityMissing { missing }) }
+}
+
+/// Inside a write transaction: the run's status, with the run locked until the transaction ends,
+/// so no status change commits between this read and the transaction's writes (PostgreSQL locks
+/// the row; SQLite's write transactions already exclude each other).
+async fn lock_run(txn: &impl ConnectionTrait, run_id: Uuid) -> Result<RunStatus> {
+    let run = task_run::Entity::find_by_id(run_id).lock_exclusive().one(txn).await?;
+    Ok(RunStatus::from_stored(&run.ok_or(CommonError::NotFound("run"))?.status))
 }
 
 fn path(project: &project::Model) -> ScopePath {
