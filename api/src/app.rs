@@ -84,11 +84,11 @@ impl App {
             policy,
             config.limits.max_page_size,
         );
-        // Whatever was live when the last process stopped did not end cleanly.
+        // No connector is connected to a process that just started; their runs live on.
         gateway.mark_all_offline().await.map_err(|e| sea_orm::DbErr::Custom(e.to_string()))?;
-        let interrupted = runs.recover_interrupted().await.map_err(|e| sea_orm::DbErr::Custom(e.to_string()))?;
-        if interrupted > 0 {
-            tracing::warn!(interrupted, "runs left live by the last stop are now interrupted");
+        let live = runs.resume_after_restart().await.map_err(|e| sea_orm::DbErr::Custom(e.to_string()))?;
+        if live > 0 {
+            tracing::info!(live, "live runs kept: their connectors have one lease to come back for them");
         }
         let identity =
             IdentityService::new(db.clone(), keys, config.tokens.clone(), limiter, bootstrap.clone(), broker.clone());

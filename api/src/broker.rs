@@ -1,14 +1,18 @@
 //! The event broker every domain publishes through and every subscription reads from.
 //!
-//! One bounded broadcast channel per topic. A subscriber that falls more than the channel's
-//! capacity behind is not allowed to grow memory: it is told how many events it missed
-//! ([`Delivery::Lagged`]) and carries on from the newest ones. Durable replay (run events)
-//! comes from the database, not from here.
+//! One bounded broadcast channel per topic, which lives while someone listens: the last
+//! subscriber to go drops it, and so does [`Broker::close`] (a run that ended). A subscriber that
+//! falls more than the channel's capacity behind is not allowed to grow memory: it is told how
+//! many events it missed ([`Delivery::Lagged`]) and carries on from the newest ones. Durable
+//! replay (run events) comes from the database, not from here.
 
 use std::collections::HashMap;
+use std::pin::Pin;
 use std::sync::{Arc, Mutex};
+use std::task::{Context, Poll};
 
 use acc_entity::{approval, connector, run_event, task, task_run};
+use futures_util::stream::BoxStream;
 use futures_util::{Stream, StreamExt};
 use tokio::sync::broadcast;
 use tokio_stream::wrappers::BroadcastStream;
@@ -60,9 +64,11 @@ pub enum Delivery {
     Lagged(u64),
 }
 
+type Topics = Arc<Mutex<HashMap<Topic, broadcast::Sender<Arc<Event>>>>>;
+
 #[derive(Clone, Default)]
 pub struct Broker {
-    topics: Arc<Mutex<HashMap<Topic, broadcast::Sender<Arc<Event>>>>>,
+    topics: Topics,
 }
 
 impl Broker {
@@ -80,20 +86,60 @@ impl Broker {
         }
     }
 
+    /// Ends a topic nothing more will be published on: its subscribers receive what was already
+    /// published, then their streams end.
+    pub fn close(&self, topic: Topic) {
+        if let Ok(mut topics) = self.topics.lock() {
+            topics.remove(&topic);
+        }
+    }
+
     pub fn subscribe(&self, topic: Topic) -> impl Stream<Item = Delivery> + Send + 'static {
         let receiver = match self.topics.lock() {
             Ok(mut topics) => topics.entry(topic).or_insert_with(|| broadcast::channel(TOPIC_CAPACITY).0).subscribe(),
             Err(_) => broadcast::channel(1).1,
         };
-        BroadcastStream::new(receiver).map(|item| match item {
+        let deliveries = BroadcastStream::new(receiver).map(|item| match item {
             Ok(event) => Delivery::Event(event),
             Err(BroadcastStreamRecvError::Lagged(n)) => Delivery::Lagged(n),
-        })
+        });
+        Subscription { deliveries: Some(deliveries.boxed()), topic, topics: self.topics.clone() }
     }
 
     #[cfg(test)]
     fn topic_count(&self) -> usize {
         self.topics.lock().map(|t| t.len()).unwrap_or(0)
+    }
+}
+
+/// A subscriber's stream; the last one of a topic to be dropped drops the topic.
+struct Subscription {
+    /// `None` once dropped, so the receiver is gone before the topic's receivers are counted.
+    deliveries: Option<BoxStream<'static, Delivery>>,
+    topic: Topic,
+    topics: Topics,
+}
+
+impl Stream for Subscription {
+    type Item = Delivery;
+
+    fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Delivery>> {
+        match self.deliveries.as_mut() {
+            Some(deliveries) => deliveries.poll_next_unpin(cx),
+            None => Poll::Ready(None),
+        }
+    }
+}
+
+impl Drop for Subscription {
+    fn drop(&mut self) {
+        drop(self.deliveries.take());
+        // Under the lock, as `subscribe` adds receivers: no new subscriber can be lost in between.
+        if let Ok(mut topics) = self.topics.lock()
+            && topics.get(&self.topic).is_some_and(|sender| sender.receiver_count() == 0)
+        {
+            topics.remove(&self.topic);
+        }
     }
 }
 
@@ -148,11 +194,32 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn topics_without_subscribers_are_dropped() {
+    async fn a_topic_lives_as_long_as_its_subscribers() {
         let broker = Broker::new();
-        let topic = Topic::ProjectTasks(Uuid::now_v7());
-        drop(broker.subscribe(topic));
+        let topic = Topic::RunEvents(Uuid::now_v7());
+        let first = broker.subscribe(topic);
+        let second = broker.subscribe(topic);
+        let other = broker.subscribe(Topic::ProjectTasks(Uuid::now_v7()));
+        assert_eq!(broker.topic_count(), 2);
+        drop(first);
+        assert_eq!(broker.topic_count(), 2, "one subscriber of the run is still there");
+        drop(second);
+        assert_eq!(broker.topic_count(), 1, "the run's topic went with its last subscriber");
+        drop(other);
+        assert_eq!(broker.topic_count(), 0);
+    }
+
+    #[tokio::test]
+    async fn a_closed_topic_is_dropped_and_its_subscribers_get_what_was_published_then_the_end() {
+        let broker = Broker::new();
+        let topic = Topic::RunEvents(Uuid::now_v7());
+        let mut subscriber = Box::pin(broker.subscribe(topic));
         broker.publish(topic, task_event(1));
+        broker.close(topic);
+        assert_eq!(broker.topic_count(), 0);
+        assert!(matches!(subscriber.next().await, Some(Delivery::Event(_))));
+        assert!(subscriber.next().await.is_none(), "the stream ends after the last event");
+        drop(subscriber);
         assert_eq!(broker.topic_count(), 0);
     }
 }

@@ -1,6 +1,8 @@
 //! Approval tokens as the connector checks them before it lets an agent take an action a person
 //! had to approve: signed by the control plane (EdDSA, with a key from `HelloAck`), for this
 //! connector, this run, this request and exactly this action, unexpired, and never used before.
+//! A token is spent when the agent has taken the decision, not before: a hand-over that fails
+//! leaves it for the control plane's resend.
 
 use std::path::Path;
 use std::sync::Mutex;
@@ -32,8 +34,15 @@ pub enum TokenError {
     Spent,
     #[error("no such approval request is pending here")]
     NoRequest,
-    #[error("could not record the token as used: {0}")]
-    Log(String),
+}
+
+/// Why a token was not redeemed.
+#[derive(Debug, PartialEq, Eq)]
+pub enum RedeemError<E> {
+    /// The token does not allow the action.
+    Token(TokenError),
+    /// The token allows it, but the decision could not be handed over; the token is not spent.
+    HandOver(E),
 }
 
 /// What a token must match: the request it answers, as this connector saw it.
@@ -84,8 +93,33 @@ impl ApprovalVerifier {
         *lock(&self.keys) = decoded;
     }
 
-    /// Checks a token and spends it: it can never be used again, here.
-    pub fn verify(&self, token: Option<&str>, expected: Expected<'_>) -> Result<ApprovalClaims, TokenError> {
+    /// Checks a token and, if it allows the action, hands the decision over with `hand_over`;
+    /// the token is spent once that succeeded, and can never be used again here. Spent tokens are
+    /// locked out for the whole check, so two redemptions of one token cannot both pass.
+    pub fn redeem<E>(
+        &self,
+        token: Option<&str>,
+        expected: Expected<'_>,
+        hand_over: impl FnOnce(&ApprovalClaims) -> Result<(), E>,
+    ) -> Result<ApprovalClaims, RedeemError<E>> {
+        let claims = self.check(token, expected).map_err(RedeemError::Token)?;
+        let jti = Uuid::parse_str(&claims.jti)
+            .map_err(|_| RedeemError::Token(TokenError::Invalid("jti is not a UUID".into())))?;
+        let mut spent = lock(&self.spent);
+        if spent.get(&jti).is_some() {
+            return Err(RedeemError::Token(TokenError::Spent));
+        }
+        hand_over(&claims).map_err(RedeemError::HandOver)?;
+        if let Err(e) = spent.insert(jti, ()) {
+            // The request it answered is closed, so the token cannot be used here again before a
+            // restart, and a restart ends the run it was for.
+            tracing::error!(error = %e, "could not record an approval token as used");
+        }
+        Ok(claims)
+    }
+
+    /// Everything about a token but whether it was spent.
+    fn check(&self, token: Option<&str>, expected: Expected<'_>) -> Result<ApprovalClaims, TokenError> {
         let token = token.filter(|t| !t.is_empty()).ok_or(TokenError::Missing)?;
         let header = jsonwebtoken::decode_header(token).map_err(|e| TokenError::Invalid(e.to_string()))?;
         if header.alg != Algorithm::EdDSA {
@@ -118,12 +152,6 @@ impl ApprovalVerifier {
             Some(action) if action != claims.action => return Err(TokenError::Mismatch("action")),
             Some(_) => {}
         }
-        let jti = Uuid::parse_str(&claims.jti).map_err(|_| TokenError::Invalid("jti is not a UUID".into()))?;
-        let mut spent = lock(&self.spent);
-        if spent.get(&jti).is_some() {
-            return Err(TokenError::Spent);
-        }
-        spent.insert(jti, ()).map_err(|e| TokenError::Log(e.to_string()))?;
         Ok(claims)
     }
 }

@@ -459,9 +459,17 @@ where
             Frame::EventAck { run_id, up_to_sequence } => runtime.ack_events(run_id, up_to_sequence)?,
             Frame::Error { code, message } => {
                 tracing::warn!(?code, run_id = ?envelope.run_id, %message, "the control plane reported an error");
-                if matches!(code, acc_protocol::ErrorCode::Internal | acc_protocol::ErrorCode::OutOfOrder) {
-                    // It did not store something we sent; nothing acknowledged is lost, so send the rest again, in order.
-                    control.send(Outgoing::Resend).await.map_err(|_| SessionError::Closed("writer stopped".into()))?;
+                match (code, envelope.run_id) {
+                    (acc_protocol::ErrorCode::Internal | acc_protocol::ErrorCode::OutOfOrder, _) => {
+                        // It did not store something we sent; nothing acknowledged is lost, so send the rest again, in order.
+                        control
+                            .send(Outgoing::Resend)
+                            .await
+                            .map_err(|_| SessionError::Closed("writer stopped".into()))?;
+                    }
+                    // It will never store anything more of that run.
+                    (acc_protocol::ErrorCode::RunEnded, Some(run_id)) => runtime.run_ended(run_id)?,
+                    _ => {}
                 }
             }
             other => tracing::warn!(frame = frame_name(&other), "ignoring an unexpected frame from the control plane"),

@@ -17,7 +17,7 @@ use tracing::Instrument;
 use uuid::Uuid;
 
 use crate::adapter::{self, Adapter, AdapterError, AdapterOptions, ApprovalDecision, EventSink, NativeRun, RunSpec};
-use crate::approval::{ApprovalVerifier, Expected};
+use crate::approval::{ApprovalVerifier, Expected, RedeemError};
 use crate::config::Config;
 use crate::credential::{self, CredentialError};
 use crate::lock;
@@ -89,6 +89,20 @@ pub struct Runtime {
     space_freed: Notify,
     /// Woken when a run ends.
     run_ended: Notify,
+}
+
+/// What executing a command came to.
+enum Executed {
+    /// Final: a redelivery of the command id is answered with it, and nothing is executed again.
+    Done(CommandOutcome),
+    /// Refused for now (the agent did not take what it was handed): a redelivery executes it again.
+    NotYet(String),
+}
+
+impl From<CommandOutcome> for Executed {
+    fn from(outcome: CommandOutcome) -> Self {
+        Executed::Done(outcome)
+    }
 }
 
 fn rejected(reason: impl Into<String>) -> CommandOutcome {
@@ -314,12 +328,28 @@ impl Runtime {
         let mut sent = HashMap::new();
         let mut spool = lock(&self.spool);
         for cursor in resume {
-            spool.ack(cursor.run_id, cursor.acked_sequence)?;
-            sent.insert(cursor.run_id, cursor.acked_sequence);
+            if cursor.acked_sequence == u64::MAX {
+                // The run has ended there, or is gone: nothing more of it can be stored.
+                spool.discard(cursor.run_id)?;
+            } else {
+                spool.ack(cursor.run_id, cursor.acked_sequence)?;
+                sent.insert(cursor.run_id, cursor.acked_sequence);
+            }
         }
         drop(spool);
         self.space_freed.notify_waiters();
         Ok(sent)
+    }
+
+    /// The control plane refused an event of the run because the run has ended there: nothing
+    /// of it will be stored any more, so its spooled events are dropped instead of resent.
+    pub fn run_ended(&self, run_id: Uuid) -> Result<(), SpoolError> {
+        let dropped = lock(&self.spool).discard(run_id)?;
+        if dropped > 0 {
+            tracing::warn!(%run_id, dropped, "the run has ended on the control plane; its unsent events are dropped");
+            self.space_freed.notify_waiters();
+        }
+        Ok(())
     }
 
     /// The control plane stored the run's events up to `up_to`.
@@ -364,13 +394,21 @@ impl Runtime {
     }
 
     /// Executes a command once per command id: a command id seen before gets its first outcome
-    /// again and nothing is executed. Returns the outcome and whether it was a redelivery.
+    /// again and nothing is executed. Returns the outcome and whether it was a redelivery. A
+    /// decision the agent did not take is the exception: it is refused, and not remembered, so
+    /// the control plane's resend hands it over again.
     pub fn handle_command(self: &Arc<Self>, command_id: Uuid, command: Command) -> (CommandOutcome, bool) {
         if let Some(previous) = lock(&self.commands).get(&command_id).cloned() {
             tracing::info!(%command_id, "command seen before; acknowledging again without executing it");
             return (previous, true);
         }
-        let outcome = self.execute(command);
+        let outcome = match self.execute(command) {
+            Executed::Done(outcome) => outcome,
+            Executed::NotYet(reason) => {
+                tracing::warn!(%reason, "command refused for now; a resend executes it again");
+                return (rejected(reason), false);
+            }
+        };
         match &outcome {
             CommandOutcome::Accepted => tracing::info!("command accepted"),
             CommandOutcome::Rejected { reason } => tracing::warn!(%reason, "command rejected"),
@@ -381,12 +419,12 @@ impl Runtime {
         (outcome, false)
     }
 
-    fn execute(self: &Arc<Self>, command: Command) -> CommandOutcome {
+    fn execute(self: &Arc<Self>, command: Command) -> Executed {
         match command {
             Command::StartRun { run_id, attempt_id, agent_id, input, context, approval_token, budget } => {
                 let spec =
                     RunSpec { run_id, attempt_id, agent_id, input, context, approval_token, budget, model: None };
-                self.launch(spec, None, |adapter, spec, events| adapter.start(spec, events))
+                self.launch(spec, None, |adapter, spec, events| adapter.start(spec, events)).into()
             }
             Command::CancelRun { run_id, attempt_id, mode } => {
                 match lock(&self.runs).get(&run_id) {
@@ -399,61 +437,66 @@ impl Runtime {
                     }
                     None => tracing::info!(%run_id, "cancel of a run that is not active here: nothing to do"),
                 }
-                CommandOutcome::Accepted
+                CommandOutcome::Accepted.into()
             }
             Command::Checkpoint { run_id, reason } => {
                 let runs = lock(&self.runs);
-                let Some(run) = runs.get(&run_id) else { return self.not_active(run_id, Capability::Checkpoint) };
+                let Some(run) = runs.get(&run_id) else {
+                    return self.not_active(run_id, Capability::Checkpoint).into();
+                };
                 if !self.agents[run.agent].adapter.has(Capability::Checkpoint) {
-                    return missing(Capability::Checkpoint);
+                    return missing(Capability::Checkpoint).into();
                 }
                 // The checkpoint itself arrives as one of the run's events.
                 match run.native.checkpoint(&reason) {
-                    Ok(()) => CommandOutcome::Accepted,
-                    Err(e) => rejected(e.to_string()),
+                    Ok(()) => CommandOutcome::Accepted.into(),
+                    Err(e) => rejected(e.to_string()).into(),
                 }
             }
             Command::ApprovalDecision { run_id, approval_id, request_id, approved, reason, approval_token } => {
                 let runs = lock(&self.runs);
-                let Some(run) = runs.get(&run_id) else { return self.not_active(run_id, Capability::Approvals) };
+                let Some(run) = runs.get(&run_id) else {
+                    return self.not_active(run_id, Capability::Approvals).into();
+                };
                 if !self.agents[run.agent].adapter.has(Capability::Approvals) {
-                    return missing(Capability::Approvals);
+                    return missing(Capability::Approvals).into();
                 }
                 let key = (run_id, request_id.clone());
                 let action = lock(&self.approval_requests).get(&key).cloned();
-                // Without a valid token the action is refused: the agent is told no.
-                let (decision, outcome) = match approved {
-                    false => (
-                        ApprovalDecision { approval_id, request_id, approved: false, reason },
-                        CommandOutcome::Accepted,
-                    ),
-                    true => {
-                        let expected = Expected { run_id, request_id: &request_id, action: action.as_deref() };
-                        match self.approvals.verify(approval_token.as_deref(), expected) {
-                            Ok(_) => (
-                                ApprovalDecision { approval_id, request_id, approved: true, reason },
-                                CommandOutcome::Accepted,
-                            ),
-                            Err(e) => {
-                                tracing::warn!(%approval_id, error = %e, "refusing an approval whose token does not verify");
-                                let refusal = format!("refused by the connector: {e}");
-                                let decision = ApprovalDecision {
-                                    approval_id,
-                                    request_id,
-                                    approved: false,
-                                    reason: Some(refusal),
-                                };
-                                (decision, rejected(format!("invalid approval token: {e}")))
-                            }
+                let decision = |approved, reason| ApprovalDecision {
+                    approval_id,
+                    request_id: request_id.clone(),
+                    approved,
+                    reason,
+                };
+                let handed = if approved {
+                    // The token is spent only once the agent took the approval.
+                    let expected = Expected { run_id, request_id: &request_id, action: action.as_deref() };
+                    let approval = decision(true, reason.clone());
+                    match self
+                        .approvals
+                        .redeem(approval_token.as_deref(), expected, |_| run.native.decide_approval(approval))
+                    {
+                        Ok(_) => Ok(CommandOutcome::Accepted),
+                        Err(RedeemError::HandOver(e)) => Err(e),
+                        // Without a valid token the action is refused: the agent is told no.
+                        Err(RedeemError::Token(e)) => {
+                            tracing::warn!(%approval_id, error = %e, "refusing an approval whose token does not verify");
+                            let denial = decision(false, Some(format!("refused by the connector: {e}")));
+                            run.native
+                                .decide_approval(denial)
+                                .map(|()| rejected(format!("invalid approval token: {e}")))
                         }
                     }
+                } else {
+                    run.native.decide_approval(decision(false, reason)).map(|()| CommandOutcome::Accepted)
                 };
-                match run.native.decide_approval(decision) {
-                    Ok(()) => {
+                match handed {
+                    Ok(outcome) => {
                         lock(&self.approval_requests).remove(&key);
-                        outcome
+                        outcome.into()
                     }
-                    Err(e) => rejected(e.to_string()),
+                    Err(e) => Executed::NotYet(format!("the agent did not take the decision: {e}")),
                 }
             }
             Command::Resume { run_id, attempt_id, agent_id, session_id, input, context, budget } => {
@@ -462,6 +505,7 @@ impl Runtime {
                 self.launch(spec, Some(Capability::NativeResume), move |adapter, spec, events| {
                     adapter.resume(spec, &session_id, events)
                 })
+                .into()
             }
             Command::HandoffIngest { run_id, attempt_id, agent_id, bundle, budget } => {
                 // The target starts from the bundle: the original input, and the bundle as its context.
@@ -476,7 +520,7 @@ impl Runtime {
                     budget,
                     model: None,
                 };
-                self.launch(spec, None, |adapter, spec, events| adapter.ingest_handoff(spec, events))
+                self.launch(spec, None, |adapter, spec, events| adapter.ingest_handoff(spec, events)).into()
             }
         }
     }

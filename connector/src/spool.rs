@@ -656,13 +656,18 @@ impl Spool {
         Ok(())
     }
 
-    /// Runs that still hold unacknowledged events, with the last sequence acknowledged: the `resume` of `Hello`.
+    /// Every run the spool holds — not ended, or with unacknowledged events — with the last
+    /// sequence acknowledged: the `resume` of `Hello`. It tells a control plane that restarted
+    /// which runs this connector still has, including a quiet one, or one ending this very moment.
     pub fn resume_cursors(&self) -> Vec<RunCursor> {
-        self.runs
-            .iter()
-            .filter(|(_, r)| !r.pending.is_empty())
-            .map(|(id, r)| RunCursor { run_id: *id, acked_sequence: r.acked })
-            .collect()
+        self.runs.iter().map(|(id, r)| RunCursor { run_id: *id, acked_sequence: r.acked }).collect()
+    }
+
+    /// The control plane will store nothing more of the run (it ended there): its unacknowledged
+    /// events are dropped as if acknowledged, so they are never sent again. Returns how many.
+    pub fn discard(&mut self, run_id: Uuid) -> Result<usize, SpoolError> {
+        let Some(last) = self.runs.get(&run_id).map(|r| r.last_sequence) else { return Ok(0) };
+        self.ack(run_id, last)
     }
 
     /// Runs left unfinished by a previous connector process.

@@ -1,16 +1,24 @@
 //! The connector runtime with real processes and a real spool directory: commands execute once
 //! per command id (also across a restart), refusals, redaction before spooling, backpressure when
-//! the spool is full, cancel, and recovery of runs a killed connector left behind.
+//! the spool is full, cancel, recovery of runs a killed connector left behind, runs that ended on
+//! the control plane, and approvals an agent could not take at once.
 
 mod common;
 
 use std::path::Path;
-use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use acc_connector::adapter::{
+    Adapter, AdapterError, AdapterEvent, ApprovalDecision, EventSink, Handshake, Health, NativeRun, RunSpec,
+};
 use acc_connector::config::Config;
-use acc_connector::runtime::Runtime;
-use acc_protocol::{AgentId, CancelMode, Command, CommandOutcome, Envelope, EventKind, Frame, RunCursor};
+use acc_connector::redact::Redactor;
+use acc_connector::runtime::{Agent, Runtime};
+use acc_protocol::{
+    AgentId, CancelMode, Capability, Command, CommandOutcome, Envelope, EventKind, Frame, HealthStatus, RunCursor,
+};
 use common::eventually;
 use serde_json::{Value, json};
 use uuid::Uuid;
@@ -296,6 +304,152 @@ async fn hello_offers_the_agents_and_resumes_runs_with_unacknowledged_events() {
     // A new connection that has sent nothing yet resends from the acknowledged cursor.
     let frames = runtime.next_unsent(&mut Default::default(), 100).unwrap();
     assert_eq!(frames.len(), 1);
+}
+
+#[tokio::test]
+async fn a_quiet_run_is_resumed_too_so_a_restarted_control_plane_knows_it_is_still_here() {
+    let tmp = tempfile::tempdir().unwrap();
+    let runtime = open(&config(tmp.path(), "", &agent("quiet", "echo started; sleep 30"))).await;
+    let run_id = Uuid::now_v7();
+    runtime.handle_command(Uuid::now_v7(), start(run_id, Uuid::now_v7()));
+    assert!(eventually(Duration::from_secs(5), || runtime.spooled_events(run_id).unwrap().len() == 2).await);
+    // Everything it said is acknowledged: it holds no event, and is still running.
+    runtime.ack_events(run_id, 2).unwrap();
+    let Frame::Hello { resume, .. } = runtime.hello() else { panic!() };
+    assert_eq!(resume, [RunCursor { run_id, acked_sequence: 2 }]);
+    runtime.cancel_all(CancelMode::Immediate);
+}
+
+#[tokio::test]
+async fn a_run_that_ended_on_the_control_plane_is_dropped_from_the_spool_and_never_sent_again() {
+    let tmp = tempfile::tempdir().unwrap();
+    let config = config(tmp.path(), "", &agent("a", "echo one; echo two"));
+    let runtime = open(&config).await;
+    let run_id = Uuid::now_v7();
+    runtime.handle_command(Uuid::now_v7(), start(run_id, Uuid::now_v7()));
+    assert_eq!(until_result(&runtime, run_id).await.len(), 4);
+    // The control plane refused one of its events: the run has ended there.
+    runtime.run_ended(run_id).unwrap();
+    assert_eq!(runtime.spooled(), 0);
+    assert!(runtime.next_unsent(&mut Default::default(), 100).unwrap().is_empty(), "nothing left to send");
+    let Frame::Hello { resume, .. } = runtime.hello() else { panic!() };
+    assert!(resume.is_empty());
+    // Not after a restart either.
+    drop(runtime);
+    let runtime = open(&config).await;
+    assert!(runtime.spooled_events(run_id).unwrap().is_empty());
+    let Frame::Hello { resume, .. } = runtime.hello() else { panic!() };
+    assert!(resume.is_empty());
+
+    // A run that ended while the connector was away: `hello_ack` answers it with the largest sequence.
+    let other = Uuid::now_v7();
+    runtime.handle_command(Uuid::now_v7(), start(other, Uuid::now_v7()));
+    until_result(&runtime, other).await;
+    let ended = RunCursor { run_id: other, acked_sequence: u64::MAX };
+    let mut sent = runtime.apply_hello_ack(&[AgentId { name: "a".into(), agent_id: AGENT }], &[ended], &[]).unwrap();
+    assert!(runtime.spooled_events(other).unwrap().is_empty());
+    assert!(runtime.next_unsent(&mut sent, 100).unwrap().is_empty());
+}
+
+/// An agent whose input is full the first time it is handed a decision, as a busy runtime's can be.
+#[derive(Debug, Default)]
+struct BusyOnce {
+    decisions: Arc<Mutex<Vec<ApprovalDecision>>>,
+}
+
+#[derive(Debug)]
+struct BusyRun {
+    /// Kept open: the run goes on.
+    _events: EventSink,
+    decisions: Arc<Mutex<Vec<ApprovalDecision>>>,
+    busy: AtomicBool,
+}
+
+impl Adapter for BusyOnce {
+    fn handshake(&self) -> Handshake {
+        Handshake {
+            adapter: "busy-once",
+            adapter_version: "test".into(),
+            runtime_version: None,
+            capabilities: vec![Capability::Stream, Capability::Approvals],
+        }
+    }
+
+    fn health(&self) -> Health {
+        Health { status: HealthStatus::Healthy, latency: Duration::ZERO, active_runs: 0, detail: None }
+    }
+
+    fn start(&self, _spec: RunSpec, events: EventSink) -> Result<Box<dyn NativeRun>, AdapterError> {
+        let ask = json!({"request_id": "r1", "action": "delete build/"});
+        events.try_send(AdapterEvent::new(EventKind::ApprovalRequested, ask)).unwrap();
+        Ok(Box::new(BusyRun { _events: events, decisions: self.decisions.clone(), busy: AtomicBool::new(true) }))
+    }
+}
+
+impl NativeRun for BusyRun {
+    fn native_ref(&self) -> String {
+        "busy".into()
+    }
+
+    fn pid(&self) -> Option<u32> {
+        None
+    }
+
+    fn cancel(&self, _mode: CancelMode) {}
+
+    fn decide_approval(&self, decision: ApprovalDecision) -> Result<(), AdapterError> {
+        if self.busy.swap(false, Ordering::SeqCst) {
+            return Err(AdapterError::NotListening("its input is full".into()));
+        }
+        self.decisions.lock().unwrap().push(decision);
+        Ok(())
+    }
+}
+
+#[tokio::test]
+async fn an_approval_the_agent_could_not_take_is_not_burned_and_the_resend_hands_it_over() {
+    let tmp = tempfile::tempdir().unwrap();
+    let config = config(tmp.path(), "", "");
+    let adapter = BusyOnce::default();
+    let decisions = adapter.decisions.clone();
+    let key = acc_connector::credential::load_or_create_key(&config.spool_key_path()).unwrap();
+    let spool = acc_connector::spool::Spool::open(&config.spool_dir(), &key, CONNECTOR, 100).unwrap();
+    let agents = vec![Agent { name: "busy".into(), adapter: Arc::new(adapter), model_provider: None }];
+    let redactor = Redactor::new(&[], []).unwrap();
+    let runtime = Runtime::new(CONNECTOR, agents, spool, &config.spool_dir(), redactor, None).unwrap();
+    let control_plane = common::signer("k1");
+    let ids = [AgentId { name: "busy".into(), agent_id: AGENT }];
+    runtime.apply_hello_ack(&ids, &[], std::slice::from_ref(&control_plane.public)).unwrap();
+    let run_id = Uuid::now_v7();
+    assert_eq!(runtime.handle_command(Uuid::now_v7(), start(run_id, Uuid::now_v7())).0, CommandOutcome::Accepted);
+    assert!(eventually(Duration::from_secs(5), || !runtime.spooled_events(run_id).unwrap().is_empty()).await);
+
+    let approval_id = Uuid::now_v7();
+    let token = control_plane.sign(&common::approval_claims(CONNECTOR, run_id, "r1", "delete build/"));
+    let decision = || Command::ApprovalDecision {
+        run_id,
+        approval_id,
+        request_id: "r1".into(),
+        approved: true,
+        reason: Some("go".into()),
+        approval_token: Some(token.clone()),
+    };
+    // The agent could not take it: refused for now, and neither the token nor the command id is used up.
+    match runtime.handle_command(approval_id, decision()) {
+        (CommandOutcome::Rejected { reason }, false) => assert!(reason.contains("its input is full"), "{reason}"),
+        other => panic!("expected a refusal, got {other:?}"),
+    }
+    assert!(decisions.lock().unwrap().is_empty());
+    // The control plane resends it (same command id, same token): now the agent takes it.
+    assert_eq!(runtime.handle_command(approval_id, decision()), (CommandOutcome::Accepted, false));
+    let taken = decisions.lock().unwrap().clone();
+    assert_eq!(
+        taken,
+        [ApprovalDecision { approval_id, request_id: "r1".into(), approved: true, reason: Some("go".into()) }]
+    );
+    // From then on it is answered, not executed again.
+    assert_eq!(runtime.handle_command(approval_id, decision()), (CommandOutcome::Accepted, true));
+    assert_eq!(decisions.lock().unwrap().len(), 1);
 }
 
 #[tokio::test]

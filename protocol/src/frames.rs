@@ -227,6 +227,9 @@ pub enum ErrorCode {
     /// An event whose connector sequence skips one not yet stored; nothing is stored, the
     /// connector resends from its acknowledged sequence.
     OutOfOrder,
+    /// An event for a run already in a terminal status; nothing is stored, and the connector
+    /// drops the run's spooled events instead of resending them.
+    RunEnded,
     UnknownAgent,
     Unauthorized,
     Internal,

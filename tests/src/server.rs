@@ -49,7 +49,7 @@ impl Server {
     }
 
     pub async fn start_with(db: TestDb, options: ServerOptions) -> Self {
-        let (child, url, code) = spawn(&db, &options);
+        let (child, url, code) = spawn(&db, &options, "127.0.0.1:0");
         let ws_url = format!("{}/ws", url.replacen("http", "ws", 1));
         Self { child, options, url, ws_url, bootstrap_code: code, db }
     }
@@ -57,7 +57,14 @@ impl Server {
     /// Kills the server with SIGKILL, as a crash would, and starts it again on the same data.
     pub async fn crash_and_restart(&mut self) {
         self.kill();
-        let (child, url, code) = spawn(&self.db, &self.options);
+        self.restart().await;
+    }
+
+    /// Starts the server again after [`Server::kill`], on the same data and the same address, so
+    /// connectors find it where they left it.
+    pub async fn restart(&mut self) {
+        let address = self.url.split("://").nth(1).and_then(|rest| rest.split('/').next()).unwrap().to_owned();
+        let (child, url, code) = spawn(&self.db, &self.options, &address);
         self.child = child;
         self.ws_url = format!("{}/ws", url.replacen("http", "ws", 1));
         self.url = url;
@@ -108,13 +115,14 @@ impl Drop for Server {
     }
 }
 
-/// Starts `acc serve` on `db`; returns the process, its GraphQL URL and the bootstrap code it printed.
-fn spawn(db: &TestDb, options: &ServerOptions) -> (Child, String, Option<String>) {
+/// Starts `acc serve` on `db` at `listen`; returns the process, its GraphQL URL and the bootstrap
+/// code it printed.
+fn spawn(db: &TestDb, options: &ServerOptions, listen: &str) -> (Child, String, Option<String>) {
     let log = std::fs::OpenOptions::new().create(true).append(true).open(db.dir.join("acc.log")).unwrap();
     let tls_env = options.tls.as_ref().map(|t| t.env()).unwrap_or_default();
     let mut child = Command::new(acc_binary())
         .arg("serve")
-        .args(["--data-dir", db.dir.to_str().unwrap(), "--listen", "127.0.0.1:0", "--database-url", &db.url])
+        .args(["--data-dir", db.dir.to_str().unwrap(), "--listen", listen, "--database-url", &db.url])
         .args(&options.args)
         .envs(options.env.iter().chain(&tls_env).map(|(k, v)| (k.as_str(), v.as_str())))
         .env("RUST_LOG", "info,sqlx=warn")

@@ -1,5 +1,6 @@
 //! End to end with the real binaries: `acc serve`, `acc-connector enroll` and `acc-connector run`
-//! with `command` agents (shell scripts), driven over GraphQL like a client.
+//! with `command` agents (shell scripts), driven over GraphQL like a client: runs, cancel,
+//! connector and control-plane crashes, cut connections, approvals, handoff and mTLS.
 
 mod common;
 
@@ -165,6 +166,127 @@ on_both_databases!(a_connector_killed_mid_run_comes_back_and_loses_nothing_it_ha
     assert_eq!(ticks[..first_attempt], expected, "every line the dead connector read arrived once, in order");
     drop(connector);
 });
+
+/// Prints 60 numbered lines, one every 0.1 s.
+const COUNTER: &str = r#"
+[[agents]]
+name = "counter"
+adapter = "command"
+command = "sh"
+args = ["-c", "i=1; while [ $i -le 60 ]; do echo line $i; i=$((i+1)); sleep 0.1; done"]
+"#;
+
+on_both_databases!(live_runs_outlive_a_control_plane_crash_with_every_line_once, |db: TestDb| async move {
+    let mut server = Server::start(db).await;
+    let f = common::fixture(&server).await;
+    let dir = server.db.dir.clone();
+    let mut connectors = Vec::new();
+    for host in ["first", "second"] {
+        let credential = enroll(&server, &f.owner, &f.workspace_id, &dir.join(host)).await;
+        connectors.push(run_connector(&dir.join(host), &credential, COUNTER));
+    }
+    let agents = online_agents(&f.owner, &f.project_id, 2).await;
+    let task = common::create_task(&f.owner, &f.project_id, "Count").await;
+    let mut runs = Vec::new();
+    // Two runs on the first connector's agent, one on the second's.
+    for agent in [&agents[0], &agents[0], &agents[1]] {
+        let started = f
+            .owner
+            .gql(
+                "mutation($t: ID!, $a: ID!) { startRun(taskId: $t, agentId: $a) { id } }",
+                json!({"t": task["id"], "a": agent["id"]}),
+            )
+            .await;
+        runs.push(started.data("startRun")["id"].as_str().unwrap().to_owned());
+    }
+    for run in &runs {
+        wait_status(&f.owner, run, "RUNNING").await;
+        while stored_output_lines(&f.owner, run).await.len() < 3 {
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+
+    // kill -9 mid-run; the agents go on, their connectors spool and reconnect.
+    server.crash_and_restart().await;
+    let owner = server.client().with_token(f.owner.token.as_deref().unwrap());
+    for run in &runs {
+        // A restart, and a reconnect after the connectors' backoff.
+        common::wait_status_within(&owner, run, "SUCCEEDED", Duration::from_secs(90)).await;
+    }
+    for run in &runs {
+        let lines = stored_output_lines(&owner, run).await;
+        assert_eq!(lines, (1..=60).map(|i| format!("line {i}")).collect::<Vec<_>>(), "every line once, in order");
+        let stored = common::events(&owner, run).await;
+        let statuses: Vec<&str> =
+            stored.iter().filter(|e| e["kind"] == "status").map(|e| e["data"]["status"].as_str().unwrap()).collect();
+        assert_eq!(statuses, ["queued", "dispatching", "running", "succeeded"], "the crash ended no run");
+        assert_eq!(stored.last().unwrap()["data"]["status"], "succeeded", "nothing after the end");
+        let attempts = owner
+            .gql(
+                "query($id: ID!) { node(id: $id) { ... on TaskRun { attempts { kind status } } } }",
+                json!({"id": run}),
+            )
+            .await;
+        assert_eq!(attempts.data("node")["attempts"], json!([{"kind": "START", "status": "ENDED"}]));
+    }
+    drop(connectors);
+});
+
+/// Asks before it deploys; told to stop, it still says something on its way out.
+const CHATTY: &str = r#"read input
+echo '{"acc": "approval_request", "action": "deploy", "reason": "ship it"}'
+trap 'echo late 1; echo late 2; exit 0' TERM
+read decision
+echo "never""#;
+
+on_both_databases!(
+    what_an_agent_says_after_its_run_ended_is_refused_and_dropped_by_its_connector,
+    |db: TestDb| async move {
+        let server = Server::start(db).await;
+        let f = common::fixture(&server).await;
+        let dir = server.db.dir.clone();
+        let credential = enroll(&server, &f.owner, &f.workspace_id, &dir).await;
+        let chatty = script(&dir, "chatty.sh", CHATTY);
+        let agents =
+            format!("[[agents]]\nname = \"chatty\"\nadapter = \"command\"\ncommand = {chatty:?}\ninteractive = true\n");
+        let _connector = run_connector(&dir, &credential, &agents);
+        online_agents(&f.owner, &f.project_id, 1).await;
+        let task = common::create_task(&f.owner, &f.project_id, "Deploy").await;
+        let started = f
+            .owner
+            .gql(
+                "mutation($t: ID!) { startRun(taskId: $t, requiredCapabilities: [APPROVALS]) { id } }",
+                json!({"t": task["id"]}),
+            )
+            .await;
+        let run_id = started.data("startRun")["id"].as_str().unwrap().to_owned();
+        wait_status(&f.owner, &run_id, "WAITING_APPROVAL").await;
+        // Cancelled while it waits: the run ends at once, and the agent is told to stop.
+        let cancelled =
+            f.owner.gql("mutation($r: ID!) { cancelRun(runId: $r) { status } }", json!({"r": run_id})).await;
+        assert_eq!(cancelled.data("cancelRun")["status"], "CANCELLED");
+
+        // Its last words and its result come after the end: refused, and dropped from the spool
+        // instead of being sent again at every reconnect.
+        let runs = dir.join("spool").join("runs");
+        let spooled = || std::fs::read_dir(&runs).unwrap().filter_map(Result::ok).count();
+        for _ in 0..200 {
+            if spooled() == 0 {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        assert_eq!(spooled(), 0, "the connector still holds the ended run's events");
+        let log = std::fs::read_to_string(dir.join("connector.log")).unwrap();
+        assert!(log.contains("its unsent events are dropped"), "{log}");
+        let stored = common::events(&f.owner, &run_id).await;
+        assert!(
+            !stored.iter().any(|e| e["data"]["line"].as_str().is_some_and(|l| l.starts_with("late"))),
+            "{stored:?}"
+        );
+        assert_eq!(stored.last().unwrap()["data"]["status"], "cancelled", "nothing is stored after the end");
+    }
+);
 
 /// A TCP proxy in front of the server whose live connections can be cut, as a flaky network would.
 struct CuttableProxy {

@@ -1,12 +1,13 @@
 //! The connector gateway against a connector that speaks the wire protocol directly: enrollment,
-//! handshake, a run's events stored once each in a gap-free sequence, and every malformed frame
-//! refused with nothing stored.
+//! handshake, a run's events stored once each in a gap-free sequence, every malformed frame
+//! refused with nothing stored, runs that outlive a control-plane crash, nothing stored after a
+//! run ended, and no answering another tenant's commands.
 
 mod common;
 
-use acc_protocol::{Capability, CommandOutcome, Envelope, EventKind, Frame};
+use acc_protocol::{Capability, Command, CommandOutcome, Envelope, EventKind, Frame, RunCursor};
 use acc_tests::connector_client::{Ended, RawConnector, enroll};
-use acc_tests::{Server, TestDb, on_both_databases};
+use acc_tests::{Client, Server, ServerOptions, TestDb, on_both_databases, op};
 use common::{enrollment_token, events, run_status};
 use serde_json::{Value, json};
 use uuid::Uuid;
@@ -248,47 +249,319 @@ on_both_databases!(malformed_frames_are_refused_and_store_nothing, |db: TestDb| 
     assert_eq!(runs.data("connectors").as_array().unwrap().len(), 1, "nothing else was created");
 });
 
-on_both_databases!(a_crash_leaves_runs_interrupted_with_every_acknowledged_event, |db: TestDb| async move {
+/// Short timings, so a lease can run out while the control plane is down.
+fn restart_options() -> ServerOptions {
+    let env = [
+        ("ACC_RUNS__HEARTBEAT_INTERVAL_MS", "2000"),
+        ("ACC_RUNS__LEASE_MS", "6000"),
+        ("ACC_RUNS__RETRY_BACKOFF_MS", "100"),
+    ];
+    ServerOptions { env: env.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect(), ..Default::default() }
+}
+
+async fn start_run(owner: &Client, task: &Value) -> String {
+    let started = owner.gql("mutation($t: ID!) { startRun(taskId: $t) { id } }", json!({"t": task["id"]})).await;
+    started.data("startRun")["id"].as_str().unwrap().to_owned()
+}
+
+/// A run's attempts as `(kind, status)`, oldest first.
+async fn attempts(owner: &Client, run_id: &str) -> Vec<(String, String)> {
+    let node = owner
+        .gql("query($id: ID!) { node(id: $id) { ... on TaskRun { attempts { kind status } } } }", json!({"id": run_id}))
+        .await;
+    let attempts = node.data("node")["attempts"].as_array().unwrap().clone();
+    attempts
+        .iter()
+        .map(|a| (a["kind"].as_str().unwrap().to_owned(), a["status"].as_str().unwrap().to_owned()))
+        .collect()
+}
+
+fn pair(kind: &str, status: &str) -> (String, String) {
+    (kind.to_owned(), status.to_owned())
+}
+
+/// Waits until the run is `wanted`, while `connector` heartbeats `active` runs (which renews their leases).
+async fn wait_alive(owner: &Client, run_id: &str, wanted: &str, connector: &mut RawConnector, active: &[Uuid]) {
+    let mut last = String::new();
+    for _ in 0..200 {
+        last = run_status(owner, run_id).await;
+        if last == wanted {
+            return;
+        }
+        connector.heartbeat(active.to_vec()).await;
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    panic!("the run never reached {wanted}: {last}");
+}
+
+fn statuses(events: &[Value]) -> Vec<&str> {
+    events.iter().filter(|e| e["kind"] == "status").map(|e| e["data"]["status"].as_str().unwrap()).collect()
+}
+
+fn outputs(events: &[Value]) -> Vec<&str> {
+    events.iter().filter(|e| e["kind"] == "output").map(|e| e["data"]["line"].as_str().unwrap()).collect()
+}
+
+on_both_databases!(
+    a_crash_ends_no_run_and_the_returning_connector_re_adopts_what_it_still_has,
+    |db: TestDb| async move {
+        let mut server = Server::start_with(db, restart_options()).await;
+        let f = common::fixture(&server).await;
+        let task = common::create_task(&f.owner, &f.project_id, "Long job").await;
+        let (mut connector, credential) = common::raw_connector(&server, &f).await;
+        let capabilities = vec![Capability::Stream, Capability::Approvals];
+        connector.hello("shell", capabilities.clone()).await;
+        let output = |c: &RawConnector, run, sequence, line: &str| {
+            c.event(run, sequence, EventKind::Output, json!({"line": line}))
+        };
+
+        // Two live runs: one waits for a person's approval, the other works.
+        let waiting = start_run(&f.owner, &task).await;
+        let (waiting_uuid, _) = connector.accept_start().await;
+        assert_eq!(connector.emit(output(&connector, waiting_uuid, 1, "w1")).await, Ok(1));
+        assert_eq!(connector.emit(output(&connector, waiting_uuid, 2, "w2")).await, Ok(2));
+        let ask = json!({"request_id": "r1", "action": "deploy"});
+        assert_eq!(connector.emit(connector.event(waiting_uuid, 3, EventKind::ApprovalRequested, ask)).await, Ok(3));
+        let working = start_run(&f.owner, &task).await;
+        let (working_uuid, _) = connector.accept_start().await;
+        assert_eq!(connector.emit(output(&connector, working_uuid, 1, "k1")).await, Ok(1));
+        wait_alive(&f.owner, &working, "RUNNING", &mut connector, &[waiting_uuid, working_uuid]).await;
+        assert_eq!(run_status(&f.owner, &waiting).await, "WAITING_APPROVAL");
+
+        // kill -9, and down for longer than a lease: nobody could renew it meanwhile.
+        server.kill();
+        tokio::time::sleep(std::time::Duration::from_millis(6500)).await;
+        server.restart().await;
+        let owner = server.client().with_token(f.owner.token.as_deref().unwrap());
+        assert_eq!(run_status(&owner, &waiting).await, "WAITING_APPROVAL", "a restart ends no run");
+        assert_eq!(run_status(&owner, &working).await, "RUNNING");
+        for run in [&waiting, &working] {
+            assert_eq!(attempts(&owner, run).await, [pair("START", "RUNNING")], "the lease was renewed at start-up");
+        }
+        let pending = owner.gql("{ approvals { edges { node { id status } } } }", json!({})).await;
+        let approval = pending.data("approvals")["edges"][0]["node"].clone();
+        assert_eq!(approval["status"], "PENDING", "a pending approval stays pending");
+        let connectors = owner.gql("{ connectors { online } }", json!({})).await;
+        assert_eq!(connectors.data("connectors")[0]["online"], false, "nobody is connected to the new process yet");
+
+        // The connector comes back with only the first run: it re-adopts that one; the other is
+        // gone from its host, and is retried there as a second attempt.
+        let mut back = RawConnector::dial(&server, connector.id, &credential).await.unwrap();
+        let resume = vec![RunCursor { run_id: waiting_uuid, acked_sequence: 3 }];
+        let welcome = back.hello_with(&[("shell", capabilities)], resume.clone()).await;
+        assert_eq!(welcome.resume, resume);
+        back.heartbeat(vec![waiting_uuid]).await;
+        let (command_id, command) = back.command().await;
+        let Command::StartRun { run_id, attempt_id, context, .. } = command else {
+            panic!("expected a start: {command:?}")
+        };
+        assert_eq!((run_id, command_id, context["attempt"].as_i64()), (working_uuid, attempt_id, Some(2)));
+        back.answer(command_id, CommandOutcome::Accepted).await;
+        wait_alive(&owner, &working, "RUNNING", &mut back, &[waiting_uuid, working_uuid]).await;
+        assert_eq!(attempts(&owner, &working).await, [pair("START", "LOST"), pair("RETRY", "RUNNING")]);
+
+        // The re-adopted run goes on where it was, with no gap: the person decides, the agent finishes.
+        owner
+            .gql(
+                "mutation($a: ID!) { decideApproval(approvalId: $a, decision: APPROVE) { status } }",
+                json!({"a": approval["id"]}),
+            )
+            .await
+            .data("decideApproval");
+        let (command_id, command) = back.command().await;
+        assert!(matches!(command, Command::ApprovalDecision { approved: true, .. }), "{command:?}");
+        back.answer(command_id, CommandOutcome::Accepted).await;
+        assert_eq!(back.emit(output(&back, waiting_uuid, 4, "w4")).await, Ok(4));
+        let done = json!({"outcome": "succeeded", "exit_code": 0});
+        assert_eq!(back.emit(back.event(waiting_uuid, 5, EventKind::Result, done.clone())).await, Ok(5));
+        // The retried run's connector sequence goes on from what its first attempt sent.
+        assert_eq!(back.emit(output(&back, working_uuid, 2, "k2")).await, Ok(2));
+        assert_eq!(back.emit(back.event(working_uuid, 3, EventKind::Result, done)).await, Ok(3));
+        for run in [&waiting, &working] {
+            wait_alive(&owner, run, "SUCCEEDED", &mut back, &[]).await;
+        }
+
+        let stored = events(&owner, &waiting).await;
+        assert_eq!(outputs(&stored), ["w1", "w2", "w4"], "every event once, in order");
+        assert_eq!(
+            statuses(&stored),
+            ["queued", "dispatching", "running", "waiting_approval", "running", "succeeded"],
+            "never interrupted"
+        );
+        assert_eq!(attempts(&owner, &waiting).await, [pair("START", "ENDED")]);
+        let stored = events(&owner, &working).await;
+        assert_eq!(outputs(&stored), ["k1", "k2"]);
+        assert_eq!(statuses(&stored), ["queued", "dispatching", "running", "dispatching", "running", "succeeded"]);
+        let sequences: Vec<i64> = stored.iter().map(|e| e["sequence"].as_i64().unwrap()).collect();
+        assert_eq!(sequences, (1..=stored.len() as i64).collect::<Vec<_>>(), "gap-free");
+        assert_eq!(attempts(&owner, &working).await, [pair("START", "LOST"), pair("RETRY", "ENDED")]);
+    }
+);
+
+on_both_databases!(commands_a_run_waits_for_are_sent_again_after_a_restart, |db: TestDb| async move {
     let mut server = Server::start(db).await;
     let f = common::fixture(&server).await;
-    let task = common::create_task(&f.owner, &f.project_id, "Long job").await;
-    let token = enrollment_token(&f.owner, &f.workspace_id).await;
-    let (_, enrolled) = enroll(&server, &token).await;
-    let connector_id: Uuid = enrolled["connector_id"].as_str().unwrap().parse().unwrap();
-    let mut connector =
-        RawConnector::dial(&server, connector_id, enrolled["credential"].as_str().unwrap()).await.unwrap();
-    connector.hello("shell", vec![Capability::Stream]).await;
-    let started = f.owner.gql("mutation($t: ID!) { startRun(taskId: $t) { id } }", json!({"t": task["id"]})).await;
-    let run_id = started.data("startRun")["id"].as_str().unwrap().to_owned();
-    let Frame::Command { command_id, command: acc_protocol::Command::StartRun { run_id: run_uuid, .. } } =
-        connector.recv().await.unwrap().payload
-    else {
-        panic!("expected start_run")
-    };
-    connector
-        .send(Envelope::new(connector_id, Frame::CommandAck { command_id, outcome: CommandOutcome::Accepted }))
+    let task = common::create_task(&f.owner, &f.project_id, "Save, then stop").await;
+    let (mut connector, credential) = common::raw_connector(&server, &f).await;
+    let capabilities = vec![Capability::Stream, Capability::Cancel, Capability::Checkpoint];
+    connector.hello("saver", capabilities.clone()).await;
+    let saving = start_run(&f.owner, &task).await;
+    let (saving_uuid, _) = connector.accept_start().await;
+    let stopping = start_run(&f.owner, &task).await;
+    let (stopping_uuid, stopping_attempt) = connector.accept_start().await;
+    wait_alive(&f.owner, &stopping, "RUNNING", &mut connector, &[saving_uuid, stopping_uuid]).await;
+    wait_alive(&f.owner, &saving, "RUNNING", &mut connector, &[saving_uuid, stopping_uuid]).await;
+    let asked = f
+        .owner
+        .gql(
+            "mutation($r: ID!) { requestCheckpoint(runId: $r, reason: \"before lunch\") { status } }",
+            json!({"r": saving}),
+        )
         .await;
-    for sequence in 1..=2 {
-        connector.send(connector.event(run_uuid, sequence, EventKind::Output, json!({"line": sequence}))).await;
-        assert!(matches!(connector.recv().await.unwrap().payload, Frame::EventAck { .. }));
-    }
-    assert_eq!(run_status(&f.owner, &run_id).await, "RUNNING");
+    assert_eq!(asked.data("requestCheckpoint")["status"], "CHECKPOINTING");
+    let (checkpoint_id, checkpoint) = connector.command().await;
+    assert_eq!(checkpoint, Command::Checkpoint { run_id: saving_uuid, reason: "before lunch".into() });
+    let cancelling = f.owner.gql("mutation($r: ID!) { cancelRun(runId: $r) { status } }", json!({"r": stopping})).await;
+    assert_eq!(cancelling.data("cancelRun")["status"], "CANCELLING");
+    connector.command().await;
 
+    // The control plane dies before either is answered; what it waits for must not be forgotten.
     server.crash_and_restart().await;
-    let token = f.owner.token.clone().unwrap();
-    let owner = server.client().with_token(&token);
-    let node = owner
-        .gql("query($id: ID!) { node(id: $id) { ... on TaskRun { status statusReason } } }", json!({"id": run_id}))
+    let owner = server.client().with_token(f.owner.token.as_deref().unwrap());
+    let mut back = RawConnector::dial(&server, connector.id, &credential).await.unwrap();
+    back.hello_with(&[("saver", capabilities)], vec![]).await;
+    back.heartbeat(vec![saving_uuid, stopping_uuid]).await;
+    let mut resent = [back.command().await, back.command().await];
+    resent.sort_by_key(|(_, command)| matches!(command, Command::CancelRun { .. }));
+    assert_eq!(resent[0], (checkpoint_id, checkpoint), "the same checkpoint request, under the same id");
+    assert!(
+        matches!(resent[1].1, Command::CancelRun { run_id, attempt_id: Some(a), .. } if run_id == stopping_uuid && a == stopping_attempt),
+        "{:?}",
+        resent[1]
+    );
+
+    // Their answers count with the new process.
+    back.answer(checkpoint_id, CommandOutcome::Rejected { reason: "nothing to save yet".into() }).await;
+    wait_alive(&owner, &saving, "RUNNING", &mut back, &[saving_uuid, stopping_uuid]).await;
+    let stopped = back.event(stopping_uuid, 1, EventKind::Result, json!({"outcome": "cancelled", "signal": 15}));
+    assert_eq!(back.emit(stopped).await, Ok(1));
+    wait_alive(&owner, &stopping, "CANCELLED", &mut back, &[saving_uuid]).await;
+    let node =
+        owner.gql("query($id: ID!) { node(id: $id) { ... on TaskRun { statusReason } } }", json!({"id": saving})).await;
+    assert_eq!(node.data("node")["statusReason"], "the agent could not checkpoint: nothing to save yet");
+});
+
+on_both_databases!(an_event_for_a_run_that_has_ended_is_refused_and_never_stored, |db: TestDb| async move {
+    let server = Server::start(db).await;
+    let f = common::fixture(&server).await;
+    let task = common::create_task(&f.owner, &f.project_id, "Short job").await;
+    let (mut connector, credential) = common::raw_connector(&server, &f).await;
+    connector.hello("shell", vec![Capability::Stream]).await;
+    let run_id = start_run(&f.owner, &task).await;
+    let (run, _) = connector.accept_start().await;
+    assert_eq!(connector.emit(connector.event(run, 1, EventKind::Output, json!({"line": "one"}))).await, Ok(1));
+    let result = connector.event(run, 2, EventKind::Result, json!({"outcome": "succeeded", "exit_code": 0}));
+    assert_eq!(connector.emit(result.clone()).await, Ok(2));
+    assert_eq!(run_status(&f.owner, &run_id).await, "SUCCEEDED");
+
+    // The agent says more after its result (as one left running after its run ended would).
+    let late = connector.event(run, 3, EventKind::Output, json!({"line": "late"}));
+    connector.send(late.clone()).await;
+    let refusal = connector.recv().await.unwrap();
+    match refusal.payload {
+        Frame::Error { code, .. } => assert_eq!(code, acc_protocol::ErrorCode::RunEnded),
+        other => panic!("expected run_ended, got {other:?}"),
+    }
+    assert_eq!((refusal.run_id, refusal.event_id), (late.run_id, late.event_id), "the error names the refused event");
+    // What was stored before the end is still acknowledged when resent.
+    assert_eq!(connector.emit(result).await, Ok(2));
+    let stored = events(&f.owner, &run_id).await;
+    assert_eq!(outputs(&stored), ["one"]);
+    assert_eq!(stored.last().unwrap()["data"]["status"], "succeeded", "nothing after the terminal status");
+
+    // A connector that reconnects holding the run's events is told to forget them all.
+    let mut again = RawConnector::dial(&server, connector.id, &credential).await.unwrap();
+    let welcome = again
+        .hello_with(&[("shell", vec![Capability::Stream])], vec![RunCursor { run_id: run, acked_sequence: 1 }])
         .await;
-    assert_eq!(node.data("node")["status"], "INTERRUPTED");
-    assert!(node.data("node")["statusReason"].as_str().unwrap().contains("stopped while the run was live"));
-    let stored = events(&owner, &run_id).await;
-    let lines: Vec<i64> =
-        stored.iter().filter(|e| e["kind"] == "output").map(|e| e["data"]["line"].as_i64().unwrap()).collect();
-    assert_eq!(lines, [1, 2], "every acknowledged event survived");
-    assert_eq!(stored.last().unwrap()["data"]["status"], "interrupted");
-    let connectors = owner.gql("{ connectors { online } }", json!({})).await;
-    assert_eq!(connectors.data("connectors")[0]["online"], false, "nobody is connected to the new process yet");
+    assert_eq!(welcome.resume, [RunCursor { run_id: run, acked_sequence: u64::MAX }]);
+});
+
+on_both_databases!(a_connector_cannot_answer_the_commands_of_another_tenants_connector, |db: TestDb| async move {
+    let server = Server::start(db).await;
+    let f = common::fixture(&server).await;
+    let task = common::create_task(&f.owner, &f.project_id, "Careful job").await;
+    let (mut victim, _) = common::raw_connector(&server, &f).await;
+    victim.hello("careful", vec![Capability::Stream, Capability::Approvals, Capability::Checkpoint]).await;
+    let run_id = start_run(&f.owner, &task).await;
+    let (run, attempt) = victim.accept_start().await;
+    let ask = json!({"request_id": "r1", "action": "deploy"});
+    assert_eq!(victim.emit(victim.event(run, 1, EventKind::ApprovalRequested, ask)).await, Ok(1));
+    let pending = f.owner.gql("{ approvals { edges { node { id } } } }", json!({})).await;
+    let approval = pending.data("approvals")["edges"][0]["node"]["id"].clone();
+    f.owner
+        .gql("mutation($a: ID!) { decideApproval(approvalId: $a, decision: DENY) { status } }", json!({"a": approval}))
+        .await
+        .data("decideApproval");
+    let (decision, _) = victim.command().await;
+    let asked = f
+        .owner
+        .gql(
+            "mutation($r: ID!) { requestCheckpoint(runId: $r, reason: \"before lunch\") { status } }",
+            json!({"r": run_id}),
+        )
+        .await;
+    assert_eq!(asked.data("requestCheckpoint")["status"], "CHECKPOINTING");
+    let (checkpoint, command) = victim.command().await;
+    assert!(matches!(command, Command::Checkpoint { .. }), "{command:?}");
+
+    // A connector of another organization answers all three of the victim's commands with refusals.
+    f.owner
+        .gql(
+            "mutation($p: String!) { createOrganization(name: \"Globex\", ownerEmail: \"owner@globex.test\", ownerPassword: $p) { id } }",
+            json!({"p": acc_tests::PASSWORD}),
+        )
+        .await
+        .data("createOrganization");
+    let login = f
+        .owner
+        .anonymous()
+        .gql(op!("login"), json!({"email": "owner@globex.test", "password": acc_tests::PASSWORD}))
+        .await;
+    let other = f.owner.with_token(login.data("login")["accessToken"].as_str().unwrap());
+    let workspace = other.gql(op!("create_workspace"), json!({"name": "Globex space"})).await;
+    let token = enrollment_token(&other, workspace.data("createWorkspace")["id"].as_str().unwrap()).await;
+    let (_, enrolled) = enroll(&server, &token).await;
+    let mut intruder = RawConnector::dial(
+        &server,
+        enrolled["connector_id"].as_str().unwrap().parse().unwrap(),
+        enrolled["credential"].as_str().unwrap(),
+    )
+    .await
+    .unwrap();
+    intruder.hello("intruder", vec![Capability::Stream]).await;
+    for command_id in [decision, checkpoint, attempt] {
+        intruder.answer(command_id, CommandOutcome::Rejected { reason: "forged".into() }).await;
+    }
+    // Its frames are handled in order: once its next one is answered, the three were handled.
+    let stray = intruder.event(Uuid::now_v7(), 1, EventKind::Output, json!({}));
+    assert_eq!(intruder.emit(stray).await, Err(acc_protocol::ErrorCode::UnknownRun));
+    assert_eq!(run_status(&f.owner, &run_id).await, "CHECKPOINTING", "the checkpoint request still waits");
+    assert_eq!(attempts(&f.owner, &run_id).await, [pair("START", "RUNNING")]);
+    let stored = events(&f.owner, &run_id).await;
+    assert!(!stored.iter().any(|e| e["kind"] == "notice"), "nothing was written into the run: {stored:?}");
+
+    // The victim's own answers count.
+    victim.answer(checkpoint, CommandOutcome::Rejected { reason: "not now".into() }).await;
+    victim.answer(decision, CommandOutcome::Rejected { reason: "stopped listening".into() }).await;
+    for _ in 0..100 {
+        let stored = events(&f.owner, &run_id).await;
+        if stored.iter().any(|e| e["kind"] == "notice") && run_status(&f.owner, &run_id).await == "RUNNING" {
+            return;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    panic!("the victim's own refusals were not taken");
 });
 
 on_both_databases!(cancel_goes_through_cancelling_until_the_connector_confirms, |db: TestDb| async move {

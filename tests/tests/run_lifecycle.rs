@@ -1,7 +1,7 @@
 //! A run's life beyond the happy path, against a connector that speaks the wire protocol:
 //! acknowledgements that never skip an unstored event, resume cursors, blocked runs that start
-//! when an agent comes online, leases that lapse into retries and failure, approvals with their
-//! tokens, and handoff to another agent.
+//! when an agent comes online, leases that lapse into retries and then an interrupted run,
+//! approvals with their tokens, and handoff to another agent.
 
 mod common;
 
@@ -134,7 +134,7 @@ fn lease_options() -> ServerOptions {
     ServerOptions { env: env.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect(), ..Default::default() }
 }
 
-on_both_databases!(a_lapsed_lease_retries_the_run_elsewhere_then_fails_it, |db: TestDb| async move {
+on_both_databases!(a_lapsed_lease_retries_the_run_elsewhere_then_interrupts_it, |db: TestDb| async move {
     let server = Server::start_with(db, lease_options()).await;
     let f = common::fixture(&server).await;
     let task = common::create_task(&f.owner, &f.project_id, "Survive a lost host").await;
@@ -170,15 +170,15 @@ on_both_databases!(a_lapsed_lease_retries_the_run_elsewhere_then_fails_it, |db: 
     );
     assert!(attempts[0]["leaseExpiresAt"].is_null() && attempts[1]["leaseExpiresAt"].is_string());
 
-    // The second host goes quiet too, and the run has no attempts left.
-    let failed = wait_status(&f.owner, &run_id, "FAILED", None).await;
-    let reason = failed["statusReason"].as_str().unwrap();
+    // The second host goes quiet too, and the run has no attempts left: its agent is gone.
+    let interrupted = wait_status(&f.owner, &run_id, "INTERRUPTED", None).await;
+    let reason = interrupted["statusReason"].as_str().unwrap();
     assert!(
         reason.contains("attempt 2 lost its connector") && reason.contains("no attempts left (2 allowed)"),
         "{reason}"
     );
     let stored = events(&f.owner, &run_id).await;
-    assert_eq!(statuses(&stored), ["queued", "dispatching", "running", "dispatching", "running", "failed"]);
+    assert_eq!(statuses(&stored), ["queued", "dispatching", "running", "dispatching", "running", "interrupted"]);
     assert!(stored.iter().any(|e| e["data"]["line"] == "working"), "the first attempt's event stays in the run");
 
     // The first host comes back still running the run it lost: it is told to stop it.
@@ -391,7 +391,8 @@ on_both_databases!(a_run_is_handed_off_after_a_checkpoint_and_the_source_lease_c
     );
     let (checkpoint_command, command) = connector.command().await;
     let Command::Checkpoint { run_id: asked, reason } = command else { panic!("expected checkpoint, got {command:?}") };
-    assert_eq!((asked, reason.as_str()), (run, "handoff to target"));
+    // The request's reason: for whom, and why.
+    assert_eq!((asked, reason.as_str()), (run, "handoff to target: needs a second pair of hands"));
     connector.answer(checkpoint_command, CommandOutcome::Accepted).await;
     let saved = json!({"reason": reason, "state": {"file": "parser.rs", "line": 120}, "completed": ["lexer"], "pending": ["parser"]});
     assert_eq!(connector.emit(connector.event(run, 2, EventKind::Checkpoint, saved)).await, Ok(2));
@@ -446,7 +447,7 @@ on_both_databases!(a_run_is_handed_off_after_a_checkpoint_and_the_source_lease_c
             "agent": {"name": "target"},
             "requestedAgent": {"name": "target"},
             "handoffTarget": null,
-            "checkpoints": [{"reason": "handoff to target", "targetAgent": {"name": "target"}}]
+            "checkpoints": [{"reason": "handoff to target: needs a second pair of hands", "targetAgent": {"name": "target"}}]
         })
     );
     let done = connector.event(run, 4, EventKind::Result, json!({"outcome": "succeeded", "exit_code": 0}));

@@ -2,6 +2,7 @@
 //! `/v1/connectors/ws`, where frames are decoded, checked against the connector's identity and
 //! handed to the gateway and run services.
 
+use std::collections::HashSet;
 use std::time::Duration;
 
 use acc_protocol::{Envelope, ErrorCode, Frame, MAX_FRAME_BYTES, ProtocolError};
@@ -223,6 +224,9 @@ async fn serve(state: AppState, connector: acc_entity::connector::Model, socket:
             return;
         }
     };
+    // Its first heartbeat completes what it says it still has: see `Returning`.
+    let mut returning =
+        Some(Returning { hello_runs: resume.iter().map(|c| c.run_id).collect(), connected_at: chrono::Utc::now() });
     let heartbeat_interval_ms = services.gateway.heartbeat_interval.as_millis() as u64;
     let approval_keys = services.runs.approval_keys();
     let ack = Envelope::new(id, Frame::HelloAck { agents: ids, heartbeat_interval_ms, resume, approval_keys });
@@ -266,7 +270,7 @@ async fn serve(state: AppState, connector: acc_entity::connector::Model, socket:
                     Message::Close(_) => break,
                     _ => continue,
                 };
-                match handle(&state, id, &bytes).await {
+                match handle(&state, id, &bytes, &mut returning).await {
                     Ok(Some(reply)) => {
                         let text = acc_protocol::encode(&reply).unwrap_or_default();
                         if sink.send(Message::Text(text.into())).await.is_err() { break; }
@@ -287,6 +291,13 @@ async fn serve(state: AppState, connector: acc_entity::connector::Model, socket:
     tracing::info!("connector offline");
 }
 
+/// A connection until its first heartbeat: the runs its `hello` resumed. With the heartbeat's
+/// active runs, they are the runs the connector still has; its other accepted attempts are gone.
+struct Returning {
+    hello_runs: Vec<uuid::Uuid>,
+    connected_at: chrono::DateTime<chrono::Utc>,
+}
+
 struct Refusal {
     code: ErrorCode,
     message: String,
@@ -303,7 +314,12 @@ impl From<ProtocolError> for Refusal {
 }
 
 /// One frame from the connector; the reply to send, if any.
-async fn handle(state: &AppState, connector_id: uuid::Uuid, bytes: &[u8]) -> Result<Option<Envelope>, Refusal> {
+async fn handle(
+    state: &AppState,
+    connector_id: uuid::Uuid,
+    bytes: &[u8],
+    returning: &mut Option<Returning>,
+) -> Result<Option<Envelope>, Refusal> {
     let envelope = acc_protocol::decode(bytes)?;
     if envelope.connector_id != connector_id {
         return Err(Refusal {
@@ -316,6 +332,10 @@ async fn handle(state: &AppState, connector_id: uuid::Uuid, bytes: &[u8]) -> Res
     let services = &state.services;
     match &envelope.payload {
         Frame::Heartbeat { status, active_runs } => {
+            if let Some(Returning { hello_runs, connected_at }) = returning.take() {
+                let reported: HashSet<uuid::Uuid> = hello_runs.into_iter().chain(active_runs.iter().copied()).collect();
+                services.runs.connector_returned(connector_id, &reported, connected_at).await.map_err(internal)?;
+            }
             services.gateway.heartbeat(connector_id, *status).await.map_err(internal)?;
             services.runs.connector_heartbeat(connector_id, active_runs).await.map_err(internal)?;
             Ok(None)
@@ -345,6 +365,12 @@ async fn handle(state: &AppState, connector_id: uuid::Uuid, bytes: &[u8]) -> Res
                 }),
                 Err(e @ RunError::OutOfOrder { .. }) => Err(Refusal {
                     code: ErrorCode::OutOfOrder,
+                    message: e.to_string(),
+                    close_with: None,
+                    about: Some(envelope.clone()),
+                }),
+                Err(e @ RunError::RunEnded { .. }) => Err(Refusal {
+                    code: ErrorCode::RunEnded,
                     message: e.to_string(),
                     close_with: None,
                     about: Some(envelope.clone()),

@@ -1,17 +1,20 @@
 //! Attempts: choosing an agent and sending it the run, the attempt's lease on its connector
 //! (renewed by heartbeats), retries after a lapsed lease or a lost host — continuing the runtime's
-//! own session where the agent can resume it — and the sweeper that finds what timed out.
+//! own session where the agent can resume it —, a connector coming back (re-adopting its runs, or
+//! not), and the sweeper that finds what timed out.
+
+use std::collections::HashSet;
 
 use acc_entity::{agent, project, run_attempt, run_event, task_run};
 use acc_protocol::{CancelMode, Capability, Command, CommandOutcome};
-use chrono::Utc;
+use chrono::{DateTime, Utc};
 use sea_orm::sea_query::Expr;
 use sea_orm::{ActiveModelTrait, ColumnTrait, EntityTrait, PaginatorTrait, QueryFilter, QueryOrder, Set};
 use uuid::Uuid;
 
 use super::attempt_status::*;
 use super::state::RunStatus;
-use super::{Result, RunService, approvals, require};
+use super::{Result, RunService, STATUS_KIND, approvals, require};
 use crate::error::is_unique_violation;
 use crate::gateway::capabilities;
 
@@ -32,6 +35,17 @@ fn required_capabilities(run: &task_run::Model) -> Vec<Capability> {
 /// An attempt that was checkpointed for a handoff: open, but no longer the one working.
 fn is_handing_off(attempt: &run_attempt::Model) -> bool {
     attempt.status == HANDING_OFF || attempt.status == STOPPED
+}
+
+/// Why a run's working attempt ended without a result; it decides how a run with no attempt
+/// left ends.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum AttemptFailure {
+    /// Its connector refused it: the run fails.
+    Refused,
+    /// Its agent is gone (the lease lapsed, the connector lost the run or came back without it,
+    /// or it could not be sent): the run is interrupted (SPEC §7).
+    AgentGone,
 }
 
 impl RunService {
@@ -119,7 +133,7 @@ impl RunService {
         if !self.send_attempt(&run, &attempt).await? {
             self.end_attempt(attempt.id, UNDELIVERED).await?;
             let reason = format!("attempt {number} could not be sent: its connector went away");
-            self.attempt_failed(run_id, reason).await?;
+            self.attempt_failed(run_id, reason, AttemptFailure::AgentGone).await?;
         }
         Ok(())
     }
@@ -199,10 +213,11 @@ impl RunService {
         Ok(started.and_then(|e| e.data.get("session_id")?.as_str().map(str::to_owned)))
     }
 
-    /// The run's working attempt ended without a result (its lease lapsed, it could not be sent).
-    /// Retries while the run has attempts left, else fails it. A handoff in progress goes on.
-    /// Returns true when the run is now ready to be dispatched at once (a handoff's target).
-    pub(super) async fn attempt_failed(&self, run_id: Uuid, reason: String) -> Result<bool> {
+    /// The run's working attempt ended without a result (its lease lapsed, it could not be sent,
+    /// it was refused). Retries while the run has attempts left; else the run fails, or, if its
+    /// agent is gone, is interrupted. A handoff in progress goes on. Returns true when the run is
+    /// now ready to be dispatched at once (a handoff's target).
+    pub(super) async fn attempt_failed(&self, run_id: Uuid, reason: String, failure: AttemptFailure) -> Result<bool> {
         let run = self.load(run_id).await?;
         let mut status = RunStatus::from_stored(&run.status);
         if status.is_terminal() {
@@ -245,9 +260,35 @@ impl RunService {
             }
         } else {
             let reason = format!("{reason}; no attempts left ({} allowed)", run.max_attempts);
-            self.set_status(run_id, RunStatus::Failed, Some(reason)).await?;
+            let to = match failure {
+                AttemptFailure::Refused => RunStatus::Failed,
+                AttemptFailure::AgentGone => RunStatus::Interrupted,
+            };
+            self.set_status(run_id, to, Some(reason)).await?;
         }
         Ok(false)
+    }
+
+    /// Closes an attempt whose agent is gone (as `status`: lapsed, lost) and, if it was the run's
+    /// working attempt, applies the retry policy. Whoever closes the attempt handles it, once.
+    pub(super) async fn attempt_gone(
+        &self,
+        run_id: Uuid,
+        attempt_id: Uuid,
+        status: &str,
+        reason: String,
+    ) -> Result<()> {
+        if !self.end_attempt(attempt_id, status).await? {
+            return Ok(());
+        }
+        tracing::warn!(%run_id, %attempt_id, status, %reason, "the attempt's agent is gone");
+        if self.current_attempt(run_id).await?.is_none_or(|c| c.id != attempt_id) {
+            return Ok(());
+        }
+        if self.attempt_failed(run_id, reason, AttemptFailure::AgentGone).await? {
+            self.dispatch(run_id).await?;
+        }
+        Ok(())
     }
 
     /// Closes the attempts that handed a run off (their leases end now).
@@ -265,7 +306,9 @@ impl RunService {
     }
 
     /// A connector acknowledged (or refused) a command. Start and handoff commands carry their
-    /// attempt's id; approval decisions their approval's; checkpoints are remembered here.
+    /// attempt's id, approval decisions their approval's, checkpoints their request's status
+    /// event's; each is looked up in the database (so an answer after a restart still counts)
+    /// and counts only from the connector the command went to.
     pub async fn command_acknowledged(
         &self,
         connector_id: Uuid,
@@ -277,16 +320,26 @@ impl RunService {
             return self.attempt_answered(attempt, outcome).await;
         }
         if let Some(approval) = acc_entity::approval::Entity::find_by_id(command_id).one(&self.db).await? {
-            if let CommandOutcome::Rejected { reason } = outcome {
+            let attempt = run_attempt::Entity::find_by_id(approval.attempt_id).one(&self.db).await?;
+            if let (Some(attempt), CommandOutcome::Rejected { reason }) = (attempt, outcome)
+                && attempt.connector_id == connector_id
+            {
                 let message = format!("the connector refused the decision on `{}`: {reason}", approval.action);
                 let data = serde_json::json!({ "message": message, "approval_id": approval.id });
                 self.note(approval.run_id, super::NOTICE_KIND, data).await?;
             }
             return Ok(());
         }
-        let checkpoint = self.pending_checkpoints.lock().ok().and_then(|mut map| map.remove(&command_id));
-        if let (Some(run_id), CommandOutcome::Rejected { reason }) = (checkpoint, outcome) {
-            self.checkpoint_refused(run_id, reason).await?;
+        let request = run_event::Entity::find_by_id(command_id).one(&self.db).await?;
+        if let (Some(request), CommandOutcome::Rejected { reason }) = (request, outcome)
+            && request.kind == STATUS_KIND
+        {
+            let owner = self.current_attempt(request.run_id).await?.filter(|a| a.ended_at.is_none());
+            if owner.is_some_and(|a| a.connector_id == connector_id)
+                && self.checkpoint_request(request.run_id).await?.is_some_and(|r| r.id == request.id)
+            {
+                self.checkpoint_refused(request.run_id, reason).await?;
+            }
         }
         Ok(())
     }
@@ -325,7 +378,7 @@ impl RunService {
                 } else {
                     // A refusal may pass (a full spool, a previous attempt still stopping): retry while attempts remain.
                     let reason = format!("the connector refused attempt {}: {reason}", attempt.number);
-                    self.attempt_failed(run.id, reason).await?;
+                    self.attempt_failed(run.id, reason, AttemptFailure::Refused).await?;
                 }
                 Ok(())
             }
@@ -356,8 +409,33 @@ impl RunService {
         Ok(())
     }
 
-    /// A connector (re)connected: resend what its previous connection may have lost (starts not
-    /// yet answered, approval decisions), and dispatch the blocked runs its agents can take.
+    /// A connector came back (a new connection, its first heartbeat): `reported` are the runs it
+    /// says it still has (`hello`'s resume cursors and this heartbeat's active runs). Its attempts
+    /// accepted before `connected_at` of any other run are gone with the host's state (a restart
+    /// that wiped it, say): they go to the retry policy now rather than when their lease lapses.
+    /// Attempts whose start is not answered yet are left to the resend of [`Self::connector_online`].
+    pub async fn connector_returned(
+        &self,
+        connector_id: Uuid,
+        reported: &HashSet<Uuid>,
+        connected_at: DateTime<Utc>,
+    ) -> Result<()> {
+        let accepted = run_attempt::Entity::find()
+            .filter(run_attempt::Column::ConnectorId.eq(connector_id))
+            .filter(run_attempt::Column::EndedAt.is_null())
+            .filter(run_attempt::Column::Status.is_in([RUNNING, HANDING_OFF]))
+            .filter(run_attempt::Column::UpdatedAt.lt(connected_at))
+            .all(&self.db)
+            .await?;
+        for attempt in accepted.into_iter().filter(|a| !reported.contains(&a.run_id)) {
+            let reason = format!("attempt {} was gone when its connector came back", attempt.number);
+            self.attempt_gone(attempt.run_id, attempt.id, LOST, reason).await?;
+        }
+        Ok(())
+    }
+
+    /// A connector (re)connected: resend what its previous connection, or a previous control
+    /// plane, may have lost, and dispatch the blocked runs its agents can take.
     pub async fn connector_online(&self, connector_id: Uuid) -> Result<()> {
         let open = run_attempt::Entity::find()
             .filter(run_attempt::Column::ConnectorId.eq(connector_id))
@@ -365,11 +443,7 @@ impl RunService {
             .all(&self.db)
             .await?;
         for attempt in &open {
-            if attempt.status == DISPATCHED {
-                let run = self.load(attempt.run_id).await?;
-                self.send_attempt(&run, attempt).await?;
-            }
-            self.resend_decisions(attempt).await?;
+            self.resend(attempt).await?;
         }
         let agents = agent::Entity::find().filter(agent::Column::ConnectorId.eq(connector_id)).all(&self.db).await?;
         let Some(workspace_id) = agents.first().map(|a| a.workspace_id) else { return Ok(()) };
@@ -406,6 +480,29 @@ impl RunService {
         Ok(())
     }
 
+    /// Sends an open attempt's connector again every command of it that may not have arrived or
+    /// been answered, under the same command ids, so a connector that has one already answers
+    /// again without doing it twice: an unanswered start, approval decisions, and what the run's
+    /// status still waits for (a cancel, a handoff source's stop, a checkpoint).
+    async fn resend(&self, attempt: &run_attempt::Model) -> Result<()> {
+        let run = self.load(attempt.run_id).await?;
+        if attempt.status == DISPATCHED {
+            self.send_attempt(&run, attempt).await?;
+        }
+        self.resend_decisions(attempt).await?;
+        let status = RunStatus::from_stored(&run.status);
+        let working =
+            attempt.status == RUNNING && self.current_attempt(run.id).await?.is_some_and(|c| c.id == attempt.id);
+        let to_stop = (status == RunStatus::Cancelling && working)
+            || (status == RunStatus::HandoffReady && attempt.status == HANDING_OFF);
+        if to_stop {
+            self.send_cancel(attempt.connector_id, run.id, Some(attempt.id), CancelMode::Graceful);
+        } else if status == RunStatus::Checkpointing && working {
+            self.send_checkpoint(attempt).await?;
+        }
+        Ok(())
+    }
+
     /// Runs the sweeper until the process ends.
     pub fn spawn_sweeper(&self) -> tokio::task::JoinHandle<()> {
         let service = self.clone();
@@ -438,22 +535,12 @@ impl RunService {
             .all(&self.db)
             .await?;
         for attempt in lapsed {
-            // Whoever closes the attempt handles it, once.
-            if !self.end_attempt(attempt.id, LAPSED).await? {
-                continue;
-            }
-            tracing::warn!(run_id = %attempt.run_id, attempt = attempt.number, "the attempt's lease lapsed");
-            if self.current_attempt(attempt.run_id).await?.is_none_or(|c| c.id != attempt.id) {
-                continue;
-            }
             let reason = format!(
                 "attempt {} lost its connector: no heartbeat for {} ms",
                 attempt.number,
                 self.policy.lease.as_millis()
             );
-            if self.attempt_failed(attempt.run_id, reason).await? {
-                self.dispatch(attempt.run_id).await?;
-            }
+            self.attempt_gone(attempt.run_id, attempt.id, LAPSED, reason).await?;
         }
         Ok(())
     }

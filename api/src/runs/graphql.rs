@@ -2,19 +2,18 @@
 //! attempts, and events as a connection and as a subscription that replays from a cursor and
 //! then goes live.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::HashMap;
 
 use acc_entity::{agent, approval, checkpoint, run_attempt, run_event, task_run};
 use async_graphql::connection::{Connection, Edge};
 use async_graphql::dataloader::{DataLoader, Loader};
 use async_graphql::{Context, Data, Enum, ID, Json, Object, Subscription};
 use chrono::{DateTime, Utc};
-use futures_util::stream::BoxStream;
 use futures_util::{Stream, StreamExt};
 use uuid::Uuid;
 
 use super::state::RunStatus as DomainStatus;
-use super::{NewRun, STATUS_KIND, approvals as status, usage};
+use super::{NewRun, approvals as status, usage};
 use crate::broker::{Delivery, Event, Topic};
 use crate::gateway::graphql::{Agent, Capability};
 use crate::graphql::connection::{connection, page_request};
@@ -483,99 +482,23 @@ impl RunMutation {
     }
 }
 
-/// Where a run-event subscription stands: live deliveries, what is left to replay, the cursor.
-struct Replay {
-    live: BoxStream<'static, Delivery>,
-    backlog: VecDeque<run_event::Model>,
-    cursor: i64,
-    replay: bool,
-    finished: bool,
-    db: sea_orm::DatabaseConnection,
-    run_id: Uuid,
-}
-
-const REPLAY_BATCH: u64 = 500;
-
-impl Replay {
-    /// The next event after the cursor: from the backlog, else the database (when replaying or
-    /// after a gap or a lag), else live. Never a gap, never a duplicate.
-    async fn next(mut self) -> Option<(RunEvent, Self)> {
-        loop {
-            if let Some(event) = self.backlog.pop_front() {
-                if event.sequence <= self.cursor {
-                    continue;
-                }
-                self.cursor = event.sequence;
-                if event.kind == STATUS_KIND
-                    && event
-                        .data
-                        .get("status")
-                        .and_then(|s| s.as_str())
-                        .is_some_and(|s| DomainStatus::from_stored(s).is_terminal())
-                {
-                    self.finished = true;
-                }
-                return Some((RunEvent(event), self));
-            }
-            if self.finished {
-                return None;
-            }
-            if self.replay {
-                let rows = super::events_after(&self.db, self.run_id, self.cursor, REPLAY_BATCH).await.ok()?;
-                self.replay = rows.len() as u64 == REPLAY_BATCH;
-                // Nothing after the cursor and the run is over: nothing will ever come.
-                if rows.is_empty() && super::run_has_ended(&self.db, self.run_id).await {
-                    return None;
-                }
-                self.backlog.extend(rows);
-                continue;
-            }
-            match self.live.next().await? {
-                Delivery::Event(event) => {
-                    if let Event::RunEvent(row) = &*event {
-                        if row.sequence == self.cursor + 1 {
-                            self.backlog.push_back(row.clone());
-                        } else if row.sequence > self.cursor + 1 {
-                            self.replay = true;
-                        }
-                    }
-                }
-                // Too slow: what was dropped is in the database; read it from the cursor.
-                Delivery::Lagged(_) => self.replay = true,
-            }
-        }
-    }
-}
-
 #[derive(Default)]
 pub struct RunSubscription;
 
 #[Subscription]
 impl RunSubscription {
     /// A run's events after `after` (a sequence): first the stored ones, then live, with no
-    /// gap and no duplicate; it completes after the run reaches a terminal status.
+    /// gap and no duplicate; it completes after the run reaches a terminal status. If the events
+    /// cannot be read it ends with an `INTERNAL` error instead: resubscribe from the last sequence.
     async fn run_events(
         &self,
         ctx: &Context<'_>,
         run_id: ID,
         after: Option<String>,
-    ) -> async_graphql::Result<impl Stream<Item = RunEvent>> {
+    ) -> async_graphql::Result<impl Stream<Item = async_graphql::Result<RunEvent>>> {
         let run = decode(&run_id, NodeKind::TaskRun)?;
-        let cursor = cursor(after)?;
-        let services = ctx.services();
-        services.runs.run(ctx.actor()?, run).await.map_err(gql_error)?;
-        // Subscribe before reading the backlog, so an event stored in between is not missed.
-        let live = services.broker.subscribe(Topic::RunEvents(run)).boxed();
-        let state = Replay {
-            live,
-            backlog: VecDeque::new(),
-            cursor,
-            replay: true,
-            finished: false,
-            db: services.runs.db().clone(),
-            run_id: run,
-        };
-        Ok(futures_util::stream::unfold(state, Replay::next))
+        let feed = ctx.services().runs.event_feed(ctx.actor()?, run, cursor(after)?).await.map_err(gql_error)?;
+        Ok(feed.map(|event| event.map(RunEvent).map_err(gql_error)))
     }
 
     /// Approvals as they are requested, decided, expire or are cancelled: of one project, or of

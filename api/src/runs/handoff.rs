@@ -16,7 +16,6 @@ use super::state::{InvalidTransition, RunStatus};
 use super::{Result, RunService, STATUS_KIND, require};
 use crate::error::{CommonError, is_unique_violation};
 use crate::identity::actor::Actor;
-use crate::ids::new_id;
 
 /// The bundle's shape; a target adapter can tell which fields to expect.
 const BUNDLE_VERSION: u32 = 1;
@@ -162,8 +161,8 @@ impl RunService {
         let reason = reason_text(reason, "requested by a person")?;
         let (attempt, agent) = self.working_agent(&run, RunStatus::Checkpointing).await?;
         require(&agent, &[Capability::Checkpoint])?;
-        let run = self.set_status(run_id, RunStatus::Checkpointing, Some(format!("checkpoint: {reason}"))).await?;
-        self.send_checkpoint(&attempt, reason);
+        let run = self.set_status(run_id, RunStatus::Checkpointing, Some(reason)).await?;
+        self.send_checkpoint(&attempt).await?;
         Ok(run)
     }
 
@@ -195,7 +194,7 @@ impl RunService {
                     self.set_handoff_target(run_id, None).await?;
                     return Err(e);
                 }
-                self.send_checkpoint(&attempt, format!("handoff to {}", target.name));
+                self.send_checkpoint(&attempt).await?;
             }
             RunStatus::Blocked => {
                 self.set_handoff_target(run_id, Some(target.id)).await?;
@@ -209,16 +208,29 @@ impl RunService {
         self.run(actor, run_id).await
     }
 
-    fn send_checkpoint(&self, attempt: &run_attempt::Model, reason: String) {
-        let command_id = new_id();
-        if let Ok(mut pending) = self.pending_checkpoints.lock() {
-            pending.insert(command_id, attempt.run_id);
-        }
+    /// The status event that moved the run to `checkpointing`, while it is there: the checkpoint
+    /// request. Its id is the `checkpoint` command's id and its reason the command's reason, so a
+    /// resend (after a reconnect or a restart) is the same command, and an answer finds its request.
+    pub(super) async fn checkpoint_request(&self, run_id: Uuid) -> Result<Option<run_event::Model>> {
+        let latest = run_event::Entity::find()
+            .filter(run_event::Column::RunId.eq(run_id))
+            .filter(run_event::Column::Kind.eq(STATUS_KIND))
+            .order_by_desc(run_event::Column::Sequence)
+            .one(&self.db)
+            .await?;
+        Ok(latest.filter(|e| e.data.get("status").and_then(Value::as_str) == Some(RunStatus::Checkpointing.as_str())))
+    }
+
+    /// Asks the attempt's agent for the checkpoint its run is waiting for (if it still is).
+    pub(super) async fn send_checkpoint(&self, attempt: &run_attempt::Model) -> Result<()> {
+        let Some(request) = self.checkpoint_request(attempt.run_id).await? else { return Ok(()) };
+        let reason = request.data.get("reason").and_then(Value::as_str).unwrap_or_default().to_owned();
         let command = Command::Checkpoint { run_id: attempt.run_id, reason };
-        if !self.send_command(attempt.connector_id, attempt.run_id, command_id, command) {
-            // The lease of an unreachable connector lapses; the run is retried or handed off then.
-            tracing::warn!(run_id = %attempt.run_id, "the connector is offline; the checkpoint request waits for the lease");
+        if !self.send_command(attempt.connector_id, attempt.run_id, request.id, command) {
+            // Sent again when the connector reconnects; if it does not, its lease lapses.
+            tracing::warn!(run_id = %attempt.run_id, "the connector is offline; the checkpoint request waits for it");
         }
+        Ok(())
     }
 
     /// The agent saved a checkpoint. Kept (once per event); if the run was checkpointing it goes

@@ -1,7 +1,7 @@
 //! Events from connectors: each stored once, in the connector's order, under the run's gap-free
 //! sequence, and acknowledged only up to the highest connector sequence stored without a gap;
-//! and what they cause: a result ends the attempt, an approval request pauses the run, a
-//! checkpoint is kept.
+//! never after the run's terminal status; and what they cause: a result ends the attempt, an
+//! approval request pauses the run, a checkpoint is kept.
 
 use acc_entity::{run_attempt, run_event, task_run};
 use acc_protocol::{Envelope, EventKind, OUTCOME_LOST, RunCursor};
@@ -10,7 +10,7 @@ use uuid::Uuid;
 
 use super::attempt_status::*;
 use super::state::RunStatus;
-use super::{Result, RunError, RunService, approvals, insert_next, kind_name, new_event};
+use super::{Result, RunError, RunService, approvals, insert_next, kind_name, lock_run, new_event};
 use crate::broker::{Event, Topic};
 use crate::error::{CommonError, is_unique_violation};
 
@@ -41,7 +41,8 @@ impl RunService {
     /// Stores one event from a connector and returns the connector sequence to acknowledge.
     /// A duplicate (same connector and event id) is acknowledged again and stored once; an event
     /// that skips a connector sequence not yet stored is refused, so acknowledging a sequence
-    /// always means everything before it is stored too.
+    /// always means everything before it is stored too; an event for a run that has ended is
+    /// refused (`RunEnded`), so nothing is ever stored after a terminal status.
     pub async fn ingest(
         &self,
         connector_id: Uuid,
@@ -70,6 +71,12 @@ impl RunService {
         let stored = loop {
             tries += 1;
             let txn = crate::db::begin_write(&self.db).await?;
+            // Locked, so no terminal status can commit between this check and the insert.
+            let status = lock_run(&txn, run_id).await?;
+            if status.is_terminal() {
+                txn.rollback().await?;
+                return Err(RunError::RunEnded { status });
+            }
             let expected = stored_up_to(&txn, run_id, connector_id).await? + 1;
             if sequence != expected {
                 txn.rollback().await?;
@@ -132,13 +139,8 @@ impl RunService {
         let outcome = data.get("outcome").and_then(|o| o.as_str()).unwrap_or("failed");
         if outcome == OUTCOME_LOST && status != RunStatus::Cancelling {
             // The host lost the run, not the agent: retried per policy, as after a lapsed lease.
-            if self.end_attempt(attempt_id, LOST).await? {
-                let reason = outcome_reason(data).unwrap_or_else(|| "the connector lost the run".to_owned());
-                if self.attempt_failed(run_id, reason).await? {
-                    self.dispatch(run_id).await?;
-                }
-            }
-            return Ok(());
+            let reason = outcome_reason(data).unwrap_or_else(|| "the connector lost the run".to_owned());
+            return self.attempt_gone(run_id, attempt_id, LOST, reason).await;
         }
         let to = match (status, outcome) {
             (RunStatus::Cancelling, _) => RunStatus::Cancelled,
@@ -163,18 +165,20 @@ impl RunService {
     }
 
     /// The answer to `hello.resume`: per run, the highest connector sequence stored, so the
-    /// connector resends only what comes after. A run the control plane no longer has (its task
-    /// was deleted) is answered with the largest sequence: nothing of it can be stored any more.
+    /// connector resends only what comes after. A run that has ended, or that the control plane
+    /// no longer has (its task was deleted), is answered with the largest sequence: nothing of it
+    /// can be stored any more.
     pub async fn resume_cursors(&self, connector_id: Uuid, asked: &[RunCursor]) -> Result<Vec<RunCursor>> {
         let mut cursors = Vec::with_capacity(asked.len());
         for cursor in asked {
             let run_id = cursor.run_id;
-            let acked_sequence = if task_run::Entity::find_by_id(run_id).one(&self.db).await?.is_none() {
-                u64::MAX
-            } else if self.latest_attempt_on(run_id, connector_id).await?.is_some() {
-                stored_up_to(&self.db, run_id, connector_id).await? as u64
-            } else {
-                continue;
+            let run = task_run::Entity::find_by_id(run_id).one(&self.db).await?;
+            let acked_sequence = match run {
+                None => u64::MAX,
+                // Never on this connector: nothing to say about it.
+                Some(_) if self.latest_attempt_on(run_id, connector_id).await?.is_none() => continue,
+                Some(run) if RunStatus::from_stored(&run.status).is_terminal() => u64::MAX,
+                Some(_) => stored_up_to(&self.db, run_id, connector_id).await? as u64,
             };
             cursors.push(RunCursor { run_id, acked_sequence });
         }

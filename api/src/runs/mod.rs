@@ -1,11 +1,13 @@
 //! Runs: starting a task on an agent, the state machine, and the run's life on its connectors.
 //!
-//! The service is split by what drives it: `dispatch` (attempts, leases, retries, the sweeper),
-//! `ingest` (events from connectors and what they cause), `approvals` and `handoff`
-//! (checkpoints and handing a run to another agent). This file holds what they share.
+//! The service is split by what drives it: `dispatch` (attempts, leases, retries, the sweeper,
+//! connectors coming back), `ingest` (events from connectors and what they cause), `approvals`,
+//! `handoff` (checkpoints and handing a run to another agent) and `feed` (a run's events for a
+//! subscriber). This file holds what they share.
 
 mod approvals;
 mod dispatch;
+mod feed;
 pub mod graphql;
 mod handoff;
 mod ingest;
@@ -13,12 +15,13 @@ pub mod state;
 pub mod usage;
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
 
 use acc_entity::{approval, checkpoint, project, run_attempt, run_event, task, task_run};
 use acc_protocol::{CancelMode, Capability, Command, Envelope, EventKind, Frame, RunBudget};
 use chrono::Utc;
+use futures_util::{Stream, StreamExt};
 use sea_orm::sea_query::{Expr, ExprTrait};
 use sea_orm::{
     ActiveModelTrait, ColumnTrait, ConnectionTrait, DatabaseConnection, EntityTrait, QueryFilter, QueryOrder,
@@ -49,6 +52,8 @@ pub enum RunError {
     OutOfOrder { expected: u64 },
     #[error("the approval is already {status}")]
     ApprovalClosed { status: String },
+    #[error("the run has already ended ({status}); nothing more is stored for it")]
+    RunEnded { status: RunStatus },
     #[error(transparent)]
     Common(#[from] CommonError),
 }
@@ -67,6 +72,7 @@ impl DomainError for RunError {
             RunError::UnknownRun => ErrorCode::NotFound,
             RunError::OutOfOrder { .. } => ErrorCode::Validation,
             RunError::ApprovalClosed { .. } => ErrorCode::Conflict,
+            RunError::RunEnded { .. } => ErrorCode::InvalidTransition,
             RunError::Common(e) => e.code(),
         }
     }
@@ -79,6 +85,7 @@ impl DomainError for RunError {
             }
             RunError::OutOfOrder { expected } => serde_json::json!({ "expected": expected }),
             RunError::ApprovalClosed { status } => serde_json::json!({ "status": status }),
+            RunError::RunEnded { status } => serde_json::json!({ "status": status.as_str() }),
             RunError::Common(e) => e.details(),
             RunError::UnknownRun => serde_json::Value::Null,
         }
@@ -135,9 +142,6 @@ pub struct RunService {
     gateway: GatewayService,
     keys: Arc<SigningKeys>,
     policy: RunPolicy,
-    /// Checkpoint commands sent and not yet acknowledged: command id → run id. Start commands need
-    /// no such map: their command id is the attempt's id.
-    pending_checkpoints: Arc<Mutex<HashMap<Uuid, Uuid>>>,
     max_page_size: u64,
 }
 
@@ -155,7 +159,9 @@ mod attempt_status {
     pub const REFUSED: &str = "refused";
     pub const UNDELIVERED: &str = "undelivered";
     pub const LAPSED: &str = "lapsed";
+    /// Closed at start-up by versions that ended every live run there; no longer written.
     pub const INTERRUPTED: &str = "interrupted";
+    /// Its connector lost it: restarted without it, or came back without reporting it.
     pub const LOST: &str = "lost";
 }
 
@@ -168,7 +174,7 @@ impl RunService {
         policy: RunPolicy,
         max_page_size: u64,
     ) -> Self {
-        Self { db, broker, gateway, keys, policy, pending_checkpoints: Arc::default(), max_page_size }
+        Self { db, broker, gateway, keys, policy, max_page_size }
     }
 
     async fn project_of(&self, run: &task_run::Model) -> Result<project::Model> {
@@ -390,6 +396,10 @@ impl RunService {
             let run = self.load(run_id).await?;
             tracing::info!(run_id = %run_id, from = %from, to = %to, "run status");
             self.broker.publish(Topic::RunEvents(run_id), Event::RunEvent(event));
+            if to.is_terminal() {
+                // Nothing is stored after a terminal status: its subscribers have all there is.
+                self.broker.close(Topic::RunEvents(run_id));
+            }
             self.broker.publish(Topic::ProjectRuns(run.project_id), Event::RunUpdated(run.clone()));
             return Ok(run);
         }
@@ -397,10 +407,15 @@ impl RunService {
     }
 
     /// Records something the control plane observed about a run that is not a status change
-    /// (a refused command, say) as a run event of `kind`, and announces it.
+    /// (a refused command, say) as a run event of `kind`, and announces it; nothing, once the
+    /// run has ended.
     async fn note(&self, run_id: Uuid, kind: &str, data: serde_json::Value) -> Result<()> {
         for _ in 0..5 {
             let txn = crate::db::begin_write(&self.db).await?;
+            if lock_run(&txn, run_id).await?.is_terminal() {
+                txn.rollback().await?;
+                return Ok(());
+            }
             match insert_next(&txn, run_id, new_event(run_id, kind, data.clone())).await {
                 Ok(event) => {
                     txn.commit().await?;
@@ -499,29 +514,38 @@ impl RunService {
         Ok(run)
     }
 
-    /// After an abnormal stop every live run is `interrupted`, with a reason event; its attempts
-    /// and leases are closed and its pending approvals cancelled.
-    pub async fn recover_interrupted(&self) -> Result<usize> {
+    /// At start-up, whether the last process stopped cleanly or not. Agents run on their own
+    /// hosts, so a restart ends no run (SPEC §7): pending approvals stay pending, and every open
+    /// attempt gets a fresh lease, because its connector could not renew it while no control plane
+    /// listened; it has one lease to come back and re-adopt the run. A run the last process left
+    /// `queued` goes to `dispatching`, which the sweeper dispatches. Returns the live runs kept.
+    pub async fn resume_after_restart(&self) -> Result<usize> {
+        run_attempt::Entity::update_many()
+            .col_expr(run_attempt::Column::LeaseExpiresAt, Expr::value(Utc::now() + self.policy.lease))
+            .filter(run_attempt::Column::EndedAt.is_null())
+            .exec(&self.db)
+            .await?;
         let live: Vec<&str> = RunStatus::ALL.iter().filter(|s| !s.is_terminal()).map(|s| s.as_str()).collect();
         let runs = task_run::Entity::find().filter(task_run::Column::Status.is_in(live)).all(&self.db).await?;
-        for run in &runs {
-            self.set_status(
-                run.id,
-                RunStatus::Interrupted,
-                Some("the control plane stopped while the run was live".into()),
-            )
-            .await?;
-            let open = run_attempt::Entity::find()
-                .filter(run_attempt::Column::RunId.eq(run.id))
-                .filter(run_attempt::Column::EndedAt.is_null())
-                .all(&self.db)
-                .await?;
-            for attempt in open {
-                self.end_attempt(attempt.id, attempt_status::INTERRUPTED).await?;
-            }
-            self.close_pending_approvals(run.id, approvals::CANCELLED, "the control plane stopped").await?;
+        for run in runs.iter().filter(|r| RunStatus::from_stored(&r.status) == RunStatus::Queued) {
+            let reason = Some("the control plane restarted before dispatching it".to_owned());
+            self.set_status_if(run.id, RunStatus::Queued, RunStatus::Dispatching, reason).await?;
         }
         Ok(runs.len())
+    }
+
+    /// A run's events after `after` (a sequence) for a subscriber: the stored ones, then live,
+    /// until the run's terminal status (see [`feed`]).
+    pub async fn event_feed(
+        &self,
+        actor: &Actor,
+        run_id: Uuid,
+        after: i64,
+    ) -> Result<impl Stream<Item = Result<run_event::Model>> + Send + 'static> {
+        self.run(actor, run_id).await?;
+        // Subscribed before the first read, so an event stored in between is not missed.
+        let live = self.broker.subscribe(Topic::RunEvents(run_id)).boxed();
+        Ok(feed::EventFeed::start(self.db.clone(), run_id, live, after))
     }
 
     /// A run's events after `after` (a sequence), oldest first.
@@ -542,14 +566,10 @@ impl RunService {
             Some(n) => n as u64,
             None => self.max_page_size,
         };
-        let mut rows = events_after(&self.db, run_id, after, limit + 1).await?;
+        let mut rows = feed::events_after(&self.db, run_id, after, limit + 1).await?;
         let more = rows.len() as u64 > limit;
         rows.truncate(limit as usize);
         Ok((rows, more))
-    }
-
-    pub fn db(&self) -> &DatabaseConnection {
-        &self.db
     }
 }
 
@@ -560,27 +580,12 @@ fn require(agent: &acc_entity::agent::Model, required: &[Capability]) -> Result<
     if missing.is_empty() { Ok(()) } else { Err(RunError::CapabilityMissing { missing }) }
 }
 
-/// Whether a run is in a terminal status (a run that cannot be read counts as ended).
-pub async fn run_has_ended(db: &impl ConnectionTrait, run_id: Uuid) -> bool {
-    match task_run::Entity::find_by_id(run_id).one(db).await {
-        Ok(Some(run)) => RunStatus::from_stored(&run.status).is_terminal(),
-        _ => true,
-    }
-}
-
-pub async fn events_after(
-    db: &impl ConnectionTrait,
-    run_id: Uuid,
-    after: i64,
-    limit: u64,
-) -> Result<Vec<run_event::Model>, sea_orm::DbErr> {
-    run_event::Entity::find()
-        .filter(run_event::Column::RunId.eq(run_id))
-        .filter(run_event::Column::Sequence.gt(after))
-        .order_by_asc(run_event::Column::Sequence)
-        .limit(limit)
-        .all(db)
-        .await
+/// Inside a write transaction: the run's status, with the run locked until the transaction ends,
+/// so no status change commits between this read and the transaction's writes (PostgreSQL locks
+/// the row; SQLite's write transactions already exclude each other).
+async fn lock_run(txn: &impl ConnectionTrait, run_id: Uuid) -> Result<RunStatus> {
+    let run = task_run::Entity::find_by_id(run_id).lock_exclusive().one(txn).await?;
+    Ok(RunStatus::from_stored(&run.ok_or(CommonError::NotFound("run"))?.status))
 }
 
 fn path(project: &project::Model) -> ScopePath {
