@@ -80,7 +80,12 @@ impl Default for RunSettings {
 pub struct Limits {
     pub max_body_bytes: usize,
     pub max_depth: usize,
+    /// The most an operation may cost: each field 1, a connection × its page size, any other
+    /// list of objects × `list_fanout` (`graphql::cost`). Refused before it runs.
     pub max_complexity: usize,
+    /// How many items a list without `first`/`last` (a task's dependencies, a run's attempts…)
+    /// is taken to hold when an operation's cost is counted.
+    pub list_fanout: usize,
     pub max_aliases: usize,
     pub max_directives: usize,
     pub max_page_size: u64,
@@ -119,7 +124,11 @@ impl Default for Limits {
         Self {
             max_body_bytes: 256 * 1024,
             max_depth: 12,
-            max_complexity: 5_000,
+            max_complexity: 10_000,
+            // Lists that are not paged hold a handful in practice (dependencies, criteria,
+            // attempts, role grants); ten counts them generously without refusing what the web
+            // client asks for.
+            list_fanout: 10,
             max_aliases: 30,
             max_directives: 10,
             max_page_size: 100,
@@ -231,6 +240,9 @@ impl Config {
             return Err(ConfigError::Invalid(format!(
                 "allowed_origins: {origin:?} is not an origin (scheme://host[:port], no path; `*` is not allowed)"
             )));
+        }
+        if self.limits.list_fanout == 0 {
+            return Err(ConfigError::Invalid("limits.list_fanout must be positive".into()));
         }
         let runs = &self.runs;
         if runs.lease_ms < 2 * runs.heartbeat_interval_ms {

@@ -64,6 +64,11 @@ impl Server {
         self.bootstrap_code = code;
     }
 
+    /// The server's process id, to read what it uses from `/proc/<pid>`.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
     pub fn base_url(&self) -> String {
         self.url.trim_end_matches("/graphql").to_owned()
     }

@@ -1,11 +1,40 @@
-//! The alias limit: async-graphql bounds depth, complexity and directives itself, but not aliases,
-//! which let one small query ask for the same expensive field many times.
+//! What a request may ask of the server, and the typed error for each limit it exceeds.
+//!
+//! async-graphql bounds depth and directives itself; aliases are counted here, because they let
+//! one small query ask for the same expensive field many times. Cost has its own module (`cost`)
+//! and shares [`LimitError`].
 
 use std::sync::Arc;
 
 use async_graphql::extensions::{Extension, ExtensionContext, ExtensionFactory, NextParseQuery};
 use async_graphql::parser::types::{ExecutableDocument, Selection, SelectionSet};
 use async_graphql::{ServerError, ServerResult, Variables};
+
+use crate::error::{DomainError, ErrorCode};
+
+/// A request refused, or abandoned, for what it would cost the server.
+#[derive(Debug, thiserror::Error)]
+pub enum LimitError {
+    #[error(
+        "the query is too complex: it costs {cost}, more than the limit of {limit}; \
+         ask for smaller pages (`first`, `last`) or nest fewer lists"
+    )]
+    TooCostly { cost: u64, limit: u64 },
+}
+
+impl DomainError for LimitError {
+    fn code(&self) -> ErrorCode {
+        match self {
+            LimitError::TooCostly { .. } => ErrorCode::Validation,
+        }
+    }
+
+    fn details(&self) -> serde_json::Value {
+        match self {
+            LimitError::TooCostly { cost, limit } => serde_json::json!({ "cost": cost, "limit": limit }),
+        }
+    }
+}
 
 pub struct AliasLimit {
     max: usize,

@@ -2,9 +2,9 @@
 
 use std::net::SocketAddr;
 
+use async_graphql::Response as GqlResponse;
 use async_graphql::http::GraphiQLSource;
 use async_graphql::parser::types::OperationType;
-use async_graphql::{Response as GqlResponse, ServerError};
 use axum::Extension;
 use axum::body::{Body, Bytes};
 use axum::extract::{ConnectInfo, Query, State};
@@ -15,7 +15,7 @@ use serde::Deserialize;
 use super::AppState;
 use super::request::{CorrelationId, bearer, context, device};
 use crate::error::{CommonError, DomainError};
-use crate::graphql::{finish_errors, gql_error, request_data};
+use crate::graphql::{finish_errors, request_data, request_error};
 
 const GRAPHQL_RESPONSE: &str = "application/graphql-response+json";
 
@@ -30,8 +30,7 @@ fn respond(headers: &HeaderMap, status: StatusCode, mut response: GqlResponse, c
 
 /// A response that is only an error, for requests refused before the schema runs.
 fn refuse(headers: &HeaderMap, status: StatusCode, err: impl DomainError, correlation_id: &str) -> Response {
-    let error = gql_error(err).into_server_error(async_graphql::Pos::default());
-    let response = GqlResponse::from_errors(vec![ServerError { locations: vec![], ..error }]);
+    let response = GqlResponse::from_errors(vec![request_error(err)]);
     respond(headers, status, response, correlation_id)
 }
 
