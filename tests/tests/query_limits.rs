@@ -1,5 +1,6 @@
 //! What one query may make the server do: its cost is counted with list fan-out and refused
-//! before it runs, and every operation the product itself sends stays within the default limits.
+//! before it runs, its response is bounded in size and its run in time, and every operation the
+//! product itself sends stays within the default limits.
 
 mod common;
 
@@ -90,6 +91,51 @@ on_both_databases!(a_query_at_the_cost_limit_runs_and_one_field_more_is_refused,
     let error = over.expect_code("VALIDATION");
     assert_eq!(error["extensions"]["details"], json!({"cost": 10100, "limit": 10000}), "{error}");
     assert!(error["message"].as_str().unwrap().contains("costs 10100"), "{error}");
+});
+
+on_both_databases!(a_response_over_max_response_bytes_is_refused_whole, |db: TestDb| async move {
+    let max = 16 * 1024;
+    let env = vec![("ACC_LIMITS__MAX_RESPONSE_BYTES".to_owned(), max.to_string())];
+    let server = Server::start_with(db, ServerOptions { env, ..ServerOptions::default() }).await;
+    let f = common::fixture(&server).await;
+    let description = "d".repeat(1000);
+    for i in 0..24 {
+        let input =
+            json!({"input": {"projectId": f.project_id, "title": format!("Task {i}"), "description": description}});
+        f.owner.gql(op!("create_task"), input).await.data("createTask");
+    }
+    let page = "query($p: ID!, $n: Int) { tasks(projectId: $p, first: $n) { nodes { id description } } }";
+
+    let small = f.owner.gql(page, json!({"p": f.project_id, "n": 5})).await;
+    assert_eq!(small.data("tasks")["nodes"].as_array().unwrap().len(), 5, "a page under the bound is answered");
+
+    let large = f.owner.gql(page, json!({"p": f.project_id, "n": 24})).await;
+    let error = large.expect_code("VALIDATION");
+    assert_eq!(error["extensions"]["details"]["maxResponseBytes"], max, "{error}");
+    assert!(error["message"].as_str().unwrap().contains("larger than"), "{error}");
+    assert!(large.body["data"].is_null(), "nothing of the data is sent: {}", large.body);
+    assert_eq!(large.status, 200);
+});
+
+on_both_databases!(a_request_over_its_time_budget_is_stopped, |db: TestDb| async move {
+    let mut server = Server::start(db).await;
+    let f = common::fixture(&server).await;
+    dependency_web(&f.owner, &f.project_id, 6, 2).await;
+    // Each level of relations is a DataLoader that waits LOADER_DELAY (5 ms) to batch its keys,
+    // so this query takes at least 10 ms however fast the database is.
+    let slow = "query($p: ID!) { tasks(projectId: $p, first: 5) { nodes { dependents { dependencies { id } } } } }";
+    f.owner.gql(slow, json!({"p": f.project_id})).await.data("tasks");
+
+    let env = vec![("ACC_LIMITS__REQUEST_TIMEOUT_MS".to_owned(), "1".to_owned())];
+    server.restart_with(ServerOptions { env, ..ServerOptions::default() }).await;
+    // Signed in before the restart: the session and the signing keys are in the data dir.
+    let owner = server.client().with_token(f.owner.token.as_deref().unwrap());
+    let stopped = owner.gql(slow, json!({"p": f.project_id})).await;
+    let error = stopped.expect_code("BUDGET_EXCEEDED");
+    assert_eq!(error["extensions"]["details"]["requestTimeoutMs"], 1, "{error}");
+    assert_eq!(error["extensions"]["retryable"], false, "{error}");
+    assert!(stopped.body["data"].is_null(), "{}", stopped.body);
+    assert!(server.log().contains("request stopped at its time budget"), "the server logs what it stopped");
 });
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

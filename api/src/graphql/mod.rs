@@ -1,6 +1,7 @@
 //! The GraphQL schema: each domain's Query / Mutation / Subscription merged into one root,
 //! with the limits of SPEC §4 and one mapping from domain errors to error extensions.
 
+mod budget;
 pub mod connection;
 mod cost;
 mod errors;
@@ -19,6 +20,7 @@ use crate::identity::{DeviceInfo, IdentityService};
 use crate::projects::ProjectService;
 use crate::runs::RunService;
 use crate::settings::SettingsService;
+pub use budget::to_json_within;
 pub use cost::QueryCost;
 pub use errors::{finish_errors, gql_error, request_error};
 pub use limits::LimitError;
@@ -117,6 +119,7 @@ pub fn build_schema(services: Option<Services>, limits: &Limits) -> AppSchema {
         .limit_directives(limits.max_directives)
         .extension(limits::AliasLimit::new(limits.max_aliases))
         .extension(cost::CostLimit::new(Arc::new(cost), limits.max_complexity))
+        .extension(budget::TimeBudget::new(std::time::Duration::from_millis(limits.request_timeout_ms)))
         .extension(errors::CorrelatedSubscriptionErrors);
     if !limits.introspection {
         builder = builder.disable_introspection();

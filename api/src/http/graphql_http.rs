@@ -15,23 +15,39 @@ use serde::Deserialize;
 use super::AppState;
 use super::request::{CorrelationId, bearer, context, device};
 use crate::error::{CommonError, DomainError};
-use crate::graphql::{finish_errors, request_data, request_error};
+use crate::graphql::{finish_errors, request_data, request_error, to_json_within};
 
 const GRAPHQL_RESPONSE: &str = "application/graphql-response+json";
 
-fn respond(headers: &HeaderMap, status: StatusCode, mut response: GqlResponse, correlation_id: &str) -> Response {
+/// The response as JSON, unless it is larger than `max_bytes`: then only the error saying so.
+fn respond(
+    headers: &HeaderMap,
+    status: StatusCode,
+    mut response: GqlResponse,
+    correlation_id: &str,
+    max_bytes: usize,
+) -> Response {
     finish_errors(&mut response.errors, correlation_id);
     let accepts_graphql =
         headers.get(header::ACCEPT).and_then(|v| v.to_str().ok()).is_some_and(|v| v.contains(GRAPHQL_RESPONSE));
     let content_type = if accepts_graphql { GRAPHQL_RESPONSE } else { "application/json" };
-    let body = serde_json::to_vec(&response).unwrap_or_default();
+    let body = match to_json_within(&response, max_bytes) {
+        Ok(body) => body,
+        Err(err) => {
+            tracing::warn!(max_bytes, "response refused: over the size bound");
+            let mut refusal = GqlResponse::from_errors(vec![request_error(err)]);
+            finish_errors(&mut refusal.errors, correlation_id);
+            serde_json::to_vec(&refusal).unwrap_or_default()
+        }
+    };
     (status, [(header::CONTENT_TYPE, content_type)], body).into_response()
 }
 
 /// A response that is only an error, for requests refused before the schema runs.
 fn refuse(headers: &HeaderMap, status: StatusCode, err: impl DomainError, correlation_id: &str) -> Response {
     let response = GqlResponse::from_errors(vec![request_error(err)]);
-    respond(headers, status, response, correlation_id)
+    // One error is a few hundred bytes, whatever the response bound.
+    respond(headers, status, response, correlation_id, usize::MAX)
 }
 
 async fn run(
@@ -52,7 +68,7 @@ async fn run(
     let mut request = request;
     request.data = request_data(&state.services, ctx);
     let response = state.schema.execute(request).await;
-    respond(headers, StatusCode::OK, response, &correlation_id)
+    respond(headers, StatusCode::OK, response, &correlation_id, state.services.limits.max_response_bytes)
 }
 
 pub async fn post(
