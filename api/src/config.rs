@@ -205,7 +205,16 @@ impl Default for RunSettings {
 pub struct Limits {
     pub max_body_bytes: usize,
     pub max_depth: usize,
+    /// The most an operation may cost: each field 1, a connection × its page size, any other
+    /// list of objects × `list_fanout` (`graphql::cost`). Refused before it runs.
     pub max_complexity: usize,
+    /// How many items a list without `first`/`last` (a task's dependencies, a run's attempts…)
+    /// is taken to hold when an operation's cost is counted.
+    pub list_fanout: usize,
+    /// The largest JSON response to a query or mutation; a larger one is refused, not sent.
+    pub max_response_bytes: usize,
+    /// How long a query or mutation over HTTP may run before it is stopped and refused.
+    pub request_timeout_ms: u64,
     pub max_aliases: usize,
     pub max_directives: usize,
     pub max_page_size: u64,
@@ -248,7 +257,17 @@ impl Default for Limits {
         Self {
             max_body_bytes: 256 * 1024,
             max_depth: 12,
-            max_complexity: 5_000,
+            max_complexity: 10_000,
+            // Lists that are not paged hold a handful in practice (dependencies, criteria,
+            // attempts, role grants); ten counts them generously without refusing what the web
+            // client asks for, and the response bound catches a list far longer than that.
+            list_fanout: 10,
+            // Far above any page the web client asks for, small enough that a few responses
+            // at once cannot threaten the server's memory.
+            max_response_bytes: 4 * 1024 * 1024,
+            // Pages take milliseconds and sign-ins well under a second; a request still running
+            // after ten seconds is stuck or abusive.
+            request_timeout_ms: 10_000,
             max_aliases: 30,
             max_directives: 10,
             max_page_size: 100,
@@ -362,6 +381,12 @@ impl Config {
             )));
         }
         self.validate_connector_certificates()?;
+        let limits = &self.limits;
+        if limits.list_fanout == 0 || limits.max_response_bytes == 0 || limits.request_timeout_ms == 0 {
+            return Err(ConfigError::Invalid(
+                "limits.list_fanout, limits.max_response_bytes and limits.request_timeout_ms must be positive".into(),
+            ));
+        }
         let runs = &self.runs;
         if runs.lease_ms < 2 * runs.heartbeat_interval_ms {
             return Err(ConfigError::Invalid(format!(
@@ -479,6 +504,18 @@ mod tests {
         config.runs.lease_ms = config.runs.heartbeat_interval_ms;
         let err = config.validate().unwrap_err().to_string();
         assert!(err.contains("runs.lease_ms"), "{err}");
+    }
+
+    #[test]
+    fn limits_that_would_refuse_everything_are_refused() {
+        for limits in [
+            Limits { list_fanout: 0, ..Limits::default() },
+            Limits { max_response_bytes: 0, ..Limits::default() },
+            Limits { request_timeout_ms: 0, ..Limits::default() },
+        ] {
+            let err = Config { limits, ..Config::default() }.validate().unwrap_err().to_string();
+            assert!(err.contains("must be positive"), "{err}");
+        }
     }
 
     #[test]

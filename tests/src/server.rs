@@ -71,6 +71,18 @@ impl Server {
         self.bootstrap_code = code;
     }
 
+    /// Stops the server and starts it again on the same data with other options, for settings
+    /// that take effect only at start.
+    pub async fn restart_with(&mut self, options: ServerOptions) {
+        self.options = options;
+        self.crash_and_restart().await;
+    }
+
+    /// The server's process id, to read what it uses from `/proc/<pid>`.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
     pub fn base_url(&self) -> String {
         self.url.trim_end_matches("/graphql").to_owned()
     }

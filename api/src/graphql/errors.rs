@@ -25,6 +25,13 @@ pub fn gql_error<E: DomainError>(err: E) -> async_graphql::Error {
     error
 }
 
+/// A domain error about the whole request rather than one field: no location, as the engine's
+/// own errors have none.
+pub fn request_error<E: DomainError>(err: E) -> ServerError {
+    let error = gql_error(err).into_server_error(async_graphql::Pos::default());
+    ServerError { locations: vec![], ..error }
+}
+
 /// Completes every error of a response: errors raised by the GraphQL engine itself (parse,
 /// validation, limits) become `VALIDATION`, and each carries the request's correlation id.
 pub fn finish_errors(errors: &mut [ServerError], correlation_id: &str) {

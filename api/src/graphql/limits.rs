@@ -1,11 +1,52 @@
-//! The alias limit: async-graphql bounds depth, complexity and directives itself, but not aliases,
-//! which let one small query ask for the same expensive field many times.
+//! What a request may ask of the server, and the typed error for each limit it exceeds.
+//!
+//! async-graphql bounds depth and directives itself; aliases are counted here, because they let
+//! one small query ask for the same expensive field many times. Cost, time and response size
+//! have their own modules (`cost`, `budget`) and share [`LimitError`].
 
 use std::sync::Arc;
 
 use async_graphql::extensions::{Extension, ExtensionContext, ExtensionFactory, NextParseQuery};
 use async_graphql::parser::types::{ExecutableDocument, Selection, SelectionSet};
 use async_graphql::{ServerError, ServerResult, Variables};
+
+use crate::error::{DomainError, ErrorCode};
+
+/// A request refused, or abandoned, for what it would cost the server.
+#[derive(Debug, thiserror::Error)]
+pub enum LimitError {
+    #[error(
+        "the query is too complex: it costs {cost}, more than the limit of {limit}; \
+         ask for smaller pages (`first`, `last`) or nest fewer lists"
+    )]
+    TooCostly { cost: u64, limit: u64 },
+    #[error("the response would be larger than {max_bytes} bytes; ask for smaller pages or fewer fields")]
+    ResponseTooLarge { max_bytes: usize },
+    #[error(
+        "the request did not finish within its time budget of {timeout_ms} ms and was stopped; \
+         ask for less (smaller pages, fewer nested fields), or resend a write with the same Idempotency-Key"
+    )]
+    TimedOut { timeout_ms: u64 },
+}
+
+impl DomainError for LimitError {
+    fn code(&self) -> ErrorCode {
+        match self {
+            LimitError::TooCostly { .. } | LimitError::ResponseTooLarge { .. } => ErrorCode::Validation,
+            // Not VALIDATION: the request may be fine and the server slow. Not retryable either:
+            // the same request would most likely run out of time again.
+            LimitError::TimedOut { .. } => ErrorCode::BudgetExceeded,
+        }
+    }
+
+    fn details(&self) -> serde_json::Value {
+        match self {
+            LimitError::TooCostly { cost, limit } => serde_json::json!({ "cost": cost, "limit": limit }),
+            LimitError::ResponseTooLarge { max_bytes } => serde_json::json!({ "maxResponseBytes": max_bytes }),
+            LimitError::TimedOut { timeout_ms } => serde_json::json!({ "requestTimeoutMs": timeout_ms }),
+        }
+    }
+}
 
 pub struct AliasLimit {
     max: usize,

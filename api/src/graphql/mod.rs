@@ -1,7 +1,9 @@
 //! The GraphQL schema: each domain's Query / Mutation / Subscription merged into one root,
 //! with the limits of SPEC §4 and one mapping from domain errors to error extensions.
 
+mod budget;
 pub mod connection;
+mod cost;
 mod errors;
 mod limits;
 mod node;
@@ -18,7 +20,10 @@ use crate::identity::{DeviceInfo, IdentityService};
 use crate::projects::ProjectService;
 use crate::runs::RunService;
 use crate::settings::SettingsService;
-pub use errors::{finish_errors, gql_error};
+pub use budget::response_json;
+pub use cost::QueryCost;
+pub use errors::{finish_errors, gql_error, request_error};
+pub use limits::LimitError;
 
 /// The global id of an object, as every `id` field shows it.
 pub fn gid(kind: crate::ids::NodeKind, id: uuid::Uuid) -> async_graphql::ID {
@@ -107,11 +112,14 @@ pub type AppSchema = Schema<QueryRoot, MutationRoot, SubscriptionRoot>;
 
 /// The schema with its limits; services may be absent when only the SDL is wanted.
 pub fn build_schema(services: Option<Services>, limits: &Limits) -> AppSchema {
+    // The cost rule reads the schema's shape; the SDL is the schema's own public description.
+    let cost = QueryCost::new(&sdl(), limits).expect("the schema's own SDL parses");
     let mut builder = Schema::build(QueryRoot::default(), MutationRoot::default(), SubscriptionRoot::default())
         .limit_depth(limits.max_depth)
-        .limit_complexity(limits.max_complexity)
         .limit_directives(limits.max_directives)
-        .extension(limits::AliasLimit::new(limits.max_aliases));
+        .extension(limits::AliasLimit::new(limits.max_aliases))
+        .extension(cost::CostLimit::new(Arc::new(cost), limits.max_complexity))
+        .extension(budget::TimeBudget::new(std::time::Duration::from_millis(limits.request_timeout_ms)));
     if !limits.introspection {
         builder = builder.disable_introspection();
     }
@@ -121,9 +129,9 @@ pub fn build_schema(services: Option<Services>, limits: &Limits) -> AppSchema {
     builder.finish()
 }
 
-/// The SDL as `acc schema` prints it and `schema.graphql` holds it.
+/// The SDL as `acc schema` prints it and `schema.graphql` holds it; limits do not change it.
 pub fn sdl() -> String {
-    build_schema(None, &Limits::default()).sdl()
+    Schema::build(QueryRoot::default(), MutationRoot::default(), SubscriptionRoot::default()).finish().sdl()
 }
 
 /// Request data for one operation: its context and the per-request DataLoaders.

@@ -1,8 +1,8 @@
 //! GraphQL over HTTP: POST runs any operation; GET serves GraphiQL to a browser and runs only queries.
 
+use async_graphql::Response as GqlResponse;
 use async_graphql::http::GraphiQLSource;
 use async_graphql::parser::types::OperationType;
-use async_graphql::{Response as GqlResponse, ServerError};
 use axum::Extension;
 use axum::body::{Body, Bytes};
 use axum::extract::{Query, State};
@@ -13,24 +13,30 @@ use serde::Deserialize;
 use super::AppState;
 use super::request::{ClientAddress, CorrelationId, bearer, context, device};
 use crate::error::{CommonError, DomainError};
-use crate::graphql::{finish_errors, gql_error, request_data};
+use crate::graphql::{request_data, request_error, response_json};
 
 const GRAPHQL_RESPONSE: &str = "application/graphql-response+json";
 
-fn respond(headers: &HeaderMap, status: StatusCode, mut response: GqlResponse, correlation_id: &str) -> Response {
-    finish_errors(&mut response.errors, correlation_id);
+/// The response as JSON, unless it is larger than `max_bytes`: then only the error saying so.
+fn respond(
+    headers: &HeaderMap,
+    status: StatusCode,
+    response: GqlResponse,
+    correlation_id: &str,
+    max_bytes: usize,
+) -> Response {
     let accepts_graphql =
         headers.get(header::ACCEPT).and_then(|v| v.to_str().ok()).is_some_and(|v| v.contains(GRAPHQL_RESPONSE));
     let content_type = if accepts_graphql { GRAPHQL_RESPONSE } else { "application/json" };
-    let body = serde_json::to_vec(&response).unwrap_or_default();
+    let body = response_json(response, correlation_id, max_bytes);
     (status, [(header::CONTENT_TYPE, content_type)], body).into_response()
 }
 
 /// A response that is only an error, for requests refused before the schema runs.
 fn refuse(headers: &HeaderMap, status: StatusCode, err: impl DomainError, correlation_id: &str) -> Response {
-    let error = gql_error(err).into_server_error(async_graphql::Pos::default());
-    let response = GqlResponse::from_errors(vec![ServerError { locations: vec![], ..error }]);
-    respond(headers, status, response, correlation_id)
+    let response = GqlResponse::from_errors(vec![request_error(err)]);
+    // One error is a few hundred bytes, whatever the response bound.
+    respond(headers, status, response, correlation_id, usize::MAX)
 }
 
 async fn run(
@@ -51,7 +57,7 @@ async fn run(
     let mut request = request;
     request.data = request_data(&state.services, ctx);
     let response = state.schema.execute(request).await;
-    respond(headers, StatusCode::OK, response, &correlation_id)
+    respond(headers, StatusCode::OK, response, &correlation_id, state.services.limits.max_response_bytes)
 }
 
 pub async fn post(

@@ -13,6 +13,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use async_graphql::parser::types::{DocumentOperations, OperationType};
 use async_graphql::{Response, ServerError};
 use axum::Extension;
 use axum::extract::ws::{CloseFrame, Message, WebSocket};
@@ -31,7 +32,7 @@ use super::request::{ClientAddress, CorrelationId, context, device};
 use crate::broker::{Delivery, Event, Topic};
 use crate::config::WebSocketSettings;
 use crate::error::{DomainError, ErrorCode};
-use crate::graphql::{RequestContext, finish_errors, gql_error, request_data};
+use crate::graphql::{RequestContext, finish_errors, gql_error, request_data, response_json};
 use crate::identity::actor::Actor;
 use crate::identity::{AccessVerdict, DeviceInfo};
 
@@ -76,7 +77,6 @@ enum ClientMessage {
 enum ServerMessage<'a> {
     ConnectionAck,
     Pong,
-    Next { id: &'a str, payload: &'a Response },
     Error { id: &'a str, payload: Vec<ServerError> },
     Complete { id: &'a str },
 }
@@ -262,28 +262,37 @@ impl Connection {
         if let Err(refusal) = self.recheck().await? {
             return send(socket, refused(&id, refusal, &self.request.correlation_id)).await;
         }
-        let correlation_id = self.request.correlation_id.clone();
         request.data = request_data(&self.state.services, self.request.clone());
-        let results = self
-            .state
-            .schema
-            .execute_stream(request)
-            .map(move |mut response| {
-                finish_errors(&mut response.errors, &correlation_id);
-                Some(response)
-            })
-            .chain(stream::once(async { None }));
+        let schema = self.state.schema.clone();
+        let results = if is_subscription(&request) {
+            schema.execute_stream(request).map(Some).boxed()
+        } else {
+            // Through `execute`, so a query or mutation keeps the time budget it has over HTTP.
+            stream::once(async move { Some(schema.execute(request).await) }).boxed()
+        }
+        .chain(stream::once(async { None }));
         self.operations.insert(id, results.boxed());
         Ok(())
     }
 
     /// Sends an operation's result, and whatever other results are ready, then flushes once.
     async fn on_results(&mut self, socket: &mut WebSocket, id: String, result: Option<Response>) -> Step {
-        feed(socket, &id, result).await?;
+        socket.feed(self.frame(&id, result)).await.map_err(|_| End::Gone)?;
         while let Some(Some((id, result))) = self.operations.next().now_or_never() {
-            feed(socket, &id, result).await?;
+            socket.feed(self.frame(&id, result)).await.map_err(|_| End::Gone)?;
         }
         socket.flush().await.map_err(|_| End::Gone)
+    }
+
+    /// A result (`next`, within `max_response_bytes`) or the end of an operation (`complete`).
+    fn frame(&self, id: &str, result: Option<Response>) -> Message {
+        match result {
+            Some(response) => {
+                let max_bytes = self.state.services.limits.max_response_bytes;
+                next_frame(id, &response_json(response, &self.request.correlation_id, max_bytes))
+            }
+            None => ServerMessage::Complete { id }.into_frame(),
+        }
     }
 
     async fn on_access_change(&mut self, delivery: Delivery) -> Step {
@@ -343,13 +352,24 @@ fn refused(id: &str, error: async_graphql::Error, correlation_id: &str) -> Messa
     ServerMessage::Error { id, payload: errors }.into_frame()
 }
 
-/// Queues a result (`next`) or the end of an operation (`complete`) without flushing.
-async fn feed(socket: &mut WebSocket, id: &str, result: Option<Response>) -> Step {
-    let frame = match &result {
-        Some(response) => ServerMessage::Next { id, payload: response }.into_frame(),
-        None => ServerMessage::Complete { id }.into_frame(),
+/// A `next` message around a result already in JSON.
+fn next_frame(id: &str, payload: &[u8]) -> Message {
+    // The id is the client's own string; serde_json quotes it. The payload is serde_json's output.
+    let id = serde_json::to_string(id).unwrap_or_default();
+    let payload = std::str::from_utf8(payload).unwrap_or("null");
+    Message::Text(format!(r#"{{"type":"next","id":{id},"payload":{payload}}}"#).into())
+}
+
+/// Whether `request` asks for a subscription. A document that does not parse counts as not one:
+/// `execute` then says why.
+fn is_subscription(request: &async_graphql::Request) -> bool {
+    let Ok(document) = async_graphql::parser::parse_query(&request.query) else { return false };
+    let operation = match (&document.operations, &request.operation_name) {
+        (DocumentOperations::Single(operation), _) => Some(operation),
+        (DocumentOperations::Multiple(operations), Some(name)) => operations.get(name.as_str()),
+        (DocumentOperations::Multiple(_), None) => None,
     };
-    socket.feed(frame).await.map_err(|_| End::Gone)
+    operation.is_some_and(|operation| operation.node.ty == OperationType::Subscription)
 }
 
 async fn send(socket: &mut WebSocket, frame: Message) -> Step {

@@ -61,7 +61,6 @@ impl Workspace {
     async fn updated_at(&self) -> DateTime<Utc> {
         self.0.updated_at
     }
-    #[graphql(complexity = "first.or(last).unwrap_or(20).max(1) as usize * child_complexity")]
     async fn projects(
         &self,
         ctx: &Context<'_>,
@@ -101,7 +100,6 @@ impl Project {
     async fn workspace(&self, ctx: &Context<'_>) -> async_graphql::Result<Workspace> {
         ctx.services().projects.workspace(ctx.actor()?, self.0.workspace_id).await.map(Workspace).map_err(gql_error)
     }
-    #[graphql(complexity = "first.or(last).unwrap_or(20).max(1) as usize * child_complexity")]
     async fn tasks(
         &self,
         ctx: &Context<'_>,
@@ -303,7 +301,6 @@ pub struct ProjectQuery;
 #[Object]
 impl ProjectQuery {
     /// Workspaces the caller can see.
-    #[graphql(complexity = "first.or(last).unwrap_or(20).max(1) as usize * child_complexity")]
     async fn workspaces(
         &self,
         ctx: &Context<'_>,
@@ -319,7 +316,6 @@ impl ProjectQuery {
 
     /// Tasks of a project, in creation order.
     #[allow(clippy::too_many_arguments)]
-    #[graphql(complexity = "first.or(last).unwrap_or(20).max(1) as usize * child_complexity")]
     async fn tasks(
         &self,
         ctx: &Context<'_>,
