@@ -127,13 +127,15 @@ impl Client {
         let mut request = self.ws_url.as_str().into_client_request().unwrap();
         request.headers_mut().insert("sec-websocket-protocol", "graphql-transport-ws".parse().unwrap());
         let (socket, _) = tokio_tungstenite::connect_async(request).await.map_err(|e| e.to_string())?;
-        Ok(Subscription { socket })
+        Ok(Subscription { socket, pending: Default::default() })
     }
 
-    /// Opens a graphql-transport-ws connection and starts one subscription (id `1`).
+    /// Opens a graphql-transport-ws connection and starts one subscription (id `1`), listening
+    /// by the time this returns.
     pub async fn subscribe(&self, query: &str, variables: Value) -> Result<Subscription, String> {
         let mut subscription = self.socket().await?;
         subscription.start("1", query, variables).await?;
+        subscription.listening().await?;
         Ok(subscription)
     }
 }
@@ -141,6 +143,8 @@ impl Client {
 /// A graphql-transport-ws connection; `next` reads the results of its operations in order.
 pub struct Subscription {
     socket: tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>,
+    /// Messages that arrived while waiting for a `pong`.
+    pending: std::collections::VecDeque<Value>,
 }
 
 impl Subscription {
@@ -153,8 +157,28 @@ impl Subscription {
         self.send(json!({"id": id, "type": "subscribe", "payload": {"query": query, "variables": variables}})).await
     }
 
+    /// Waits until the operations started so far listen: the server answers a `ping` only after
+    /// the subscriptions sent before it are subscribed.
+    pub async fn listening(&mut self) -> Result<(), String> {
+        self.send(json!({"type": "ping"})).await?;
+        loop {
+            let message = self.receive().await?;
+            if message["type"] == "pong" {
+                return Ok(());
+            }
+            self.pending.push_back(message);
+        }
+    }
+
     /// The next protocol message (pings answered); a close becomes `Err("closed CODE: reason")`.
     pub async fn message(&mut self) -> Result<Value, String> {
+        match self.pending.pop_front() {
+            Some(message) => Ok(message),
+            None => self.receive().await,
+        }
+    }
+
+    async fn receive(&mut self) -> Result<Value, String> {
         loop {
             let frame = tokio::time::timeout(Duration::from_secs(10), self.socket.next())
                 .await
@@ -193,6 +217,9 @@ impl Subscription {
 
     /// Asserts that nothing arrives for `wait`.
     pub async fn expect_silence(&mut self, wait: Duration) {
+        if let Some(message) = self.pending.front() {
+            panic!("expected no message, got {message}");
+        }
         if let Ok(Some(Ok(Message::Text(text)))) = tokio::time::timeout(wait, self.socket.next()).await {
             panic!("expected no message, got {text}");
         }

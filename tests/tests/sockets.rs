@@ -42,18 +42,6 @@ async fn sign_in(server: &Server, email: &str) -> (Client, Value) {
     (server.client().with_token(login["accessToken"].as_str().unwrap()), login)
 }
 
-/// The first task event `socket` delivers. A subscription starts listening a moment after
-/// `subscribe` (it reads the project first), so tasks are made until one arrives.
-async fn delivered(f: &common::Fixture, socket: &mut Subscription) -> Value {
-    for n in 0..20 {
-        common::create_task(&f.owner, &f.project_id, &format!("Visible {n}")).await;
-        if let Ok(next) = tokio::time::timeout(Duration::from_millis(500), socket.next()).await {
-            return next.unwrap();
-        }
-    }
-    panic!("no task event reached the subscription");
-}
-
 async fn workspace_count(owner: &Client) -> usize {
     let listed = owner.gql(op!("workspaces"), json!({})).await;
     listed.data("workspaces")["edges"].as_array().unwrap().len()
@@ -75,7 +63,8 @@ on_both_databases!(logout_revocation_and_refresh_reuse_close_the_sessions_socket
     let mut kept = f.owner.subscribe(WATCH, json!({"projectId": f.project_id})).await.unwrap();
     f.owner.gql(op!("revoke_session"), json!({"id": login["session"]["id"]})).await.data("revokeSession");
     assert_closed_with(&closed(&mut revoked).await, 4401);
-    assert_eq!(delivered(&f, &mut kept).await["data"]["taskEvents"]["kind"], "CREATED");
+    common::create_task(&f.owner, &f.project_id, "Still watched").await;
+    assert_eq!(kept.next().await.unwrap()["data"]["taskEvents"]["kind"], "CREATED");
 
     // A refresh token presented twice ends its session, and the session's sockets with it.
     let (stolen, login) = sign_in(&server, "owner@acme.test").await;
@@ -144,8 +133,8 @@ on_both_databases!(a_role_change_closes_the_socket_and_a_new_one_has_the_new_rol
     f.owner.gql(op!("grant_role"), grant).await.data("grantRole");
     assert_closed_with(&closed(&mut idle).await, 4403);
     let mut socket = alice.subscribe(WATCH, json!({"projectId": f.project_id})).await.unwrap();
-    let event = delivered(&f, &mut socket).await;
-    assert!(event["data"]["taskEvents"]["task"]["title"].as_str().unwrap().starts_with("Visible"), "{event}");
+    common::create_task(&f.owner, &f.project_id, "Visible now").await;
+    assert_eq!(socket.next().await.unwrap()["data"]["taskEvents"]["task"]["title"], "Visible now");
 });
 
 on_both_databases!(every_operation_on_a_socket_checks_the_session_again, |db: TestDb| async move {
@@ -223,19 +212,11 @@ on_both_databases!(operations_per_socket_and_sockets_per_identity_are_capped, |d
     // Completing one makes room again.
     socket.send(json!({"id": "a", "type": "complete"})).await.unwrap();
     socket.start("c", WATCH, variables.clone()).await.unwrap();
-    // A new subscription starts listening a moment after `subscribe` (it reads the project
-    // first), so keep making tasks until both running subscriptions have seen one.
-    let mut seen = std::collections::BTreeSet::new();
-    for n in 0..20 {
-        common::create_task(&f.owner, &f.project_id, &format!("Watched {n}")).await;
-        while let Ok(Ok(message)) = tokio::time::timeout(Duration::from_millis(500), socket.message()).await {
-            seen.insert(message["id"].as_str().unwrap().to_owned());
-        }
-        if seen.len() == 2 {
-            break;
-        }
-    }
-    assert_eq!(seen, ["b".to_owned(), "c".to_owned()].into(), "only the running subscriptions deliver");
+    // Once the server has answered a ping sent after `subscribe`, the subscription listens.
+    socket.listening().await.unwrap();
+    common::create_task(&f.owner, &f.project_id, "Two watchers").await;
+    let ids = [socket.message().await.unwrap()["id"].clone(), socket.message().await.unwrap()["id"].clone()];
+    assert!(ids.contains(&json!("b")) && ids.contains(&json!("c")), "{ids:?}");
     // Reusing a running operation's id is a protocol error.
     socket.start("b", WATCH, variables.clone()).await.unwrap();
     assert_closed_with(&closed(&mut socket).await, 4409);

@@ -205,8 +205,10 @@ impl GatewaySubscription {
     ) -> async_graphql::Result<impl Stream<Item = Connector>> {
         let workspace = decode(&workspace_id, NodeKind::Workspace)?;
         let services = ctx.services();
+        // Listening before the first wait: see `LISTEN_FIRST` in http/graphql_ws.rs.
+        let live = services.broker.subscribe(Topic::WorkspaceConnectors(workspace));
         services.gateway.connectors(ctx.actor()?, Some(workspace)).await.map_err(gql_error)?;
-        Ok(services.broker.subscribe(Topic::WorkspaceConnectors(workspace)).filter_map(|delivery| async move {
+        Ok(live.filter_map(|delivery| async move {
             match delivery {
                 Delivery::Event(event) => match &*event {
                     Event::ConnectorStatus(row) => Some(Connector(row.clone())),

@@ -272,12 +272,21 @@ impl Connection {
         }
         .chain(stream::once(async { None }));
         self.operations.insert(id, results.boxed());
-        Ok(())
+        // LISTEN_FIRST: subscription resolvers subscribe to the broker before their first wait,
+        // and this first poll runs them that far before the next client message is read. So a
+        // `ping` sent after `subscribe` is answered only once the subscription listens, and a
+        // client that saw the `pong` misses no event of what it does next.
+        self.send_ready(socket).await
     }
 
     /// Sends an operation's result, and whatever other results are ready, then flushes once.
     async fn on_results(&mut self, socket: &mut WebSocket, id: String, result: Option<Response>) -> Step {
         socket.feed(self.frame(&id, result)).await.map_err(|_| End::Gone)?;
+        self.send_ready(socket).await
+    }
+
+    /// Sends every result that is ready now, then flushes once.
+    async fn send_ready(&mut self, socket: &mut WebSocket) -> Step {
         while let Some(Some((id, result))) = self.operations.next().now_or_never() {
             socket.feed(self.frame(&id, result)).await.map_err(|_| End::Gone)?;
         }
@@ -367,6 +376,8 @@ fn is_subscription(request: &async_graphql::Request) -> bool {
     let operation = match (&document.operations, &request.operation_name) {
         (DocumentOperations::Single(operation), _) => Some(operation),
         (DocumentOperations::Multiple(operations), Some(name)) => operations.get(name.as_str()),
+        // A named operation alone in its document may be run without naming it.
+        (DocumentOperations::Multiple(operations), None) if operations.len() == 1 => operations.values().next(),
         (DocumentOperations::Multiple(_), None) => None,
     };
     operation.is_some_and(|operation| operation.node.ty == OperationType::Subscription)
@@ -455,6 +466,24 @@ mod tests {
         assert!(registry.register(SocketOwner::Address(None), 2).is_some(), "others are not affected");
         drop(first);
         assert!(registry.register(owner, 2).is_some());
+    }
+
+    #[test]
+    fn subscriptions_are_told_from_queries_and_mutations() {
+        let request = |query: &str, name: Option<&str>| {
+            let request = async_graphql::Request::new(query);
+            match name {
+                Some(name) => request.operation_name(name),
+                None => request,
+            }
+        };
+        assert!(is_subscription(&request("subscription { taskEvents(projectId: \"x\") { kind } }", None)));
+        assert!(is_subscription(&request("subscription Watch { a }", None)));
+        assert!(is_subscription(&request("query A { a } subscription B { b }", Some("B"))));
+        assert!(!is_subscription(&request("query A { a } subscription B { b }", Some("A"))));
+        assert!(!is_subscription(&request("query A { a } subscription B { b }", None)));
+        assert!(!is_subscription(&request("mutation { logout }", None)));
+        assert!(!is_subscription(&request("subscription {", None)));
     }
 
     #[test]

@@ -489,8 +489,10 @@ impl ProjectSubscription {
     ) -> async_graphql::Result<impl Stream<Item = TaskEvent>> {
         let project_id = decode(&project_id, NodeKind::Project)?;
         let services = ctx.services();
+        // Listening before the first wait: see `LISTEN_FIRST` in http/graphql_ws.rs.
+        let live = services.broker.subscribe(Topic::ProjectTasks(project_id));
         services.projects.project(ctx.actor()?, project_id).await.map_err(gql_error)?;
-        let events = services.broker.subscribe(Topic::ProjectTasks(project_id)).filter_map(|delivery| async move {
+        let events = live.filter_map(|delivery| async move {
             match delivery {
                 Delivery::Event(event) => match &*event {
                     Event::Task { change, task } => Some(TaskEvent {

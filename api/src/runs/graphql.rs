@@ -511,9 +511,10 @@ impl RunSubscription {
         let project = project_id.map(|id| decode(&id, NodeKind::Project)).transpose()?;
         let actor = ctx.actor()?;
         let services = ctx.services();
+        // Listening before the first wait: see `LISTEN_FIRST` in http/graphql_ws.rs.
+        let live = services.broker.subscribe(Topic::OrganizationApprovals(actor.organization_id));
         let audience = services.runs.approval_audience(actor, project).await.map_err(gql_error)?;
-        let topic = Topic::OrganizationApprovals(actor.organization_id);
-        Ok(services.broker.subscribe(topic).filter_map(move |delivery| {
+        Ok(live.filter_map(move |delivery| {
             let shown = match delivery {
                 Delivery::Event(event) => match &*event {
                     Event::Approval(approval) if audience.admits(approval) => Some(Approval(approval.clone())),
@@ -533,8 +534,10 @@ impl RunSubscription {
     ) -> async_graphql::Result<impl Stream<Item = TaskRun>> {
         let project = decode(&project_id, NodeKind::Project)?;
         let services = ctx.services();
+        // Listening before the first wait: see `LISTEN_FIRST` in http/graphql_ws.rs.
+        let live = services.broker.subscribe(Topic::ProjectRuns(project));
         services.projects.project(ctx.actor()?, project).await.map_err(gql_error)?;
-        Ok(services.broker.subscribe(Topic::ProjectRuns(project)).filter_map(|delivery| async move {
+        Ok(live.filter_map(|delivery| async move {
             match delivery {
                 Delivery::Event(event) => match &*event {
                     Event::RunUpdated(run) => Some(TaskRun(run.clone())),

@@ -542,9 +542,9 @@ impl RunService {
         run_id: Uuid,
         after: i64,
     ) -> Result<impl Stream<Item = Result<run_event::Model>> + Send + 'static> {
-        self.run(actor, run_id).await?;
         // Subscribed before the first read, so an event stored in between is not missed.
         let live = self.broker.subscribe(Topic::RunEvents(run_id)).boxed();
+        self.run(actor, run_id).await?;
         Ok(feed::EventFeed::start(self.db.clone(), run_id, live, after))
     }
 
