@@ -7,9 +7,10 @@ use axum::response::Response;
 
 /// Only this origin's own files run and load: no inline script or style, no `eval`, no plugin;
 /// `data:` only for the images and fonts inside GraphiQL's stylesheet. `connect-src 'self'`
-/// covers the same origin's `ws:`/`wss:` in browsers that follow CSP 3 (Chromium, Firefox,
-/// Safari 15.4+). Set on every response, not just HTML, so that any page served here — an error
-/// page, an SVG opened on its own — is under it; the service worker script gets it as its own.
+/// covers the same origin's `ws:`/`wss:` as CSP 3 says (Chrome 71+, Firefox, Safari 16+; older
+/// ones would refuse the subscriptions' socket). Set on every response, not just HTML, so that
+/// any page served here, an error page or an SVG opened on its own, is under it; the service
+/// worker script gets it as its own.
 pub const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; script-src 'self'; style-src 'self'; \
      img-src 'self' data:; font-src 'self' data:; connect-src 'self'; worker-src 'self'; \
      manifest-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
@@ -33,4 +34,19 @@ pub fn defend(tls: bool, mut response: Response) -> Response {
         set(header::STRICT_TRANSPORT_SECURITY, HSTS);
     }
     response
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn hsts_only_over_tls() {
+        let plain = defend(false, Response::default());
+        assert!(!plain.headers().contains_key(header::STRICT_TRANSPORT_SECURITY));
+        assert_eq!(plain.headers()[header::X_CONTENT_TYPE_OPTIONS], "nosniff");
+        let tls = defend(true, Response::default());
+        assert_eq!(tls.headers()[header::STRICT_TRANSPORT_SECURITY], HSTS);
+        assert_eq!(tls.headers()[header::CONTENT_SECURITY_POLICY], CONTENT_SECURITY_POLICY);
+    }
 }

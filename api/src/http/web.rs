@@ -65,7 +65,7 @@ impl WebClient {
                 Ok(page) => html(page),
                 Err(_) => missing(),
             },
-            Self::BuiltIn => find(GRAPHIQL).map_or_else(missing, |page| html(page.to_vec())),
+            Self::BuiltIn => find(GRAPHIQL).map_or_else(missing, html),
             Self::Missing => missing(),
         }
     }
@@ -78,11 +78,12 @@ fn find(path: &str) -> Option<&'static [u8]> {
 fn built_in(path: &str) -> Response {
     match find(path) {
         Some(body) => ([(header::CONTENT_TYPE, content_type(path))], body).into_response(),
-        None => find(INDEX).map_or_else(missing, |page| html(page.to_vec())),
+        None => find(INDEX).map_or_else(missing, html),
     }
 }
 
-fn html(page: Vec<u8>) -> Response {
+fn html(page: impl Into<axum::body::Body>) -> Response {
+    let page: axum::body::Body = page.into();
     ([(header::CONTENT_TYPE, "text/html; charset=utf-8")], page).into_response()
 }
 
@@ -142,6 +143,16 @@ mod tests {
         if !BUILT_IN.is_empty() {
             assert!(find(INDEX).is_some() && find(GRAPHIQL).is_some());
         }
+    }
+
+    #[tokio::test]
+    async fn without_a_web_client_every_page_says_how_to_get_one() {
+        let response = WebClient::Missing.graphiql().await;
+        assert_eq!(response.status(), StatusCode::NOT_FOUND);
+        assert!(response.headers()[header::CONTENT_TYPE].to_str().unwrap().starts_with("text/html"));
+        let body = axum::body::to_bytes(response.into_body(), usize::MAX).await.unwrap();
+        let page = String::from_utf8(body.to_vec()).unwrap();
+        assert!(page.contains("install Node.js") && page.contains("--web-dir"), "{page}");
     }
 
     #[test]
