@@ -1,7 +1,8 @@
-// The browser pages' defences, in headless Chromium against a real `acc`: another site that
-// frames the approvals inbox gets nothing rendered (so nobody can be tricked into clicking
-// Approve inside it), and GraphiQL, built into the product, works with the network cut off from
-// everything but the server, under the server's Content-Security-Policy.
+// The browser pages' defences, in headless Chromium against a real `acc` serving the web client
+// built into it: another site that frames the approvals inbox gets nothing rendered (so nobody
+// can be tricked into clicking Approve inside it), and GraphiQL, built into the product, works
+// with the network cut off from everything but the server, under the server's
+// Content-Security-Policy.
 import { after, afterEach, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { createServer } from "node:http";
@@ -22,7 +23,8 @@ let server, browser, other, token, projectId;
 
 before(async () => {
   resetArtifacts();
-  server = await startServer();
+  // The web client and GraphiQL as `acc` carries them, with no --web-dir.
+  server = await startServer(undefined, { builtIn: true });
   const { redeemBootstrap } = await gql(
     server.url,
     `mutation($c: String!, $e: String!, $p: String!) {

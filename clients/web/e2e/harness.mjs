@@ -30,13 +30,17 @@ function track(child) {
   return child;
 }
 
-/** Starts `acc serve` on a fresh data dir (or again on `dir`) and waits for the address it prints. */
-export async function startServer(dir = mkdtempSync(join(tmpdir(), "acc-web-e2e-"))) {
+/**
+ * Starts `acc serve` on a fresh data dir (or again on `dir`) and waits for the address it prints.
+ * It serves the bundle in `dist`, or with `builtIn` the copy built into `acc` (api/build.rs).
+ */
+export async function startServer(dir = mkdtempSync(join(tmpdir(), "acc-web-e2e-")), { builtIn = false } = {}) {
   const codeFile = join(dir, "bootstrap-code");
   writeFileSync(codeFile, BOOTSTRAP_CODE);
   const log = join(dir, "acc.log");
+  const web = builtIn ? [] : ["--web-dir", join(webDir, "dist")];
   const child = track(
-    spawn(accBin, ["serve", "--data-dir", join(dir, "data"), "--listen", "127.0.0.1:0", "--web-dir", join(webDir, "dist"), "--bootstrap-code-file", codeFile], {
+    spawn(accBin, ["serve", "--data-dir", join(dir, "data"), "--listen", "127.0.0.1:0", ...web, "--bootstrap-code-file", codeFile], {
       stdio: ["ignore", "pipe", "pipe"],
       env: { ...process.env, RUST_LOG: "info,sqlx=warn" },
     }),
