@@ -11,7 +11,7 @@ use crate::config::Config;
 use crate::gateway::GatewayService;
 use crate::gateway::ca::ConnectorCa;
 use crate::graphql::{AppSchema, Services, build_schema};
-use crate::http::{AppState, router};
+use crate::http::{AppState, WebClient, router};
 use crate::identity::keys::{KeyPurpose, SigningKeys};
 use crate::identity::login_limiter::LoginLimiter;
 use crate::identity::{Bootstrap, IdentityService, secrets};
@@ -37,8 +37,10 @@ pub struct App {
     pub state: AppState,
     /// The bootstrap code, while no account exists.
     pub bootstrap_code: Option<String>,
-    /// The web client's built files, served at `/`.
-    pub web_dir: Option<std::path::PathBuf>,
+    /// Where the web client's pages come from, served at `/`.
+    pub web: WebClient,
+    /// Whether the server speaks TLS, which browsers are then told to insist on (HSTS).
+    pub tls: bool,
     /// Other origins whose pages may call the API (the desktop and Android apps).
     pub allowed_origins: Vec<String>,
 }
@@ -119,11 +121,17 @@ impl App {
             trusted_proxies: config.trusted_proxies.clone(),
             connector_certificates: crate::http::CertificateSource::new(config),
         };
-        Ok(Self { state, bootstrap_code, web_dir: config.web_dir(), allowed_origins: config.allowed_origins.clone() })
+        Ok(Self {
+            state,
+            bootstrap_code,
+            web: WebClient::new(config.web_dir.clone()),
+            tls: config.tls().is_some(),
+            allowed_origins: config.allowed_origins.clone(),
+        })
     }
 
     pub fn router(&self) -> axum::Router {
-        router(self.state.clone(), self.web_dir.as_deref(), &self.allowed_origins)
+        router(self.state.clone(), self.web.clone(), &self.allowed_origins, self.tls)
     }
 }
 

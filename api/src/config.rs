@@ -57,7 +57,7 @@ pub struct Config {
     pub tls_key_file: Option<PathBuf>,
     /// An operator-chosen bootstrap code for unattended installs.
     pub bootstrap_code_file: Option<PathBuf>,
-    /// The built web client, served at `/`; unset means `clients/web/dist` if it has been built.
+    /// A built web client to serve at `/` instead of the one built into the binary.
     pub web_dir: Option<PathBuf>,
     /// Origins other than the server's own whose pages may call the GraphQL API (CORS): by
     /// default the desktop and Android apps, whose pages come from the app, not from the server.
@@ -316,9 +316,6 @@ fn is_origin(origin: &str) -> bool {
     }
 }
 
-/// Where a source checkout builds the web client (`npm run build` in `clients/web`).
-pub const DEFAULT_WEB_DIR: &str = "clients/web/dist";
-
 impl Config {
     /// Merges defaults, the file, the environment and the flags, then resolves `*_file` secrets.
     pub fn load(file: Option<&Path>, overrides: Overrides) -> Result<Self, ConfigError> {
@@ -464,17 +461,6 @@ impl Config {
         }
     }
 
-    /// The web client's directory: the configured one, or the default if a build is there.
-    pub fn web_dir(&self) -> Option<PathBuf> {
-        match &self.web_dir {
-            Some(dir) => Some(dir.clone()),
-            None => {
-                let default = PathBuf::from(DEFAULT_WEB_DIR);
-                default.join("index.html").is_file().then_some(default)
-            }
-        }
-    }
-
     pub fn bootstrap_code(&self) -> Result<Option<String>, ConfigError> {
         self.bootstrap_code_file.as_deref().map(read_secret).transpose()
     }
@@ -546,7 +532,6 @@ mod tests {
         assert!(err.contains("has no index.html"), "{err}");
         std::fs::write(dir.join("index.html"), "<!doctype html>").unwrap();
         config.validate().unwrap();
-        assert_eq!(config.web_dir(), Some(dir));
     }
 
     #[test]

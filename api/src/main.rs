@@ -8,6 +8,7 @@ use std::process::ExitCode;
 
 use acc_api::app::App;
 use acc_api::config::{Config, Overrides};
+use acc_api::http::WebClient;
 use clap::{Args, Parser, Subcommand};
 
 #[derive(Parser)]
@@ -62,7 +63,7 @@ struct ServeArgs {
     /// A file holding the bootstrap code to use instead of a random one.
     #[arg(long)]
     bootstrap_code_file: Option<PathBuf>,
-    /// The built web client to serve at `/` (default: clients/web/dist, if it has been built).
+    /// A built web client to serve at `/` instead of the one built into `acc`.
     #[arg(long)]
     web_dir: Option<PathBuf>,
 }
@@ -99,24 +100,38 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
     let listener =
         std::net::TcpListener::bind(config.listen).map_err(|e| format!("cannot listen on {}: {e}", config.listen))?;
     let address = listener.local_addr().map_err(|e| e.to_string())?;
-    let (http, ws) = if config.tls().is_some() { ("https", "wss") } else { ("http", "ws") };
-    println!("Agent Control Center {} on {http}://{address}", env!("CARGO_PKG_VERSION"));
-    println!("GraphQL: {http}://{address}/graphql");
-    println!("GraphQL subscriptions: {ws}://{address}/graphql/ws");
-    println!("Database: {}", acc_api::db::backend_name(&app.state.db));
-    match &app.web_dir {
-        Some(dir) => println!("Web client: {http}://{address}/ (from {})", dir.display()),
-        None => println!("Web client: not served (build clients/web or set --web-dir)"),
-    }
-    if let Some(code) = &app.bootstrap_code {
-        println!("Bootstrap code (redeem once with the redeemBootstrap mutation): {code}");
-    }
+    print_banner(&config, &app, address);
     let tls = config.tls().map(|(certificate, key)| acc_api::http::tls::Tls {
         certificate: certificate.to_owned(),
         key: key.to_owned(),
         connector_ca: app.state.services.gateway.connector_ca().certificate_der(),
     });
     acc_api::http::serve(listener, app.router(), tls).await.map_err(|e| e.to_string())
+}
+
+/// What an operator needs to start using the server (SPEC §2); tests and scripts read it too.
+fn print_banner(config: &Config, app: &App, address: std::net::SocketAddr) {
+    let (http, ws) = if app.tls { ("https", "wss") } else { ("http", "ws") };
+    println!("Agent Control Center {} on {http}://{address}", env!("CARGO_PKG_VERSION"));
+    println!("GraphQL: {http}://{address}/graphql");
+    println!("GraphQL subscriptions: {ws}://{address}/graphql/ws");
+    println!("Connectors: {ws}://{address}/v1/connectors/ws");
+    println!("Database: {}", acc_api::db::backend_name(&app.state.db));
+    match &app.web {
+        WebClient::Dir(dir) => println!("Web client: {http}://{address}/ (from {})", dir.display()),
+        WebClient::BuiltIn => println!("Web client: {http}://{address}/ (built in)"),
+        WebClient::Missing => println!(
+            "Web client: not built into this acc (install Node.js 20.19+ and npm and build again, or set --web-dir)"
+        ),
+    }
+    // A code the operator supplied in a file stays there: printed, it would land in logs.
+    match (&app.bootstrap_code, &config.bootstrap_code_file) {
+        (Some(_), Some(file)) => {
+            println!("Bootstrap code: the one in {} (redeem once with the redeemBootstrap mutation)", file.display())
+        }
+        (Some(code), None) => println!("Bootstrap code (redeem once with the redeemBootstrap mutation): {code}"),
+        (None, _) => {}
+    }
 }
 
 #[tokio::main]

@@ -100,8 +100,16 @@ impl Client {
     }
 
     pub async fn get(&self, path_and_query: &str) -> reqwest::Response {
+        self.get_with(path_and_query, &[]).await
+    }
+
+    /// A GET with extra request headers, e.g. `Accept: text/html` as a browser sends it.
+    pub async fn get_with(&self, path_and_query: &str, headers: &[(&str, &str)]) -> reqwest::Response {
         let base = self.url.trim_end_matches("/graphql");
         let mut request = self.http.get(format!("{base}{path_and_query}"));
+        for (name, value) in headers {
+            request = request.header(*name, *value);
+        }
         if let Some(token) = &self.token {
             request = request.bearer_auth(token);
         }

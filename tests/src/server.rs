@@ -40,6 +40,8 @@ pub struct Server {
     pub url: String,
     pub ws_url: String,
     pub bootstrap_code: Option<String>,
+    /// What `acc serve` printed at start, line by line.
+    pub banner: Vec<String>,
     pub db: TestDb,
 }
 
@@ -49,9 +51,9 @@ impl Server {
     }
 
     pub async fn start_with(db: TestDb, options: ServerOptions) -> Self {
-        let (child, url, code) = spawn(&db, &options, "127.0.0.1:0");
+        let (child, url, code, banner) = spawn(&db, &options, "127.0.0.1:0");
         let ws_url = format!("{}/ws", url.replacen("http", "ws", 1));
-        Self { child, options, url, ws_url, bootstrap_code: code, db }
+        Self { child, options, url, ws_url, bootstrap_code: code, banner, db }
     }
 
     /// Kills the server with SIGKILL, as a crash would, and starts it again on the same data.
@@ -64,8 +66,9 @@ impl Server {
     /// connectors find it where they left it.
     pub async fn restart(&mut self) {
         let address = self.url.split("://").nth(1).and_then(|rest| rest.split('/').next()).unwrap().to_owned();
-        let (child, url, code) = spawn(&self.db, &self.options, &address);
+        let (child, url, code, banner) = spawn(&self.db, &self.options, &address);
         self.child = child;
+        self.banner = banner;
         self.ws_url = format!("{}/ws", url.replacen("http", "ws", 1));
         self.url = url;
         self.bootstrap_code = code;
@@ -127,9 +130,9 @@ impl Drop for Server {
     }
 }
 
-/// Starts `acc serve` on `db` at `listen`; returns the process, its GraphQL URL and the bootstrap
-/// code it printed.
-fn spawn(db: &TestDb, options: &ServerOptions, listen: &str) -> (Child, String, Option<String>) {
+/// Starts `acc serve` on `db` at `listen`; returns the process, its GraphQL URL, the bootstrap
+/// code it offers (printed, or in the file it names) and the banner it printed.
+fn spawn(db: &TestDb, options: &ServerOptions, listen: &str) -> (Child, String, Option<String>, Vec<String>) {
     let log = std::fs::OpenOptions::new().create(true).append(true).open(db.dir.join("acc.log")).unwrap();
     let tls_env = options.tls.as_ref().map(|t| t.env()).unwrap_or_default();
     let mut child = Command::new(acc_binary())
@@ -151,17 +154,11 @@ fn spawn(db: &TestDb, options: &ServerOptions, listen: &str) -> (Child, String, 
             }
         }
     });
-    let (mut url, mut code) = (None, None);
-    while url.is_none() {
+    let mut banner = Vec::new();
+    // Every banner ends with the web client's line, or the bootstrap line right after it.
+    while !banner.iter().any(|l: &String| l.starts_with("Web client:")) {
         match rx.recv_timeout(Duration::from_secs(60)) {
-            Ok(line) => {
-                if let Some(rest) = line.strip_prefix("GraphQL: ") {
-                    url = Some(rest.trim().to_owned());
-                }
-                if let Some((_, c)) = line.split_once("redeemBootstrap mutation): ") {
-                    code = Some(c.trim().to_owned());
-                }
-            }
+            Ok(line) => banner.push(line),
             Err(_) => {
                 let _ = child.kill();
                 let log = std::fs::read_to_string(db.dir.join("acc.log")).unwrap_or_default();
@@ -169,16 +166,17 @@ fn spawn(db: &TestDb, options: &ServerOptions, listen: &str) -> (Child, String, 
             }
         }
     }
-    // The bootstrap line comes right after the URL lines.
-    while code.is_none() {
-        match rx.recv_timeout(Duration::from_millis(300)) {
-            Ok(line) => {
-                if let Some((_, c)) = line.split_once("redeemBootstrap mutation): ") {
-                    code = Some(c.trim().to_owned());
-                }
-            }
-            Err(_) => break,
-        }
+    if let Ok(line) = rx.recv_timeout(Duration::from_millis(300)) {
+        banner.push(line);
     }
-    (child, url.unwrap(), code)
+    let url = banner.iter().find_map(|l| l.strip_prefix("GraphQL: ")).expect("the banner names the GraphQL URL");
+    let code = banner.iter().find_map(|line| {
+        if let Some((_, code)) = line.split_once("redeemBootstrap mutation): ") {
+            return Some(code.trim().to_owned());
+        }
+        // A code from a file is not printed, only where it is.
+        let file = line.strip_prefix("Bootstrap code: the one in ")?.split(" (redeem").next()?;
+        Some(std::fs::read_to_string(file).unwrap().trim_end().to_owned())
+    });
+    (child, url.trim().to_owned(), code, banner)
 }

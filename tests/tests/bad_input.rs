@@ -323,8 +323,8 @@ on_both_databases!(get_runs_queries_only_and_serves_graphiql, |db: TestDb| async
     let page: Value = query.json().await.unwrap();
     assert_eq!(page["data"]["tasks"]["edges"][0]["node"]["title"], "Existing", "{page}");
 
+    // GraphiQL, or (in an `acc` built without Node.js) the page saying how to get it.
     let browser = get_graphql(&f.owner.anonymous(), &[], "text/html").await;
-    assert_eq!(browser.status(), 200);
     let content_type = browser.headers()["content-type"].to_str().unwrap().to_owned();
     assert!(content_type.starts_with("text/html"), "{content_type}");
     assert!(browser.text().await.unwrap().to_lowercase().contains("graphiql"));

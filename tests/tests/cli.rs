@@ -44,6 +44,9 @@ async fn health_readiness_and_an_operator_supplied_bootstrap_code() {
     )
     .await;
     assert_eq!(server.bootstrap_code.as_deref(), Some("operator-chosen-code-123"));
+    // Printed, the code would land in whatever keeps the server's output.
+    assert!(!server.banner.iter().any(|l| l.contains("operator-chosen-code-123")), "{:?}", server.banner);
+    assert!(server.banner.iter().any(|l| l.starts_with("Bootstrap code: the one in ")), "{:?}", server.banner);
     let client = server.client();
     assert_eq!(client.get("/healthz").await.status(), 200);
     let ready = client.get("/readyz").await;
@@ -104,4 +107,44 @@ fn behind_a_proxy_the_connector_endpoint_needs_an_explicit_certificate_mode() {
     assert!(!output.status.success());
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("set connector_client_certificate to \"proxy-header\""), "{stderr}");
+}
+
+/// The banner's `Connectors:` line, and what answers there: the connector endpoint, which turns
+/// away a socket without a connector credential.
+async fn connector_endpoint(server: &Server, ca: Option<&std::path::Path>) -> String {
+    let line = server.banner.iter().find_map(|l| l.strip_prefix("Connectors: ")).expect("a Connectors: line");
+    let endpoint = line.trim().to_owned();
+    let http = endpoint.replacen("ws", "http", 1);
+    let client = match ca {
+        Some(ca) => reqwest::Client::builder()
+            .add_root_certificate(reqwest::Certificate::from_pem(&std::fs::read(ca).unwrap()).unwrap())
+            .build()
+            .unwrap(),
+        None => reqwest::Client::new(),
+    };
+    let upgrade = client
+        .get(&http)
+        .header("connection", "upgrade")
+        .header("upgrade", "websocket")
+        .header("sec-websocket-version", "13")
+        .header("sec-websocket-key", "dGhlIHNhbXBsZSBub25jZQ==")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(upgrade.status(), 401, "{endpoint} wants a connector credential");
+    endpoint
+}
+
+#[tokio::test]
+async fn the_banner_names_the_connector_endpoint() {
+    let server = Server::start(TestDb::sqlite()).await;
+    let endpoint = connector_endpoint(&server, None).await;
+    assert_eq!(endpoint, format!("{}/v1/connectors/ws", server.base_url().replacen("http", "ws", 1)));
+
+    let db = TestDb::sqlite();
+    let tls = acc_tests::tls::TestCertificates::create(&db.dir);
+    let ca = tls.ca.clone();
+    let server = Server::start_with(db, ServerOptions { tls: Some(tls), ..Default::default() }).await;
+    let endpoint = connector_endpoint(&server, Some(&ca)).await;
+    assert!(endpoint.starts_with("wss://127.0.0.1:") && endpoint.ends_with("/v1/connectors/ws"), "{endpoint}");
 }

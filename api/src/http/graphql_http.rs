@@ -1,13 +1,13 @@
-//! GraphQL over HTTP: POST runs any operation; GET serves GraphiQL to a browser and runs only queries.
+//! GraphQL over HTTP: POST runs any operation; GET runs only queries (a browser that opens
+//! `/graphql` gets GraphiQL before this, from `http::web`).
 
 use async_graphql::Response as GqlResponse;
-use async_graphql::http::GraphiQLSource;
 use async_graphql::parser::types::OperationType;
 use axum::Extension;
 use axum::body::{Body, Bytes};
 use axum::extract::{Query, State};
 use axum::http::{HeaderMap, StatusCode, header};
-use axum::response::{Html, IntoResponse, Response};
+use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 
 use super::AppState;
@@ -115,12 +115,10 @@ pub async fn get(
     Query(params): Query<GetParams>,
 ) -> Response {
     let Some(query) = params.query else {
-        let html = GraphiQLSource::build()
-            .endpoint("/graphql")
-            .subscription_endpoint("/graphql/ws")
-            .title("Agent Control Center")
-            .finish();
-        return Html(html).into_response();
+        let err = CommonError::validation(
+            "a GET of /graphql needs a `query` parameter (a browser that asks for a page gets GraphiQL)",
+        );
+        return refuse(&headers, StatusCode::BAD_REQUEST, err, &correlation_id);
     };
     let variables = match params.variables.as_deref().map(serde_json::from_str::<serde_json::Value>).transpose() {
         Ok(v) => v.map(async_graphql::Variables::from_json).unwrap_or_default(),

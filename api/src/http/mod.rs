@@ -4,27 +4,30 @@
 mod connectors;
 mod graphql_http;
 mod graphql_ws;
+pub mod headers;
 mod request;
 pub mod tls;
+mod web;
 
 use std::net::SocketAddr;
-use std::path::Path;
 use std::sync::Arc;
 
 use axum::Router;
-use axum::extract::{FromRef, State};
-use axum::http::{HeaderName, HeaderValue, Method, StatusCode, header};
-use axum::response::IntoResponse;
+use axum::extract::{FromRef, Request, State};
+use axum::handler::Handler;
+use axum::http::{HeaderMap, HeaderName, HeaderValue, Method, StatusCode, header};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use sea_orm::DatabaseConnection;
 use tower_http::cors::{AllowOrigin, CorsLayer};
-use tower_http::services::{ServeDir, ServeFile};
 
 use crate::config::WebSocketSettings;
 pub use connectors::CertificateSource;
 
 use crate::graphql::{AppSchema, Services};
 pub use graphql_ws::SocketRegistry;
+pub use web::WebClient;
 
 #[derive(Clone)]
 pub struct AppState {
@@ -47,21 +50,40 @@ impl FromRef<AppState> for Services {
     }
 }
 
-/// The API routes; with `web_dir`, every other path is the web client (see [`web_client`]).
-/// Pages from `allowed_origins` may call GraphQL over HTTP from another origin (CORS).
-pub fn router(state: AppState, web_dir: Option<&Path>, allowed_origins: &[String]) -> Router {
+/// The API routes, and the web client (see [`WebClient::routes`]) on every other path; a browser
+/// that opens `/graphql` gets GraphiQL. Pages from `allowed_origins` may call GraphQL over HTTP
+/// from another origin (CORS). Every response carries the [`headers`] that defend browser pages.
+pub fn router(state: AppState, web: WebClient, allowed_origins: &[String], tls: bool) -> Router {
+    let page = web.clone();
+    let graphql_get = graphql_http::get.layer(axum::middleware::from_fn(move |request, next| {
+        let page = page.clone();
+        async move { graphiql(&page, request, next).await }
+    }));
     let api = Router::new()
-        .route("/graphql", get(graphql_http::get).post(graphql_http::post).layer(cors(allowed_origins)))
+        .route("/graphql", get(graphql_get).post(graphql_http::post).layer(cors(allowed_origins)))
         .route("/graphql/ws", get(graphql_ws::upgrade))
         .route("/v1/connectors/enroll", axum::routing::post(connectors::enroll))
         .route("/v1/connectors/ws", get(connectors::upgrade))
         .route("/healthz", get(|| async { "ok" }))
         .route("/readyz", get(readyz));
-    let routes = match web_dir {
-        Some(dir) => web_client(api, dir),
-        None => api,
-    };
-    routes.layer(axum::middleware::from_fn(request::correlate)).with_state(state)
+    web.routes(api)
+        .layer(axum::middleware::from_fn(request::correlate))
+        .layer(axum::middleware::map_response(move |response| async move { headers::defend(tls, response) }))
+        .with_state(state)
+}
+
+/// GraphiQL for a browser that opens `/graphql` (it asks for HTML and sends no `query`);
+/// anything else is a GraphQL request over GET.
+async fn graphiql(web: &WebClient, request: Request, next: Next) -> Response {
+    let has_query = request.uri().query().is_some_and(|q| q.split('&').any(|p| p.split('=').next() == Some("query")));
+    if !has_query && wants_html(request.headers()) {
+        return web.graphiql().await;
+    }
+    next.run(request).await
+}
+
+fn wants_html(headers: &HeaderMap) -> bool {
+    headers.get_all(header::ACCEPT).iter().filter_map(|v| v.to_str().ok()).any(|v| v.contains("text/html"))
 }
 
 /// CORS for the web client inside its desktop and Android wrappers, whose pages have the app's
@@ -78,29 +100,6 @@ fn cors(allowed_origins: &[String]) -> CorsLayer {
             HeaderName::from_static(request::CORRELATION_HEADER),
         ])
         .expose_headers([HeaderName::from_static(request::CORRELATION_HEADER)])
-}
-
-/// Serves the web client's files, and its `index.html` for any other path so that the client's
-/// own router shows the page (a reload of `/runs/…` works). Unknown API paths stay 404s rather
-/// than turning into HTML a client would misread.
-fn web_client(api: Router<AppState>, dir: &Path) -> Router<AppState> {
-    let not_found = || async { StatusCode::NOT_FOUND };
-    let files = ServeDir::new(dir).fallback(ServeFile::new(dir.join("index.html")));
-    api.route("/graphql/{*rest}", axum::routing::any(not_found))
-        .route("/v1/{*rest}", axum::routing::any(not_found))
-        .fallback_service(tower::Layer::layer(&axum::middleware::from_fn(cache_control), files))
-}
-
-/// The build names its assets by their content, so they never change under a name and may be
-/// kept for good; everything else (`index.html`, the service worker) is revalidated on each load,
-/// or a browser could keep a page that names assets a new release no longer has.
-async fn cache_control(request: axum::extract::Request, next: axum::middleware::Next) -> axum::response::Response {
-    let hashed = request.uri().path().starts_with("/assets/");
-    let mut response = next.run(request).await;
-    let policy =
-        if hashed && response.status().is_success() { "public, max-age=31536000, immutable" } else { "no-cache" };
-    response.headers_mut().insert(header::CACHE_CONTROL, HeaderValue::from_static(policy));
-    response
 }
 
 /// Ready when the database answers and its migrations are current.

@@ -4,12 +4,14 @@
 // whose stream is cut mid-way resumes from its cursor with no gap and no duplicate; offline, the
 // last-seen project, task and run still open and writes are refused; a phone-width layout; and a
 // revoked connector removed with its agents.
+// Each test fails on any Content-Security-Policy violation in its pages.
 import { after, afterEach, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import {
   BOOTSTRAP_CODE,
   OWNER,
+  assertNoCspViolations,
   enrollAsShown,
   gql,
   launchBrowser,
@@ -55,9 +57,11 @@ before(async () => {
   await watch(page);
 });
 
-// What the page showed when a test ended, passed or not.
+// What the page showed when a test ended, passed or not; and no test may have met the server's
+// Content-Security-Policy (every page is watched for violations).
 afterEach(async () => {
   if (page && !page.isClosed()) await screenshot(page, "end-of-test");
+  assertNoCspViolations(assert);
 });
 
 after(async () => {
@@ -362,6 +366,11 @@ test("inside the Android app the server is named once, then signed in to, and ca
   await app.getByRole("button", { name: "Connect" }).click();
   await app.getByRole("heading", { name: "Sign in" }).waitFor(WAIT);
   assert.match(await app.locator(".signin", { hasText: "Server:" }).textContent(), new RegExp(`Server: ${proxy.url}`));
+  // No server sends the app's page a policy: the page adds its own, connecting to this server only.
+  const policy = await app.locator('meta[http-equiv="Content-Security-Policy"]').getAttribute("content");
+  const socket = proxy.url.replace(/^http/, "ws");
+  assert.match(policy, new RegExp(`(^|; )connect-src ${proxy.url} ${socket}(;|$)`));
+  assert.match(policy, /(^|; )script-src 'self'(;|$)/);
   // Kept: a reload goes straight to signing in.
   await app.reload();
   await app.getByRole("heading", { name: "Sign in" }).waitFor(WAIT);
@@ -375,12 +384,16 @@ test("inside the Android app the server is named once, then signed in to, and ca
   const again = await browser.newContext();
   await again.addInitScript(() => {
     window.Capacitor = { isNativePlatform: () => true };
-    localStorage.setItem("acc.server", "https://acc.example.com");
+    // A server named on an earlier start (once: changing it reloads the page).
+    if (!sessionStorage.getItem("named")) localStorage.setItem("acc.server", "https://acc.example.com");
+    sessionStorage.setItem("named", "yes");
   });
   const other = await again.newPage();
   await other.goto(`${proxy.url}/`);
   await other.getByRole("button", { name: "Change" }).click();
   await other.getByRole("heading", { name: "Your server" }).waitFor(WAIT);
+  // The page started again without the policy naming the old server, and connects to none yet.
+  assert.equal(await other.locator('meta[http-equiv="Content-Security-Policy"]').count(), 0);
   await again.close();
 });
 

@@ -6,7 +6,7 @@ import { promisify } from "node:util";
 import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, connect } from "node:net";
 import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
 
@@ -16,7 +16,8 @@ const repo = resolve(webDir, "../..");
 const targetDir = process.env.CARGO_TARGET_DIR ?? join(repo, "target");
 export const accBin = process.env.ACC_BIN ?? join(targetDir, "debug", "acc");
 export const connectorBin = process.env.ACC_CONNECTOR_BIN ?? join(targetDir, "debug", "acc-connector");
-export const artifacts = join(here, "artifacts");
+// One folder of screenshots per test file, so the files' screenshots stay apart.
+export const artifacts = join(here, "artifacts", basename(process.argv[1] ?? "e2e", ".test.mjs"));
 export const BOOTSTRAP_CODE = "acc_boot_e2e-browser-tests";
 export const OWNER = { email: "owner@acme.test", password: "correct horse battery staple" };
 
@@ -29,13 +30,17 @@ function track(child) {
   return child;
 }
 
-/** Starts `acc serve` on a fresh data dir (or again on `dir`) and waits for the address it prints. */
-export async function startServer(dir = mkdtempSync(join(tmpdir(), "acc-web-e2e-"))) {
+/**
+ * Starts `acc serve` on a fresh data dir (or again on `dir`) and waits for the address it prints.
+ * It serves the bundle in `dist`, or with `builtIn` the copy built into `acc` (api/build.rs).
+ */
+export async function startServer(dir = mkdtempSync(join(tmpdir(), "acc-web-e2e-")), { builtIn = false } = {}) {
   const codeFile = join(dir, "bootstrap-code");
   writeFileSync(codeFile, BOOTSTRAP_CODE);
   const log = join(dir, "acc.log");
+  const web = builtIn ? [] : ["--web-dir", join(webDir, "dist")];
   const child = track(
-    spawn(accBin, ["serve", "--data-dir", join(dir, "data"), "--listen", "127.0.0.1:0", "--web-dir", join(webDir, "dist"), "--bootstrap-code-file", codeFile], {
+    spawn(accBin, ["serve", "--data-dir", join(dir, "data"), "--listen", "127.0.0.1:0", ...web, "--bootstrap-code-file", codeFile], {
       stdio: ["ignore", "pipe", "pipe"],
       env: { ...process.env, RUST_LOG: "info,sqlx=warn" },
     }),
@@ -128,23 +133,46 @@ export async function launchBrowser() {
   });
 }
 
-/** Prints errors thrown inside a page, so a failing test says more than its timeout. */
+/** Content-Security-Policy violations seen in the pages being watched; a test ends with none. */
+export const cspViolations = [];
+
+/**
+ * Prints errors thrown inside a page, so a failing test says more than its timeout, and records
+ * every Content-Security-Policy violation: the server's policy must never get in the app's way.
+ */
 export async function watch(page) {
   // A rejection with something other than an Error reaches `pageerror` as just "Object".
-  await page.addInitScript(() =>
+  await page.addInitScript(() => {
     window.addEventListener("unhandledrejection", (e) => {
       const r = e.reason;
       const what = r instanceof Error ? r.stack : `${Object.prototype.toString.call(r)} ${r?.type ?? ""} ${r?.code ?? ""} ${r?.reason ?? ""} ${JSON.stringify(r) ?? ""}`;
       console.error(`unhandled rejection: ${what}`);
-    }),
-  );
+    });
+    document.addEventListener("securitypolicyviolation", (e) =>
+      console.error(`csp violation: ${e.effectiveDirective} blocked ${e.blockedURI || "inline"} at ${e.sourceFile}:${e.lineNumber}`),
+    );
+  });
   page.on("pageerror", (e) => console.error(`page error (${page.url()}):`, e.message));
-  page.on("console", (m) => m.text().startsWith("unhandled rejection") && console.error(m.text()));
+  page.on("console", (m) => {
+    const text = m.text();
+    if (text.startsWith("unhandled rejection")) console.error(text);
+    // Chromium's own report names the policy; the event above may not fire for every kind.
+    if (text.startsWith("csp violation") || text.includes("Content Security Policy")) {
+      cspViolations.push(`${page.url()}: ${text}`);
+      console.error(text);
+    }
+  });
+}
+
+/** Fails with the violations seen since the last call, and forgets them. */
+export function assertNoCspViolations(assert) {
+  const seen = cspViolations.splice(0);
+  assert.deepEqual(seen, [], "no Content-Security-Policy violation");
 }
 
 let shot = 0;
 
-/** Empties the artifacts directory, so that the screenshots there are this run's. */
+/** Empties this test file's artifacts directory, so that the screenshots there are this run's. */
 export function resetArtifacts() {
   rmSync(artifacts, { recursive: true, force: true });
   shot = 0;

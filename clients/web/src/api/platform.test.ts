@@ -7,15 +7,26 @@ const load = async () => {
 };
 
 let stored: Map<string, string>;
+// The Content-Security-Policies the page added to itself, and page reloads.
+let policies: string[];
+let reloads: number;
 
 beforeEach(() => {
   stored = new Map();
+  policies = [];
+  reloads = 0;
+  vi.stubGlobal("document", {
+    createElement: () => ({}),
+    head: { append: (meta: { httpEquiv: string; content: string }) => policies.push(`${meta.httpEquiv}: ${meta.content}`) },
+  });
   vi.stubGlobal("localStorage", {
     getItem: (k: string) => stored.get(k) ?? null,
     setItem: (k: string, v: string) => void stored.set(k, v),
     removeItem: (k: string) => void stored.delete(k),
   });
-  vi.stubGlobal("window", { location: { origin: "http://127.0.0.1:5173", href: "http://127.0.0.1:5173/runs/1" } });
+  vi.stubGlobal("window", {
+    location: { origin: "http://127.0.0.1:5173", href: "http://127.0.0.1:5173/runs/1", reload: () => (reloads += 1) },
+  });
 });
 
 afterEach(() => vi.unstubAllGlobals());
@@ -30,6 +41,12 @@ describe("in a browser", () => {
     expect(platform.socketUrl("/graphql/ws")).toBe("ws://127.0.0.1:5173/graphql/ws");
     vi.stubGlobal("window", { location: { origin: "https://acc.example.com" } });
     expect(platform.socketUrl("/graphql/ws")).toBe("wss://acc.example.com/graphql/ws");
+  });
+
+  it("adds no policy of its own: the server sends it with the page", async () => {
+    const { platform } = await load();
+    await platform.startPlatform();
+    expect(policies).toEqual([]);
   });
 
   it("keeps the refresh token in localStorage, read afresh each time", async () => {
@@ -73,6 +90,16 @@ describe("in the desktop app", () => {
     expect(platform.serverOrigin()).toBe("https://acc.example.com");
     expect(platform.serverUrl("/graphql")).toBe("https://acc.example.com/graphql");
     expect(platform.socketUrl("/graphql/ws")).toBe("wss://acc.example.com/graphql/ws");
+  });
+
+  it("lets the page connect to that server and the app only", async () => {
+    desktopApp("https://acc.example.com", null);
+    const { platform } = await load();
+    await platform.startPlatform();
+    expect(policies).toEqual([
+      "Content-Security-Policy: default-src 'self'; script-src 'self'; style-src 'self'; " +
+        "connect-src https://acc.example.com wss://acc.example.com ipc: http://ipc.localhost; object-src 'none'; base-uri 'none'; form-action 'self'",
+    ]);
   });
 
   it("uses ws: for a server on plain http", async () => {
@@ -170,10 +197,23 @@ describe("inside the Android app", () => {
     expect(platform.needsServer()).toBe(false);
     expect(platform.serverUrl("/graphql")).toBe("https://acc.example.com:8443/graphql");
     expect(platform.socketUrl("/graphql/ws")).toBe("wss://acc.example.com:8443/graphql/ws");
+    // From then on the page may connect to that server only.
+    expect(policies).toHaveLength(1);
+    expect(policies[0]).toContain("; connect-src https://acc.example.com:8443 wss://acc.example.com:8443; ");
 
-    // From the sign-in page the person may name another one.
+    // From the sign-in page the person may name another one: the page starts again without
+    // the policy that names this one, which could not be loosened.
     platform.forgetServer();
     expect(platform.needsServer()).toBe(true);
+    expect(reloads).toBe(1);
+  });
+
+  it("names a server chosen earlier in its policy from the start", async () => {
+    stored.set("acc.server", "http://10.0.0.5:8080");
+    const { platform } = await load();
+    await platform.startPlatform();
+    expect(policies).toHaveLength(1);
+    expect(policies[0]).toContain("; connect-src http://10.0.0.5:8080 ws://10.0.0.5:8080; ");
   });
 
   it("refuses what is not an http(s) address and keeps nothing", async () => {

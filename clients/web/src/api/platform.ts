@@ -27,14 +27,21 @@ interface Desktop {
 }
 let desktop: Desktop | null = null;
 let keystoreProblem: string | null = null;
+// Whether the page has added its own Content-Security-Policy (inside the apps).
+let restricted = false;
 const listeners = new Set<() => void>();
 
 /** Asks the desktop app, when inside it, for its server and stored credential; call before the first render. */
 export async function startPlatform(): Promise<void> {
   const invoke = globalThis.__TAURI__?.core.invoke;
-  if (!invoke) return;
+  if (!invoke) {
+    const android = insideAndroidApp() ? localStorage.getItem(SERVER_KEY) : null;
+    if (android) restrictConnections(android);
+    return;
+  }
   const server = await invoke<string>("server_url");
   desktop = { invoke, server, credential: null, writes: Promise.resolve() };
+  restrictConnections(server);
   try {
     desktop.credential = await invoke<string | null>("credential_get");
   } catch (error) {
@@ -72,11 +79,50 @@ export function chooseServer(address: string) {
     throw new Error(`"${address}" is not an http(s) address; write it as https://acc.example.com`);
   }
   localStorage.setItem(SERVER_KEY, url.origin);
+  restrictConnections(url.origin);
 }
 
 /** Lets the person name another server in the Android app (from the sign-in page). */
 export function forgetServer() {
   localStorage.removeItem(SERVER_KEY);
+  // A policy cannot be widened: the page starts again without the one naming the old server.
+  if (restricted) window.location.reload();
+}
+
+/**
+ * The Content-Security-Policy of the page inside the desktop and Android apps, which load it
+ * from the device: as strict as the one `acc serve` sends with it (the app has no GraphiQL, so no
+ * `data:` fonts or images either), and it may connect only to `server`, over http(s) and ws(s),
+ * and in the desktop app to the app itself over Tauri's IPC.
+ */
+export function appPolicy(server: string): string {
+  const sockets = new URL(server);
+  sockets.protocol = sockets.protocol === "https:" ? "wss:" : "ws:";
+  const ipc = insideDesktopApp() ? " ipc: http://ipc.localhost" : "";
+  return [
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self'",
+    `connect-src ${new URL(server).origin} ${sockets.origin}${ipc}`,
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+  ].join("; ");
+}
+
+/**
+ * Inside the apps no server sends the page a policy, and the server is known only once the app
+ * runs (the desktop app is told it at start; on Android the person names it), so the page adds
+ * its own, as a <meta> element, as soon as it knows. Policies only ever narrow what a page may
+ * do: this one takes nothing away that the page needs, and it cannot be loosened later.
+ */
+function restrictConnections(server: string) {
+  if (restricted) return;
+  const meta = document.createElement("meta");
+  meta.httpEquiv = "Content-Security-Policy";
+  meta.content = appPolicy(server);
+  document.head.append(meta);
+  restricted = true;
 }
 
 export function serverOrigin(): string {
