@@ -398,14 +398,18 @@ impl GatewayService {
         Ok(row)
     }
 
+    /// A connector the caller administers (its workspace's admins): seen but not administered is
+    /// `FORBIDDEN`, not seen is `NOT_FOUND`.
+    async fn connector_to_administer(&self, actor: &Actor, id: Uuid) -> Result<connector::Model> {
+        let row = self.connector(actor, id).await?;
+        let workspace = ScopePath::workspace(row.organization_id, row.workspace_id);
+        actor.authorize(Permission::Administer, &workspace, "connector")?;
+        Ok(row)
+    }
+
     /// Revokes a connector: its socket is closed now and its credential refused from now on.
     pub async fn revoke_connector(&self, actor: &Actor, id: Uuid) -> Result<connector::Model> {
-        let row = self.connector(actor, id).await?;
-        actor.authorize(
-            Permission::Administer,
-            &ScopePath::workspace(row.organization_id, row.workspace_id),
-            "connector",
-        )?;
+        let row = self.connector_to_administer(actor, id).await?;
         let now = Utc::now();
         connector::Entity::update_many()
             .col_expr(connector::Column::RevokedAt, Expr::value(now))
@@ -429,12 +433,7 @@ impl GatewayService {
     /// can be started on or handed to its agents. The rows stay, so runs and attempts that used
     /// them keep naming them. Removing one again changes nothing.
     pub async fn remove_connector(&self, actor: &Actor, id: Uuid) -> Result<connector::Model> {
-        let row = self.connector(actor, id).await?;
-        actor.authorize(
-            Permission::Administer,
-            &ScopePath::workspace(row.organization_id, row.workspace_id),
-            "connector",
-        )?;
+        let row = self.connector_to_administer(actor, id).await?;
         if row.revoked_at.is_none() {
             return Err(GatewayError::NotRevoked);
         }
