@@ -350,6 +350,35 @@ on_both_databases!(an_approval_nobody_decides_expires_as_a_denial, |db: TestDb| 
     decide(&f.owner, &expired[0]["id"], "APPROVE", "too late").await.expect_code("CONFLICT");
 });
 
+on_both_databases!(a_run_cancelled_while_it_waits_for_approval_stores_its_agents_last_word, |db: TestDb| async move {
+    let server = Server::start(db).await;
+    let f = common::fixture(&server).await;
+    let task = common::create_task(&f.owner, &f.project_id, "Ask, then be cancelled").await;
+    let (mut connector, _) = raw_connector(&server, &f).await;
+    connector.hello("careful", vec![Capability::Stream, Capability::Approvals]).await;
+    let run_id = start_run(&f.owner, &task["id"]).await;
+    let (run, _) = connector.accept_start().await;
+    assert_eq!(connector.emit(ask(&connector, run, 1, "r1", "deploy")).await, Ok(1));
+    wait_status(&f.owner, &run_id, "WAITING_APPROVAL", None).await;
+
+    // The agent is alive: it is asked to stop, and the run ends only when it has.
+    let cancelled = f.owner.gql("mutation($r: ID!) { cancelRun(runId: $r) { status } }", json!({"r": run_id})).await;
+    assert_eq!(cancelled.data("cancelRun")["status"], "CANCELLING");
+    assert!(approvals(&f.owner, &f.project_id, Some("PENDING")).await.is_empty(), "nothing is left to decide");
+    let (_, command) = connector.command().await;
+    match command {
+        Command::CancelRun { run_id: stopped, mode, .. } => assert_eq!((stopped, mode), (run, CancelMode::Graceful)),
+        other => panic!("expected cancel_run, got {other:?}"),
+    }
+    let stopped = connector.event(run, 2, EventKind::Result, json!({"outcome": "cancelled", "signal": 15}));
+    assert_eq!(connector.emit(stopped).await, Ok(2));
+    wait_status(&f.owner, &run_id, "CANCELLED", None).await;
+    let events = common::events(&f.owner, &run_id).await;
+    let result = events.iter().position(|e| e["kind"] == "result").expect("the agent's result is stored");
+    assert_eq!(events[result]["data"]["signal"], 15);
+    assert_eq!(events.last().unwrap()["data"]["status"], "cancelled", "the result comes before the end");
+});
+
 on_both_databases!(a_run_is_handed_off_after_a_checkpoint_and_the_source_lease_closes_last, |db: TestDb| async move {
     let server = Server::start(db).await;
     let f = common::fixture(&server).await;

@@ -495,8 +495,16 @@ impl RunService {
     /// other live one at once. The sweeper cancels a run still `cancelling` after the timeout.
     pub async fn cancel_run(&self, actor: &Actor, run_id: Uuid) -> Result<task_run::Model> {
         let run = self.operable_run(actor, run_id).await?;
-        let status = RunStatus::from_stored(&run.status);
+        let mut status = RunStatus::from_stored(&run.status);
         let attempt = self.current_attempt(run_id).await?.filter(|a| a.ended_at.is_none());
+        if status == RunStatus::WaitingApproval && attempt.is_some() {
+            // Its agent is alive and waiting: stop it as a running one, so that what it says as it
+            // stops is stored before the run ends (nothing is stored after the end).
+            self.close_pending_approvals(run_id, approvals::CANCELLED, "the run was cancelled").await?;
+            self.set_status(run_id, RunStatus::Running, Some("cancel requested while waiting for approval".into()))
+                .await?;
+            status = RunStatus::Running;
+        }
         if status != RunStatus::Running {
             let run = self.set_status(run_id, RunStatus::Cancelled, Some("cancelled by a user".into())).await?;
             self.close_pending_approvals(run_id, approvals::CANCELLED, "the run was cancelled").await?;
