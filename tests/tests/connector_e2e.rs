@@ -9,7 +9,7 @@ use std::process::Command;
 use std::time::Duration;
 
 use acc_tests::connector_client::{Ended, RawConnector};
-use acc_tests::{Client, Server, TestDb, on_both_databases};
+use acc_tests::{Client, Server, ServerOptions, TestDb, on_both_databases};
 use common::{enroll, enroll_with, online_agents, run_connector, run_connector_via, wait_status};
 use serde_json::{Value, json};
 
@@ -232,39 +232,34 @@ on_both_databases!(live_runs_outlive_a_control_plane_crash_with_every_line_once,
     drop(connectors);
 });
 
-/// Asks before it deploys; told to stop, it still says something on its way out.
+/// Works until told to stop, then takes its time and still says something on its way out.
 const CHATTY: &str = r#"read input
-echo '{"acc": "approval_request", "action": "deploy", "reason": "ship it"}'
-trap 'echo late 1; echo late 2; exit 0' TERM
-read decision
-echo "never""#;
+echo working
+trap 'sleep 1; echo late 1; echo late 2; exit 0' TERM
+while true; do sleep 0.1; done"#;
 
 on_both_databases!(
     what_an_agent_says_after_its_run_ended_is_refused_and_dropped_by_its_connector,
     |db: TestDb| async move {
-        let server = Server::start(db).await;
+        // The control plane stops waiting for a cancelled run's agent after 300 ms; this one
+        // takes a second.
+        let env = vec![("ACC_RUNS__CANCEL_TIMEOUT_MS".to_owned(), "300".to_owned())];
+        let server = Server::start_with(db, ServerOptions { env, ..ServerOptions::default() }).await;
         let f = common::fixture(&server).await;
         let dir = server.db.dir.clone();
         let credential = enroll(&server, &f.owner, &f.workspace_id, &dir).await;
         let chatty = script(&dir, "chatty.sh", CHATTY);
-        let agents =
-            format!("[[agents]]\nname = \"chatty\"\nadapter = \"command\"\ncommand = {chatty:?}\ninteractive = true\n");
+        let agents = format!("[[agents]]\nname = \"chatty\"\nadapter = \"command\"\ncommand = {chatty:?}\n");
         let _connector = run_connector(&dir, &credential, &agents);
         online_agents(&f.owner, &f.project_id, 1).await;
         let task = common::create_task(&f.owner, &f.project_id, "Deploy").await;
-        let started = f
-            .owner
-            .gql(
-                "mutation($t: ID!) { startRun(taskId: $t, requiredCapabilities: [APPROVALS]) { id } }",
-                json!({"t": task["id"]}),
-            )
-            .await;
+        let started = f.owner.gql("mutation($t: ID!) { startRun(taskId: $t) { id } }", json!({"t": task["id"]})).await;
         let run_id = started.data("startRun")["id"].as_str().unwrap().to_owned();
-        wait_status(&f.owner, &run_id, "WAITING_APPROVAL").await;
-        // Cancelled while it waits: the run ends at once, and the agent is told to stop.
+        wait_status(&f.owner, &run_id, "RUNNING").await;
         let cancelled =
             f.owner.gql("mutation($r: ID!) { cancelRun(runId: $r) { status } }", json!({"r": run_id})).await;
-        assert_eq!(cancelled.data("cancelRun")["status"], "CANCELLED");
+        assert_eq!(cancelled.data("cancelRun")["status"], "CANCELLING");
+        wait_status(&f.owner, &run_id, "CANCELLED").await;
 
         // Its last words and its result come after the end: refused, and dropped from the spool
         // instead of being sent again at every reconnect.
