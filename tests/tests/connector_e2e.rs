@@ -235,15 +235,18 @@ on_both_databases!(live_runs_outlive_a_control_plane_crash_with_every_line_once,
 /// Works until told to stop, then takes its time and still says something on its way out.
 const CHATTY: &str = r#"read input
 echo working
-trap 'sleep 1; echo late 1; echo late 2; exit 0' TERM
+trap 'sleep 0.7; echo late 1; echo late 2; exit 0' TERM
 while true; do sleep 0.1; done"#;
 
 on_both_databases!(
     what_an_agent_says_after_its_run_ended_is_refused_and_dropped_by_its_connector,
     |db: TestDb| async move {
-        // The control plane stops waiting for a cancelled run's agent after 300 ms; this one
-        // takes a second.
-        let env = vec![("ACC_RUNS__CANCEL_TIMEOUT_MS".to_owned(), "300".to_owned())];
+        // The control plane stops waiting for a cancelled run's agent after 100 ms (its sweeper
+        // looks every lease/10 = 200 ms); this agent takes 700 ms, and the connector's grace
+        // before SIGKILL is a second.
+        let env = [("CANCEL_TIMEOUT_MS", "100"), ("LEASE_MS", "2000"), ("HEARTBEAT_INTERVAL_MS", "500")]
+            .map(|(k, v)| (format!("ACC_RUNS__{k}"), v.to_owned()))
+            .to_vec();
         let server = Server::start_with(db, ServerOptions { env, ..ServerOptions::default() }).await;
         let f = common::fixture(&server).await;
         let dir = server.db.dir.clone();
@@ -263,17 +266,19 @@ on_both_databases!(
 
         // Its last words and its result come after the end: refused, and dropped from the spool
         // instead of being sent again at every reconnect.
-        let runs = dir.join("spool").join("runs");
-        let spooled = || std::fs::read_dir(&runs).unwrap().filter_map(Result::ok).count();
+        let dropped = || {
+            let log = std::fs::read_to_string(dir.join("connector.log")).unwrap_or_default();
+            log.contains("its unsent events are dropped")
+        };
         for _ in 0..200 {
-            if spooled() == 0 {
+            if dropped() {
                 break;
             }
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
-        assert_eq!(spooled(), 0, "the connector still holds the ended run's events");
-        let log = std::fs::read_to_string(dir.join("connector.log")).unwrap();
-        assert!(log.contains("its unsent events are dropped"), "{log}");
+        assert!(dropped(), "the connector was told the run ended and dropped what it held");
+        let runs = dir.join("spool").join("runs");
+        assert_eq!(std::fs::read_dir(&runs).unwrap().count(), 0, "the connector still holds the ended run's events");
         let stored = common::events(&f.owner, &run_id).await;
         assert!(
             !stored.iter().any(|e| e["data"]["line"].as_str().is_some_and(|l| l.starts_with("late"))),
