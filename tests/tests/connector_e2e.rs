@@ -265,20 +265,22 @@ on_both_databases!(
         wait_status(&f.owner, &run_id, "CANCELLED").await;
 
         // Its last words and its result come after the end: refused, and dropped from the spool
-        // instead of being sent again at every reconnect.
+        // instead of being sent again at every reconnect. Each refusal drops what was sent so
+        // far; the run's file goes once its agent has exited and its result was refused too.
         let dropped = || {
             let log = std::fs::read_to_string(dir.join("connector.log")).unwrap_or_default();
             log.contains("its unsent events are dropped")
         };
+        let runs = dir.join("spool").join("runs");
+        let held = || std::fs::read_dir(&runs).map_or(0, |entries| entries.count());
         for _ in 0..200 {
-            if dropped() {
+            if dropped() && held() == 0 {
                 break;
             }
             tokio::time::sleep(Duration::from_millis(50)).await;
         }
         assert!(dropped(), "the connector was told the run ended and dropped what it held");
-        let runs = dir.join("spool").join("runs");
-        assert_eq!(std::fs::read_dir(&runs).unwrap().count(), 0, "the connector still holds the ended run's events");
+        assert_eq!(held(), 0, "the connector still holds the ended run's events");
         let stored = common::events(&f.owner, &run_id).await;
         assert!(
             !stored.iter().any(|e| e["data"]["line"].as_str().is_some_and(|l| l.starts_with("late"))),
