@@ -28,14 +28,26 @@ pub async fn connect(url: &str) -> Result<DatabaseConnection, DbErr> {
     Database::connect(options).await
 }
 
-/// Begins a transaction that writes. On SQLite it takes the write lock at `BEGIN IMMEDIATE`: a
-/// deferred transaction that reads first cannot become the writer once another one committed in
-/// between (SQLITE_BUSY, which the busy timeout cannot wait out); an immediate one waits its turn.
-/// PostgreSQL ignores the mode.
-pub async fn begin_write(db: &DatabaseConnection) -> Result<DatabaseTransaction, DbErr> {
+/// Whose turn it is to write to SQLite, in this process.
+static SQLITE_WRITER: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+
+/// The turn to write to SQLite, held until dropped (after the commit); `None` on PostgreSQL.
+pub type WriteTurn = Option<tokio::sync::MutexGuard<'static, ()>>;
+
+/// Begins a transaction that writes. On SQLite, writers first take their turn in a queue in
+/// this process, so they wake the moment the writer before them is done instead of polling
+/// the busy handler; then the write lock at `BEGIN IMMEDIATE`, since a deferred transaction
+/// that reads first cannot become the writer once another one committed in between
+/// (SQLITE_BUSY, which the busy timeout cannot wait out). PostgreSQL needs neither. Keep the
+/// turn until the transaction has ended.
+pub async fn begin_write(db: &DatabaseConnection) -> Result<(DatabaseTransaction, WriteTurn), DbErr> {
+    let turn = match db.get_database_backend() {
+        DbBackend::Sqlite => Some(SQLITE_WRITER.lock().await),
+        _ => None,
+    };
     let options =
         TransactionOptions { sqlite_transaction_mode: Some(SqliteTransactionMode::Immediate), ..Default::default() };
-    db.begin_with_options(options).await
+    Ok((db.begin_with_options(options).await?, turn))
 }
 
 pub async fn migrate(db: &DatabaseConnection) -> Result<(), DbErr> {

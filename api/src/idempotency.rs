@@ -73,7 +73,7 @@ where
     E: From<CommonError> + From<DbErr>,
 {
     let Some(key) = key else {
-        let txn = crate::db::begin_write(db).await?;
+        let (txn, _turn) = crate::db::begin_write(db).await?;
         let id = create(&txn).await?;
         txn.commit().await?;
         return Ok(Outcome::Created(id));
@@ -85,7 +85,7 @@ where
     if let Some(id) = earlier(db, actor, key, operation, &hash).await? {
         return Ok(Outcome::Replayed(id));
     }
-    let txn = crate::db::begin_write(db).await?;
+    let (txn, _turn) = crate::db::begin_write(db).await?;
     let id = create(&txn).await?;
     let recorded = idempotency_record::ActiveModel {
         id: Set(new_id()),

@@ -20,8 +20,13 @@ type Socket = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStre
 
 /// Exchanges an enrollment token; returns the HTTP status and body.
 pub async fn enroll(server: &Server, token: &str) -> (u16, Value) {
+    enroll_at(&server.base_url(), token).await
+}
+
+/// [`enroll`] with a server at `base_url` (`http://host:port`).
+pub async fn enroll_at(base_url: &str, token: &str) -> (u16, Value) {
     let response = reqwest::Client::new()
-        .post(format!("{}/v1/connectors/enroll", server.base_url()))
+        .post(format!("{base_url}/v1/connectors/enroll"))
         .json(&json!({"token": token, "name": "test-host"}))
         .send()
         .await
@@ -55,7 +60,12 @@ pub enum Ended {
 impl RawConnector {
     /// Dials the gateway with a credential; `Err(Refused(status))` when the upgrade is refused.
     pub async fn dial(server: &Server, id: Uuid, credential: &str) -> Result<Self, Ended> {
-        Self::dial_with(server, id, credential, None).await
+        Self::dial_with(&server.base_url(), id, credential, None).await
+    }
+
+    /// [`Self::dial`] with a server at `base_url` (`http://host:port`).
+    pub async fn dial_at(base_url: &str, id: Uuid, credential: &str) -> Result<Self, Ended> {
+        Self::dial_with(base_url, id, credential, None).await
     }
 
     /// Dials the gateway over TLS with `tls` (the server's CA, and a client certificate or none).
@@ -65,7 +75,7 @@ impl RawConnector {
         credential: &str,
         tls: std::sync::Arc<rustls::ClientConfig>,
     ) -> Result<Self, Ended> {
-        Self::dial_with(server, id, credential, Some(tokio_tungstenite::Connector::Rustls(tls))).await
+        Self::dial_with(&server.base_url(), id, credential, Some(tokio_tungstenite::Connector::Rustls(tls))).await
     }
 
     /// Dials the gateway over plain HTTP from the loopback address `from`, with extra `headers`:
@@ -105,12 +115,12 @@ impl RawConnector {
     }
 
     async fn dial_with(
-        server: &Server,
+        base_url: &str,
         id: Uuid,
         credential: &str,
         tls: Option<tokio_tungstenite::Connector>,
     ) -> Result<Self, Ended> {
-        let url = format!("{}/v1/connectors/ws", server.base_url().replacen("http", "ws", 1));
+        let url = format!("{}/v1/connectors/ws", base_url.replacen("http", "ws", 1));
         let mut request = url.into_client_request().unwrap();
         request.headers_mut().insert("authorization", format!("Bearer {credential}").parse().unwrap());
         match tokio_tungstenite::connect_async_tls_with_config(request, None, true, tls).await {
@@ -194,6 +204,14 @@ impl RawConnector {
 
     pub async fn send(&mut self, envelope: Envelope) {
         self.send_text(acc_protocol::encode(&envelope).unwrap()).await;
+    }
+
+    /// Sends frames in one write, as a connector catching up does.
+    pub async fn send_all(&mut self, envelopes: &[Envelope]) {
+        for envelope in envelopes {
+            self.socket.feed(Message::text(acc_protocol::encode(envelope).unwrap())).await.unwrap();
+        }
+        self.socket.flush().await.unwrap();
     }
 
     pub async fn send_text(&mut self, text: String) {

@@ -183,7 +183,7 @@ impl GatewayService {
     /// bad request rolls the claim back, so it uses the token up only once a certificate is issued.
     pub async fn enroll(&self, token: &str, name: Option<&str>, csr: Option<&str>) -> Result<Enrolled> {
         let now = Utc::now();
-        let txn = crate::db::begin_write(&self.db).await?;
+        let (txn, _turn) = crate::db::begin_write(&self.db).await?;
         let found = enrollment_token::Entity::find()
             .filter(enrollment_token::Column::TokenHash.eq(secrets::hash_secret(token)))
             .one(&txn)
@@ -258,7 +258,7 @@ impl GatewayService {
         outbox: mpsc::Sender<Envelope>,
     ) -> Result<Vec<AgentId>> {
         let now = Utc::now();
-        let txn = crate::db::begin_write(&self.db).await?;
+        let (txn, _turn) = crate::db::begin_write(&self.db).await?;
         let mut ids = Vec::with_capacity(agents.len());
         for descriptor in agents {
             let capabilities = serde_json::json!(descriptor.capabilities);

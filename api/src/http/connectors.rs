@@ -3,6 +3,7 @@
 //! handed to the gateway and run services.
 
 use std::collections::HashSet;
+use std::ops::ControlFlow;
 use std::time::Duration;
 
 use acc_protocol::{Envelope, ErrorCode, Frame, MAX_FRAME_BYTES, ProtocolError};
@@ -13,7 +14,7 @@ use axum::extract::{ConnectInfo, State};
 use axum::http::{HeaderMap, HeaderName, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::{Extension, Json};
-use futures_util::{SinkExt, StreamExt};
+use futures_util::{FutureExt, SinkExt, StreamExt};
 use rustls::pki_types::CertificateDer;
 use rustls::pki_types::pem::PemObject;
 use serde::Deserialize;
@@ -26,12 +27,15 @@ use super::tls::TlsConnection;
 use crate::config::{Config, ConnectorClientCertificate, DEFAULT_CERTIFICATE_HEADER};
 use crate::error::DomainError;
 use crate::gateway::{CertificateCheck, GatewayError, OUTBOX_CAPACITY};
-use crate::runs::RunError;
+use crate::runs::{ConnectorEvent, Ingested, RunError};
 
 /// Close codes, as docs/protocol.md lists them.
 const CLOSE_POLICY: u16 = 1008;
 const CLOSE_TOO_BIG: u16 = 1009;
 const CLOSE_IDENTITY: u16 = 4403;
+
+/// The most frames read from a connector's socket before their events are stored and answered.
+const MAX_FRAMES_AT_ONCE: usize = 256;
 
 fn error_body(status: StatusCode, err: impl DomainError) -> Response {
     let body = serde_json::json!({ "error": { "code": err.code().as_str(), "message": err.to_string() } });
@@ -259,31 +263,41 @@ async fn serve(state: AppState, connector: acc_entity::connector::Model, socket:
                 None => { let _ = sink.send(close(CLOSE_IDENTITY, "revoked or replaced by a newer connection")).await; break; }
             },
             incoming = tokio::time::timeout(silence, stream.next()) => {
-                let message = match incoming {
+                let first = match incoming {
                     Err(_) => { tracing::warn!("connector silent; closing"); break; }
                     Ok(None) | Ok(Some(Err(_))) => break,
                     Ok(Some(Ok(message))) => message,
                 };
-                let bytes = match message {
-                    Message::Text(text) => text.as_bytes().to_vec(),
-                    Message::Binary(bytes) => bytes.to_vec(),
-                    Message::Close(_) => break,
-                    _ => continue,
-                };
-                match handle(&state, id, &bytes, &mut returning).await {
-                    Ok(Some(reply)) => {
-                        let text = acc_protocol::encode(&reply).unwrap_or_default();
-                        if sink.send(Message::Text(text.into())).await.is_err() { break; }
-                    }
-                    Ok(None) => {}
-                    Err(Refusal { code, message, close_with, about }) => {
-                        let _ = sink.send(error_about(id, about.as_ref(), code, message)).await;
-                        if let Some(close_code) = close_with {
-                            let _ = sink.send(close(close_code, "protocol violation")).await;
-                            break;
-                        }
+                // Every frame already here is handled at once: the events among them are stored
+                // in one transaction (group commit), and the replies go out in one flush.
+                let mut messages = vec![first];
+                let mut ended = false;
+                while messages.len() < MAX_FRAMES_AT_ONCE {
+                    match stream.next().now_or_never() {
+                        Some(Some(Ok(message))) => messages.push(message),
+                        Some(_) => { ended = true; break; }
+                        None => break,
                     }
                 }
+                let mut frames = Frames::new(&state, id);
+                for message in messages {
+                    let bytes = match message {
+                        Message::Text(text) => text.as_bytes().to_vec(),
+                        Message::Binary(bytes) => bytes.to_vec(),
+                        Message::Close(_) => { ended = true; break; }
+                        _ => continue,
+                    };
+                    if frames.take(&bytes, &mut returning).await.is_break() {
+                        ended = true;
+                        break;
+                    }
+                }
+                let replies = frames.finish().await;
+                let mut sent = true;
+                for reply in replies {
+                    if sink.feed(reply).await.is_err() { sent = false; break; }
+                }
+                if !sent || sink.flush().await.is_err() || ended { break; }
             }
         }
     }
@@ -298,12 +312,13 @@ struct Returning {
     connected_at: chrono::DateTime<chrono::Utc>,
 }
 
+#[derive(Clone)]
 struct Refusal {
     code: ErrorCode,
     message: String,
     close_with: Option<u16>,
     /// The refused frame, when it could be read.
-    about: Option<Envelope>,
+    about: Option<Box<Envelope>>,
 }
 
 impl From<ProtocolError> for Refusal {
@@ -313,22 +328,135 @@ impl From<ProtocolError> for Refusal {
     }
 }
 
-/// One frame from the connector; the reply to send, if any.
+/// Frames read from the socket at one wake-up, handled in order: consecutive events wait in a
+/// batch stored by one call, which every other frame flushes first.
+struct Frames<'a> {
+    state: &'a AppState,
+    connector_id: uuid::Uuid,
+    events: Vec<ConnectorEvent>,
+    envelopes: Vec<Envelope>,
+    replies: Vec<Message>,
+}
+
+impl<'a> Frames<'a> {
+    fn new(state: &'a AppState, connector_id: uuid::Uuid) -> Self {
+        Frames { state, connector_id, events: Vec::new(), envelopes: Vec::new(), replies: Vec::new() }
+    }
+
+    /// Takes the next frame; `Break` when the socket is to be closed after it.
+    async fn take(&mut self, bytes: &[u8], returning: &mut Option<Returning>) -> ControlFlow<()> {
+        let outcome = match self.read(bytes) {
+            Ok(envelope) => match ConnectorEvent::read(&envelope) {
+                Some(Ok(event)) => {
+                    self.events.push(event);
+                    self.envelopes.push(envelope);
+                    return ControlFlow::Continue(());
+                }
+                Some(Err(e)) => Err(refusal(e, &envelope)),
+                None => {
+                    self.store_events().await;
+                    handle(self.state, self.connector_id, envelope, returning).await
+                }
+            },
+            Err(refusal) => Err(refusal),
+        };
+        self.answer(outcome)
+    }
+
+    fn read(&self, bytes: &[u8]) -> Result<Envelope, Refusal> {
+        let envelope = acc_protocol::decode(bytes)?;
+        if envelope.connector_id != self.connector_id {
+            return Err(Refusal {
+                code: ErrorCode::IdentityMismatch,
+                message: "connector_id is not yours".into(),
+                close_with: Some(CLOSE_IDENTITY),
+                about: None,
+            });
+        }
+        Ok(envelope)
+    }
+
+    fn answer(&mut self, outcome: Result<Option<Envelope>, Refusal>) -> ControlFlow<()> {
+        match outcome {
+            Ok(reply) => {
+                self.replies.extend(reply.map(|reply| text(&reply)));
+                ControlFlow::Continue(())
+            }
+            Err(Refusal { code, message, close_with, about }) => {
+                self.replies.push(error_about(self.connector_id, about.as_deref(), code, message));
+                match close_with {
+                    Some(close_code) => {
+                        self.replies.push(close(close_code, "protocol violation"));
+                        ControlFlow::Break(())
+                    }
+                    None => ControlFlow::Continue(()),
+                }
+            }
+        }
+    }
+
+    /// Stores the waiting events together and queues their acknowledgements and refusals.
+    async fn store_events(&mut self) {
+        if self.events.is_empty() {
+            return;
+        }
+        let events = std::mem::take(&mut self.events);
+        let envelopes = std::mem::take(&mut self.envelopes);
+        let span = tracing::info_span!("events", count = events.len());
+        match self.state.services.runs.ingest(self.connector_id, &events).instrument(span).await {
+            Ok(Ingested { acks, refused }) => {
+                for (index, e) in refused {
+                    let _ = self.answer(Err(refusal(e, &envelopes[index])));
+                }
+                for (run_id, up_to_sequence) in acks {
+                    self.replies
+                        .push(text(&Envelope::new(self.connector_id, Frame::EventAck { run_id, up_to_sequence })));
+                }
+            }
+            // Nothing of the batch is acknowledged: the connector sends it again.
+            Err(e) => {
+                let failure = internal(e);
+                for envelope in &envelopes {
+                    let _ = self.answer(Err(Refusal { about: Some(Box::new(envelope.clone())), ..failure.clone() }));
+                }
+            }
+        }
+    }
+
+    async fn finish(mut self) -> Vec<Message> {
+        self.store_events().await;
+        self.replies
+    }
+}
+
+fn text(envelope: &Envelope) -> Message {
+    Message::Text(acc_protocol::encode(envelope).unwrap_or_default().into())
+}
+
+/// How an event the run service did not store is refused to its connector.
+fn refusal(e: RunError, envelope: &Envelope) -> Refusal {
+    let about = Some(Box::new(envelope.clone()));
+    let code = match &e {
+        RunError::UnknownRun => ErrorCode::UnknownRun,
+        RunError::OutOfOrder { .. } => ErrorCode::OutOfOrder,
+        RunError::RunEnded { .. } => ErrorCode::RunEnded,
+        RunError::Common(crate::error::CommonError::Validation { .. }) => ErrorCode::MalformedFrame,
+        _ => return Refusal { about, ..internal(e) },
+    };
+    let message = match e {
+        RunError::UnknownRun => format!("run {:?} is not running on this connector", envelope.run_id),
+        e => e.to_string(),
+    };
+    Refusal { code, message, close_with: None, about }
+}
+
+/// One frame from the connector other than an event; the reply to send, if any.
 async fn handle(
     state: &AppState,
     connector_id: uuid::Uuid,
-    bytes: &[u8],
+    envelope: Envelope,
     returning: &mut Option<Returning>,
 ) -> Result<Option<Envelope>, Refusal> {
-    let envelope = acc_protocol::decode(bytes)?;
-    if envelope.connector_id != connector_id {
-        return Err(Refusal {
-            code: ErrorCode::IdentityMismatch,
-            message: "connector_id is not yours".into(),
-            close_with: Some(CLOSE_IDENTITY),
-            about: None,
-        });
-    }
     let services = &state.services;
     match &envelope.payload {
         Frame::Heartbeat { status, active_runs } => {
@@ -349,34 +477,6 @@ async fn handle(
                 .await
                 .map_err(internal)?;
             Ok(None)
-        }
-        Frame::Event { kind, data } => {
-            let span = tracing::info_span!("event", run_id = ?envelope.run_id, sequence = ?envelope.sequence);
-            match services.runs.ingest(connector_id, &envelope, *kind, data).instrument(span).await {
-                Ok(up_to_sequence) => {
-                    let run_id = envelope.run_id.unwrap_or_default();
-                    Ok(Some(Envelope::new(connector_id, Frame::EventAck { run_id, up_to_sequence })))
-                }
-                Err(RunError::UnknownRun) => Err(Refusal {
-                    code: ErrorCode::UnknownRun,
-                    message: format!("run {:?} is not running on this connector", envelope.run_id),
-                    close_with: None,
-                    about: Some(envelope.clone()),
-                }),
-                Err(e @ RunError::OutOfOrder { .. }) => Err(Refusal {
-                    code: ErrorCode::OutOfOrder,
-                    message: e.to_string(),
-                    close_with: None,
-                    about: Some(envelope.clone()),
-                }),
-                Err(e @ RunError::RunEnded { .. }) => Err(Refusal {
-                    code: ErrorCode::RunEnded,
-                    message: e.to_string(),
-                    close_with: None,
-                    about: Some(envelope.clone()),
-                }),
-                Err(e) => Err(Refusal { about: Some(envelope.clone()), ..internal(e) }),
-            }
         }
         Frame::Error { code, message } => {
             tracing::warn!(?code, %message, "connector reported an error");

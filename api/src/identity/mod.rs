@@ -305,7 +305,7 @@ impl IdentityService {
         let email = owner.normalized_email()?;
         let password_hash = secrets::hash_password(&owner.password).await?;
         let now = Utc::now();
-        let txn = crate::db::begin_write(&self.db).await?;
+        let (txn, _turn) = crate::db::begin_write(&self.db).await?;
         let org = organization::ActiveModel {
             id: Set(new_id()),
             name: Set(name.to_owned()),
@@ -339,7 +339,7 @@ impl IdentityService {
 
     async fn start_session(&self, user: user::Model, device: DeviceInfo) -> Result<SignIn> {
         let now = Utc::now();
-        let txn = crate::db::begin_write(&self.db).await?;
+        let (txn, _turn) = crate::db::begin_write(&self.db).await?;
         let session = device_session::ActiveModel {
             id: Set(new_id()),
             organization_id: Set(user.organization_id),
@@ -411,7 +411,7 @@ impl IdentityService {
         if session.revoked_at.is_some() {
             return Err(IdentityError::SessionEnded);
         }
-        let txn = crate::db::begin_write(&self.db).await?;
+        let (txn, _turn) = crate::db::begin_write(&self.db).await?;
         // Only one presenter can win the rotation; a second one is a replay.
         let rotated = refresh_token::Entity::update_many()
             .col_expr(refresh_token::Column::RotatedAt, sea_orm::sea_query::Expr::value(now))
@@ -706,7 +706,7 @@ impl IdentityService {
         }
         let email = new.normalized_email()?;
         let password_hash = secrets::hash_password(&new.password).await?;
-        let txn = crate::db::begin_write(&self.db).await?;
+        let (txn, _turn) = crate::db::begin_write(&self.db).await?;
         let user = insert_user(&txn, actor.organization_id, &email, &new.display_name, password_hash, false).await?;
         if let Some(role) = role {
             insert_grant(&txn, actor.organization_id, user.id, role, ScopeKind::Organization, actor.organization_id)
@@ -773,7 +773,7 @@ impl IdentityService {
         let permission = if role == Role::Owner { Permission::Own } else { Permission::Administer };
         actor.authorize(permission, &path, scope.0.as_str())?;
         let subject = self.member_of_tenant(actor, subject_id).await?;
-        let txn = crate::db::begin_write(&self.db).await?;
+        let (txn, _turn) = crate::db::begin_write(&self.db).await?;
         let deleted = role_binding::Entity::delete_many()
             .filter(role_binding::Column::SubjectId.eq(subject.id))
             .filter(role_binding::Column::Role.eq(role.as_str()))
@@ -821,7 +821,7 @@ impl IdentityService {
             return Ok(target);
         }
         let now = Utc::now();
-        let txn = crate::db::begin_write(&self.db).await?;
+        let (txn, _turn) = crate::db::begin_write(&self.db).await?;
         let revision = target.revision;
         let mut active: user::ActiveModel = target.into();
         active.disabled = Set(disabled);

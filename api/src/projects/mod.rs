@@ -564,7 +564,7 @@ impl ProjectService {
         if prerequisite.project_id != task.project_id {
             return Err(CommonError::validation("a task can only depend on a task of the same project").into());
         }
-        let txn = crate::db::begin_write(&self.db).await?;
+        let (txn, _turn) = crate::db::begin_write(&self.db).await?;
         // Dependency changes of one project are serialized, so two concurrent edges cannot close a
         // cycle between them. Writing the project row first takes its row lock on PostgreSQL and
         // SQLite's write lock before any read, so a concurrent change waits instead of failing.

@@ -3,19 +3,23 @@
 //! never after the run's terminal status; and what they cause: a result ends the attempt, an
 //! approval request pauses the run, a checkpoint is kept.
 
+use std::collections::BTreeMap;
+
 use acc_entity::{run_attempt, run_event, task_run};
-use acc_protocol::{Envelope, EventKind, OUTCOME_LOST, RunCursor};
-use sea_orm::{ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter, QueryOrder, Set};
+use acc_protocol::{Envelope, EventKind, Frame, OUTCOME_LOST, RunCursor};
+use chrono::{DateTime, Utc};
+use sea_orm::{ColumnTrait, ConnectionTrait, DatabaseTransaction, EntityTrait, QueryFilter, QueryOrder, QuerySelect};
 use uuid::Uuid;
 
 use super::attempt_status::*;
 use super::state::RunStatus;
-use super::{Result, RunError, RunService, approvals, insert_next, kind_name, lock_run, new_event};
+use super::{Result, RunError, RunService, approvals, kind_name, last_sequence};
 use crate::broker::{Event, Topic};
 use crate::error::{CommonError, is_unique_violation};
+use crate::ids::new_id;
 
 /// The highest connector sequence of a run's events stored from a connector (0: none).
-async fn stored_up_to(db: &impl ConnectionTrait, run_id: Uuid, connector_id: Uuid) -> Result<i64> {
+async fn stored_up_to(db: &impl ConnectionTrait, run_id: Uuid, connector_id: Uuid) -> Result<i64, sea_orm::DbErr> {
     Ok(run_event::Entity::find()
         .filter(run_event::Column::RunId.eq(run_id))
         .filter(run_event::Column::ConnectorId.eq(connector_id))
@@ -27,85 +31,210 @@ async fn stored_up_to(db: &impl ConnectionTrait, run_id: Uuid, connector_id: Uui
         .unwrap_or(0))
 }
 
+/// An event frame from a connector, read once at the gateway.
+#[derive(Debug, Clone)]
+pub struct ConnectorEvent {
+    pub run_id: Uuid,
+    pub event_id: Uuid,
+    /// The connector's own gap-free sequence of the run's events.
+    pub sequence: u64,
+    pub kind: EventKind,
+    pub data: serde_json::Value,
+    pub occurred_at: DateTime<Utc>,
+}
+
+impl ConnectorEvent {
+    /// Reads an event frame's envelope; `None` when the frame is not an event.
+    pub fn read(envelope: &Envelope) -> Option<Result<Self>> {
+        let Frame::Event { kind, data } = &envelope.payload else { return None };
+        let (Some(run_id), Some(event_id), Some(sequence)) = (envelope.run_id, envelope.event_id, envelope.sequence)
+        else {
+            return Some(Err(CommonError::validation("an event needs run_id, event_id and sequence").into()));
+        };
+        if i64::try_from(sequence).is_err() {
+            return Some(Err(CommonError::validation("sequence out of range").into()));
+        }
+        let event = ConnectorEvent {
+            run_id,
+            event_id,
+            sequence,
+            kind: *kind,
+            data: data.clone(),
+            occurred_at: envelope.occurred_at,
+        };
+        Some(Ok(event))
+    }
+}
+
+/// What became of a batch of events from one connector.
+#[derive(Debug, Default)]
+pub struct Ingested {
+    /// Per run: the connector sequence to acknowledge, everything up to it being stored.
+    pub acks: Vec<(Uuid, u64)>,
+    /// The events not stored, by their place in the batch, and why.
+    pub refused: Vec<(usize, RunError)>,
+}
+
+/// One run's share of a batch, as its transaction left it.
+struct RunShare {
+    /// Stored now, in order.
+    stored: Vec<run_event::Model>,
+    /// Sent again and found stored: what they caused is done again.
+    resent: Vec<run_event::Model>,
+    ack: Option<u64>,
+}
+
 impl RunService {
     /// The run's latest attempt on a connector: the one its events from there belong to.
-    async fn latest_attempt_on(&self, run_id: Uuid, connector_id: Uuid) -> Result<Option<run_attempt::Model>> {
-        Ok(run_attempt::Entity::find()
+    async fn latest_attempt_on(
+        &self,
+        db: &impl ConnectionTrait,
+        run_id: Uuid,
+        connector_id: Uuid,
+    ) -> Result<Option<run_attempt::Model>, sea_orm::DbErr> {
+        run_attempt::Entity::find()
             .filter(run_attempt::Column::RunId.eq(run_id))
             .filter(run_attempt::Column::ConnectorId.eq(connector_id))
             .order_by_desc(run_attempt::Column::Number)
-            .one(&self.db)
-            .await?)
+            .one(db)
+            .await
     }
 
-    /// Stores one event from a connector and returns the connector sequence to acknowledge.
-    /// A duplicate (same connector and event id) is acknowledged again and stored once; an event
-    /// that skips a connector sequence not yet stored is refused, so acknowledging a sequence
-    /// always means everything before it is stored too; an event for a run that has ended is
-    /// refused (`RunEnded`), so nothing is ever stored after a terminal status.
-    pub async fn ingest(
-        &self,
-        connector_id: Uuid,
-        envelope: &Envelope,
-        kind: EventKind,
-        data: &serde_json::Value,
-    ) -> Result<u64> {
-        let (Some(run_id), Some(event_id), Some(sequence)) = (envelope.run_id, envelope.event_id, envelope.sequence)
-        else {
-            return Err(CommonError::validation("an event needs run_id, event_id and sequence").into());
-        };
-        let sequence = i64::try_from(sequence).map_err(|_| CommonError::validation("sequence out of range"))?;
-        let attempt = self.latest_attempt_on(run_id, connector_id).await?.ok_or(RunError::UnknownRun)?;
-        let find_stored = || {
-            run_event::Entity::find()
-                .filter(run_event::Column::ConnectorId.eq(connector_id))
-                .filter(run_event::Column::EventId.eq(event_id))
-                .one(&self.db)
-        };
-        if let Some(stored) = find_stored().await? {
-            // A resend: what it caused may have been cut short, and doing it again is harmless.
-            self.effects(&stored).await?;
-            return Ok(stored_up_to(&self.db, run_id, connector_id).await? as u64);
+    /// Stores a batch of events from one connector in one transaction (group commit) and says
+    /// what to acknowledge. Per run, in the connector's order: an event already stored (same
+    /// connector and event id) is acknowledged again and stored once; one that skips a connector
+    /// sequence not yet stored is refused (`OutOfOrder`), so acknowledging a sequence always means
+    /// everything before it is stored too; one for a run that has ended is refused (`RunEnded`),
+    /// so nothing is ever stored after a terminal status.
+    pub async fn ingest(&self, connector_id: Uuid, events: &[ConnectorEvent]) -> Result<Ingested> {
+        let mut runs: BTreeMap<Uuid, Vec<usize>> = BTreeMap::new();
+        for (index, event) in events.iter().enumerate() {
+            runs.entry(event.run_id).or_default().push(index);
         }
         let mut tries = 0;
-        let stored = loop {
+        let (shares, refused) = loop {
             tries += 1;
-            let txn = crate::db::begin_write(&self.db).await?;
-            // Locked, so no terminal status can commit between this check and the insert.
-            let status = lock_run(&txn, run_id).await?;
-            if status.is_terminal() {
-                txn.rollback().await?;
-                return Err(RunError::RunEnded { status });
-            }
-            let expected = stored_up_to(&txn, run_id, connector_id).await? + 1;
-            if sequence != expected {
-                txn.rollback().await?;
-                return Err(RunError::OutOfOrder { expected: expected as u64 });
-            }
-            let mut row = new_event(run_id, kind_name(kind), data.clone());
-            row.attempt_id = Set(Some(attempt.id));
-            row.connector_id = Set(Some(connector_id));
-            row.event_id = Set(Some(event_id));
-            row.connector_sequence = Set(Some(sequence));
-            row.occurred_at = Set(envelope.occurred_at);
-            match insert_next(&txn, run_id, row).await {
-                Ok(event) => {
-                    txn.commit().await?;
-                    break event;
-                }
-                Err(e) if is_unique_violation(&e) && tries < 5 => {
-                    txn.rollback().await?;
-                    // The same event may have won a race with itself (a resend): then it is stored.
-                    if find_stored().await?.is_some() {
-                        return Ok(sequence as u64);
+            let (txn, _turn) = crate::db::begin_write(&self.db).await?;
+            let mut shares = Vec::with_capacity(runs.len());
+            let mut refused = Vec::new();
+            let mut failed = None;
+            // Runs are locked in id order, so two batches never wait on each other in a circle.
+            for (run_id, indices) in &runs {
+                match self.store_run_share(&txn, connector_id, *run_id, indices, events, &mut refused).await {
+                    Ok(share) => shares.push(share),
+                    Err(e) => {
+                        failed = Some(e);
+                        break;
                     }
                 }
-                Err(e) => return Err(e.into()),
+            }
+            match failed {
+                None => {
+                    txn.commit().await?;
+                    break (shares, refused);
+                }
+                // A run's sequence taken by a writer that did not lock the run: try again.
+                Some(e) if is_unique_violation(&e) && tries < 5 => txn.rollback().await?,
+                Some(e) => return Err(e.into()),
             }
         };
-        self.broker.publish(Topic::RunEvents(run_id), Event::RunEvent(stored.clone()));
-        self.effects(&stored).await?;
-        Ok(sequence as u64)
+        let mut acks = Vec::with_capacity(shares.len());
+        for (share, run_id) in shares.into_iter().zip(runs.keys()) {
+            for event in &share.stored {
+                self.broker.publish(Topic::RunEvents(*run_id), Event::RunEvent(event.clone()));
+            }
+            // A resend: what it caused may have been cut short, and doing it again is harmless.
+            for event in share.resent.iter().chain(&share.stored) {
+                self.effects(event).await?;
+            }
+            acks.extend(share.ack.map(|up_to| (*run_id, up_to)));
+        }
+        Ok(Ingested { acks, refused })
+    }
+
+    /// One run's events of a batch, inside the batch's transaction.
+    async fn store_run_share(
+        &self,
+        txn: &DatabaseTransaction,
+        connector_id: Uuid,
+        run_id: Uuid,
+        indices: &[usize],
+        events: &[ConnectorEvent],
+        refused: &mut Vec<(usize, RunError)>,
+    ) -> Result<RunShare, sea_orm::DbErr> {
+        let nothing = RunShare { stored: Vec::new(), resent: Vec::new(), ack: None };
+        // Locked, so no terminal status can commit between this check and the insert.
+        let run = task_run::Entity::find_by_id(run_id).lock_exclusive().one(txn).await?;
+        let attempt = match run {
+            Some(_) => self.latest_attempt_on(txn, run_id, connector_id).await?,
+            None => None,
+        };
+        let (Some(run), Some(attempt)) = (run, attempt) else {
+            refused.extend(indices.iter().map(|&i| (i, RunError::UnknownRun)));
+            return Ok(nothing);
+        };
+        let status = RunStatus::from_stored(&run.status);
+        let stored_up_to = stored_up_to(txn, run_id, connector_id).await? as u64;
+        // Per event in the connector's order: sent again, next in line, or after a gap.
+        let mut next = stored_up_to + 1;
+        let mut fresh = Vec::new();
+        let mut resent = Vec::new();
+        for &index in indices {
+            let event = &events[index];
+            if event.sequence < next {
+                resent.push(index);
+            } else if event.sequence > next {
+                refused.push((index, RunError::OutOfOrder { expected: next }));
+            } else if status.is_terminal() {
+                refused.push((index, RunError::RunEnded { status }));
+            } else {
+                fresh.push(index);
+                next += 1;
+            }
+        }
+        let mut stored = Vec::with_capacity(fresh.len());
+        if !fresh.is_empty() {
+            let last = last_sequence(txn, run_id).await?;
+            for (offset, &index) in fresh.iter().enumerate() {
+                let event = &events[index];
+                stored.push(run_event::Model {
+                    id: new_id(),
+                    run_id,
+                    sequence: last + 1 + offset as i64,
+                    attempt_id: Some(attempt.id),
+                    connector_id: Some(connector_id),
+                    event_id: Some(event.event_id),
+                    connector_sequence: Some(event.sequence as i64),
+                    kind: kind_name(event.kind).to_owned(),
+                    data: event.data.clone(),
+                    occurred_at: event.occurred_at,
+                    created_at: Utc::now(),
+                });
+            }
+            let rows = stored.iter().cloned().map(run_event::ActiveModel::from);
+            run_event::Entity::insert_many(rows).exec_without_returning(txn).await?;
+        }
+        // Only resends are looked up: the same event stored before, else a different one sent
+        // under a sequence already taken.
+        let mut found = Vec::new();
+        if !resent.is_empty() {
+            let ids: Vec<Uuid> = resent.iter().map(|&i| events[i].event_id).collect();
+            found = run_event::Entity::find()
+                .filter(run_event::Column::ConnectorId.eq(connector_id))
+                .filter(run_event::Column::EventId.is_in(ids))
+                .order_by_asc(run_event::Column::Sequence)
+                .all(txn)
+                .await?;
+            for &index in &resent {
+                if !found.iter().any(|e| e.event_id == Some(events[index].event_id)) {
+                    refused.push((index, RunError::OutOfOrder { expected: next }));
+                }
+            }
+            // Stored in this very batch: its effects run once, with the rest of the batch.
+            found.retain(|e| !stored.iter().any(|s| s.id == e.id));
+        }
+        let answered = !stored.is_empty() || !found.is_empty();
+        Ok(RunShare { stored, resent: found, ack: (answered && next > 1).then_some(next - 1) })
     }
 
     /// What a stored event causes. Each effect is idempotent: a resent event runs it again.
@@ -176,7 +305,7 @@ impl RunService {
             let acked_sequence = match run {
                 None => u64::MAX,
                 // Never on this connector: nothing to say about it.
-                Some(_) if self.latest_attempt_on(run_id, connector_id).await?.is_none() => continue,
+                Some(_) if self.latest_attempt_on(&self.db, run_id, connector_id).await?.is_none() => continue,
                 Some(run) if RunStatus::from_stored(&run.status).is_terminal() => u64::MAX,
                 Some(_) => stored_up_to(&self.db, run_id, connector_id).await? as u64,
             };

@@ -38,6 +38,7 @@ use crate::identity::actor::{Actor, Permission, ScopePath};
 use crate::identity::keys::SigningKeys;
 use crate::ids::new_id;
 pub use approvals::{ApprovalAudience, Decision};
+pub use ingest::{ConnectorEvent, Ingested};
 use state::{InvalidTransition, RunStatus, transition};
 
 #[derive(Debug, thiserror::Error)]
@@ -370,7 +371,7 @@ impl RunService {
     /// One step of the state machine: checked, stored with a status event, announced.
     async fn set_status(&self, run_id: Uuid, to: RunStatus, reason: Option<String>) -> Result<task_run::Model> {
         for _ in 0..5 {
-            let txn = crate::db::begin_write(&self.db).await?;
+            let (txn, _turn) = crate::db::begin_write(&self.db).await?;
             let run = task_run::Entity::find_by_id(run_id).one(&txn).await?.ok_or(CommonError::NotFound("run"))?;
             let from = RunStatus::from_stored(&run.status);
             transition(from, to)?;
@@ -411,7 +412,7 @@ impl RunService {
     /// run has ended.
     async fn note(&self, run_id: Uuid, kind: &str, data: serde_json::Value) -> Result<()> {
         for _ in 0..5 {
-            let txn = crate::db::begin_write(&self.db).await?;
+            let (txn, _turn) = crate::db::begin_write(&self.db).await?;
             if lock_run(&txn, run_id).await?.is_terminal() {
                 txn.rollback().await?;
                 return Ok(());
@@ -659,12 +660,16 @@ async fn insert_next(
     run_id: Uuid,
     mut row: run_event::ActiveModel,
 ) -> Result<run_event::Model, sea_orm::DbErr> {
-    let last = run_event::Entity::find()
+    row.sequence = Set(last_sequence(txn, run_id).await? + 1);
+    row.insert(txn).await
+}
+
+/// The run's last event sequence (0: none yet).
+async fn last_sequence(db: &impl ConnectionTrait, run_id: Uuid) -> Result<i64, sea_orm::DbErr> {
+    Ok(run_event::Entity::find()
         .filter(run_event::Column::RunId.eq(run_id))
         .order_by_desc(run_event::Column::Sequence)
-        .one(txn)
+        .one(db)
         .await?
-        .map_or(0, |e| e.sequence);
-    row.sequence = Set(last + 1);
-    row.insert(txn).await
+        .map_or(0, |e| e.sequence))
 }
