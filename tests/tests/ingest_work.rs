@@ -25,7 +25,7 @@ on_both_databases!(a_batch_of_events_costs_the_same_statements_whatever_its_size
     let mut conn = db.connect().await;
     acc_api::db::migrate(&conn).await.unwrap();
     let counter = statements.clone();
-    conn.set_metric_callback(move |info| {
+    conn.set_metric_callback(move |_| {
         counter.fetch_add(1, Ordering::SeqCst);
     });
     let config = Config { data_dir: db.dir.clone(), ..Config::default() };
@@ -66,18 +66,18 @@ on_both_databases!(a_batch_of_events_costs_the_same_statements_whatever_its_size
     // Through the service: one event, then a hundred at once, cost the same.
     let counted = |from: usize| statements.load(Ordering::SeqCst) - from;
     let before = statements.load(Ordering::SeqCst);
-    let one = runs.ingest(connector_id, &[read(&output(1))]).await.unwrap();
+    let one = runs.ingest(connector_id, vec![read(&output(1))]).await.unwrap();
     assert_eq!(one.acks, [(run_id, 1)]);
     assert_eq!(counted(before), STATEMENTS_PER_BATCH, "one event");
     let hundred: Vec<ConnectorEvent> = (2..=101).map(|s| read(&output(s))).collect();
     let before = statements.load(Ordering::SeqCst);
-    let stored = runs.ingest(connector_id, &hundred).await.unwrap();
+    let stored = runs.ingest(connector_id, hundred.clone()).await.unwrap();
     assert_eq!((stored.acks, stored.refused.len()), (vec![(run_id, 101)], 0));
     assert_eq!(counted(before), STATEMENTS_PER_BATCH, "a hundred events");
 
     // A resend is acknowledged again and stored once; only the resent events are looked up.
     let before = statements.load(Ordering::SeqCst);
-    let again = runs.ingest(connector_id, &hundred[..10]).await.unwrap();
+    let again = runs.ingest(connector_id, hundred[..10].to_vec()).await.unwrap();
     assert_eq!((again.acks, again.refused.len()), (vec![(run_id, 101)], 0));
     assert_eq!(counted(before), 4, "locked, attempt, connector's sequence, the resent events");
 

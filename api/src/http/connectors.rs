@@ -403,7 +403,7 @@ impl<'a> Frames<'a> {
         let events = std::mem::take(&mut self.events);
         let envelopes = std::mem::take(&mut self.envelopes);
         let span = tracing::info_span!("events", count = events.len());
-        match self.state.services.runs.ingest(self.connector_id, &events).instrument(span).await {
+        match self.state.services.runs.ingest(self.connector_id, events).instrument(span).await {
             Ok(Ingested { acks, refused }) => {
                 for (index, e) in refused {
                     let _ = self.answer(Err(refusal(e, &envelopes[index])));

@@ -8,7 +8,12 @@ use std::collections::BTreeMap;
 use acc_entity::{run_attempt, run_event, task_run};
 use acc_protocol::{Envelope, EventKind, Frame, OUTCOME_LOST, RunCursor};
 use chrono::{DateTime, Utc};
-use sea_orm::{ColumnTrait, ConnectionTrait, DatabaseTransaction, EntityTrait, QueryFilter, QueryOrder, QuerySelect};
+use sea_orm::{
+    ColumnTrait, ConnectionTrait, DatabaseConnection, DatabaseTransaction, DbBackend, EntityTrait, QueryFilter,
+    QueryOrder, QuerySelect,
+};
+use tokio::sync::{mpsc, oneshot};
+use tracing::Instrument;
 use uuid::Uuid;
 
 use super::attempt_status::*;
@@ -77,6 +82,7 @@ pub struct Ingested {
 
 /// One run's share of a batch, as its transaction left it.
 struct RunShare {
+    run_id: Uuid,
     /// Stored now, in order.
     stored: Vec<run_event::Model>,
     /// Sent again and found stored: what they caused is done again.
@@ -84,157 +90,251 @@ struct RunShare {
     ack: Option<u64>,
 }
 
-impl RunService {
-    /// The run's latest attempt on a connector: the one its events from there belong to.
-    async fn latest_attempt_on(
-        &self,
-        db: &impl ConnectionTrait,
-        run_id: Uuid,
-        connector_id: Uuid,
-    ) -> Result<Option<run_attempt::Model>, sea_orm::DbErr> {
-        run_attempt::Entity::find()
-            .filter(run_attempt::Column::RunId.eq(run_id))
-            .filter(run_attempt::Column::ConnectorId.eq(connector_id))
-            .order_by_desc(run_attempt::Column::Number)
-            .one(db)
-            .await
+/// A connector's batch as its transaction left it: each run's share (in run id order) and the
+/// events refused.
+struct Stored {
+    shares: Vec<RunShare>,
+    refused: Vec<(usize, RunError)>,
+}
+
+/// The most events committed together by the SQLite writer.
+const MAX_EVENTS_PER_COMMIT: usize = 1024;
+
+/// Where batches of events are stored. PostgreSQL takes writers side by side, so each batch is
+/// its caller's own transaction. SQLite has one writer at a time, so one task stores every
+/// batch: it commits all the batches waiting for it together, one commit (one fsync) for many
+/// connectors.
+#[derive(Clone)]
+pub(super) enum EventWriter {
+    Direct(DatabaseConnection),
+    Queued(mpsc::Sender<WriteRequest>),
+}
+
+pub(super) struct WriteRequest {
+    connector_id: Uuid,
+    events: Vec<ConnectorEvent>,
+    stored: oneshot::Sender<Result<Stored, String>>,
+}
+
+impl EventWriter {
+    /// Needs a tokio runtime on SQLite, where it starts the writer task; the task ends when the
+    /// last `EventWriter` is dropped.
+    pub(super) fn new(db: DatabaseConnection) -> Self {
+        match db.get_database_backend() {
+            DbBackend::Sqlite => {
+                let (queue, requests) = mpsc::channel(256);
+                tokio::spawn(write_queued(db, requests).in_current_span());
+                EventWriter::Queued(queue)
+            }
+            _ => EventWriter::Direct(db),
+        }
     }
 
-    /// Stores a batch of events from one connector in one transaction (group commit) and says
-    /// what to acknowledge. Per run, in the connector's order: an event already stored (same
-    /// connector and event id) is acknowledged again and stored once; one that skips a connector
-    /// sequence not yet stored is refused (`OutOfOrder`), so acknowledging a sequence always means
-    /// everything before it is stored too; one for a run that has ended is refused (`RunEnded`),
-    /// so nothing is ever stored after a terminal status.
-    pub async fn ingest(&self, connector_id: Uuid, events: &[ConnectorEvent]) -> Result<Ingested> {
+    async fn store(&self, connector_id: Uuid, events: Vec<ConnectorEvent>) -> Result<Stored> {
+        match self {
+            EventWriter::Direct(db) => {
+                let mut stored = store_batches(db, &[(connector_id, &events)]).await?;
+                Ok(stored.pop().unwrap_or(Stored { shares: Vec::new(), refused: Vec::new() }))
+            }
+            EventWriter::Queued(queue) => {
+                let (reply, answer) = oneshot::channel();
+                let gone = || CommonError::Internal("the event writer stopped".into());
+                queue.send(WriteRequest { connector_id, events, stored: reply }).await.map_err(|_| gone())?;
+                answer.await.map_err(|_| gone())?.map_err(|e| CommonError::Internal(e).into())
+            }
+        }
+    }
+}
+
+/// SQLite's writer: takes every batch waiting, stores them in one transaction, answers each.
+async fn write_queued(db: DatabaseConnection, mut requests: mpsc::Receiver<WriteRequest>) {
+    while let Some(first) = requests.recv().await {
+        let mut count = first.events.len();
+        let mut waiting = vec![first];
+        while count < MAX_EVENTS_PER_COMMIT {
+            let Ok(next) = requests.try_recv() else { break };
+            count += next.events.len();
+            waiting.push(next);
+        }
+        let batches: Vec<(Uuid, &[ConnectorEvent])> =
+            waiting.iter().map(|r| (r.connector_id, r.events.as_slice())).collect();
+        match store_batches(&db, &batches).await {
+            Ok(stored) => {
+                for (request, stored) in waiting.into_iter().zip(stored) {
+                    let _ = request.stored.send(Ok(stored));
+                }
+            }
+            Err(e) => {
+                tracing::error!(error = %e, "storing run events failed");
+                for request in waiting {
+                    let _ = request.stored.send(Err(e.to_string()));
+                }
+            }
+        }
+    }
+}
+
+/// Stores connectors' batches of events in one transaction (group commit).
+async fn store_batches(
+    db: &DatabaseConnection,
+    batches: &[(Uuid, &[ConnectorEvent])],
+) -> Result<Vec<Stored>, sea_orm::DbErr> {
+    let mut tries = 0;
+    loop {
+        tries += 1;
+        let (txn, _turn) = crate::db::begin_write(db).await?;
+        match store_in(&txn, batches).await {
+            Ok(stored) => {
+                txn.commit().await?;
+                return Ok(stored);
+            }
+            // A run's sequence taken by a writer that did not lock the run: try again.
+            Err(e) if is_unique_violation(&e) && tries < 5 => txn.rollback().await?,
+            Err(e) => return Err(e),
+        }
+    }
+}
+
+async fn store_in(
+    txn: &DatabaseTransaction,
+    batches: &[(Uuid, &[ConnectorEvent])],
+) -> Result<Vec<Stored>, sea_orm::DbErr> {
+    let mut all = Vec::with_capacity(batches.len());
+    for (connector_id, events) in batches {
         let mut runs: BTreeMap<Uuid, Vec<usize>> = BTreeMap::new();
         for (index, event) in events.iter().enumerate() {
             runs.entry(event.run_id).or_default().push(index);
         }
-        let mut tries = 0;
-        let (shares, refused) = loop {
-            tries += 1;
-            let (txn, _turn) = crate::db::begin_write(&self.db).await?;
-            let mut shares = Vec::with_capacity(runs.len());
-            let mut refused = Vec::new();
-            let mut failed = None;
-            // Runs are locked in id order, so two batches never wait on each other in a circle.
-            for (run_id, indices) in &runs {
-                match self.store_run_share(&txn, connector_id, *run_id, indices, events, &mut refused).await {
-                    Ok(share) => shares.push(share),
-                    Err(e) => {
-                        failed = Some(e);
-                        break;
-                    }
-                }
+        let mut stored = Stored { shares: Vec::with_capacity(runs.len()), refused: Vec::new() };
+        // Runs are locked in id order, so two batches never wait on each other in a circle.
+        for (run_id, indices) in &runs {
+            let share = store_run_share(txn, *connector_id, *run_id, indices, events, &mut stored.refused).await?;
+            stored.shares.push(share);
+        }
+        all.push(stored);
+    }
+    Ok(all)
+}
+
+/// The run's latest attempt on a connector: the one its events from there belong to.
+async fn latest_attempt_on(
+    db: &impl ConnectionTrait,
+    run_id: Uuid,
+    connector_id: Uuid,
+) -> Result<Option<run_attempt::Model>, sea_orm::DbErr> {
+    run_attempt::Entity::find()
+        .filter(run_attempt::Column::RunId.eq(run_id))
+        .filter(run_attempt::Column::ConnectorId.eq(connector_id))
+        .order_by_desc(run_attempt::Column::Number)
+        .one(db)
+        .await
+}
+
+/// One run's events of a batch, inside the batch's transaction. Per event in the connector's
+/// order: an event already stored (same connector and event id) is acknowledged again and
+/// stored once; one that skips a connector sequence not yet stored is refused (`OutOfOrder`),
+/// so acknowledging a sequence always means everything before it is stored too; one for a run
+/// that has ended is refused (`RunEnded`), so nothing is ever stored after a terminal status.
+async fn store_run_share(
+    txn: &DatabaseTransaction,
+    connector_id: Uuid,
+    run_id: Uuid,
+    indices: &[usize],
+    events: &[ConnectorEvent],
+    refused: &mut Vec<(usize, RunError)>,
+) -> Result<RunShare, sea_orm::DbErr> {
+    let mut share = RunShare { run_id, stored: Vec::new(), resent: Vec::new(), ack: None };
+    // Locked, so no terminal status can commit between this check and the insert.
+    let run = task_run::Entity::find_by_id(run_id).lock_exclusive().one(txn).await?;
+    let attempt = match run {
+        Some(_) => latest_attempt_on(txn, run_id, connector_id).await?,
+        None => None,
+    };
+    let (Some(run), Some(attempt)) = (run, attempt) else {
+        refused.extend(indices.iter().map(|&i| (i, RunError::UnknownRun)));
+        return Ok(share);
+    };
+    let status = RunStatus::from_stored(&run.status);
+    let stored_up_to = stored_up_to(txn, run_id, connector_id).await? as u64;
+    let mut next = stored_up_to + 1;
+    let mut fresh = Vec::new();
+    let mut resent = Vec::new();
+    for &index in indices {
+        let event = &events[index];
+        if event.sequence < next {
+            resent.push(index);
+        } else if event.sequence > next {
+            refused.push((index, RunError::OutOfOrder { expected: next }));
+        } else if status.is_terminal() {
+            refused.push((index, RunError::RunEnded { status }));
+        } else {
+            fresh.push(index);
+            next += 1;
+        }
+    }
+    if !fresh.is_empty() {
+        let last = last_sequence(txn, run_id).await?;
+        let now = Utc::now();
+        for (offset, &index) in fresh.iter().enumerate() {
+            let event = &events[index];
+            share.stored.push(run_event::Model {
+                id: new_id(),
+                run_id,
+                sequence: last + 1 + offset as i64,
+                attempt_id: Some(attempt.id),
+                connector_id: Some(connector_id),
+                event_id: Some(event.event_id),
+                connector_sequence: Some(event.sequence as i64),
+                kind: kind_name(event.kind).to_owned(),
+                data: event.data.clone(),
+                occurred_at: event.occurred_at,
+                created_at: now,
+            });
+        }
+        let rows = share.stored.iter().cloned().map(run_event::ActiveModel::from);
+        run_event::Entity::insert_many(rows).exec_without_returning(txn).await?;
+    }
+    // Only resends are looked up: the same event stored before, else a different one sent
+    // under a sequence already taken.
+    if !resent.is_empty() {
+        let ids: Vec<Uuid> = resent.iter().map(|&i| events[i].event_id).collect();
+        let mut found = run_event::Entity::find()
+            .filter(run_event::Column::ConnectorId.eq(connector_id))
+            .filter(run_event::Column::EventId.is_in(ids))
+            .order_by_asc(run_event::Column::Sequence)
+            .all(txn)
+            .await?;
+        for &index in &resent {
+            if !found.iter().any(|e| e.event_id == Some(events[index].event_id)) {
+                refused.push((index, RunError::OutOfOrder { expected: next }));
             }
-            match failed {
-                None => {
-                    txn.commit().await?;
-                    break (shares, refused);
-                }
-                // A run's sequence taken by a writer that did not lock the run: try again.
-                Some(e) if is_unique_violation(&e) && tries < 5 => txn.rollback().await?,
-                Some(e) => return Err(e.into()),
-            }
-        };
+        }
+        // Stored in this very batch: its effects run once, with the rest of the batch.
+        found.retain(|e| !share.stored.iter().any(|s| s.id == e.id));
+        share.resent = found;
+    }
+    let answered = !share.stored.is_empty() || !share.resent.is_empty();
+    share.ack = (answered && next > 1).then_some(next - 1);
+    Ok(share)
+}
+
+impl RunService {
+    /// Stores a batch of a connector's events by group commit and says what to acknowledge;
+    /// then announces what was stored and does what it causes.
+    pub async fn ingest(&self, connector_id: Uuid, events: Vec<ConnectorEvent>) -> Result<Ingested> {
+        let Stored { shares, refused } = self.events.store(connector_id, events).await?;
         let mut acks = Vec::with_capacity(shares.len());
-        for (share, run_id) in shares.into_iter().zip(runs.keys()) {
+        for share in shares {
             for event in &share.stored {
-                self.broker.publish(Topic::RunEvents(*run_id), Event::RunEvent(event.clone()));
+                self.broker.publish(Topic::RunEvents(share.run_id), Event::RunEvent(event.clone()));
             }
             // A resend: what it caused may have been cut short, and doing it again is harmless.
             for event in share.resent.iter().chain(&share.stored) {
                 self.effects(event).await?;
             }
-            acks.extend(share.ack.map(|up_to| (*run_id, up_to)));
+            acks.extend(share.ack.map(|up_to| (share.run_id, up_to)));
         }
         Ok(Ingested { acks, refused })
-    }
-
-    /// One run's events of a batch, inside the batch's transaction.
-    async fn store_run_share(
-        &self,
-        txn: &DatabaseTransaction,
-        connector_id: Uuid,
-        run_id: Uuid,
-        indices: &[usize],
-        events: &[ConnectorEvent],
-        refused: &mut Vec<(usize, RunError)>,
-    ) -> Result<RunShare, sea_orm::DbErr> {
-        let nothing = RunShare { stored: Vec::new(), resent: Vec::new(), ack: None };
-        // Locked, so no terminal status can commit between this check and the insert.
-        let run = task_run::Entity::find_by_id(run_id).lock_exclusive().one(txn).await?;
-        let attempt = match run {
-            Some(_) => self.latest_attempt_on(txn, run_id, connector_id).await?,
-            None => None,
-        };
-        let (Some(run), Some(attempt)) = (run, attempt) else {
-            refused.extend(indices.iter().map(|&i| (i, RunError::UnknownRun)));
-            return Ok(nothing);
-        };
-        let status = RunStatus::from_stored(&run.status);
-        let stored_up_to = stored_up_to(txn, run_id, connector_id).await? as u64;
-        // Per event in the connector's order: sent again, next in line, or after a gap.
-        let mut next = stored_up_to + 1;
-        let mut fresh = Vec::new();
-        let mut resent = Vec::new();
-        for &index in indices {
-            let event = &events[index];
-            if event.sequence < next {
-                resent.push(index);
-            } else if event.sequence > next {
-                refused.push((index, RunError::OutOfOrder { expected: next }));
-            } else if status.is_terminal() {
-                refused.push((index, RunError::RunEnded { status }));
-            } else {
-                fresh.push(index);
-                next += 1;
-            }
-        }
-        let mut stored = Vec::with_capacity(fresh.len());
-        if !fresh.is_empty() {
-            let last = last_sequence(txn, run_id).await?;
-            for (offset, &index) in fresh.iter().enumerate() {
-                let event = &events[index];
-                stored.push(run_event::Model {
-                    id: new_id(),
-                    run_id,
-                    sequence: last + 1 + offset as i64,
-                    attempt_id: Some(attempt.id),
-                    connector_id: Some(connector_id),
-                    event_id: Some(event.event_id),
-                    connector_sequence: Some(event.sequence as i64),
-                    kind: kind_name(event.kind).to_owned(),
-                    data: event.data.clone(),
-                    occurred_at: event.occurred_at,
-                    created_at: Utc::now(),
-                });
-            }
-            let rows = stored.iter().cloned().map(run_event::ActiveModel::from);
-            run_event::Entity::insert_many(rows).exec_without_returning(txn).await?;
-        }
-        // Only resends are looked up: the same event stored before, else a different one sent
-        // under a sequence already taken.
-        let mut found = Vec::new();
-        if !resent.is_empty() {
-            let ids: Vec<Uuid> = resent.iter().map(|&i| events[i].event_id).collect();
-            found = run_event::Entity::find()
-                .filter(run_event::Column::ConnectorId.eq(connector_id))
-                .filter(run_event::Column::EventId.is_in(ids))
-                .order_by_asc(run_event::Column::Sequence)
-                .all(txn)
-                .await?;
-            for &index in &resent {
-                if !found.iter().any(|e| e.event_id == Some(events[index].event_id)) {
-                    refused.push((index, RunError::OutOfOrder { expected: next }));
-                }
-            }
-            // Stored in this very batch: its effects run once, with the rest of the batch.
-            found.retain(|e| !stored.iter().any(|s| s.id == e.id));
-        }
-        let answered = !stored.is_empty() || !found.is_empty();
-        Ok(RunShare { stored, resent: found, ack: (answered && next > 1).then_some(next - 1) })
     }
 
     /// What a stored event causes. Each effect is idempotent: a resent event runs it again.
@@ -305,7 +405,7 @@ impl RunService {
             let acked_sequence = match run {
                 None => u64::MAX,
                 // Never on this connector: nothing to say about it.
-                Some(_) if self.latest_attempt_on(&self.db, run_id, connector_id).await?.is_none() => continue,
+                Some(_) if latest_attempt_on(&self.db, run_id, connector_id).await?.is_none() => continue,
                 Some(run) if RunStatus::from_stored(&run.status).is_terminal() => u64::MAX,
                 Some(_) => stored_up_to(&self.db, run_id, connector_id).await? as u64,
             };

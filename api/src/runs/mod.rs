@@ -144,6 +144,7 @@ pub struct RunService {
     keys: Arc<SigningKeys>,
     policy: RunPolicy,
     max_page_size: u64,
+    events: ingest::EventWriter,
 }
 
 /// Attempt statuses, as stored.
@@ -175,7 +176,8 @@ impl RunService {
         policy: RunPolicy,
         max_page_size: u64,
     ) -> Self {
-        Self { db, broker, gateway, keys, policy, max_page_size }
+        let events = ingest::EventWriter::new(db.clone());
+        Self { db, broker, gateway, keys, policy, max_page_size, events }
     }
 
     async fn project_of(&self, run: &task_run::Model) -> Result<project::Model> {
