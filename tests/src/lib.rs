@@ -4,6 +4,7 @@
 pub mod architecture;
 mod client;
 pub mod connector_client;
+mod counted;
 mod database;
 pub mod model_api;
 pub mod runtimes;
@@ -11,6 +12,7 @@ pub mod server;
 pub mod tls;
 
 pub use client::{Client, GqlResponse, Subscription};
+pub use counted::CountedApp;
 pub use database::TestDb;
 pub use server::{Server, ServerOptions};
 

@@ -5,14 +5,10 @@
 //! be split into two or three batches, so the bound is "a few per relation", far below the
 //! 5 × 50 statements that N+1 would cost.
 
-use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
-
 use acc_api::app::App;
-use acc_api::config::Config;
 use acc_api::graphql::{RequestContext, request_data};
 use acc_api::identity::{DeviceInfo, NewUser};
-use acc_tests::{TestDb, on_both_databases};
+use acc_tests::{CountedApp, TestDb, on_both_databases};
 use serde_json::{Value, json};
 
 const PAGE: &str = "query($p: ID!, $n: Int!) { tasks(projectId: $p, first: $n) { edges { node {
@@ -28,15 +24,8 @@ async fn run(app: &App, ctx: &RequestContext, query: &str, variables: Value) -> 
 }
 
 on_both_databases!(a_page_of_tasks_costs_a_constant_number_of_statements, |db: TestDb| async move {
-    let statements = Arc::new(AtomicUsize::new(0));
-    let mut conn = db.connect().await;
-    acc_api::db::migrate(&conn).await.unwrap();
-    let counter = statements.clone();
-    conn.set_metric_callback(move |_| {
-        counter.fetch_add(1, Ordering::SeqCst);
-    });
-    let config = Config { data_dir: db.dir.clone(), ..Config::default() };
-    let app = App::assemble(&config, conn).await.unwrap();
+    let counted = CountedApp::assemble(&db).await;
+    let app = &counted.app;
     let services = &app.state.services;
     let code = app.bootstrap_code.clone().unwrap();
     let owner =
@@ -50,9 +39,9 @@ on_both_databases!(a_page_of_tasks_costs_a_constant_number_of_statements, |db: T
         device: DeviceInfo::default(),
     };
 
-    let ws = run(&app, &ctx, "mutation { createWorkspace(name: \"W\") { id } }", json!({})).await;
+    let ws = run(app, &ctx, "mutation { createWorkspace(name: \"W\") { id } }", json!({})).await;
     let project = run(
-        &app,
+        app,
         &ctx,
         "mutation($w: ID!) { createProject(workspaceId: $w, name: \"P\") { id } }",
         json!({"w": ws["createWorkspace"]["id"]}),
@@ -62,7 +51,7 @@ on_both_databases!(a_page_of_tasks_costs_a_constant_number_of_statements, |db: T
     let mut assignees = Vec::new();
     for i in 0..5 {
         let user = run(
-            &app,
+            app,
             &ctx,
             "mutation($e: String!, $p: String!) { createUser(email: $e, password: $p) { id } }",
             json!({"e": format!("u{i}@acme.test"), "p": acc_tests::PASSWORD}),
@@ -73,7 +62,7 @@ on_both_databases!(a_page_of_tasks_costs_a_constant_number_of_statements, |db: T
     let mut ids: Vec<String> = Vec::new();
     for i in 0..50 {
         let task = run(
-            &app,
+            app,
             &ctx,
             "mutation($i: CreateTaskInput!) { createTask(input: $i) { id } }",
             json!({"i": {"projectId": project_id, "title": format!("t{i}"), "assigneeId": assignees[i % 5]}}),
@@ -82,7 +71,7 @@ on_both_databases!(a_page_of_tasks_costs_a_constant_number_of_statements, |db: T
         let id = task["createTask"]["id"].as_str().unwrap().to_owned();
         for prerequisite in ids.iter().rev().take(2) {
             run(
-                &app,
+                app,
                 &ctx,
                 "mutation($t: ID!, $d: ID!) { addTaskDependency(taskId: $t, dependsOnId: $d) { id } }",
                 json!({"t": id, "d": prerequisite}),
@@ -90,7 +79,7 @@ on_both_databases!(a_page_of_tasks_costs_a_constant_number_of_statements, |db: T
             .await;
         }
         run(
-            &app,
+            app,
             &ctx,
             "mutation($t: ID!) { addAcceptanceCriterion(taskId: $t, description: \"ok\") { id } }",
             json!({"t": id}),
@@ -100,12 +89,12 @@ on_both_databases!(a_page_of_tasks_costs_a_constant_number_of_statements, |db: T
     }
 
     let count = |n: i32| {
-        let (app, ctx, statements, project_id) = (&app, &ctx, statements.clone(), project_id.clone());
+        let (counted, ctx, project_id) = (&counted, &ctx, project_id.clone());
         async move {
-            let before = statements.load(Ordering::SeqCst);
-            let page = run(app, ctx, PAGE, json!({"p": project_id, "n": n})).await;
+            let before = counted.statements();
+            let page = run(&counted.app, ctx, PAGE, json!({"p": project_id, "n": n})).await;
             let edges = page["tasks"]["edges"].as_array().unwrap().clone();
-            (statements.load(Ordering::SeqCst) - before, edges)
+            (counted.since(before), edges)
         }
     };
     let (small, _) = count(5).await;

@@ -2,6 +2,7 @@
 //! access tokens, API tokens, organizations and role bindings.
 
 pub mod actor;
+mod actor_cache;
 pub mod graphql;
 pub mod keys;
 pub mod login_limiter;
@@ -25,6 +26,7 @@ use crate::error::{CommonError, DomainError, ErrorCode, is_unique_violation};
 use crate::ids::new_id;
 use crate::pagination::{Page, PageRequest, paginate};
 use actor::{Actor, Grant, Permission, Role, ScopeKind, ScopePath};
+use actor_cache::ActorCache;
 use keys::SigningKeys;
 use login_limiter::LoginLimiter;
 
@@ -241,6 +243,7 @@ pub struct IdentityService {
     limiter: Arc<LoginLimiter>,
     bootstrap: Arc<Bootstrap>,
     broker: Broker,
+    actors: Arc<ActorCache>,
 }
 
 impl IdentityService {
@@ -252,11 +255,12 @@ impl IdentityService {
         bootstrap: Arc<Bootstrap>,
         broker: Broker,
     ) -> Self {
-        Self { db, keys, lifetimes, limiter, bootstrap, broker }
+        Self { db, keys, lifetimes, limiter, bootstrap, broker, actors: Arc::default() }
     }
 
     /// Tells open connections of `organization_id` that access changed (after the commit).
     fn announce(&self, organization_id: Uuid, change: AccessChange) {
+        self.actors.forget(change);
         self.broker.publish(Topic::OrganizationAccess(organization_id), Event::AccessChanged(change));
     }
 
@@ -448,12 +452,18 @@ impl IdentityService {
             return self.authenticate_api_token(bearer).await;
         }
         let claims: AccessClaims = self.keys.verify(bearer).map_err(|_| CommonError::Unauthenticated)?;
+        if let Some(actor) = self.actors.get(claims.sid).filter(|a| a.user_id == claims.sub) {
+            return Ok(actor);
+        }
+        let generation = self.actors.generation();
         let session = device_session::Entity::find_by_id(claims.sid)
             .one(&self.db)
             .await?
             .filter(|s| s.revoked_at.is_none() && s.user_id == claims.sub)
             .ok_or(IdentityError::SessionEnded)?;
-        self.actor_for(session.user_id, Credential::Session(session.id)).await
+        let actor = self.actor_for(session.user_id, Credential::Session(session.id)).await?;
+        self.actors.keep(session.id, &actor, generation);
+        Ok(actor)
     }
 
     /// Checks again that the credential an actor was authenticated with still holds, and
@@ -461,6 +471,9 @@ impl IdentityService {
     /// asks this before every operation rather than trusting what it learned at the start.
     pub async fn reauthenticate(&self, actor: &Actor) -> Result<Actor> {
         let credential = match (actor.session_id, actor.api_token_id, actor.role_ceiling) {
+            // Not from the cache: a socket asks before every operation precisely so that a
+            // session ended where this process cannot see it (another replica, an operator at
+            // the database) stops it at once.
             (Some(session_id), _, _) => {
                 device_session::Entity::find_by_id(session_id)
                     .one(&self.db)

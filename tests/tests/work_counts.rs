@@ -1,18 +1,15 @@
-//! Run events are stored by group commit: a batch of events costs the same few SQL statements
-//! whatever its size, and the gateway stores every frame that arrived together as one batch.
-//! Counted, not timed (docs/benchmarks.md measures the speed).
+//! Work counted, not timed (docs/benchmarks.md measures the speed): run events are stored by
+//! group commit, a batch of events costing the same few SQL statements whatever its size, and the
+//! gateway storing every frame that arrived together as one batch; a signed-in caller is read
+//! from the database once, not at every request, until its access changes.
 
 mod common;
 
-use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
-
-use acc_api::app::App;
-use acc_api::config::Config;
+use acc_api::identity::{DeviceInfo, NewUser};
 use acc_api::runs::ConnectorEvent;
 use acc_protocol::{Capability, EventKind, Frame};
 use acc_tests::connector_client::{RawConnector, enroll_at};
-use acc_tests::{Client, TestDb, on_both_databases, op};
+use acc_tests::{Client, CountedApp, TestDb, on_both_databases, op};
 use serde_json::json;
 use uuid::Uuid;
 
@@ -21,19 +18,10 @@ use uuid::Uuid;
 const STATEMENTS_PER_BATCH: usize = 5;
 
 on_both_databases!(a_batch_of_events_costs_the_same_statements_whatever_its_size, |db: TestDb| async move {
-    let statements = Arc::new(AtomicUsize::new(0));
-    let mut conn = db.connect().await;
-    acc_api::db::migrate(&conn).await.unwrap();
-    let counter = statements.clone();
-    conn.set_metric_callback(move |_| {
-        counter.fetch_add(1, Ordering::SeqCst);
-    });
-    let config = Config { data_dir: db.dir.clone(), ..Config::default() };
-    let app = App::assemble(&config, conn).await.unwrap();
-    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-    let address = listener.local_addr().unwrap();
-    tokio::spawn(acc_api::http::serve(listener, app.router(), None));
-    let base = format!("http://{address}");
+    let counted = CountedApp::assemble(&db).await;
+    let app = &counted.app;
+    let base = counted.serve();
+    let address = base.trim_start_matches("http://");
     let mut owner = Client::new(&format!("{base}/graphql"), &format!("ws://{address}/graphql/ws"));
     let redeemed = owner
         .gql(
@@ -64,26 +52,25 @@ on_both_databases!(a_batch_of_events_costs_the_same_statements_whatever_its_size
     let runs = &app.state.services.runs;
 
     // Through the service: one event, then a hundred at once, cost the same.
-    let counted = |from: usize| statements.load(Ordering::SeqCst) - from;
-    let before = statements.load(Ordering::SeqCst);
+    let before = counted.statements();
     let one = runs.ingest(connector_id, vec![read(&output(1))]).await.unwrap();
     assert_eq!(one.acks, [(run_id, 1)]);
-    assert_eq!(counted(before), STATEMENTS_PER_BATCH, "one event");
+    assert_eq!(counted.since(before), STATEMENTS_PER_BATCH, "one event");
     let hundred: Vec<ConnectorEvent> = (2..=101).map(|s| read(&output(s))).collect();
-    let before = statements.load(Ordering::SeqCst);
+    let before = counted.statements();
     let stored = runs.ingest(connector_id, hundred.clone()).await.unwrap();
     assert_eq!((stored.acks, stored.refused.len()), (vec![(run_id, 101)], 0));
-    assert_eq!(counted(before), STATEMENTS_PER_BATCH, "a hundred events");
+    assert_eq!(counted.since(before), STATEMENTS_PER_BATCH, "a hundred events");
 
     // A resend is acknowledged again and stored once; only the resent events are looked up.
-    let before = statements.load(Ordering::SeqCst);
+    let before = counted.statements();
     let again = runs.ingest(connector_id, hundred[..10].to_vec()).await.unwrap();
     assert_eq!((again.acks, again.refused.len()), (vec![(run_id, 101)], 0));
-    assert_eq!(counted(before), 4, "locked, attempt, connector's sequence, the resent events");
+    assert_eq!(counted.since(before), 4, "locked, attempt, connector's sequence, the resent events");
 
     // Through the socket: frames that arrive together are stored together.
     let frames: Vec<_> = (102..=301).map(output).collect();
-    let before = statements.load(Ordering::SeqCst);
+    let before = counted.statements();
     connector.send_all(&frames).await;
     let mut acked = 0;
     while acked < 301 {
@@ -92,7 +79,7 @@ on_both_databases!(a_batch_of_events_costs_the_same_statements_whatever_its_size
             other => panic!("expected acknowledgements, got {other:?}"),
         }
     }
-    let spent = counted(before);
+    let spent = counted.since(before);
     assert!(spent <= 200 / 4, "200 events cost {spent} statements: they were not stored in batches");
 
     // Every event once, in order.
@@ -103,4 +90,33 @@ on_both_databases!(a_batch_of_events_costs_the_same_statements_whatever_its_size
         .map(|e| e["data"]["line"].as_u64().unwrap())
         .collect();
     assert_eq!(lines, (1..=301).collect::<Vec<u64>>());
+});
+
+on_both_databases!(a_caller_is_read_once_until_its_access_changes, |db: TestDb| async move {
+    let counted = CountedApp::assemble(&db).await;
+    let app = &counted.app;
+    let identity = &app.state.services.identity;
+    let code = app.bootstrap_code.clone().unwrap();
+    let owner =
+        NewUser { email: "owner@acme.test".into(), display_name: String::new(), password: acc_tests::PASSWORD.into() };
+    let laptop = identity.redeem_bootstrap(&code, "Acme", owner, DeviceInfo::default()).await.unwrap();
+    let phone = identity.login("owner@acme.test", acc_tests::PASSWORD, DeviceInfo::default()).await.unwrap();
+
+    let before = counted.statements();
+    let owner = identity.authenticate(&laptop.access_token).await.unwrap();
+    assert!(counted.since(before) >= 3, "the session, the user and the grants are read once");
+    let before = counted.statements();
+    for _ in 0..10 {
+        assert_eq!(identity.authenticate(&laptop.access_token).await.unwrap().user_id, owner.user_id);
+    }
+    assert_eq!(counted.since(before), 0, "then not again");
+
+    // Revoking the other session ends that one at once, and only that one.
+    identity.authenticate(&phone.access_token).await.unwrap();
+    let phone_session = identity.authenticate(&phone.access_token).await.unwrap().session_id.unwrap();
+    identity.revoke_session(&owner, phone_session).await.unwrap();
+    assert!(identity.authenticate(&phone.access_token).await.is_err(), "a revoked session's token still passed");
+    let before = counted.statements();
+    identity.authenticate(&laptop.access_token).await.unwrap();
+    assert_eq!(counted.since(before), 0, "the laptop's session is still known");
 });
