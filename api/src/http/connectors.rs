@@ -161,16 +161,34 @@ fn error_frame(connector_id: uuid::Uuid, code: ErrorCode, message: String) -> Me
     error_about(connector_id, None, code, message)
 }
 
+/// The frame an error refuses, as the connector numbered it.
+#[derive(Clone, Copy)]
+struct About {
+    run_id: Option<uuid::Uuid>,
+    event_id: Option<uuid::Uuid>,
+    sequence: Option<u64>,
+}
+
+impl About {
+    fn envelope(envelope: &Envelope) -> Self {
+        About { run_id: envelope.run_id, event_id: envelope.event_id, sequence: envelope.sequence }
+    }
+
+    fn event(event: &ConnectorEvent) -> Self {
+        About { run_id: Some(event.run_id), event_id: Some(event.event_id), sequence: Some(event.sequence) }
+    }
+}
+
 /// An error frame that names the frame it refuses (its run, event and sequence), so the
 /// connector can tell which of its events was not stored.
-fn error_about(connector_id: uuid::Uuid, refused: Option<&Envelope>, code: ErrorCode, message: String) -> Message {
+fn error_about(connector_id: uuid::Uuid, refused: Option<About>, code: ErrorCode, message: String) -> Message {
     let mut envelope = Envelope::new(connector_id, Frame::Error { code, message });
     if let Some(refused) = refused {
         envelope.run_id = refused.run_id;
         envelope.event_id = refused.event_id;
         envelope.sequence = refused.sequence;
     }
-    Message::Text(acc_protocol::encode(&envelope).unwrap_or_default().into())
+    text(&envelope)
 }
 
 fn close(code: u16, reason: &str) -> Message {
@@ -234,7 +252,7 @@ async fn serve(state: AppState, connector: acc_entity::connector::Model, socket:
     let heartbeat_interval_ms = services.gateway.heartbeat_interval.as_millis() as u64;
     let approval_keys = services.runs.approval_keys();
     let ack = Envelope::new(id, Frame::HelloAck { agents: ids, heartbeat_interval_ms, resume, approval_keys });
-    if sink.send(Message::Text(acc_protocol::encode(&ack).unwrap_or_default().into())).await.is_err() {
+    if sink.send(text(&ack)).await.is_err() {
         let _ = services.gateway.disconnected(id, connection).await;
         return;
     }
@@ -256,8 +274,7 @@ async fn serve(state: AppState, connector: acc_entity::connector::Model, socket:
         tokio::select! {
             frame = outgoing.recv() => match frame {
                 Some(envelope) => {
-                    let text = acc_protocol::encode(&envelope).unwrap_or_default();
-                    if sink.send(Message::Text(text.into())).await.is_err() { break; }
+                    if sink.send(text(&envelope)).await.is_err() { break; }
                 }
                 // The gateway let go of this connection: revoked, or replaced by a newer one.
                 None => { let _ = sink.send(close(CLOSE_IDENTITY, "revoked or replaced by a newer connection")).await; break; }
@@ -318,7 +335,7 @@ struct Refusal {
     message: String,
     close_with: Option<u16>,
     /// The refused frame, when it could be read.
-    about: Option<Box<Envelope>>,
+    about: Option<About>,
 }
 
 impl From<ProtocolError> for Refusal {
@@ -334,13 +351,12 @@ struct Frames<'a> {
     state: &'a AppState,
     connector_id: uuid::Uuid,
     events: Vec<ConnectorEvent>,
-    envelopes: Vec<Envelope>,
     replies: Vec<Message>,
 }
 
 impl<'a> Frames<'a> {
     fn new(state: &'a AppState, connector_id: uuid::Uuid) -> Self {
-        Frames { state, connector_id, events: Vec::new(), envelopes: Vec::new(), replies: Vec::new() }
+        Frames { state, connector_id, events: Vec::new(), replies: Vec::new() }
     }
 
     /// Takes the next frame; `Break` when the socket is to be closed after it.
@@ -349,10 +365,9 @@ impl<'a> Frames<'a> {
             Ok(envelope) => match ConnectorEvent::read(&envelope) {
                 Some(Ok(event)) => {
                     self.events.push(event);
-                    self.envelopes.push(envelope);
                     return ControlFlow::Continue(());
                 }
-                Some(Err(e)) => Err(refusal(e, &envelope)),
+                Some(Err(e)) => Err(refusal(e, About::envelope(&envelope))),
                 None => {
                     self.store_events().await;
                     handle(self.state, self.connector_id, envelope, returning).await
@@ -383,7 +398,7 @@ impl<'a> Frames<'a> {
                 ControlFlow::Continue(())
             }
             Err(Refusal { code, message, close_with, about }) => {
-                self.replies.push(error_about(self.connector_id, about.as_deref(), code, message));
+                self.replies.push(error_about(self.connector_id, about, code, message));
                 match close_with {
                     Some(close_code) => {
                         self.replies.push(close(close_code, "protocol violation"));
@@ -401,12 +416,12 @@ impl<'a> Frames<'a> {
             return;
         }
         let events = std::mem::take(&mut self.events);
-        let envelopes = std::mem::take(&mut self.envelopes);
+        let abouts: Vec<About> = events.iter().map(About::event).collect();
         let span = tracing::info_span!("events", count = events.len());
         match self.state.services.runs.ingest(self.connector_id, events).instrument(span).await {
             Ok(Ingested { acks, refused }) => {
                 for (index, e) in refused {
-                    let _ = self.answer(Err(refusal(e, &envelopes[index])));
+                    let _ = self.answer(Err(refusal(e, abouts[index])));
                 }
                 for (run_id, up_to_sequence) in acks {
                     self.replies
@@ -416,8 +431,8 @@ impl<'a> Frames<'a> {
             // Nothing of the batch is acknowledged: the connector sends it again.
             Err(e) => {
                 let failure = internal(e);
-                for envelope in &envelopes {
-                    let _ = self.answer(Err(Refusal { about: Some(Box::new(envelope.clone())), ..failure.clone() }));
+                for about in abouts {
+                    let _ = self.answer(Err(Refusal { about: Some(about), ..failure.clone() }));
                 }
             }
         }
@@ -434,8 +449,8 @@ fn text(envelope: &Envelope) -> Message {
 }
 
 /// How an event the run service did not store is refused to its connector.
-fn refusal(e: RunError, envelope: &Envelope) -> Refusal {
-    let about = Some(Box::new(envelope.clone()));
+fn refusal(e: RunError, refused: About) -> Refusal {
+    let about = Some(refused);
     let code = match &e {
         RunError::UnknownRun => ErrorCode::UnknownRun,
         RunError::OutOfOrder { .. } => ErrorCode::OutOfOrder,
@@ -444,7 +459,7 @@ fn refusal(e: RunError, envelope: &Envelope) -> Refusal {
         _ => return Refusal { about, ..internal(e) },
     };
     let message = match e {
-        RunError::UnknownRun => format!("run {:?} is not running on this connector", envelope.run_id),
+        RunError::UnknownRun => format!("run {:?} is not running on this connector", refused.run_id),
         e => e.to_string(),
     };
     Refusal { code, message, close_with: None, about }
