@@ -118,6 +118,7 @@ impl App {
             max_body_bytes: config.limits.max_body_bytes,
             websocket: config.websocket.clone(),
             sockets: Default::default(),
+            fanout: Default::default(),
             trusted_proxies: config.trusted_proxies.clone(),
             connector_certificates: crate::http::CertificateSource::new(config),
         };

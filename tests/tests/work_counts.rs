@@ -9,7 +9,7 @@ use acc_api::identity::{DeviceInfo, NewUser};
 use acc_api::runs::ConnectorEvent;
 use acc_protocol::{Capability, EventKind, Frame};
 use acc_tests::connector_client::{RawConnector, enroll_at};
-use acc_tests::{Client, CountedApp, TestDb, on_both_databases, op};
+use acc_tests::{Client, CountedApp, Subscription, TestDb, on_both_databases, op};
 use serde_json::json;
 use uuid::Uuid;
 
@@ -17,16 +17,25 @@ use uuid::Uuid;
 /// connector, the connector's and the run's last sequences, one insert.
 const STATEMENTS_PER_BATCH: usize = 5;
 
-on_both_databases!(a_batch_of_events_costs_the_same_statements_whatever_its_size, |db: TestDb| async move {
-    let counted = CountedApp::assemble(&db).await;
-    let app = &counted.app;
+/// A run started on a connector that speaks the protocol from the test, owned by `owner`.
+struct RunningRun {
+    owner: Client,
+    connector: RawConnector,
+    connector_id: Uuid,
+    /// The run's global id, and its id.
+    run: String,
+    run_id: Uuid,
+}
+
+async fn running_run(counted: &CountedApp) -> RunningRun {
     let base = counted.serve();
     let address = base.trim_start_matches("http://");
     let mut owner = Client::new(&format!("{base}/graphql"), &format!("ws://{address}/graphql/ws"));
+    let code = counted.app.bootstrap_code.clone().unwrap();
     let redeemed = owner
         .gql(
             op!("redeem_bootstrap"),
-            json!({"code": app.bootstrap_code, "org": "Acme", "email": "owner@acme.test", "password": acc_tests::PASSWORD}),
+            json!({"code": code, "org": "Acme", "email": "owner@acme.test", "password": acc_tests::PASSWORD}),
         )
         .await;
     owner.token = Some(redeemed.data("redeemBootstrap")["accessToken"].as_str().unwrap().to_owned());
@@ -45,11 +54,20 @@ on_both_databases!(a_batch_of_events_costs_the_same_statements_whatever_its_size
     let started = owner.gql("mutation($t: ID!) { startRun(taskId: $t) { id } }", json!({"t": task["id"]})).await;
     let run = started.data("startRun")["id"].as_str().unwrap().to_owned();
     let (run_id, _) = connector.accept_start().await;
-    // Its start is done with: nothing but the events below touches the database from here on.
     common::wait_status_within(&owner, &run, "RUNNING", std::time::Duration::from_secs(10)).await;
+    RunningRun { owner, connector, connector_id, run, run_id }
+}
+
+fn read(envelope: &acc_protocol::Envelope) -> ConnectorEvent {
+    ConnectorEvent::read(envelope).unwrap().unwrap()
+}
+
+on_both_databases!(a_batch_of_events_costs_the_same_statements_whatever_its_size, |db: TestDb| async move {
+    let counted = CountedApp::assemble(&db).await;
+    let RunningRun { owner, mut connector, connector_id, run, run_id } = running_run(&counted).await;
+    // Its start is done with: nothing but the events below touches the database from here on.
     let output = |sequence: u64| connector.event(run_id, sequence, EventKind::Output, json!({"line": sequence}));
-    let read = |envelope: &acc_protocol::Envelope| ConnectorEvent::read(envelope).unwrap().unwrap();
-    let runs = &app.state.services.runs;
+    let runs = &counted.app.state.services.runs;
 
     // Through the service: one event, then a hundred at once, cost the same.
     let before = counted.statements();
@@ -119,4 +137,68 @@ on_both_databases!(a_caller_is_read_once_until_its_access_changes, |db: TestDb| 
     let before = counted.statements();
     identity.authenticate(&laptop.access_token).await.unwrap();
     assert_eq!(counted.since(before), 0, "the laptop's session is still known");
+});
+
+/// What every watcher of the run subscribes to.
+const RUN_EVENTS: &str = "subscription($r: ID!, $after: String) { runEvents(runId: $r, after: $after) { sequence } }";
+
+/// The sequences each operation of `socket` receives, until every one of `ids` has `last`.
+async fn sequences_until(socket: &mut Subscription, ids: usize, last: u64) -> Vec<Vec<u64>> {
+    let mut received = vec![Vec::new(); ids];
+    while received.iter().any(|r| r.last() != Some(&last)) {
+        let message = socket.message().await.unwrap();
+        assert_eq!(message["type"], "next", "{message}");
+        let id: usize = message["id"].as_str().unwrap().parse().unwrap();
+        received[id].push(message["payload"]["data"]["runEvents"]["sequence"].as_u64().unwrap());
+    }
+    received
+}
+
+on_both_databases!(a_run_event_is_executed_and_serialized_once_however_many_watch_it, |db: TestDb| async move {
+    let counted = CountedApp::assemble(&db).await;
+    let RunningRun { owner, connector, connector_id, run, run_id } = running_run(&counted).await;
+    let fanout = &counted.app.state.fanout;
+    let (executions, serializations) = (fanout.executions(), fanout.serializations());
+
+    // A hundred watchers of one shape: ten sockets with ten subscriptions each.
+    let mut sockets = Vec::new();
+    for _ in 0..10 {
+        let mut socket = owner.socket().await.unwrap();
+        for id in 0..10 {
+            socket.start(&id.to_string(), RUN_EVENTS, json!({"r": run})).await.unwrap();
+        }
+        socket.listening().await.unwrap();
+        sockets.push(socket);
+    }
+    assert_eq!(fanout.executions() - executions, 1, "one execution for a hundred subscribers of one shape");
+
+    let events = (1..=20).map(|s| read(&connector.event(run_id, s, EventKind::Output, json!({"line": s})))).collect();
+    counted.app.state.services.runs.ingest(connector_id, events).await.unwrap();
+    let stored: Vec<u64> = common::events(&owner, &run).await.iter().map(|e| e["sequence"].as_u64().unwrap()).collect();
+    let last = *stored.last().unwrap();
+    for socket in &mut sockets {
+        for received in sequences_until(socket, 10, last).await {
+            assert_eq!(received, stored, "every subscriber gets every event once, in order");
+        }
+    }
+    assert_eq!(fanout.serializations() - serializations, stored.len() as u64, "each event serialized once");
+
+    // One who comes late gets the same from the start, from what the shape kept.
+    let mut late = owner.subscribe(RUN_EVENTS, json!({"r": run})).await.unwrap();
+    let mut seen = Vec::new();
+    while seen.last() != Some(&last) {
+        seen.push(late.next().await.unwrap()["data"]["runEvents"]["sequence"].as_u64().unwrap());
+    }
+    assert_eq!(seen, stored);
+    assert_eq!(fanout.executions() - executions, 1, "the late subscriber joined the running execution");
+    assert_eq!(fanout.serializations() - serializations, stored.len() as u64, "and nothing was serialized again");
+
+    // Another cursor is another shape, with results of its own.
+    let mut other = owner.subscribe(RUN_EVENTS, json!({"r": run, "after": last.to_string()})).await.unwrap();
+    assert_eq!(fanout.executions() - executions, 2);
+    let event = read(&connector.event(run_id, 21, EventKind::Output, json!({"line": 21})));
+    counted.app.state.services.runs.ingest(connector_id, vec![event]).await.unwrap();
+    assert_eq!(other.next().await.unwrap()["data"]["runEvents"]["sequence"], last + 1);
+    assert_eq!(late.next().await.unwrap()["data"]["runEvents"]["sequence"], last + 1);
+    assert_eq!(fanout.serializations() - serializations, stored.len() as u64 + 2, "once per shape");
 });

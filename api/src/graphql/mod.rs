@@ -5,6 +5,7 @@ mod budget;
 pub mod connection;
 mod cost;
 mod errors;
+pub mod fanout;
 mod limits;
 mod node;
 

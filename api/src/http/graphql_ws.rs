@@ -13,8 +13,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use async_graphql::parser::types::{DocumentOperations, OperationType};
-use async_graphql::{Response, ServerError};
+use async_graphql::ServerError;
 use axum::Extension;
 use axum::extract::ws::{CloseFrame, Message, WebSocket};
 use axum::extract::{State, WebSocketUpgrade};
@@ -32,7 +31,8 @@ use super::request::{ClientAddress, CorrelationId, context, device};
 use crate::broker::{Delivery, Event, Topic};
 use crate::config::WebSocketSettings;
 use crate::error::{DomainError, ErrorCode};
-use crate::graphql::{RequestContext, finish_errors, gql_error, request_data, response_json};
+use crate::graphql::fanout::{OperationKind, Payload, Start, payload};
+use crate::graphql::{RequestContext, finish_errors, gql_error, request_data};
 use crate::identity::actor::Actor;
 use crate::identity::{AccessVerdict, DeviceInfo};
 
@@ -184,7 +184,7 @@ async fn initialise(
 }
 
 /// One result of an operation, or `None` once it has no more.
-type Operation = BoxStream<'static, Option<Response>>;
+type Operation = BoxStream<'static, Option<Payload>>;
 
 /// An initialised socket: its caller, the operations it runs and what may end it.
 struct Connection {
@@ -262,25 +262,41 @@ impl Connection {
         if let Err(refusal) = self.recheck().await? {
             return send(socket, refused(&id, refusal, &self.request.correlation_id)).await;
         }
-        request.data = request_data(&self.state.services, self.request.clone());
-        let schema = self.state.schema.clone();
-        let results = if is_subscription(&request) {
-            schema.execute_stream(request).map(Some).boxed()
-        } else {
-            // Through `execute`, so a query or mutation keeps the time budget it has over HTTP.
-            stream::once(async move { Some(schema.execute(request).await) }).boxed()
+        let results = match OperationKind::of(&request) {
+            OperationKind::Subscription { replays } => self.state.fanout.subscribe(Start {
+                schema: &self.state.schema,
+                services: &self.state.services,
+                context: self.request.clone(),
+                request,
+                replays,
+            }),
+            OperationKind::QueryOrMutation => {
+                request.data = request_data(&self.state.services, self.request.clone());
+                let schema = self.state.schema.clone();
+                let (correlation_id, max_bytes) =
+                    (self.request.correlation_id.clone(), self.state.services.limits.max_response_bytes);
+                // In a task of its own, so it goes on while the socket waits on anything else. Through
+                // `execute`, so a query or mutation keeps the time budget it has over HTTP.
+                let execution =
+                    Owned(tokio::spawn(
+                        async move { payload(schema.execute(request).await, &correlation_id, max_bytes) },
+                    ));
+                stream::once(execution).filter_map(|done| async move { done.ok() }).boxed()
+            }
         }
+        .map(Some)
         .chain(stream::once(async { None }));
         self.operations.insert(id, results.boxed());
         // LISTEN_FIRST: subscription resolvers subscribe to the broker before their first wait,
-        // and this first poll runs them that far before the next client message is read. So a
-        // `ping` sent after `subscribe` is answered only once the subscription listens, and a
-        // client that saw the `pong` misses no event of what it does next.
+        // and `fanout.subscribe` has run them that far (or joined a shape that already listens)
+        // before the next client message is read. So a `ping` sent after `subscribe` is answered
+        // only once the subscription listens, and a client that saw the `pong` misses no event of
+        // what it does next.
         self.send_ready(socket).await
     }
 
     /// Sends an operation's result, and whatever other results are ready, then flushes once.
-    async fn on_results(&mut self, socket: &mut WebSocket, id: String, result: Option<Response>) -> Step {
+    async fn on_results(&mut self, socket: &mut WebSocket, id: String, result: Option<Payload>) -> Step {
         socket.feed(self.frame(&id, result)).await.map_err(|_| End::Gone)?;
         self.send_ready(socket).await
     }
@@ -293,13 +309,10 @@ impl Connection {
         socket.flush().await.map_err(|_| End::Gone)
     }
 
-    /// A result (`next`, within `max_response_bytes`) or the end of an operation (`complete`).
-    fn frame(&self, id: &str, result: Option<Response>) -> Message {
+    /// A result (`next`) or the end of an operation (`complete`).
+    fn frame(&self, id: &str, result: Option<Payload>) -> Message {
         match result {
-            Some(response) => {
-                let max_bytes = self.state.services.limits.max_response_bytes;
-                next_frame(id, &response_json(response, &self.request.correlation_id, max_bytes))
-            }
+            Some(payload) => next_frame(id, &payload),
             None => ServerMessage::Complete { id }.into_frame(),
         }
     }
@@ -362,25 +375,27 @@ fn refused(id: &str, error: async_graphql::Error, correlation_id: &str) -> Messa
 }
 
 /// A `next` message around a result already in JSON.
-fn next_frame(id: &str, payload: &[u8]) -> Message {
+fn next_frame(id: &str, payload: &str) -> Message {
     // The id is the client's own string; serde_json quotes it. The payload is serde_json's output.
     let id = serde_json::to_string(id).unwrap_or_default();
-    let payload = std::str::from_utf8(payload).unwrap_or("null");
     Message::Text(format!(r#"{{"type":"next","id":{id},"payload":{payload}}}"#).into())
 }
 
-/// Whether `request` asks for a subscription. A document that does not parse counts as not one:
-/// `execute` then says why.
-fn is_subscription(request: &async_graphql::Request) -> bool {
-    let Ok(document) = async_graphql::parser::parse_query(&request.query) else { return false };
-    let operation = match (&document.operations, &request.operation_name) {
-        (DocumentOperations::Single(operation), _) => Some(operation),
-        (DocumentOperations::Multiple(operations), Some(name)) => operations.get(name.as_str()),
-        // A named operation alone in its document may be run without naming it.
-        (DocumentOperations::Multiple(operations), None) if operations.len() == 1 => operations.values().next(),
-        (DocumentOperations::Multiple(_), None) => None,
-    };
-    operation.is_some_and(|operation| operation.node.ty == OperationType::Subscription)
+/// A spawned task that is cancelled with the operation it runs (a `complete`, a closed socket).
+struct Owned<T>(tokio::task::JoinHandle<T>);
+
+impl<T> std::future::Future for Owned<T> {
+    type Output = Result<T, tokio::task::JoinError>;
+
+    fn poll(mut self: std::pin::Pin<&mut Self>, cx: &mut std::task::Context<'_>) -> std::task::Poll<Self::Output> {
+        self.0.poll_unpin(cx)
+    }
+}
+
+impl<T> Drop for Owned<T> {
+    fn drop(&mut self) {
+        self.0.abort();
+    }
 }
 
 async fn send(socket: &mut WebSocket, frame: Message) -> Step {
@@ -466,24 +481,6 @@ mod tests {
         assert!(registry.register(SocketOwner::Address(None), 2).is_some(), "others are not affected");
         drop(first);
         assert!(registry.register(owner, 2).is_some());
-    }
-
-    #[test]
-    fn subscriptions_are_told_from_queries_and_mutations() {
-        let request = |query: &str, name: Option<&str>| {
-            let request = async_graphql::Request::new(query);
-            match name {
-                Some(name) => request.operation_name(name),
-                None => request,
-            }
-        };
-        assert!(is_subscription(&request("subscription { taskEvents(projectId: \"x\") { kind } }", None)));
-        assert!(is_subscription(&request("subscription Watch { a }", None)));
-        assert!(is_subscription(&request("query A { a } subscription B { b }", Some("B"))));
-        assert!(!is_subscription(&request("query A { a } subscription B { b }", Some("A"))));
-        assert!(!is_subscription(&request("query A { a } subscription B { b }", None)));
-        assert!(!is_subscription(&request("mutation { logout }", None)));
-        assert!(!is_subscription(&request("subscription {", None)));
     }
 
     #[test]

@@ -38,6 +38,8 @@ pub struct AppState {
     pub websocket: WebSocketSettings,
     /// The clients' open GraphQL sockets per identity, for `websocket.max_sockets_per_identity`.
     pub sockets: Arc<SocketRegistry>,
+    /// Subscriptions shared by shape: one execution and serialization per result, not per subscriber.
+    pub fanout: Arc<crate::graphql::fanout::SubscriptionFanout>,
     /// Proxies whose `X-Forwarded-For` (and connector certificate header) is believed.
     pub trusted_proxies: crate::config::TrustedProxies,
     /// Where the connector endpoint takes connectors' client certificates from.

@@ -130,7 +130,7 @@ impl ScopePath {
 }
 
 /// A role binding as the actor carries it.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Grant {
     pub role: Role,
     pub scope_kind: ScopeKind,
