@@ -69,6 +69,16 @@ describe("followRunEvents", () => {
     expect(server.opened).toHaveLength(4);
   });
 
+  it("resubscribes from its cursor after an error that says to try again", () => {
+    const server = fakeServer();
+    followRunEvents(server.subscribe, { onEvents: () => {}, onState: () => {} });
+    server.last().sink.next(event(7));
+    server.last().sink.error([{ message: "fell behind", extensions: { code: "RATE_LIMITED", retryable: true } }]);
+    vi.advanceTimersByTime(500);
+    expect(server.opened).toHaveLength(2);
+    expect(server.last().after).toBe(7);
+  });
+
   it("stops on an error the server meant, and ends when the run completes", () => {
     const server = fakeServer();
     const states: StreamState[] = [];

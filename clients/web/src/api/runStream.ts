@@ -32,7 +32,8 @@ export interface Options {
   /** The first delay between reconnects; it doubles up to `maxDelayMs`. */
   baseDelayMs?: number;
   maxDelayMs?: number;
-  /** An error the server meant (GraphQL errors), as opposed to a lost connection. */
+  /** An error the server meant (GraphQL errors), as opposed to a lost connection or an error that
+   * says to try again (`retryable`: the server could not read the events, or this client fell behind). */
   isFatal?: (error: unknown) => boolean;
 }
 
@@ -46,7 +47,7 @@ export interface RunStream {
 export function followRunEvents(subscribe: Subscribe, handlers: Handlers, options: Options = {}): RunStream {
   const baseDelay = options.baseDelayMs ?? 500;
   const maxDelay = options.maxDelayMs ?? 10_000;
-  const isFatal = options.isFatal ?? Array.isArray;
+  const isFatal = options.isFatal ?? meantByServer;
   let cursor: number | null = options.after ?? null;
   let close: (() => void) | null = null;
   let timer: ReturnType<typeof setTimeout> | null = null;
@@ -124,6 +125,13 @@ export function followRunEvents(subscribe: Subscribe, handlers: Handlers, option
     },
     cursor: () => cursor,
   };
+}
+
+/** GraphQL errors, unless every one of them says the same request may succeed later. */
+function meantByServer(error: unknown): boolean {
+  if (!Array.isArray(error)) return false;
+  const retryable = (e: unknown) => (e as { extensions?: { retryable?: unknown } })?.extensions?.retryable === true;
+  return !error.every(retryable);
 }
 
 function describe(error: unknown): string {
