@@ -1,6 +1,7 @@
 //! The GraphQL schema: each domain's Query / Mutation / Subscription merged into one root,
 //! with the limits of SPEC §4 and one mapping from domain errors to error extensions.
 
+mod batch;
 mod budget;
 pub mod connection;
 mod cost;
@@ -21,6 +22,7 @@ use crate::identity::{DeviceInfo, IdentityService};
 use crate::projects::ProjectService;
 use crate::runs::RunService;
 use crate::settings::SettingsService;
+pub use batch::BatchLoader;
 pub use budget::response_json;
 pub use cost::QueryCost;
 pub use errors::{finish_errors, gql_error, request_error};
@@ -30,10 +32,6 @@ pub use limits::LimitError;
 pub fn gid(kind: crate::ids::NodeKind, id: uuid::Uuid) -> async_graphql::ID {
     async_graphql::ID(crate::ids::GlobalId::new(kind, id).encode())
 }
-
-/// How long a DataLoader waits for more keys before it queries: long enough for a whole page
-/// of objects to ask for their relations, short next to a database round trip.
-pub const LOADER_DELAY: std::time::Duration = std::time::Duration::from_millis(5);
 
 /// The domain services, shared by every request.
 #[derive(Clone)]

@@ -4,7 +4,8 @@ use std::collections::HashMap;
 
 use acc_entity::{api_token, device_session, organization, role_binding, user};
 use async_graphql::connection::Connection;
-use async_graphql::dataloader::{DataLoader, Loader};
+use async_graphql::dataloader::Loader;
+
 use async_graphql::{ComplexObject, Context, Data, Enum, ID, Object, SimpleObject};
 use chrono::{DateTime, Utc};
 use uuid::Uuid;
@@ -13,7 +14,7 @@ use super::actor::{Actor, Role as DomainRole, ScopeKind};
 use super::{ApiScope as DomainApiScope, DeviceInfo, NewUser, SignIn};
 use crate::error::CommonError;
 use crate::graphql::connection::{connection, page_request};
-use crate::graphql::{ContextExt, Services, gid, gql_error};
+use crate::graphql::{BatchLoader, ContextExt, Services, gid, gql_error};
 use crate::ids::{GlobalId, NodeKind};
 
 pub(crate) fn decode(raw: &ID, kind: NodeKind) -> async_graphql::Result<Uuid> {
@@ -257,15 +258,12 @@ impl Loader<Uuid> for UserLoader {
 }
 
 pub fn add_loaders(data: &mut Data, services: &Services, actor: &Actor) {
-    data.insert(
-        DataLoader::new(UserLoader { services: services.clone(), actor: actor.clone() }, tokio::spawn)
-            .delay(crate::graphql::LOADER_DELAY),
-    );
+    data.insert(BatchLoader::new(UserLoader { services: services.clone(), actor: actor.clone() }));
 }
 
 /// A user by id through the request's loader, so a list of tasks asks for its assignees once.
 pub async fn load_user(ctx: &Context<'_>, id: Uuid) -> async_graphql::Result<Option<User>> {
-    let loader = ctx.data_unchecked::<DataLoader<UserLoader>>();
+    let loader = ctx.data_unchecked::<BatchLoader<UserLoader>>();
     Ok(loader.load_one(id).await?.map(User))
 }
 

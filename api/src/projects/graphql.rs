@@ -4,7 +4,8 @@ use std::collections::HashMap;
 
 use acc_entity::{acceptance_criterion, project, task, workspace};
 use async_graphql::connection::Connection;
-use async_graphql::dataloader::{DataLoader, Loader};
+use async_graphql::dataloader::Loader;
+
 use async_graphql::{Context, Data, Enum, ID, InputObject, MaybeUndefined, Object, Subscription};
 use chrono::{DateTime, Utc};
 use futures_util::{Stream, StreamExt};
@@ -13,7 +14,7 @@ use uuid::Uuid;
 use super::{NewNamed, NewTask, ProjectPatch, TaskFilter as DomainTaskFilter, TaskPatch};
 use crate::broker::{Delivery, Event, TaskChange, Topic};
 use crate::graphql::connection::{connection, page_request};
-use crate::graphql::{ContextExt, Services, gid, gql_error};
+use crate::graphql::{BatchLoader, ContextExt, Services, gid, gql_error};
 use crate::identity::actor::Actor;
 use crate::identity::graphql::{User, decode, load_user};
 use crate::ids::NodeKind;
@@ -145,7 +146,7 @@ impl Task {
         self.0.updated_at
     }
     async fn project(&self, ctx: &Context<'_>) -> async_graphql::Result<Option<Project>> {
-        let loader = ctx.data_unchecked::<DataLoader<ProjectLoader>>();
+        let loader = ctx.data_unchecked::<BatchLoader<ProjectLoader>>();
         Ok(loader.load_one(ProjectKey(self.0.project_id)).await?.map(Project))
     }
     async fn assignee(&self, ctx: &Context<'_>) -> async_graphql::Result<Option<User>> {
@@ -156,16 +157,16 @@ impl Task {
     }
     /// Tasks that must be done before this one.
     async fn dependencies(&self, ctx: &Context<'_>) -> async_graphql::Result<Vec<Task>> {
-        let loader = ctx.data_unchecked::<DataLoader<ProjectLoader>>();
+        let loader = ctx.data_unchecked::<BatchLoader<ProjectLoader>>();
         Ok(loader.load_one(DependenciesOf(self.0.id)).await?.unwrap_or_default().into_iter().map(Task).collect())
     }
     /// Tasks that wait for this one.
     async fn dependents(&self, ctx: &Context<'_>) -> async_graphql::Result<Vec<Task>> {
-        let loader = ctx.data_unchecked::<DataLoader<ProjectLoader>>();
+        let loader = ctx.data_unchecked::<BatchLoader<ProjectLoader>>();
         Ok(loader.load_one(DependentsOf(self.0.id)).await?.unwrap_or_default().into_iter().map(Task).collect())
     }
     async fn acceptance_criteria(&self, ctx: &Context<'_>) -> async_graphql::Result<Vec<AcceptanceCriterion>> {
-        let loader = ctx.data_unchecked::<DataLoader<ProjectLoader>>();
+        let loader = ctx.data_unchecked::<BatchLoader<ProjectLoader>>();
         let criteria = loader.load_one(CriteriaOf(self.0.id)).await?.unwrap_or_default();
         Ok(criteria.into_iter().map(AcceptanceCriterion).collect())
     }
@@ -573,8 +574,5 @@ impl Loader<CriteriaOf> for ProjectLoader {
 }
 
 pub fn add_loaders(data: &mut Data, services: &Services, actor: &Actor) {
-    data.insert(
-        DataLoader::new(ProjectLoader { services: services.clone(), actor: actor.clone() }, tokio::spawn)
-            .delay(crate::graphql::LOADER_DELAY),
-    );
+    data.insert(BatchLoader::new(ProjectLoader { services: services.clone(), actor: actor.clone() }));
 }

@@ -6,7 +6,8 @@ use std::collections::HashMap;
 
 use acc_entity::{agent, approval, checkpoint, run_attempt, run_event, task_run};
 use async_graphql::connection::{Connection, Edge};
-use async_graphql::dataloader::{DataLoader, Loader};
+use async_graphql::dataloader::Loader;
+
 use async_graphql::{Context, Data, Enum, ID, Json, Object, Subscription};
 use chrono::{DateTime, Utc};
 use futures_util::{Stream, StreamExt};
@@ -17,7 +18,7 @@ use super::{NewRun, approvals as status, usage};
 use crate::broker::{Delivery, Event, Topic};
 use crate::gateway::graphql::{Agent, Capability};
 use crate::graphql::connection::{connection, page_request};
-use crate::graphql::{ContextExt, Services, gid, gql_error};
+use crate::graphql::{BatchLoader, ContextExt, Services, gid, gql_error};
 use crate::identity::actor::Actor;
 use crate::identity::graphql::{User, decode, load_user};
 use crate::ids::NodeKind;
@@ -94,24 +95,24 @@ impl TaskRun {
     }
     /// One per dispatch (first start, retry, handoff target), oldest first.
     async fn attempts(&self, ctx: &Context<'_>) -> async_graphql::Result<Vec<RunAttempt>> {
-        let loader = ctx.data_unchecked::<DataLoader<RunLoader>>();
+        let loader = ctx.data_unchecked::<BatchLoader<RunLoader>>();
         let rows = loader.load_one(AttemptsOf(self.0.id)).await?.unwrap_or_default();
         Ok(rows.into_iter().map(RunAttempt).collect())
     }
     /// What its agent asked a person to approve, oldest first.
     async fn approvals(&self, ctx: &Context<'_>) -> async_graphql::Result<Vec<Approval>> {
-        let loader = ctx.data_unchecked::<DataLoader<RunLoader>>();
+        let loader = ctx.data_unchecked::<BatchLoader<RunLoader>>();
         let rows = loader.load_one(ApprovalsOf(self.0.id)).await?.unwrap_or_default();
         Ok(rows.into_iter().map(Approval).collect())
     }
     /// What it used: measured by the connector's model gateway and reported by its runtime.
     async fn usage(&self, ctx: &Context<'_>) -> async_graphql::Result<RunUsage> {
-        let loader = ctx.data_unchecked::<DataLoader<RunLoader>>();
+        let loader = ctx.data_unchecked::<BatchLoader<RunLoader>>();
         Ok(RunUsage(loader.load_one(UsageOf(self.0.id)).await?.unwrap_or_default()))
     }
     /// The states its agents saved, oldest first.
     async fn checkpoints(&self, ctx: &Context<'_>) -> async_graphql::Result<Vec<Checkpoint>> {
-        let loader = ctx.data_unchecked::<DataLoader<RunLoader>>();
+        let loader = ctx.data_unchecked::<BatchLoader<RunLoader>>();
         let rows = loader.load_one(CheckpointsOf(self.0.id)).await?.unwrap_or_default();
         Ok(rows.into_iter().map(Checkpoint).collect())
     }
@@ -119,7 +120,7 @@ impl TaskRun {
 
 async fn load_agent(ctx: &Context<'_>, id: Option<Uuid>) -> async_graphql::Result<Option<Agent>> {
     let Some(id) = id else { return Ok(None) };
-    let loader = ctx.data_unchecked::<DataLoader<RunLoader>>();
+    let loader = ctx.data_unchecked::<BatchLoader<RunLoader>>();
     Ok(loader.load_one(AgentKey(id)).await?.map(Agent))
 }
 
@@ -623,10 +624,7 @@ impl Loader<AgentKey> for RunLoader {
 }
 
 pub fn add_loaders(data: &mut Data, services: &Services, actor: &Actor) {
-    data.insert(
-        DataLoader::new(RunLoader { services: services.clone(), actor: actor.clone() }, tokio::spawn)
-            .delay(crate::graphql::LOADER_DELAY),
-    );
+    data.insert(BatchLoader::new(RunLoader { services: services.clone(), actor: actor.clone() }));
 }
 
 /// Limits on what a run may use of its model provider, as the connector's model gateway measures
