@@ -29,7 +29,6 @@ use uuid::Uuid;
 use super::AppState;
 use super::request::{ClientAddress, CorrelationId, context, device};
 use crate::broker::{Delivery, Event, Topic};
-use crate::config::WebSocketSettings;
 use crate::error::{DomainError, ErrorCode};
 use crate::graphql::fanout::{OperationKind, Payload, Start, payload};
 use crate::graphql::{RequestContext, finish_errors, gql_error, request_data};
@@ -107,10 +106,15 @@ pub async fn upgrade(
         return (StatusCode::BAD_REQUEST, "only the graphql-transport-ws protocol is supported").into_response();
     }
     let device = device(&headers, address);
-    let span = tracing::info_span!("graphql_ws", correlation_id = %correlation_id, user_id = tracing::field::Empty);
+    // A root span with the correlation id of its own: as a child it would keep the upgrade
+    // request's span alive for the socket's whole life.
+    let span = tracing::info_span!(parent: None, "graphql_ws", correlation_id = %correlation_id, user_id = tracing::field::Empty);
+    let max_message_size = state.max_body_bytes;
+    // Shared, not copied: a socket's task lives as long as the socket, and should be small.
+    let state = Arc::new(state);
     upgrade
         .protocols([PROTOCOL])
-        .max_message_size(state.max_body_bytes)
+        .max_message_size(max_message_size)
         .read_buffer_size(READ_BUFFER_BYTES)
         .on_upgrade(move |socket| serve(state, socket, correlation_id, device).instrument(span))
 }
@@ -123,9 +127,10 @@ enum End {
 
 type Step = Result<(), End>;
 
-async fn serve(state: AppState, mut socket: WebSocket, correlation_id: String, device: DeviceInfo) {
-    let settings = state.websocket.clone();
-    let end = match initialise(&state, &mut socket, &settings, correlation_id, device).await {
+async fn serve(state: Arc<AppState>, mut socket: WebSocket, correlation_id: String, device: DeviceInfo) {
+    // Boxed, as the handlers below: a socket spends its life waiting, and its task should not
+    // carry the space of a database round trip all that time.
+    let end = match Box::pin(initialise(&state, &mut socket, correlation_id, device)).await {
         Ok(mut connection) => connection.run(&mut socket).await,
         Err(end) => end,
     };
@@ -137,12 +142,12 @@ async fn serve(state: AppState, mut socket: WebSocket, correlation_id: String, d
 
 /// Waits for `connection_init`, authenticates it and takes a place among the identity's sockets.
 async fn initialise(
-    state: &AppState,
+    state: &Arc<AppState>,
     socket: &mut WebSocket,
-    settings: &WebSocketSettings,
     correlation_id: String,
     device: DeviceInfo,
 ) -> Result<Connection, End> {
+    let settings = &state.websocket;
     let deadline = tokio::time::Instant::now() + Duration::from_millis(settings.connection_init_timeout_ms);
     let payload = loop {
         let incoming = tokio::time::timeout_at(deadline, receive(socket))
@@ -175,7 +180,6 @@ async fn initialise(
     };
     Ok(Connection {
         state: state.clone(),
-        settings: settings.clone(),
         request,
         operations: StreamMap::new(),
         access_changes,
@@ -188,8 +192,7 @@ type Operation = BoxStream<'static, Option<Payload>>;
 
 /// An initialised socket: its caller, the operations it runs and what may end it.
 struct Connection {
-    state: AppState,
-    settings: WebSocketSettings,
+    state: Arc<AppState>,
     /// The caller as last checked, with the socket's correlation id and device.
     request: RequestContext,
     operations: StreamMap<String, Operation>,
@@ -199,7 +202,7 @@ struct Connection {
 
 impl Connection {
     async fn run(&mut self, socket: &mut WebSocket) -> End {
-        let mut pings = tokio::time::interval(Duration::from_millis(self.settings.ping_interval_ms));
+        let mut pings = tokio::time::interval(Duration::from_millis(self.state.websocket.ping_interval_ms));
         // A busy loop must not fire missed ticks back to back: that would judge a client silent
         // without giving it the time to answer.
         pings.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
@@ -210,14 +213,14 @@ impl Connection {
                 frame = socket.recv() => {
                     heard_since_ping = true;
                     match frame {
-                        Some(Ok(frame)) => self.on_frame(socket, frame).await,
+                        Some(Ok(frame)) => Box::pin(self.on_frame(socket, frame)).await,
                         Some(Err(_)) | None => Err(End::Gone),
                     }
                 }
                 Some((id, result)) = self.operations.next(), if !self.operations.is_empty() => {
                     self.on_results(socket, id, result).await
                 }
-                Some(delivery) = self.access_changes.next() => self.on_access_change(delivery).await,
+                Some(delivery) = self.access_changes.next() => Box::pin(self.on_access_change(delivery)).await,
                 _ = pings.tick() => {
                     if !heard_since_ping {
                         Err(End::Close(close::UNRESPONSIVE, "no answer to pings".into()))
@@ -254,7 +257,7 @@ impl Connection {
         if self.operations.contains_key(&id) {
             return Err(End::Close(close::DUPLICATE_ID, format!("Subscriber for {id} already exists")));
         }
-        let max = self.settings.max_operations_per_socket;
+        let max = self.state.websocket.max_operations_per_socket;
         if self.operations.len() >= max {
             return send(socket, refused(&id, gql_error(TooManyOperations { max }), &self.request.correlation_id))
                 .await;
