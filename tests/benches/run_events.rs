@@ -5,7 +5,8 @@
 //!   scratch copy of `run_events` in the same database; on SQLite and, with `ACC_TEST_DATABASE_URL`, PostgreSQL.
 //! - **fanout**: one run's events to many graphql-transport-ws `runEvents` subscribers at a fixed rate: latency from
 //!   the connector's send to each subscriber's receipt, losses, and the highest rate sustained, against a raw axum
-//!   WebSocket broadcast of the same payloads to as many clients.
+//!   WebSocket broadcast of the same payloads to as many clients, and against the graphql-yoga peer
+//!   (tests/benches/peers/yoga, Node.js; `ACC_BENCH_PEER`, on by default when `node` is installed).
 //! - **memory**: the `acc` process's RSS per idle `runEvents` subscription.
 //!
 //! Run with `cargo bench -p acc-tests --bench run_events`; docs/benchmarks.md has the knobs and the results.
@@ -19,6 +20,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 use acc_protocol::{AgentDescriptor, Capability, Command, CommandOutcome, Envelope, EventKind, Frame, HealthStatus};
+use acc_tests::peer::Peer;
 use anyhow::{Context as _, Result, anyhow, bail, ensure};
 use futures_util::stream::{SplitSink, SplitStream};
 use futures_util::{SinkExt, StreamExt};
@@ -27,7 +29,7 @@ use serde_json::{Value as Json, json};
 use tokio::io::{AsyncBufReadExt, BufReader};
 use tokio::net::TcpStream;
 use tokio::process::{Child, Command as Process};
-use tokio::sync::broadcast;
+use tokio::sync::{broadcast, mpsc};
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
@@ -171,7 +173,8 @@ async fn run() -> Result<()> {
         report.push(ingest_table(&config, &rows));
     }
     if config.runs("fanout") {
-        report.push(fanout(&binary, &config).await.context("fan-out")?);
+        let node = acc_tests::peer::node_for_peer().await?;
+        report.push(fanout(&binary, &config, node.as_deref()).await.context("fan-out")?);
     }
     if config.runs("memory") {
         report.push(memory(&binary, &config).await.context("memory")?);
@@ -977,15 +980,17 @@ fn cpu_us(pid: u32) -> Option<u64> {
     Some(ticks * 10_000)
 }
 
-async fn fanout(binary: &Path, config: &Config) -> Result<String> {
+async fn fanout(binary: &Path, config: &Config, node: Option<&str>) -> Result<String> {
     println!("\n== fan-out: {} subscribers, base rate {} events/s ==", config.subscribers, config.rate);
     let server = Server::start(binary, None).await?;
-    let result = fanout_on(&server, config).await;
+    let result = fanout_on(&server, config, node).await;
     server.finish(result.is_ok()).await;
     result
 }
 
-async fn fanout_on(server: &Server, config: &Config) -> Result<String> {
+/// acc and the raw server, then (with `node`) the peer, which starts only once they are done, so that no phase of
+/// one side shares the cores with another side's backlog.
+async fn fanout_on(server: &Server, config: &Config, node: Option<&str>) -> Result<String> {
     let http = reqwest::Client::new();
     let tenant = Tenant::bootstrap(&http, server).await?;
     let mut link = Link::connect(&http, server, &tenant, "fanout").await?;
@@ -1050,29 +1055,14 @@ async fn fanout_on(server: &Server, config: &Config) -> Result<String> {
                 let cpu_before = cpu_us(server.pid);
                 let (first, last) = emitter.emit(phase, rate, events).await?;
                 let mut result = end_phase(&acc_logs, rate, events, first, last).await;
-                if let (Some(before), Some(after)) = (cpu_before, cpu_us(server.pid)) {
-                    result.cpu_us_per_delivery = Some((after - before) as f64 / result.delivered.max(1) as f64);
-                }
+                result.cpu_us_per_delivery = cpu_per_delivery(server.pid, cpu_before, result.delivered);
                 result
             } else {
                 begin_phase(&raw_logs, phase, events);
                 let (first, last) = raw.emit(phase, rate, events, &mut raw_sequence).await?;
                 end_phase(&raw_logs, rate, events, first, last).await
             };
-            println!(
-                "{side} at {rate} events/s for {seconds} s: {} of {} delivered ({} lost, {} duplicates), {:.0} msg/s, \
-                 latency p50 {} p99 {} max {}{}; load {load} -> {}",
-                phase_result.delivered,
-                events * subscribers as u64,
-                phase_result.lost(),
-                phase_result.duplicates,
-                phase_result.delivered_per_second,
-                micros(phase_result.latency.p50),
-                micros(phase_result.latency.p99),
-                micros(phase_result.latency.max),
-                phase_result.cpu_us_per_delivery.map_or(String::new(), |c| format!(", acc CPU {c:.1} µs/delivery")),
-                load_average(),
-            );
+            println!("{}", phase_line(side, seconds, &phase_result, &load));
             let sustained = phase_result.sustained();
             let phases = if side == "acc" { &mut acc_phases } else { &mut raw_phases };
             phases.push(phase_result);
@@ -1088,20 +1078,234 @@ async fn fanout_on(server: &Server, config: &Config) -> Result<String> {
         emitter.refused.load(Ordering::Relaxed)
     );
     raw.stop();
-    Ok(fanout_table(config, &acc_phases, &raw_phases, rss_before, rss_after))
+    let peer = match node {
+        Some(node) => Some(
+            peer_fanout(server, config, &tenant, &run_gid, node, &base, &steps).await.context("the peer's fan-out")?,
+        ),
+        None => None,
+    };
+    Ok(fanout_table(config, &acc_phases, &raw_phases, rss_before, rss_after, peer.as_ref()))
 }
 
-fn fanout_table(config: &Config, acc: &[Phase], raw: &[Phase], rss_before: u64, rss_after: u64) -> String {
+/// One side's phase as the bench prints it when it ends.
+fn phase_line(side: &str, seconds: u64, phase: &Phase, load_before: &str) -> String {
+    format!(
+        "{side} at {} events/s for {seconds} s: {} of {} delivered ({} lost, {} duplicates), {:.0} msg/s, \
+         latency p50 {} p99 {} max {}{}; load {load_before} -> {}",
+        phase.rate,
+        phase.delivered,
+        phase.events * phase.subscribers as u64,
+        phase.lost(),
+        phase.duplicates,
+        phase.delivered_per_second,
+        micros(phase.latency.p50),
+        micros(phase.latency.p99),
+        micros(phase.latency.max),
+        phase.cpu_us_per_delivery.map_or(String::new(), |c| format!(", {side} CPU {c:.1} µs/delivery")),
+        load_average(),
+    )
+}
+
+/// CPU time the process `pid` spent per delivery since `before` ([`cpu_us`]), when both readings exist.
+fn cpu_per_delivery(pid: u32, before: Option<u64>, delivered: u64) -> Option<f64> {
+    Some((cpu_us(pid)? - before?) as f64 / delivered.max(1) as f64)
+}
+
+/// The peer's side of the fan-out.
+struct PeerFanout {
+    node: String,
+    phases: Vec<Phase>,
+    /// The peer's RSS before and after its subscribers connected.
+    rss_before: u64,
+    rss_after: u64,
+    /// Why the peer's phases ended early: it stopped taking events, or exited.
+    failure: Option<String>,
+}
+
+/// The graphql-yoga peer on acc's `acc.db`, as many graphql-ws subscribers of the same run (one per connection), its
+/// events POSTed to `/publish` at the same rates as acc's connector sends them.
+async fn peer_fanout(
+    server: &Server,
+    config: &Config,
+    tenant: &Tenant,
+    run_gid: &str,
+    node: &str,
+    base: &[(u64, u64)],
+    steps: &[(u64, u64)],
+) -> Result<PeerFanout> {
+    println!("\n== fan-out on the graphql-yoga peer (Node.js {node}) ==");
+    let mut peer = Peer::start(&server.data_dir.join("acc.db"), &server.root.join("peer.log")).await?;
+    let result = peer_phases(&mut peer, config, tenant, run_gid, node, base, steps).await;
+    peer.stop().await;
+    result
+}
+
+/// The peer's warm-up, base rate and ramp (each side's rates and rules are the same: see [`fanout_on`]).
+async fn peer_phases(
+    peer: &mut Peer,
+    config: &Config,
+    tenant: &Tenant,
+    run_gid: &str,
+    node: &str,
+    base: &[(u64, u64)],
+    steps: &[(u64, u64)],
+) -> Result<PeerFanout> {
+    let http = reqwest::Client::new();
+    let mut publisher = Publisher::start(http.clone(), peer.publish_url.clone(), run_gid.to_owned());
+    // One stored event (of phase 0, which no phase counts), which every subscription replays first: the sign that it
+    // is live, as with acc.
+    let first = publisher.event(payload(0, 0, now_us()));
+    post_events(&http, &peer.publish_url, &[first]).await?;
+
+    let subscribers = config.subscribers;
+    let rss_before = rss_kib(peer.pid)?;
+    let started = Instant::now();
+    let sockets = open_many(subscribers, |_| gql_subscribe(&peer.ws_url, &tenant.token, run_gid, 1)).await?;
+    let rss_after = rss_kib(peer.pid)?;
+    println!(
+        "{subscribers} graphql-ws subscribers of the peer live in {:.1} s; peer RSS {rss_before} -> {rss_after} KiB",
+        started.elapsed().as_secs_f64()
+    );
+    let logs: Logs = (0..subscribers).map(|_| Arc::new(Mutex::new(SubLog::new(u64::MAX, 0)))).collect();
+    for (ws, log) in sockets.into_iter().zip(&logs) {
+        tokio::spawn(read_subscriber(ws, log.clone()));
+    }
+
+    // Warm-up, its JIT too: one second at the base rate, not counted.
+    let mut phase = 1;
+    begin_phase(&logs, phase, config.rate);
+    let (first, last) = publisher.emit(phase, config.rate, config.rate).await;
+    end_phase(&logs, config.rate, config.rate, first, last).await;
+
+    let mut phases: Vec<Phase> = Vec::new();
+    let mut failure = None;
+    'steps: for steps in [base, steps] {
+        for &(rate, seconds) in steps {
+            phase += 1;
+            let events = rate * seconds;
+            let load = load_average();
+            begin_phase(&logs, phase, events);
+            let cpu_before = cpu_us(peer.pid);
+            let (first, last) = publisher.emit(phase, rate, events).await;
+            let mut result = end_phase(&logs, rate, events, first, last).await;
+            result.cpu_us_per_delivery = cpu_per_delivery(peer.pid, cpu_before, result.delivered);
+            println!("{}", phase_line("peer", seconds, &result, &load));
+            let sustained = result.sustained();
+            phases.push(result);
+            // A crash also fails the POSTs: its exit status and log say more.
+            failure = peer.exited().map(|how| format!("the peer exited: {how}")).or_else(|| publisher.failure());
+            if let Some(failure) = &failure {
+                println!("the peer's phases end here: {failure}");
+                break 'steps;
+            }
+            if !sustained {
+                break;
+            }
+        }
+    }
+    phases.sort_by_key(|p| p.rate);
+    Ok(PeerFanout { node: node.to_owned(), phases, rss_before, rss_after, failure })
+}
+
+/// Feeds the peer as acc's connector feeds acc: events leave on schedule whatever the peer's pace. One task POSTs
+/// them to `/publish` in order; whatever queued up while a POST was in flight goes in the next one, as event frames
+/// queue on the connector's socket and acc stores them as one batch.
+struct Publisher {
+    run_id: String,
+    next: u64,
+    queue: mpsc::UnboundedSender<Vec<Json>>,
+    failure: Arc<Mutex<Option<String>>>,
+}
+
+impl Publisher {
+    fn start(http: reqwest::Client, url: String, run_id: String) -> Self {
+        let (queue, mut batches) = mpsc::unbounded_channel::<Vec<Json>>();
+        let failure = Arc::new(Mutex::new(None));
+        let failed = failure.clone();
+        tokio::spawn(async move {
+            while let Some(mut events) = batches.recv().await {
+                while let Ok(more) = batches.try_recv() {
+                    events.extend(more);
+                }
+                if let Err(e) = post_events(&http, &url, &events).await {
+                    *failed.lock().unwrap() = Some(format!("{e:#}"));
+                    break;
+                }
+            }
+        });
+        Self { run_id, next: 1, queue, failure }
+    }
+
+    /// The next event of the run, as `/publish` takes it.
+    fn event(&mut self, data: Json) -> Json {
+        let event = json!({ "runId": self.run_id, "sequence": self.next, "data": data });
+        self.next += 1;
+        event
+    }
+
+    /// Sends `count` events at `rate` events/s; returns the first send time (µs) and the instant of the last send.
+    /// A failed POST ends the sending task; [`Publisher::failure`] says why.
+    async fn emit(&mut self, phase: u64, rate: u64, count: u64) -> (u64, Instant) {
+        let started = Instant::now();
+        let first = now_us();
+        let mut n = 0;
+        while n < count {
+            tokio::time::sleep_until((started + schedule(rate, n)).into()).await;
+            let mut due = Vec::new();
+            while n < count && started + schedule(rate, n) <= Instant::now() {
+                due.push(self.event(payload(phase, n, now_us())));
+                n += 1;
+            }
+            // Once the sending task has failed, what is sent is lost, and counted so.
+            let _ = self.queue.send(due);
+        }
+        (first, Instant::now())
+    }
+
+    fn failure(&self) -> Option<String> {
+        self.failure.lock().unwrap().clone()
+    }
+}
+
+async fn post_events(http: &reqwest::Client, url: &str, events: &[Json]) -> Result<()> {
+    let response = http.post(url).json(events).send().await.with_context(|| format!("POST {url}"))?;
+    let status = response.status();
+    ensure!(status.is_success(), "POST {url} answered {status}: {}", response.text().await.unwrap_or_default());
+    Ok(())
+}
+
+fn fanout_table(
+    config: &Config,
+    acc: &[Phase],
+    raw: &[Phase],
+    rss_before: u64,
+    rss_after: u64,
+    peer: Option<&PeerFanout>,
+) -> String {
     let n = config.subscribers;
     let mut out = format!(
         "### Fan-out: one run's events to {n} subscribers on loopback\n\n\
          acc RSS with {n} live subscriptions: {rss_before} -> {rss_after} KiB \
-         ({:.1} KiB each, one connection per subscriber)\n\n",
+         ({:.1} KiB each, one connection per subscriber)\n",
         (rss_after.saturating_sub(rss_before)) as f64 / n as f64
     );
-    out.push_str(&format!("At the base rate ({} events/s for {} s):\n\n", config.rate, config.seconds));
+    if let Some(peer) = peer {
+        out.push_str(&format!(
+            "peer (graphql-yoga + graphql-ws, one Node.js {} process) RSS with {n} live subscriptions: {} -> {} KiB \
+             ({:.1} KiB each)\n",
+            peer.node,
+            peer.rss_before,
+            peer.rss_after,
+            (peer.rss_after.saturating_sub(peer.rss_before)) as f64 / n as f64
+        ));
+    }
+    out.push_str(&format!("\nAt the base rate ({} events/s for {} s):\n\n", config.rate, config.seconds));
     out.push_str("| side | delivered | lost | p50 | p99 | max | msg/s |\n|---|---:|---:|---:|---:|---:|---:|\n");
-    for (side, phases) in [("acc (graphql-transport-ws)", acc), ("raw axum broadcast", raw)] {
+    let mut sides = vec![("acc (graphql-transport-ws)", acc), ("raw axum broadcast", raw)];
+    if let Some(peer) = peer {
+        sides.push(("peer (graphql-yoga + graphql-ws)", &peer.phases));
+    }
+    for (side, phases) in sides {
         if let Some(p) = phases.iter().find(|p| p.rate == config.rate) {
             out.push_str(&format!(
                 "| {side} | {} | {} | {} | {} | {} | {:.0} |\n",
@@ -1123,16 +1327,24 @@ fn fanout_table(config: &Config, acc: &[Phase], raw: &[Phase], rss_before: u64, 
         ));
     }
     out.push_str(&format!(
-        "\nRamp (each step {} s; a step is sustained when nothing is lost and p99 ≤ {} ms; the base rate always runs on both sides; \
+        "\nRamp (each step {} s; a step is sustained when nothing is lost and p99 ≤ {} ms; the base rate always runs on every side; \
          above it a side stops at its first unsustained step):\n\n",
         config.step_seconds,
         SUSTAINED_P99.as_millis()
     ));
     out.push_str(
-        "| events/s | acc delivered msg/s | acc lost | acc p50 / p99 | acc CPU µs/delivery | raw delivered msg/s | raw lost | raw p50 / p99 |\n\
-         |---:|---:|---:|---:|---:|---:|---:|---:|\n",
+        "| events/s | acc delivered msg/s | acc lost | acc p50 / p99 | acc CPU µs/delivery | raw delivered msg/s | raw lost | raw p50 / p99 |",
     );
-    let mut rates: Vec<u64> = acc.iter().chain(raw).map(|p| p.rate).collect();
+    if peer.is_some() {
+        out.push_str(" peer delivered msg/s | peer lost | peer p50 / p99 | peer CPU µs/delivery |");
+    }
+    out.push_str("\n|---:|---:|---:|---:|---:|---:|---:|---:|");
+    if peer.is_some() {
+        out.push_str("---:|---:|---:|---:|");
+    }
+    out.push('\n');
+    let mut rates: Vec<u64> =
+        acc.iter().chain(raw).chain(peer.iter().flat_map(|p| &p.phases)).map(|p| p.rate).collect();
     rates.sort_unstable();
     rates.dedup();
     let cell = |phases: &[Phase], rate: u64| -> (String, String, String) {
@@ -1145,15 +1357,25 @@ fn fanout_table(config: &Config, acc: &[Phase], raw: &[Phase], rss_before: u64, 
             None => ("–".into(), "–".into(), "–".into()),
         }
     };
-    for rate in rates {
-        let (a_rate, a_lost, a_lat) = cell(acc, rate);
-        let (r_rate, r_lost, r_lat) = cell(raw, rate);
-        let cpu = acc
+    let cpu = |phases: &[Phase], rate: u64| {
+        phases
             .iter()
             .find(|p| p.rate == rate)
             .and_then(|p| p.cpu_us_per_delivery)
-            .map_or("–".to_owned(), |c| format!("{c:.1}"));
-        out.push_str(&format!("| {rate} | {a_rate} | {a_lost} | {a_lat} | {cpu} | {r_rate} | {r_lost} | {r_lat} |\n"));
+            .map_or("–".to_owned(), |c| format!("{c:.1}"))
+    };
+    for rate in rates {
+        let (a_rate, a_lost, a_lat) = cell(acc, rate);
+        let (r_rate, r_lost, r_lat) = cell(raw, rate);
+        out.push_str(&format!(
+            "| {rate} | {a_rate} | {a_lost} | {a_lat} | {} | {r_rate} | {r_lost} | {r_lat} |",
+            cpu(acc, rate)
+        ));
+        if let Some(peer) = peer {
+            let (p_rate, p_lost, p_lat) = cell(&peer.phases, rate);
+            out.push_str(&format!(" {p_rate} | {p_lost} | {p_lat} | {} |", cpu(&peer.phases, rate)));
+        }
+        out.push('\n');
     }
     let best = |phases: &[Phase]| {
         phases.iter().filter(|p| p.sustained()).max_by_key(|p| p.rate).map(|p| (p.rate, p.delivered_per_second))
@@ -1167,17 +1389,38 @@ fn fanout_table(config: &Config, acc: &[Phase], raw: &[Phase], rss_before: u64, 
         )),
         _ => out.push_str("\nOne side sustained no rate at all.\n"),
     }
-    let common = acc.iter().rfind(|a| a.sustained() && raw.iter().any(|r| r.rate == a.rate && r.sustained()));
-    if let Some(a) = common
-        && let Some(r) = raw.iter().find(|r| r.rate == a.rate)
-    {
-        out.push_str(&format!(
-            "At {} events/s, the highest rate both sustain: acc {:.0} msg/s, raw {:.0} msg/s (acc/raw {:.3})\n",
+    // The highest rate acc and `other` both sustain.
+    let common = |other: &[Phase], name: &str| {
+        let a = acc.iter().rfind(|a| a.sustained() && other.iter().any(|o| o.rate == a.rate && o.sustained()))?;
+        let o = other.iter().find(|o| o.rate == a.rate)?;
+        Some(format!(
+            "At {} events/s, the highest rate acc and {name} both sustain: acc {:.0} msg/s, {name} {:.0} msg/s \
+             (acc/{name} {:.3})\n",
             a.rate,
             a.delivered_per_second,
-            r.delivered_per_second,
-            a.delivered_per_second / r.delivered_per_second
-        ));
+            o.delivered_per_second,
+            a.delivered_per_second / o.delivered_per_second
+        ))
+    };
+    out.push_str(&common(raw, "raw").unwrap_or_default());
+    if let Some(peer) = peer {
+        match (best(acc), best(&peer.phases)) {
+            (Some((a_rate, a_mps)), Some((p_rate, p_mps))) => out.push_str(&format!(
+                "Highest rate the peer sustained: {p_rate} events/s ({p_mps:.0} msg/s delivered); delivered msg/s at \
+                 the highest rate each sustains, acc ({a_rate} events/s)/peer = **{:.2}** (target ≥ 10)\n",
+                a_mps / p_mps
+            )),
+            (_, None) => out.push_str("The peer sustained no rate at all.\n"),
+            (None, Some(_)) => out.push_str("acc sustained no rate at all, the peer did.\n"),
+        }
+        out.push_str(&common(&peer.phases, "peer").unwrap_or_default());
+        if let Some(failure) = &peer.failure {
+            // The first line, and the error the log names if there is one; the whole log tail is printed above.
+            let lines = failure.lines();
+            let summary: Vec<&str> =
+                lines.clone().take(1).chain(lines.filter(|l| l.contains("Error:")).take(1)).collect();
+            out.push_str(&format!("The peer's phases ended early: {}\n", summary.join(" ")));
+        }
     }
     out
 }
@@ -1187,7 +1430,8 @@ fn fanout_table(config: &Config, acc: &[Phase], raw: &[Phase], rss_before: u64, 
 // ---------------------------------------------------------------------------------------------------------------
 
 fn rss_kib(pid: u32) -> Result<u64> {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).context("cannot read the acc status")?;
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status"))
+        .with_context(|| format!("cannot read /proc/{pid}/status"))?;
     let line = status.lines().find(|l| l.starts_with("VmRSS:")).context("no VmRSS")?;
     line.split_whitespace().nth(1).context("bad VmRSS")?.parse().context("bad VmRSS")
 }

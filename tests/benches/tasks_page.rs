@@ -1,15 +1,18 @@
 //! Benchmark: `tasks(first: 50)` with nested assignee and dependencies over HTTP (driven by wrk) against the raw
-//! sea-orm query loop that reads the same rows from the same database, in the same run.
+//! sea-orm query loop that reads the same rows from the same database, in the same run; on SQLite also against the
+//! graphql-yoga peer (tests/benches/peers/yoga, Node.js) serving the same page from the same `acc.db`.
 //!
 //! Run with `cargo bench -p acc-tests --bench tasks_page`. `ACC_BENCH_SECONDS` sets the length of each measured run
 //! (default 10); when `ACC_TEST_DATABASE_URL` names a PostgreSQL server the whole comparison is repeated there on a
-//! fresh database. Results and their interpretation live in docs/benchmarks.md.
+//! fresh database (without the peer). `ACC_BENCH_PEER=0` skips the peer, which otherwise runs when `node` is
+//! installed. Results and their interpretation live in docs/benchmarks.md.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::{ExitCode, Stdio};
 use std::time::{Duration, Instant};
 
+use acc_tests::peer::Peer;
 use anyhow::{Context as _, Result, anyhow, bail, ensure};
 use rand::SeedableRng;
 use rand::rngs::StdRng;
@@ -27,6 +30,8 @@ const TASKS: usize = 200;
 const DEPENDENCIES_PER_TASK: usize = 2;
 const PAGE_SIZE: usize = 50;
 const CONCURRENCIES: [usize; 3] = [1, 8, 32];
+/// acc and the peer are compared at this many connections.
+const PEER_CONCURRENCY: usize = 16;
 const WRK_THREADS: usize = 2;
 /// The server's own pool sizes (api/src/db.rs), so the raw loop gets as many connections as the server.
 const SQLITE_POOL: u32 = 8;
@@ -100,12 +105,14 @@ async fn run() -> Result<()> {
         std::thread::available_parallelism().map_or(0, |n| n.get()),
     );
 
+    let node = acc_tests::peer::node_for_peer().await?;
+
     println!("load average before: {}", load_average());
-    let mut tables = vec![("SQLite", bench_backend(&binary, None, seconds).await?)];
+    let mut tables = vec![("SQLite", bench_backend(&binary, None, node.as_deref(), seconds).await?)];
     match std::env::var("ACC_TEST_DATABASE_URL") {
         Ok(url) if url.starts_with("postgres") => {
             let database = PostgresDatabase::create(&url).await?;
-            let result = bench_backend(&binary, Some(&database.url), seconds).await;
+            let result = bench_backend(&binary, Some(&database.url), None, seconds).await;
             database.drop_database().await?;
             tables.push(("PostgreSQL", result?));
         }
@@ -119,6 +126,12 @@ async fn run() -> Result<()> {
         print_table(&result.rows);
         println!("\n{backend}: breakdown at concurrency 1 (each line adds work to the one above)\n");
         print_breakdown(&result.breakdown);
+        if let Some(peer) = &result.peer {
+            println!(
+                "\n{backend}: acc and the graphql-yoga peer at concurrency {PEER_CONCURRENCY}, one after the other\n"
+            );
+            print_peer(peer);
+        }
     }
     Ok(())
 }
@@ -183,6 +196,14 @@ async fn acc_binary() -> Result<PathBuf> {
 struct BackendResult {
     rows: Vec<Row>,
     breakdown: Vec<BreakdownRow>,
+    peer: Option<PeerComparison>,
+}
+
+/// acc and the peer at [`PEER_CONCURRENCY`].
+struct PeerComparison {
+    node: String,
+    acc: Measure,
+    peer: Measure,
 }
 
 struct BreakdownRow {
@@ -205,12 +226,17 @@ struct Measure {
 }
 
 /// Seeds a fresh server on one database, checks that GraphQL and the raw loop read the same page, then measures
-/// both at every concurrency.
-async fn bench_backend(binary: &Path, database_url: Option<&str>, seconds: u64) -> Result<BackendResult> {
+/// both at every concurrency; with `node` (SQLite only), then acc against the peer.
+async fn bench_backend(
+    binary: &Path,
+    database_url: Option<&str>,
+    node: Option<&str>,
+    seconds: u64,
+) -> Result<BackendResult> {
     let backend = if database_url.is_some() { "PostgreSQL" } else { "SQLite" };
     println!("\n== {backend} ==");
     let server = Server::start(binary, database_url).await?;
-    let result = measure_server(&server, database_url, seconds).await;
+    let result = measure_server(&server, database_url, node, seconds).await;
     if result.is_err() {
         eprintln!("server log kept in {}", server.log.display());
         server.kill().await;
@@ -220,7 +246,12 @@ async fn bench_backend(binary: &Path, database_url: Option<&str>, seconds: u64) 
     result
 }
 
-async fn measure_server(server: &Server, database_url: Option<&str>, seconds: u64) -> Result<BackendResult> {
+async fn measure_server(
+    server: &Server,
+    database_url: Option<&str>,
+    node: Option<&str>,
+    seconds: u64,
+) -> Result<BackendResult> {
     let client = reqwest::Client::new();
     let started = Instant::now();
     let seed = seed(&client, server, &server.bootstrap_code).await?;
@@ -234,7 +265,7 @@ async fn measure_server(server: &Server, database_url: Option<&str>, seconds: u6
         }
     };
     let scope = RawScope::read(&db).await?;
-    let expected = graphql_page(&client, server, &seed).await?;
+    let expected = graphql_page(&client, &server.graphql_url, &seed).await?;
     let actual = raw_page(&db, &scope).await?.summary();
     ensure!(expected == actual, "GraphQL and the raw loop read different pages:\n{expected:?}\n{actual:?}");
     ensure!(expected.len() == PAGE_SIZE, "the page has {} tasks, not {PAGE_SIZE}", expected.len());
@@ -279,7 +310,69 @@ async fn measure_server(server: &Server, database_url: Option<&str>, seconds: u6
         breakdown.push(row);
     }
     db.close().await.context("closing the raw connection pool")?;
-    Ok(BackendResult { rows, breakdown })
+
+    let peer = match node {
+        Some(node) => Some(compare_with_peer(server, &client, &seed, &expected, &script, node, seconds).await?),
+        None => None,
+    };
+    Ok(BackendResult { rows, breakdown, peer })
+}
+
+/// Starts the peer on the server's `acc.db`, checks that it serves the same page byte for byte, then measures acc
+/// and the peer with the same wrk script at [`PEER_CONCURRENCY`], after a warm-up of the peer (its JIT too).
+async fn compare_with_peer(
+    server: &Server,
+    client: &reqwest::Client,
+    seed: &Seed,
+    expected: &[TaskSummary],
+    script: &Path,
+    node: &str,
+    seconds: u64,
+) -> Result<PeerComparison> {
+    let peer = Peer::start(&server.data_dir.join("acc.db"), &server.root.join("peer.log")).await?;
+    let result = measure_peer(&peer, server, client, seed, expected, script, seconds).await;
+    peer.stop().await;
+    let (acc, peer) = result?;
+    Ok(PeerComparison { node: node.to_owned(), acc, peer })
+}
+
+/// acc's and the peer's figures.
+async fn measure_peer(
+    peer: &Peer,
+    server: &Server,
+    client: &reqwest::Client,
+    seed: &Seed,
+    expected: &[TaskSummary],
+    script: &Path,
+    seconds: u64,
+) -> Result<(Measure, Measure)> {
+    let actual = graphql_page(client, &peer.graphql_url, seed).await.context("the peer's page")?;
+    ensure!(actual == expected, "acc and the peer serve different pages:\n{expected:?}\n{actual:?}");
+    // Ids too: the peer encodes acc's global ids, so the two responses must be the same bytes.
+    let acc_body = page_body(client, &server.graphql_url, seed).await.context("acc's page")?;
+    let peer_body = page_body(client, &peer.graphql_url, seed).await.context("the peer's page")?;
+    ensure!(
+        acc_body == peer_body,
+        "acc and the peer serve the same tasks, but not the same JSON:\n{acc_body}\n{peer_body}"
+    );
+    println!("checked: the peer's response is byte for byte acc's ({} bytes)", acc_body.len());
+
+    wrk(&peer.graphql_url, script, 8, seconds.min(2)).await.context("wrk warm-up of the peer")?;
+    let acc = wrk(&server.graphql_url, script, PEER_CONCURRENCY, seconds).await?;
+    println!(
+        "acc at {PEER_CONCURRENCY}: {:.0} req/s, p99 {}; load {}",
+        acc.per_second,
+        millis(acc.p99),
+        load_average()
+    );
+    let measured = wrk(&peer.graphql_url, script, PEER_CONCURRENCY, seconds).await?;
+    println!(
+        "peer at {PEER_CONCURRENCY}: {:.0} req/s, p99 {}; load {}",
+        measured.per_second,
+        millis(measured.p99),
+        load_average()
+    );
+    Ok((acc, measured))
 }
 
 /// A running `acc serve` on a temporary data dir.
@@ -467,9 +560,9 @@ struct TaskSummary {
     dependencies: Vec<String>,
 }
 
-async fn graphql_page(client: &reqwest::Client, server: &Server, seed: &Seed) -> Result<Vec<TaskSummary>> {
+async fn graphql_page(client: &reqwest::Client, url: &str, seed: &Seed) -> Result<Vec<TaskSummary>> {
     let vars = json!({ "projectId": seed.project_id });
-    let data = graphql(client, &server.graphql_url, Some(&seed.token), PAGE_QUERY, vars).await?;
+    let data = graphql(client, url, Some(&seed.token), PAGE_QUERY, vars).await?;
     let edges = data.pointer("/tasks/edges").and_then(Json::as_array).context("no tasks.edges")?;
     edges
         .iter()
@@ -483,6 +576,16 @@ async fn graphql_page(client: &reqwest::Client, server: &Server, seed: &Seed) ->
             })
         })
         .collect()
+}
+
+/// The page's response body as the server wrote it.
+async fn page_body(client: &reqwest::Client, url: &str, seed: &Seed) -> Result<String> {
+    let body = json!({ "query": PAGE_QUERY, "variables": { "projectId": seed.project_id } });
+    let response = client.post(url).bearer_auth(&seed.token).json(&body).send().await.context("request failed")?;
+    let status = response.status();
+    let text = response.text().await.context("reading the response")?;
+    ensure!(status.is_success(), "HTTP {status}: {text}");
+    Ok(text)
 }
 
 /// The variables a query declares: `$projectId` or none.
@@ -984,4 +1087,19 @@ fn print_breakdown(breakdown: &[BreakdownRow]) {
     for row in breakdown {
         println!("{}", breakdown_line(row));
     }
+}
+
+fn print_peer(comparison: &PeerComparison) {
+    let PeerComparison { node, acc, peer } = comparison;
+    println!("| server | req/s | p50 | p99 |");
+    println!("|---|---:|---:|---:|");
+    for (label, measure) in [("acc".to_owned(), acc), (format!("peer: graphql-yoga, one Node.js {node} process"), peer)]
+    {
+        println!("| {label} | {:.0} | {} | {} |", measure.per_second, millis(measure.p50), millis(measure.p99));
+    }
+    println!(
+        "\nacc/peer req/s = **{:.2}** (target ≥ 3), p99 acc/peer = {:.2}",
+        acc.per_second / peer.per_second,
+        acc.p99.as_secs_f64() / peer.p99.as_secs_f64()
+    );
 }

@@ -7,6 +7,7 @@ pub mod connector_client;
 mod counted;
 mod database;
 pub mod model_api;
+pub mod peer;
 pub mod runtimes;
 pub mod server;
 pub mod tls;
