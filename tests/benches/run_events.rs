@@ -776,6 +776,33 @@ async fn gql_subscribe(ws_url: &str, token: &str, run_gid: &str, subscriptions: 
 }
 
 /// Opens `count` connections with `f(i)` at most 64 at a time.
+/// Where a fan-out side's subscribers subscribe, and the process whose memory they cost.
+struct Subscribing<'a> {
+    ws_url: &'a str,
+    token: &'a str,
+    run_gid: &'a str,
+    pid: u32,
+}
+
+impl Subscribing<'_> {
+    /// `count` live subscribers, each read into a log of its own, with the server's RSS before and after.
+    async fn live(&self, count: usize, what: &str, server: &str) -> Result<(Logs, u64, u64)> {
+        let rss_before = rss_kib(self.pid)?;
+        let started = Instant::now();
+        let sockets = open_many(count, |_| gql_subscribe(self.ws_url, self.token, self.run_gid, 1)).await?;
+        let rss_after = rss_kib(self.pid)?;
+        println!(
+            "{count} {what} live in {:.1} s; {server} RSS {rss_before} -> {rss_after} KiB",
+            started.elapsed().as_secs_f64()
+        );
+        let logs: Logs = (0..count).map(|_| Arc::new(Mutex::new(SubLog::new(u64::MAX, 0)))).collect();
+        for (ws, log) in sockets.into_iter().zip(&logs) {
+            tokio::spawn(read_subscriber(ws, log.clone()));
+        }
+        Ok((logs, rss_before, rss_after))
+    }
+}
+
 async fn open_many<F, Fut>(count: usize, f: F) -> Result<Vec<Ws>>
 where
     F: Fn(usize) -> Fut,
@@ -1000,18 +1027,9 @@ async fn fanout_on(server: &Server, config: &Config, node: Option<&str>) -> Resu
     let mut emitter = Emitter::start(link, run);
     let subscribers = config.subscribers;
 
-    let rss_before = rss_kib(server.pid)?;
-    let started = Instant::now();
-    let sockets = open_many(subscribers, |_| gql_subscribe(&server.ws_url, &tenant.token, &run_gid, 1)).await?;
-    let rss_after = rss_kib(server.pid)?;
-    println!(
-        "{subscribers} graphql-transport-ws subscribers live in {:.1} s; acc RSS {rss_before} -> {rss_after} KiB",
-        started.elapsed().as_secs_f64()
-    );
-    let acc_logs: Logs = (0..subscribers).map(|_| Arc::new(Mutex::new(SubLog::new(u64::MAX, 0)))).collect();
-    for (ws, log) in sockets.into_iter().zip(&acc_logs) {
-        tokio::spawn(read_subscriber(ws, log.clone()));
-    }
+    let subscribing = Subscribing { ws_url: &server.ws_url, token: &tenant.token, run_gid: &run_gid, pid: server.pid };
+    let (acc_logs, rss_before, rss_after) =
+        subscribing.live(subscribers, "graphql-transport-ws subscribers", "acc").await?;
 
     let raw = RawServer::start()?;
     let sockets = open_many(subscribers, |_| raw.connect()).await?;
@@ -1158,18 +1176,9 @@ async fn peer_phases(
     post_events(&http, &peer.publish_url, &[first]).await?;
 
     let subscribers = config.subscribers;
-    let rss_before = rss_kib(peer.pid)?;
-    let started = Instant::now();
-    let sockets = open_many(subscribers, |_| gql_subscribe(&peer.ws_url, &tenant.token, run_gid, 1)).await?;
-    let rss_after = rss_kib(peer.pid)?;
-    println!(
-        "{subscribers} graphql-ws subscribers of the peer live in {:.1} s; peer RSS {rss_before} -> {rss_after} KiB",
-        started.elapsed().as_secs_f64()
-    );
-    let logs: Logs = (0..subscribers).map(|_| Arc::new(Mutex::new(SubLog::new(u64::MAX, 0)))).collect();
-    for (ws, log) in sockets.into_iter().zip(&logs) {
-        tokio::spawn(read_subscriber(ws, log.clone()));
-    }
+    let subscribing = Subscribing { ws_url: &peer.ws_url, token: &tenant.token, run_gid, pid: peer.pid };
+    let (logs, rss_before, rss_after) =
+        subscribing.live(subscribers, "graphql-ws subscribers of the peer", "peer").await?;
 
     // Warm-up, its JIT too: one second at the base rate, not counted.
     let mut phase = 1;
