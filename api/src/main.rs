@@ -11,6 +11,11 @@ use acc_api::config::{Config, Overrides};
 use acc_api::http::WebClient;
 use clap::{Args, Parser, Subcommand};
 
+/// A GraphQL response is hundreds of small values built and dropped across worker threads;
+/// glibc's malloc spent about a fifth of a page of tasks on them (docs/benchmarks.md).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[derive(Parser)]
 #[command(name = "acc", version, about = "Agent Control Center: the control plane for your AI agents")]
 struct Cli {

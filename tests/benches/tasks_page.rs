@@ -41,7 +41,7 @@ const PAGE_QUERY: &str = "query Page($projectId: ID!) { tasks(projectId: $projec
                           id title assignee { id email } dependencies { id title } } } } }";
 
 /// Requests that add one layer of the page's work at a time, measured at concurrency 1 to show where the time goes.
-const BREAKDOWN: [Probe; 4] = [
+const BREAKDOWN: [Probe; 6] = [
     Probe {
         label: "`{ __typename }`, no token: HTTP + JSON + GraphQL parse/validate",
         statements: 0,
@@ -58,6 +58,20 @@ const BREAKDOWN: [Probe; 4] = [
         label: "`tasks(first: 50) { id title }`: + project check and the page",
         statements: 5,
         query: "query Flat($projectId: ID!) { tasks(projectId: $projectId, first: 50) { edges { node { id title } } } }",
+        token: true,
+    },
+    Probe {
+        label: "the flat page + assignees (one batch)",
+        statements: 6,
+        query: "query Assignees($projectId: ID!) { tasks(projectId: $projectId, first: 50) { edges { node { id title \
+                assignee { id email } } } } }",
+        token: true,
+    },
+    Probe {
+        label: "the flat page + dependencies (one batch, two statements)",
+        statements: 7,
+        query: "query Dependencies($projectId: ID!) { tasks(projectId: $projectId, first: 50) { edges { node { id title \
+                dependencies { id title } } } } }",
         token: true,
     },
     Probe {

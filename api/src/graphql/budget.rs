@@ -2,11 +2,9 @@
 //! size (`limits.max_response_bytes`). Cost (`cost`) bounds what a query asks for; these bound
 //! what it turns out to need when lists are longer, or values larger, than the cost rule assumed.
 
-use std::sync::Arc;
 use std::time::Duration;
 
 use async_graphql::Response;
-use async_graphql::extensions::{Extension, ExtensionContext, ExtensionFactory, NextRequest};
 use serde::Serialize;
 
 use super::errors::{finish_errors, request_error};
@@ -60,34 +58,13 @@ impl std::io::Write for Bounded {
 
 /// Ends a query or mutation at its time budget: its future is dropped, so the work stops (a
 /// write that has committed stays committed, as when a client hangs up).
-pub struct TimeBudget {
-    timeout: Duration,
-}
-
-impl TimeBudget {
-    pub fn new(timeout: Duration) -> Self {
-        Self { timeout }
-    }
-}
-
-impl ExtensionFactory for TimeBudget {
-    fn create(&self) -> Arc<dyn Extension> {
-        Arc::new(TimeBudget { timeout: self.timeout })
-    }
-}
-
-/// `request` wraps the parsing, validation and execution of one query or mutation run by
-/// `Schema::execute`: HTTP runs every operation so, and the socket its queries and mutations.
-#[async_graphql::async_trait::async_trait]
-impl Extension for TimeBudget {
-    async fn request(&self, ctx: &ExtensionContext<'_>, next: NextRequest<'_>) -> Response {
-        match tokio::time::timeout(self.timeout, next.run(ctx)).await {
-            Ok(response) => response,
-            Err(_) => {
-                let timeout_ms = self.timeout.as_millis() as u64;
-                tracing::warn!(timeout_ms, "request stopped at its time budget");
-                Response::from_errors(vec![request_error(LimitError::TimedOut { timeout_ms })])
-            }
+pub async fn within_time_budget(budget: Duration, execution: impl Future<Output = Response>) -> Response {
+    match tokio::time::timeout(budget, execution).await {
+        Ok(response) => response,
+        Err(_) => {
+            let timeout_ms = budget.as_millis() as u64;
+            tracing::warn!(timeout_ms, "request stopped at its time budget");
+            Response::from_errors(vec![request_error(LimitError::TimedOut { timeout_ms })])
         }
     }
 }

@@ -6,17 +6,13 @@
 //! off the schema, so a new list field is counted without anyone remembering to declare it.
 
 use std::collections::{HashMap, HashSet};
-use std::sync::Arc;
 
-use async_graphql::extensions::{Extension, ExtensionContext, ExtensionFactory, NextPrepareRequest};
 use async_graphql::parser::types::{
     BaseType, DocumentOperations, ExecutableDocument, FieldDefinition, OperationDefinition, OperationType, Selection,
     SelectionSet, Type, TypeKind, TypeSystemDefinition,
 };
-use async_graphql::{Name, Request, ServerResult, Value, Variables};
+use async_graphql::{Name, Value, Variables};
 
-use super::errors::request_error;
-use super::limits::LimitError;
 use crate::config::Limits;
 use crate::pagination::DEFAULT_PAGE_SIZE;
 
@@ -244,47 +240,6 @@ impl<'a> Walk<'a> {
             let definition = self.operation.variable_definitions.iter().find(|d| d.node.name.node == *name)?;
             definition.node.default_value.as_ref().map(|v| v.node.clone())
         })
-    }
-}
-
-/// Refuses an operation that costs more than `max_complexity` before the engine looks at it:
-/// the engine's own checks expand every fragment spread, so a kilobyte of fragments that each
-/// spread the next twice would keep them busy for minutes.
-pub struct CostLimit {
-    cost: Arc<QueryCost>,
-    max: u64,
-}
-
-impl CostLimit {
-    pub fn new(cost: Arc<QueryCost>, max: usize) -> Self {
-        Self { cost, max: max as u64 }
-    }
-}
-
-impl ExtensionFactory for CostLimit {
-    fn create(&self) -> Arc<dyn Extension> {
-        Arc::new(CostLimit { cost: self.cost.clone(), max: self.max })
-    }
-}
-
-#[async_graphql::async_trait::async_trait]
-impl Extension for CostLimit {
-    async fn prepare_request(
-        &self,
-        ctx: &ExtensionContext<'_>,
-        mut request: Request,
-        next: NextPrepareRequest<'_>,
-    ) -> ServerResult<Request> {
-        // A query that does not parse is left to the engine, which says why.
-        if let Ok(document) = async_graphql::parser::parse_query(&request.query) {
-            let cost = self.cost.of(&document, request.operation_name.as_deref(), &request.variables);
-            if cost > self.max {
-                return Err(request_error(LimitError::TooCostly { cost, limit: self.max }));
-            }
-            // Parsed once: the engine takes this document instead of parsing the query again.
-            request.set_parsed_query(document);
-        }
-        next.run(ctx, request).await
     }
 }
 

@@ -1,15 +1,21 @@
 //! What a request may ask of the server, and the typed error for each limit it exceeds.
 //!
-//! async-graphql bounds depth and directives itself; aliases are counted here, because they let
-//! one small query ask for the same expensive field many times. Cost, time and response size
-//! have their own modules (`cost`, `budget`) and share [`LimitError`].
+//! async-graphql bounds depth and directives itself; [`Admission`] counts aliases, because they
+//! let one small query ask for the same expensive field many times, and the cost (`cost`).
+//! Time and response size are bounded in `budget`. All share [`LimitError`].
+//!
+//! These checks run before the engine rather than as engine extensions: once a schema has any
+//! extension, the engine routes every field of every response through it (a boxed future and two
+//! schema lookups per field, per extension), which is most of the time of a large page.
 
-use std::sync::Arc;
+use std::time::Duration;
 
-use async_graphql::extensions::{Extension, ExtensionContext, ExtensionFactory, NextParseQuery};
-use async_graphql::parser::types::{ExecutableDocument, Selection, SelectionSet};
-use async_graphql::{ServerError, ServerResult, Variables};
+use async_graphql::parser::types::{Selection, SelectionSet};
+use async_graphql::{Request, ServerError};
 
+use super::cost::QueryCost;
+use super::errors::request_error;
+use crate::config::Limits;
 use crate::error::{DomainError, ErrorCode};
 
 /// A request refused, or abandoned, for what it would cost the server.
@@ -20,6 +26,8 @@ pub enum LimitError {
          ask for smaller pages (`first`, `last`) or nest fewer lists"
     )]
     TooCostly { cost: u64, limit: u64 },
+    #[error("the query uses more than {max} aliases")]
+    TooManyAliases { max: usize },
     #[error("the response would be larger than {max_bytes} bytes; ask for smaller pages or fewer fields")]
     ResponseTooLarge { max_bytes: usize },
     #[error(
@@ -32,7 +40,9 @@ pub enum LimitError {
 impl DomainError for LimitError {
     fn code(&self) -> ErrorCode {
         match self {
-            LimitError::TooCostly { .. } | LimitError::ResponseTooLarge { .. } => ErrorCode::Validation,
+            LimitError::TooCostly { .. } | LimitError::TooManyAliases { .. } | LimitError::ResponseTooLarge { .. } => {
+                ErrorCode::Validation
+            }
             // Not VALIDATION: the request may be fine and the server slow. Not retryable either:
             // the same request would most likely run out of time again.
             LimitError::TimedOut { .. } => ErrorCode::BudgetExceeded,
@@ -42,58 +52,100 @@ impl DomainError for LimitError {
     fn details(&self) -> serde_json::Value {
         match self {
             LimitError::TooCostly { cost, limit } => serde_json::json!({ "cost": cost, "limit": limit }),
+            LimitError::TooManyAliases { max } => serde_json::json!({ "maxAliases": max }),
             LimitError::ResponseTooLarge { max_bytes } => serde_json::json!({ "maxResponseBytes": max_bytes }),
             LimitError::TimedOut { timeout_ms } => serde_json::json!({ "requestTimeoutMs": timeout_ms }),
         }
     }
 }
 
-pub struct AliasLimit {
-    max: usize,
+/// The limits an operation is admitted under before the engine sees it.
+pub struct Admission {
+    max_aliases: usize,
+    cost: QueryCost,
+    max_cost: u64,
+    /// How long a query or mutation may run (`limits.request_timeout_ms`).
+    pub time_budget: Duration,
 }
 
-impl AliasLimit {
-    pub fn new(max: usize) -> Self {
-        Self { max }
+impl Admission {
+    pub fn new(cost: QueryCost, limits: &Limits) -> Self {
+        Self {
+            max_aliases: limits.max_aliases,
+            cost,
+            max_cost: limits.max_complexity as u64,
+            time_budget: Duration::from_millis(limits.request_timeout_ms),
+        }
+    }
+
+    /// Refuses an operation with too many aliases or that costs too much, before the engine
+    /// looks at it: the engine's own checks expand every fragment spread, so a kilobyte of
+    /// fragments that each spread the next twice would keep them busy for minutes. A query that
+    /// does not parse is left to the engine, which says why.
+    pub fn admit(&self, request: &mut Request) -> Result<(), ServerError> {
+        let Ok(document) = async_graphql::parser::parse_query(&request.query) else { return Ok(()) };
+        let aliases: usize =
+            document.operations.iter().map(|(_, op)| aliases(&op.node.selection_set.node)).sum::<usize>()
+                + document.fragments.values().map(|f| aliases(&f.node.selection_set.node)).sum::<usize>();
+        if aliases > self.max_aliases {
+            return Err(request_error(LimitError::TooManyAliases { max: self.max_aliases }));
+        }
+        let cost = self.cost.of(&document, request.operation_name.as_deref(), &request.variables);
+        if cost > self.max_cost {
+            return Err(request_error(LimitError::TooCostly { cost, limit: self.max_cost }));
+        }
+        // Parsed once: the engine takes this document instead of parsing the query again.
+        request.set_parsed_query(document);
+        Ok(())
     }
 }
 
-impl ExtensionFactory for AliasLimit {
-    fn create(&self) -> Arc<dyn Extension> {
-        Arc::new(AliasCheck { max: self.max })
-    }
-}
-
-struct AliasCheck {
-    max: usize,
-}
-
-fn count(set: &SelectionSet) -> usize {
+fn aliases(set: &SelectionSet) -> usize {
     set.items
         .iter()
         .map(|item| match &item.node {
-            Selection::Field(field) => usize::from(field.node.alias.is_some()) + count(&field.node.selection_set.node),
-            Selection::InlineFragment(fragment) => count(&fragment.node.selection_set.node),
+            Selection::Field(field) => {
+                usize::from(field.node.alias.is_some()) + aliases(&field.node.selection_set.node)
+            }
+            Selection::InlineFragment(fragment) => aliases(&fragment.node.selection_set.node),
             Selection::FragmentSpread(_) => 0,
         })
         .sum()
 }
 
-#[async_graphql::async_trait::async_trait]
-impl Extension for AliasCheck {
-    async fn parse_query(
-        &self,
-        ctx: &ExtensionContext<'_>,
-        query: &str,
-        variables: &Variables,
-        next: NextParseQuery<'_>,
-    ) -> ServerResult<ExecutableDocument> {
-        let document = next.run(ctx, query, variables).await?;
-        let operations: usize = document.operations.iter().map(|(_, op)| count(&op.node.selection_set.node)).sum();
-        let fragments: usize = document.fragments.values().map(|f| count(&f.node.selection_set.node)).sum();
-        if operations + fragments > self.max {
-            return Err(ServerError::new(format!("the query uses more than {} aliases", self.max), None));
-        }
-        Ok(document)
+#[cfg(test)]
+mod tests {
+    use futures_util::StreamExt;
+
+    use crate::config::Limits;
+    use crate::graphql::build_schema;
+
+    fn refusal(response: &async_graphql::Response) -> (String, serde_json::Value) {
+        let error = &response.errors[0];
+        let code = error.extensions.as_ref().and_then(|e| e.get("code")).cloned();
+        (error.message.clone(), code.map(|c| c.into_json().unwrap()).unwrap_or_default())
+    }
+
+    #[tokio::test]
+    async fn queries_and_subscriptions_over_a_limit_are_refused_before_they_run() {
+        let schema = build_schema(None, &Limits { max_aliases: 1, ..Limits::default() });
+        let ok = schema.execute("{ a: __typename }").await;
+        assert!(ok.errors.is_empty(), "{:?}", ok.errors);
+
+        let aliased = schema.execute("{ a: __typename b: __typename }").await;
+        assert_eq!(refusal(&aliased), ("the query uses more than 1 aliases".to_owned(), "VALIDATION".into()));
+
+        let subscription =
+            "subscription { a: runEvents(runId: \"x\") { sequence } b: runEvents(runId: \"x\") { sequence } }";
+        let mut refused = schema.execute_stream(async_graphql::Request::new(subscription));
+        let first = refused.next().await.expect("a refusal");
+        assert_eq!(refusal(&first), ("the query uses more than 1 aliases".to_owned(), "VALIDATION".into()));
+        assert!(refused.next().await.is_none(), "a refused subscription ends");
+
+        let schema = build_schema(None, &Limits { max_complexity: 10, ..Limits::default() });
+        let costly = schema.execute("{ workspaces(first: 50) { edges { node { id } } } }").await;
+        let (message, code) = refusal(&costly);
+        assert!(message.starts_with("the query is too complex"), "{message}");
+        assert_eq!(code, "VALIDATION");
     }
 }

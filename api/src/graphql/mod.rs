@@ -12,7 +12,8 @@ mod node;
 
 use std::sync::Arc;
 
-use async_graphql::{Context, Data, MergedObject, MergedSubscription, Schema};
+use async_graphql::{Context, Data, MergedObject, MergedSubscription, Request, Response, Schema};
+use futures_util::stream::{BoxStream, StreamExt};
 
 use crate::broker::Broker;
 use crate::config::Limits;
@@ -26,6 +27,7 @@ pub use batch::BatchLoader;
 pub use budget::response_json;
 pub use cost::QueryCost;
 pub use errors::{finish_errors, gql_error, request_error};
+use limits::Admission;
 pub use limits::LimitError;
 
 /// The global id of an object, as every `id` field shows it.
@@ -107,7 +109,32 @@ pub struct SubscriptionRoot(
     crate::runs::graphql::RunSubscription,
 );
 
-pub type AppSchema = Schema<QueryRoot, MutationRoot, SubscriptionRoot>;
+/// The schema, with the limits of SPEC §4 that every operation is admitted and run under.
+#[derive(Clone)]
+pub struct AppSchema {
+    schema: Schema<QueryRoot, MutationRoot, SubscriptionRoot>,
+    admission: Arc<Admission>,
+}
+
+impl AppSchema {
+    /// Runs a query or mutation, if admitted, within its time budget.
+    pub async fn execute(&self, request: impl Into<Request>) -> Response {
+        let mut request = request.into();
+        if let Err(refusal) = self.admission.admit(&mut request) {
+            return Response::from_errors(vec![refusal]);
+        }
+        budget::within_time_budget(self.admission.time_budget, self.schema.execute(request)).await
+    }
+
+    /// Runs a subscription, if admitted; a refused one yields its error and ends.
+    pub fn execute_stream(&self, request: Request) -> BoxStream<'static, Response> {
+        let mut request = request;
+        match self.admission.admit(&mut request) {
+            Ok(()) => self.schema.execute_stream(request).boxed(),
+            Err(refusal) => futures_util::stream::once(async { Response::from_errors(vec![refusal]) }).boxed(),
+        }
+    }
+}
 
 /// The schema with its limits; services may be absent when only the SDL is wanted.
 pub fn build_schema(services: Option<Services>, limits: &Limits) -> AppSchema {
@@ -115,17 +142,14 @@ pub fn build_schema(services: Option<Services>, limits: &Limits) -> AppSchema {
     let cost = QueryCost::new(&sdl(), limits).expect("the schema's own SDL parses");
     let mut builder = Schema::build(QueryRoot::default(), MutationRoot::default(), SubscriptionRoot::default())
         .limit_depth(limits.max_depth)
-        .limit_directives(limits.max_directives)
-        .extension(limits::AliasLimit::new(limits.max_aliases))
-        .extension(cost::CostLimit::new(Arc::new(cost), limits.max_complexity))
-        .extension(budget::TimeBudget::new(std::time::Duration::from_millis(limits.request_timeout_ms)));
+        .limit_directives(limits.max_directives);
     if !limits.introspection {
         builder = builder.disable_introspection();
     }
     if let Some(services) = services {
         builder = builder.data(services);
     }
-    builder.finish()
+    AppSchema { schema: builder.finish(), admission: Arc::new(Admission::new(cost, limits)) }
 }
 
 /// The SDL as `acc schema` prints it and `schema.graphql` holds it; limits do not change it.
