@@ -1,6 +1,7 @@
 // What the pages show stays true to the server, in headless Chromium against a real `acc` and
 // `acc-connector`, at desktop (1440×900) and phone (390×844) widths: lists resynchronise after the
-// live connection comes back, and a decision that came too late leaves the inbox with a message.
+// live connection comes back, a decision that came too late leaves the inbox with a message, and no
+// page is wider than a phone.
 // The server is set up through the API; the pages are what is under test.
 import { after, afterEach, before, test } from "node:test";
 import assert from "node:assert/strict";
@@ -27,6 +28,12 @@ const agent = (name, script, interactive = false) =>
 const CAREFUL = agent(
   "careful",
   `read input; echo '{"acc": "approval_request", "action": "deploy the site", "reason": "the test asks"}'; read decision; echo "decision: $decision"`,
+  true,
+);
+// Asks with the long, unbroken words real commands have.
+const DEPLOYER = agent(
+  "deployer",
+  `read input; echo '{"acc": "approval_request", "action": "kubectl --context=production-eu-west-1 rollout restart deployment/website-frontend-canary-2026-12-03", "reason": "https://acme.example.com/runbooks/deployments/website-frontend-canary-rollouts"}'; read decision`,
   true,
 );
 const WAIT = { timeout: 30_000 };
@@ -67,10 +74,10 @@ before(async () => {
     `ACC_ENROLL_TOKEN=${createEnrollmentToken.token} acc-connector enroll --server ${server.url} --name e2e-host`,
     hostDir,
   );
-  connector = startConnector(hostDir, credential, server.url, CAREFUL);
+  connector = startConnector(hostDir, credential, server.url, CAREFUL + DEPLOYER);
   const agents = await until(async () => {
     const { agents } = await api("query($p: ID!) { agents(projectId: $p) { id name online } }", { p: createProject.id });
-    return agents.every((a) => a.online) && agents.length === 1 ? agents : null;
+    return agents.every((a) => a.online) && agents.length === 2 ? agents : null;
   });
   const agentId = (name) => agents.find((a) => a.name === name).id;
   ids = {
@@ -78,6 +85,7 @@ before(async () => {
     project: createProject.id,
     task: createTask.id,
     careful: agentId("careful"),
+    deployer: agentId("deployer"),
   };
 });
 
@@ -172,3 +180,64 @@ for (const width of Object.keys(WIDTHS)) {
     await screenshot(page, `${width}-inbox-resynchronised`);
   });
 }
+
+/**
+ * The visual check that the page fits the phone: nothing makes it scroll sideways (a board's
+ * columns scroll inside their own strip), and no toast is drawn outside the screen.
+ */
+async function assertFitsPhone(page, what) {
+  const { width, wider } = await page.evaluate(() => {
+    const width = window.visualViewport?.width ?? window.innerWidth;
+    const clipped = (el) => {
+      for (let p = el.parentElement; p; p = p.parentElement) if (getComputedStyle(p).overflowX !== "visible") return true;
+      return false;
+    };
+    // Drawn past the edge, or spilling text past its own box (a long word that cannot wrap).
+    const wider = [...document.querySelectorAll("body *")]
+      .filter((el) => !clipped(el))
+      .filter((el) => el.getBoundingClientRect().right > 390.5 || (getComputedStyle(el).overflowX === "visible" && el.scrollWidth > el.clientWidth + 1 && el.clientWidth > 0))
+      .slice(0, 5)
+      .map((el) => `${el.tagName.toLowerCase()}.${el.className} "${el.textContent.slice(0, 30)}" (${Math.round(el.getBoundingClientRect().right)}px)`);
+    return { width: Math.max(document.documentElement.scrollWidth, width), wider };
+  });
+  assert.ok(width <= 390, `${what}: the page is ${width}px wide on a 390px phone: ${wider.join(", ")}`);
+  assert.deepEqual(wider, [], `${what}: drawn past the phone's edge`);
+}
+
+test("no page is wider than a phone, with an approval's alert showing", { timeout: 120_000 }, async () => {
+  // Real content has long words: addresses, commands, labels.
+  const long = "https://acme.example.com/docs/getting-started/installation/troubleshooting-network-errors";
+  const { createTask } = await api(
+    'mutation($p: ID!, $t: String!) { createTask(input: { projectId: $p, title: $t, labels: ["infrastructure-migration-2026", "customer-escalation"] }) { id } }',
+    { p: ids.project, t: `Fix ${long}` },
+  );
+  await api("mutation($t: ID!, $d: ID!) { addTaskDependency(taskId: $t, dependsOnId: $d) { id } }", { t: createTask.id, d: ids.task });
+  const page = await signedIn("phone", `/projects/${ids.project}`);
+  await page.locator(`.task-card[data-task-id="${createTask.id}"]`).waitFor(WAIT);
+  // An agent asks while the board is open: the alert must be on the screen.
+  const run = await runUntil(ids.deployer, "WAITING_APPROVAL");
+  const toast = page.locator(".toast", { hasText: "Approval requested" });
+  await toast.waitFor(WAIT);
+  await screenshot(page, "phone-board-alert");
+  await assertFitsPhone(page, "the board");
+  const box = await toast.boundingBox();
+  assert.ok(box.x >= 0 && box.x + box.width <= 390, `the alert is on the screen (${box.x}..${box.x + box.width})`);
+
+  for (const [path, ready] of [
+    ["/", () => page.getByRole("link", { name: "Website" }).waitFor(WAIT)],
+    [`/tasks/${createTask.id}`, () => page.getByRole("button", { name: "Start run" }).waitFor(WAIT)],
+    [`/runs/${run}`, () => page.getByTestId("run-status").getByText("Waiting approval").waitFor(WAIT)],
+    ["/approvals", () => page.locator(".approval").first().waitFor(WAIT)],
+    ["/agents", () => page.locator('[data-connector="e2e-host"]').waitFor(WAIT)],
+    ["/settings", () => page.getByLabel("Merge patch").waitFor(WAIT)],
+    ["/people", () => page.getByRole("cell", { name: OWNER.email }).waitFor(WAIT)],
+    ["/sessions", () => page.getByText("this device").waitFor(WAIT)],
+    ["/nowhere", () => page.getByTestId("not-found").waitFor(WAIT)],
+  ]) {
+    await page.goto(`${proxy.url}${path}`);
+    await ready();
+    await screenshot(page, `phone-${path.split("/")[1] || "home"}`);
+    await assertFitsPhone(page, path);
+  }
+  await cancelRun(run);
+});
