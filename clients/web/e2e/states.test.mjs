@@ -1,7 +1,8 @@
 // What the pages show stays true to the server, in headless Chromium against a real `acc` and
 // `acc-connector`, at desktop (1440×900) and phone (390×844) widths: lists resynchronise after the
-// live connection comes back, a decision that came too late leaves the inbox with a message, and no
-// page is wider than a phone.
+// live connection comes back, a decision that came too late leaves the inbox with a message, no
+// page is wider than a phone, and a run offers only the actions its state allows and shows
+// its real state.
 // The server is set up through the API; the pages are what is under test.
 import { after, afterEach, before, test } from "node:test";
 import assert from "node:assert/strict";
@@ -36,6 +37,15 @@ const DEPLOYER = agent(
   `read input; echo '{"acc": "approval_request", "action": "kubectl --context=production-eu-west-1 rollout restart deployment/website-frontend-canary-2026-12-03", "reason": "https://acme.example.com/runbooks/deployments/website-frontend-canary-rollouts"}'; read decision`,
   true,
 );
+// Fails at once.
+const FAILING = agent("failing", `echo 'trying'; echo 'it broke' >&2; exit 3`);
+// Works until stopped, saving a checkpoint whenever asked.
+const SAVER = agent(
+  "saver",
+  `read input; echo ready; while read line; do case "$line" in *checkpoint_request*) echo '{"acc": "checkpoint", "state": {"step": 1}, "completed": ["setup"], "pending": ["deploy"]}';; esac; done`,
+  true,
+);
+
 const WAIT = { timeout: 30_000 };
 export const WIDTHS = {
   desktop: { viewport: { width: 1440, height: 900 } },
@@ -74,10 +84,10 @@ before(async () => {
     `ACC_ENROLL_TOKEN=${createEnrollmentToken.token} acc-connector enroll --server ${server.url} --name e2e-host`,
     hostDir,
   );
-  connector = startConnector(hostDir, credential, server.url, CAREFUL + DEPLOYER);
+  connector = startConnector(hostDir, credential, server.url, CAREFUL + FAILING + SAVER + DEPLOYER);
   const agents = await until(async () => {
     const { agents } = await api("query($p: ID!) { agents(projectId: $p) { id name online } }", { p: createProject.id });
-    return agents.every((a) => a.online) && agents.length === 2 ? agents : null;
+    return agents.every((a) => a.online) && agents.length === 4 ? agents : null;
   });
   const agentId = (name) => agents.find((a) => a.name === name).id;
   ids = {
@@ -85,6 +95,8 @@ before(async () => {
     project: createProject.id,
     task: createTask.id,
     careful: agentId("careful"),
+    failing: agentId("failing"),
+    saver: agentId("saver"),
     deployer: agentId("deployer"),
   };
 });
@@ -241,3 +253,53 @@ test("no page is wider than a phone, with an approval's alert showing", { timeou
   }
   await cancelRun(run);
 });
+
+for (const width of Object.keys(WIDTHS)) {
+  test(`${width}: a run offers only what its state allows, and shows its real state`, { timeout: 120_000 }, async () => {
+    // Waiting for approval: cancel it or decide the approval; nothing else, and the page says why.
+    const waiting = await runWaitingForApproval();
+    const page = await signedIn(width, `/runs/${waiting}`);
+    const actions = page.getByTestId("run-actions");
+    await page.getByTestId("run-status").getByText("Waiting approval").waitFor(WAIT);
+    await actions.getByRole("button", { name: "Cancel run" }).waitFor(WAIT);
+    await actions.getByRole("link", { name: "Decide the approval" }).waitFor(WAIT);
+    assert.equal(await actions.getByRole("button", { name: "Hand off" }).count(), 0, "no hand off while waiting");
+    assert.equal(await actions.getByRole("button", { name: "Checkpoint" }).count(), 0, "no checkpoint while waiting");
+    await page.getByTestId("run-actions-why").getByText(/waits for an approval/).waitFor(WAIT);
+    // Its attempt waits with it, rather than claiming to run.
+    await page.locator(".timeline li", { hasText: "#1 Start" }).getByText("Waiting approval").waitFor(WAIT);
+    await screenshot(page, `${width}-run-waiting-actions`);
+    await actions.getByRole("button", { name: "Cancel run" }).click();
+    await page.getByTestId("run-status").getByText("Cancelled").waitFor(WAIT);
+    await page.locator(".timeline li", { hasText: "#1 Start" }).getByText("Cancelled").waitFor(WAIT);
+    await actions.getByRole("button", { name: "Run again" }).waitFor(WAIT);
+
+    // A failed run: its attempt says it failed, the stream is not live, and Retry starts it again.
+    const failed = await runUntil(ids.failing, "FAILED");
+    await page.goto(`${proxy.url}/runs/${failed}`);
+    await page.getByTestId("run-status").getByText("Failed").waitFor(WAIT);
+    await page.locator('[data-testid="stream-state"][data-state="ended"]').waitFor(WAIT);
+    await page.locator(".timeline li", { hasText: "#1 Start" }).getByText("Failed").waitFor(WAIT);
+    assert.equal(await page.locator(".timeline").getByText("Ended").count(), 0, "an outcome, not just ended");
+    assert.equal(await page.getByTestId("stream-state").getByText("live").count(), 0, "an ended run is not live");
+    await screenshot(page, `${width}-run-failed`);
+    await actions.getByRole("button", { name: "Retry" }).click();
+    await page.waitForURL((url) => url.pathname.startsWith("/runs/") && !url.pathname.endsWith(failed), WAIT);
+    await page.getByTestId("run-status").getByText("Failed").waitFor(WAIT);
+    await page.locator(".timeline li", { hasText: "on failing" }).waitFor(WAIT);
+
+    // Running on an agent that checkpoints: checkpoint, and hand off once a target is chosen.
+    const running = await runUntil(ids.saver, "RUNNING");
+    await page.goto(`${proxy.url}/runs/${running}`);
+    await page.getByTestId("run-status").getByText("Running").waitFor(WAIT);
+    await actions.getByRole("button", { name: "Checkpoint" }).waitFor(WAIT);
+    const handOff = actions.getByRole("button", { name: "Hand off" });
+    assert.equal(await handOff.isDisabled(), true, "no hand off before a target is chosen");
+    assert.equal(await handOff.getAttribute("title"), "Choose the agent to hand off to first");
+    await actions.getByLabel("Agent to hand off to").selectOption({ label: "careful" });
+    assert.equal(await handOff.isDisabled(), false);
+    await screenshot(page, `${width}-run-running-actions`);
+    await actions.getByRole("button", { name: "Cancel run" }).click();
+    await page.getByTestId("run-status").getByText("Cancelled").waitFor(WAIT);
+  });
+}
