@@ -1,8 +1,8 @@
 // What the pages show stays true to the server, in headless Chromium against a real `acc` and
 // `acc-connector`, at desktop (1440×900) and phone (390×844) widths: lists resynchronise after the
 // live connection comes back, a decision that came too late leaves the inbox with a message, no
-// page is wider than a phone, and a run offers only the actions its state allows and shows
-// its real state.
+// page is wider than a phone, a run offers only the actions its state allows and shows its real
+// state, and a wrong address says so with a way back.
 // The server is set up through the API; the pages are what is under test.
 import { after, afterEach, before, test } from "node:test";
 import assert from "node:assert/strict";
@@ -301,5 +301,29 @@ for (const width of Object.keys(WIDTHS)) {
     await screenshot(page, `${width}-run-running-actions`);
     await actions.getByRole("button", { name: "Cancel run" }).click();
     await page.getByTestId("run-status").getByText("Cancelled").waitFor(WAIT);
+  });
+}
+
+for (const width of Object.keys(WIDTHS)) {
+  test(`${width}: an unknown address and a wrong id say so once, with a way back`, { timeout: 60_000 }, async () => {
+    const page = await signedIn(width, "/no/such/page");
+    await page.getByRole("heading", { name: "Page not found" }).waitFor(WAIT);
+    assert.equal(await page.getByRole("heading", { name: "Workspaces" }).count(), 0, "not the workspaces");
+    await screenshot(page, `${width}-not-found`);
+    await page.getByRole("link", { name: "Back to Workspaces" }).click();
+    await page.getByRole("heading", { name: "Workspaces" }).waitFor(WAIT);
+
+    for (const [path, what] of [
+      ["/tasks/nope", "task"],
+      ["/runs/nope", "run"],
+      ["/projects/nope", "project"],
+    ]) {
+      await page.goto(`${proxy.url}${path}`);
+      await page.getByRole("heading", { name: `No such ${what}` }).waitFor(WAIT);
+      assert.equal(await page.getByText("`nope` is not a valid id").count(), 1, `${path}: the server's reason once`);
+      await screenshot(page, `${width}-no-such-${what}`);
+    }
+    await page.getByRole("link", { name: "Back to Workspaces" }).click();
+    await page.getByRole("heading", { name: "Workspaces" }).waitFor(WAIT);
   });
 }
