@@ -2,7 +2,7 @@
 // `acc-connector`, at desktop (1440×900) and phone (390×844) widths: lists resynchronise after the
 // live connection comes back, a decision that came too late leaves the inbox with a message, no
 // page is wider than a phone, a run offers only the actions its state allows and shows its real
-// state, and a wrong address says so with a way back.
+// state, a wrong address says so with a way back, and a connector shows as soon as it enrolls.
 // The server is set up through the API; the pages are what is under test.
 import { after, afterEach, before, test } from "node:test";
 import assert from "node:assert/strict";
@@ -325,5 +325,20 @@ for (const width of Object.keys(WIDTHS)) {
     }
     await page.getByRole("link", { name: "Back to Workspaces" }).click();
     await page.getByRole("heading", { name: "Workspaces" }).waitFor(WAIT);
+  });
+}
+
+for (const width of Object.keys(WIDTHS)) {
+  test(`${width}: a connector shows on the Agents page as soon as it enrolls`, { timeout: 60_000 }, async () => {
+    const page = await signedIn(width, "/agents");
+    await page.locator('[data-connector="e2e-host"]').waitFor(WAIT);
+    const name = `${width}-host`;
+    await page.getByLabel("Host name").fill(name);
+    await page.getByRole("button", { name: "Create enrollment token" }).click();
+    const command = await page.getByTestId("enroll-command").textContent(WAIT);
+    await enrollAsShown(command, join(server.dir, name));
+    // Enrolled but not yet running: listed, offline, without a reload.
+    await page.locator(`[data-connector="${name}"]`).getByText("offline").waitFor(WAIT);
+    await screenshot(page, `${width}-agents-enrolled`);
   });
 }
