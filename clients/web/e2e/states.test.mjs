@@ -39,6 +39,8 @@ const DEPLOYER = agent(
 );
 // Fails at once.
 const FAILING = agent("failing", `echo 'trying'; echo 'it broke' >&2; exit 3`);
+// Thousands of lines at once: a page opened after the run has ended replays them for a while.
+const CHATTY = agent("chatty", `seq 1 3000 | sed 's/^/chatty /'`);
 // Works until stopped, saving a checkpoint whenever asked.
 const SAVER = agent(
   "saver",
@@ -84,10 +86,10 @@ before(async () => {
     `ACC_ENROLL_TOKEN=${createEnrollmentToken.token} acc-connector enroll --server ${server.url} --name e2e-host`,
     hostDir,
   );
-  connector = startConnector(hostDir, credential, server.url, CAREFUL + FAILING + SAVER + DEPLOYER);
+  connector = startConnector(hostDir, credential, server.url, CAREFUL + FAILING + SAVER + DEPLOYER + CHATTY);
   const agents = await until(async () => {
     const { agents } = await api("query($p: ID!) { agents(projectId: $p) { id name online } }", { p: createProject.id });
-    return agents.every((a) => a.online) && agents.length === 4 ? agents : null;
+    return agents.every((a) => a.online) && agents.length === 5 ? agents : null;
   });
   const agentId = (name) => agents.find((a) => a.name === name).id;
   ids = {
@@ -98,6 +100,7 @@ before(async () => {
     failing: agentId("failing"),
     saver: agentId("saver"),
     deployer: agentId("deployer"),
+    chatty: agentId("chatty"),
   };
 });
 
@@ -342,3 +345,24 @@ for (const width of Object.keys(WIDTHS)) {
     await screenshot(page, `${width}-agents-enrolled`);
   });
 }
+
+test("an ended run's event stream is never called live, even while its history arrives", { timeout: 90_000 }, async () => {
+  const run = await runUntil(ids.chatty, "SUCCEEDED");
+  const page = await signedIn("desktop");
+  // Every state the stream's label takes, from the page's first render on.
+  await page.evaluate(() => {
+    window.streamStates = [];
+    new MutationObserver(() => {
+      const state = document.querySelector('[data-testid="stream-state"]')?.getAttribute("data-state");
+      if (state && window.streamStates.at(-1) !== state) window.streamStates.push(state);
+    }).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ["data-state"] });
+  });
+  await page.getByRole("link", { name: "Website" }).click();
+  await page.locator(".task-title", { hasText: /^Deploy the site$/ }).click();
+  await page.locator(`a[href="/runs/${run}"]`).click();
+  await page.getByTestId("run-status").getByText("Succeeded").waitFor(WAIT);
+  await page.locator('[data-testid="stream-state"][data-state="ended"]').waitFor({ timeout: 60_000 });
+  const seen = await page.evaluate(() => window.streamStates);
+  assert.ok(!seen.includes("live"), `the stream of a finished run was shown as ${seen.join(" → ")}`);
+  await screenshot(page, "finished-run-complete");
+});
