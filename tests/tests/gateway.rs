@@ -634,6 +634,29 @@ on_both_databases!(concurrent_enrollments_all_succeed, |db: TestDb| async move {
     }
 });
 
+// The Agents page watches `connectorStatus`: a connector just enrolled shows there, offline,
+// before it ever dials in.
+on_both_databases!(watchers_see_a_connector_as_it_enrolls, |db: TestDb| async move {
+    let server = Server::start(db).await;
+    let f = common::fixture(&server).await;
+    let mut watching = f
+        .owner
+        .subscribe(
+            "subscription($w: ID!) { connectorStatus(workspaceId: $w) { id name online } }",
+            json!({"w": f.workspace_id}),
+        )
+        .await
+        .unwrap();
+    let token = enrollment_token(&f.owner, &f.workspace_id).await;
+    let (status, enrolled) = enroll(&server, &token).await;
+    assert_eq!(status, 200, "{enrolled}");
+    let seen = watching.next().await.unwrap();
+    let connector = &seen["data"]["connectorStatus"];
+    assert_eq!(connector["online"], false, "{seen}");
+    let listed = f.owner.gql("{ connectors { id } }", json!({})).await;
+    assert_eq!(listed.data("connectors")[0]["id"], connector["id"]);
+});
+
 /// A certificate signing request for a fresh key, as `acc-connector enroll` sends one.
 fn certificate_request(dir: &std::path::Path) -> String {
     let (key, csr) = (dir.join("request.key"), dir.join("request.csr"));

@@ -197,7 +197,7 @@ pub struct GatewaySubscription;
 
 #[Subscription]
 impl GatewaySubscription {
-    /// Connectors of a workspace as they come online, go offline or change health.
+    /// Connectors of a workspace as they enroll, come online, go offline or change health.
     async fn connector_status(
         &self,
         ctx: &Context<'_>,

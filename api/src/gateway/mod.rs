@@ -225,6 +225,10 @@ impl GatewayService {
         .await?;
         txn.commit().await?;
         tracing::info!(connector_id = %connector.id, certificate = certificate.is_some(), "connector enrolled");
+        // Whoever watches the workspace's connectors (the Agents page) sees it at once, offline
+        // until it dials in, rather than at their next reload.
+        self.broker
+            .publish(Topic::WorkspaceConnectors(connector.workspace_id), Event::ConnectorStatus(connector.clone()));
         Ok(Enrolled { connector, credential, certificate: certificate.map(|(pem, _)| pem) })
     }
 

@@ -70,26 +70,50 @@ export async function startServer(dir = mkdtempSync(join(tmpdir(), "acc-web-e2e-
   };
 }
 
-/** A TCP proxy to `target` whose open connections a test can cut, as a lost network would. */
+/**
+ * A TCP proxy to `target` whose open connections a test can cut, as a lost network would; it can
+ * also hold back the app's WebSocket alone, so that the page misses live updates while its
+ * requests still reach the server.
+ */
 export async function startProxy(target) {
   let upstreamUrl = new URL(target);
   const sockets = new Set();
+  const webSockets = new Set();
+  let holding = false;
   const server = createServer((client) => {
-    const upstream = connect(Number(upstreamUrl.port), upstreamUrl.hostname);
-    for (const [a, b] of [
-      [client, upstream],
-      [upstream, client],
-    ]) {
-      sockets.add(a);
-      a.on("close", () => sockets.delete(a));
-      a.on("error", () => b.destroy());
-      a.pipe(b);
-    }
+    client.once("data", (first) => {
+      const webSocket = /^GET \/graphql\/ws\b/.test(first.toString("latin1", 0, 64));
+      if (webSocket && holding) return client.destroy();
+      const upstream = connect(Number(upstreamUrl.port), upstreamUrl.hostname);
+      upstream.write(first);
+      for (const [a, b] of [
+        [client, upstream],
+        [upstream, client],
+      ]) {
+        sockets.add(a);
+        if (webSocket) webSockets.add(a);
+        a.on("close", () => {
+          sockets.delete(a);
+          webSockets.delete(a);
+        });
+        a.on("error", () => b.destroy());
+        a.pipe(b);
+      }
+    });
+    client.on("error", () => {});
   });
   await new Promise((done) => server.listen(0, "127.0.0.1", done));
   return {
     url: `http://127.0.0.1:${server.address().port}`,
     cut: () => sockets.forEach((s) => s.destroy()),
+    /** Cuts the open WebSockets and refuses new ones until `releaseSockets`. */
+    holdSockets: () => {
+      holding = true;
+      webSockets.forEach((s) => s.destroy());
+    },
+    releaseSockets: () => {
+      holding = false;
+    },
     /** Sends new connections to another server (the same one, restarted on a new port). */
     retarget: (url) => {
       upstreamUrl = new URL(url);

@@ -15,7 +15,7 @@ import {
 } from "./api/platform";
 import { clearEvents } from "./api/eventArchive";
 import { Notifications } from "./notifications";
-import { useOnline } from "./ui/components";
+import { NotFound, useOnline } from "./ui/components";
 import { Link, match, navigate, usePath } from "./ui/router";
 import { SignIn } from "./pages/SignIn";
 import { ChooseServer } from "./pages/ChooseServer";
@@ -176,7 +176,8 @@ function Route({ path }: { path: string }) {
   if (match("/settings", path)) return <Settings />;
   if (match("/people", path)) return <People />;
   if (match("/sessions", path)) return <Sessions />;
-  return <Workspaces />;
+  if (match("/", path)) return <Workspaces />;
+  return <NotFound path={path} />;
 }
 
 function NotificationPermission() {

@@ -5,6 +5,7 @@ import { useSubscription } from "urql";
 import { graphql } from "./gql";
 import { humanize } from "./ui/components";
 import { Link } from "./ui/router";
+import { TERMINAL } from "./pages/runState";
 
 const ApprovalNoticeSubscription = graphql(`
   subscription ApprovalNotices {
@@ -25,8 +26,6 @@ const RunNoticeSubscription = graphql(`
     }
   }
 `);
-
-const TERMINAL = new Set(["SUCCEEDED", "FAILED", "CANCELLED", "INTERRUPTED"]);
 
 interface Toast {
   id: number;

@@ -1,7 +1,17 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { Client, createRequest, gql, makeOperation, type Operation, type OperationContext, type OperationResult } from "urql";
-import { filter, makeSubject, pipe, subscribe, tap } from "wonka";
-import { refuseOfflineWrites } from "./client";
+import {
+  Client,
+  createRequest,
+  gql,
+  makeOperation,
+  makeResult,
+  type Exchange,
+  type Operation,
+  type OperationContext,
+  type OperationResult,
+} from "urql";
+import { filter, makeSubject, map, pipe, subscribe, tap } from "wonka";
+import { refuseOfflineWrites, resyncExchange } from "./client";
 import { OFFLINE_MESSAGE } from "./errors";
 
 const client = new Client({ url: "/graphql", exchanges: [] });
@@ -49,5 +59,50 @@ describe("refuseOfflineWrites", () => {
     expect(run("query").forwarded).toHaveLength(1);
     vi.stubGlobal("navigator", { onLine: true });
     expect(run("mutation").forwarded).toHaveLength(1);
+  });
+});
+
+describe("resyncExchange", () => {
+  const Tasks = gql`
+    query Tasks {
+      tasks {
+        id
+      }
+    }
+  `;
+
+  /** A client whose network records the queries it was asked and answers each with no tasks. */
+  function clientWithResync() {
+    const { exchange, resync } = resyncExchange();
+    const asked: Operation[] = [];
+    const network: Exchange = () => (ops$) =>
+      pipe(
+        ops$,
+        filter((op) => op.kind === "query"),
+        tap((op) => asked.push(op)),
+        map((op) => makeResult(op, { data: { tasks: [] } })),
+      );
+    const client = new Client({ url: "/graphql", exchanges: [exchange, network] });
+    return { client, resync, asked };
+  }
+
+  it("asks the server again, past the cache, for every query still on screen", async () => {
+    const { client, resync, asked } = clientWithResync();
+    const watching = pipe(client.query(Tasks, {}), subscribe(() => {}));
+    expect(asked).toHaveLength(1);
+    resync();
+    await new Promise((settled) => setTimeout(settled, 0));
+    expect(asked).toHaveLength(2);
+    expect(asked[1].key).toBe(asked[0].key);
+    expect(asked[1].context.requestPolicy).toBe("network-only");
+    watching.unsubscribe();
+  });
+
+  it("leaves alone queries nobody watches any more", async () => {
+    const { client, resync, asked } = clientWithResync();
+    pipe(client.query(Tasks, {}), subscribe(() => {})).unsubscribe();
+    resync();
+    await new Promise((settled) => setTimeout(settled, 0));
+    expect(asked).toHaveLength(1);
   });
 });

@@ -1,12 +1,20 @@
 // One urql client per signed-in session: auth on every request (and in the WebSocket's
 // connection_init, since browsers cannot set WebSocket headers), the offline cache, and
 // subscriptions over graphql-transport-ws.
-import { Client, fetchExchange, makeErrorResult, subscriptionExchange, type Exchange } from "urql";
+import {
+  Client,
+  fetchExchange,
+  makeErrorResult,
+  makeOperation,
+  subscriptionExchange,
+  type Exchange,
+  type Operation,
+} from "urql";
 import { offlineExchange } from "@urql/exchange-graphcache";
 import { makeDefaultStorage } from "@urql/exchange-graphcache/default-storage";
 import { authExchange } from "@urql/exchange-auth";
 import { createClient as createWsClient, type Client as WsClient } from "graphql-ws";
-import { filter, map, merge, pipe, share } from "wonka";
+import { filter, map, merge, pipe, share, tap } from "wonka";
 import schema from "../gql/introspection";
 import { accessRefused, accessToken, currentAccessToken, refresh } from "./auth";
 import { keysFor, updates } from "./cache";
@@ -49,6 +57,36 @@ export const refuseOfflineWrites: Exchange = ({ forward }) => (operations$) => {
   return merge([refused, forwarded]);
 };
 
+/**
+ * Lists on screen stay current through subscriptions, and whatever the server published while
+ * the socket was down (a restart, a lost network, a sleeping phone) never arrives. `resync` asks
+ * the server again for every query still on screen, bypassing the cache, so that after a
+ * reconnect each list shows what is true now: an approval cancelled meanwhile leaves the inbox.
+ */
+export function resyncExchange(): { exchange: Exchange; resync: () => void } {
+  const onScreen = new Map<number, Operation>();
+  let reexecute: ((operation: Operation) => void) | null = null;
+  const exchange: Exchange = ({ forward, client }) => {
+    reexecute = (operation) => client.reexecuteOperation(operation);
+    return (operations$) =>
+      forward(
+        pipe(
+          operations$,
+          tap((op) => {
+            if (op.kind === "query") onScreen.set(op.key, op);
+            else if (op.kind === "teardown") onScreen.delete(op.key);
+          }),
+        ),
+      );
+  };
+  const resync = () => {
+    for (const op of onScreen.values()) {
+      reexecute?.(makeOperation("query", op, { ...op.context, requestPolicy: "network-only" }));
+    }
+  };
+  return { exchange, resync };
+}
+
 const auth = authExchange(async (utils) => ({
   addAuthToOperation(operation) {
     const token = currentAccessToken();
@@ -68,18 +106,28 @@ const auth = authExchange(async (utils) => ({
 }));
 
 export function makeClient(): { client: Client; ws: WsClient } {
+  const { exchange: resyncOnReconnect, resync } = resyncExchange();
+  // The first connection follows the queries' own answers; every later one follows a gap.
+  let connectedBefore = false;
   const ws = createWsClient({
     url: socketUrl("/graphql/ws"),
     connectionParams,
     lazy: true,
     retryAttempts: Infinity,
     shouldRetry: () => true,
-    on: socketEvents,
+    on: {
+      ...socketEvents,
+      connected() {
+        if (connectedBefore) resync();
+        connectedBefore = true;
+      },
+    },
   });
   const client = new Client({
     url: serverUrl("/graphql"),
     requestPolicy: "cache-and-network",
     exchanges: [
+      resyncOnReconnect,
       refuseOfflineWrites,
       offlineExchange({ schema, storage: cacheStorage(), keys: keysFor(schema), updates }),
       auth,

@@ -21,4 +21,10 @@ describe("describeError", () => {
     const error = new CombinedError({ networkError: new Error(OFFLINE_MESSAGE) });
     expect(describeError(error)[0]).toEqual({ message: OFFLINE_MESSAGE, code: "OFFLINE", correlationId: null });
   });
+
+  it("says once what several fields of the request failed for alike", () => {
+    const invalid = () => new GraphQLError("`nope` is not a valid id", { extensions: { code: "VALIDATION", correlationId: "c-3" } });
+    const error = new CombinedError({ graphQLErrors: [invalid(), invalid()] });
+    expect(describeError(error)).toEqual([{ message: "`nope` is not a valid id", code: "VALIDATION", correlationId: "c-3" }]);
+  });
 });

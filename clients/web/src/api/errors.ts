@@ -13,11 +13,14 @@ export const OFFLINE_CODE = "OFFLINE";
 export function describeError(error: CombinedError): ErrorInfo[] {
   const header = headerCorrelationId(error.response);
   if (error.graphQLErrors.length > 0) {
-    return error.graphQLErrors.map((e) => ({
+    const all = error.graphQLErrors.map((e) => ({
       message: e.message,
       code: stringOrNull(e.extensions?.code),
       correlationId: stringOrNull(e.extensions?.correlationId) ?? header,
     }));
+    // Fields of one request that fail for one reason (a page asking for a task and its runs by a
+    // malformed id) say it once.
+    return all.filter((e, i) => all.findIndex((f) => f.message === e.message && f.code === e.code) === i);
   }
   const network = error.networkError;
   const offline = network?.message === OFFLINE_MESSAGE;

@@ -1,7 +1,7 @@
 // The approvals inbox: what agents ask before they act, across every project the user can
 // read, live; each is approved or denied with a reason.
 import { useState } from "react";
-import { useMutation, useQuery } from "urql";
+import { useMutation, useQuery, type CombinedError } from "urql";
 import { graphql } from "../gql";
 import type { ApprovalDecision, ApprovalItemFragment } from "../gql/graphql";
 import { Action, ErrorBox, Loading, When } from "../ui/components";
@@ -55,29 +55,59 @@ const DecideMutation = graphql(`
   }
 `);
 
+/**
+ * The status an approval was already in when a decision reached the server too late (it was
+ * decided elsewhere, cancelled with its run, or expired): the server's `CONFLICT`. Null for any
+ * other failure, which leaves the request open to try again.
+ */
+export function alreadyClosed(error: CombinedError | undefined): string | null {
+  const conflict = error?.graphQLErrors.find((e) => e.extensions?.code === "CONFLICT");
+  if (!conflict) return null;
+  const status = (conflict.extensions.details as { status?: unknown } | undefined)?.status;
+  return typeof status === "string" ? status.toLowerCase() : "decided";
+}
+
 export function Approvals() {
-  const [{ data, fetching, error }] = useQuery({ query: ApprovalsQuery });
-  const pending = data?.approvals.nodes.filter((a) => a.status === "PENDING") ?? [];
+  const [{ data, fetching, error }, refetch] = useQuery({ query: ApprovalsQuery });
+  // Requests the server said were already closed: they leave at once, before the list's refetch.
+  const [closed, setClosed] = useState<{ ids: string[]; notice: string | null }>({ ids: [], notice: null });
+  const pending = data?.approvals.nodes.filter((a) => a.status === "PENDING" && !closed.ids.includes(a.id)) ?? [];
+  const onClosed = (approval: ApprovalItemFragment, status: string) => {
+    setClosed(({ ids }) => ({
+      ids: [...ids, approval.id],
+      notice: `“${approval.action}” (${approval.run.task.title}) was already ${status}, so your decision was not applied. It has left the list.`,
+    }));
+    refetch({ requestPolicy: "network-only" });
+  };
   return (
     <section className="stack">
       <h1>Approvals</h1>
       <p className="muted">Live: new requests appear here as agents ask.</p>
       <ErrorBox error={error} />
+      {closed.notice && (
+        <p className="notice" role="status" data-testid="approval-closed">
+          {closed.notice}
+        </p>
+      )}
       {fetching && !data && <Loading what="approvals" />}
       {data && pending.length === 0 && <p data-testid="approvals-empty">Nothing waits for a decision.</p>}
       <ul className="stack plain" aria-label="Pending approvals">
         {pending.map((approval) => (
-          <ApprovalCard key={approval.id} approval={approval} />
+          <ApprovalCard key={approval.id} approval={approval} onClosed={(status) => onClosed(approval, status)} />
         ))}
       </ul>
     </section>
   );
 }
 
-function ApprovalCard({ approval }: { approval: ApprovalItemFragment }) {
+function ApprovalCard({ approval, onClosed }: { approval: ApprovalItemFragment; onClosed: (status: string) => void }) {
   const [{ fetching, error, operation }, decide] = useMutation(DecideMutation);
   const [reason, setReason] = useState("");
-  const send = (decision: ApprovalDecision) => decide({ approvalId: approval.id, decision, reason: reason || null });
+  const send = async (decision: ApprovalDecision) => {
+    const result = await decide({ approvalId: approval.id, decision, reason: reason || null });
+    const status = alreadyClosed(result.error);
+    if (status) onClosed(status);
+  };
   const deciding = (decision: ApprovalDecision) => fetching && operation?.variables.decision === decision;
   const task = approval.run.task;
   return (

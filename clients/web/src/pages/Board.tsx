@@ -4,7 +4,7 @@ import { useState, type DragEvent, type FormEvent } from "react";
 import { useMutation, useQuery, useSubscription } from "urql";
 import { graphql } from "../gql";
 import type { TaskCardFragment as Card, TaskStatus } from "../gql/graphql";
-import { Action, Badge, ErrorBox, Loading, humanize, useOnline } from "../ui/components";
+import { Action, Badge, ErrorBox, Loading, Unavailable, humanize, useOnline } from "../ui/components";
 import { Link } from "../ui/router";
 import { useCurrentProject } from "../notifications";
 
@@ -102,6 +102,7 @@ export function Board({ projectId }: { projectId: string }) {
     if (task) moveTo(task, status);
   };
 
+  if (!project && !fetching && (data || error)) return <Unavailable error={error} what="project" />;
   return (
     <section className="stack">
       <nav className="crumbs" aria-label="Breadcrumb">

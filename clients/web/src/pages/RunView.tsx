@@ -9,8 +9,9 @@ import { followRunEvents, type StreamEvent, type StreamState } from "../api/runS
 import { subscribeRunEvents } from "../api/runStreamSocket";
 import { MAX_EVENTS, loadEvents, saveEvents } from "../api/eventArchive";
 import { Action, Badge, ErrorBox, Loading, Unavailable, When, humanize, statusTone, useOnline } from "../ui/components";
-import { Link } from "../ui/router";
-import { AgentsQuery } from "./TaskDetail";
+import { Link, navigate } from "../ui/router";
+import { AgentsQuery, StartRunMutation } from "./TaskDetail";
+import { TERMINAL, attemptState, runOffer, streamShown } from "./runState";
 import { useCurrentProject } from "../notifications";
 
 const RunQuery = graphql(`
@@ -30,6 +31,7 @@ export const RunDetailFragment = graphql(`
     status
     statusReason
     revision
+    input
     maxAttempts
     createdAt
     updatedAt
@@ -49,6 +51,9 @@ export const RunDetailFragment = graphql(`
     handoffTarget {
       id
       name
+    }
+    requestedAgent {
+      id
     }
     attempts {
       number
@@ -109,8 +114,6 @@ const HandoffMutation = graphql(`
   }
 `);
 
-const TERMINAL = new Set(["SUCCEEDED", "FAILED", "CANCELLED", "INTERRUPTED"]);
-
 export function RunView({ runId }: { runId: string }) {
   const [{ data, fetching, error }, refetch] = useQuery({ query: RunQuery, variables: { id: runId } });
   const run = data?.node && data.node.__typename === "TaskRun" ? data.node : null;
@@ -144,10 +147,10 @@ export function RunView({ runId }: { runId: string }) {
       </h1>
       {run.statusReason && <p className="muted">{run.statusReason}</p>}
       <ErrorBox error={error} />
-      {!terminal && projectId && <RunActions run={run} projectId={projectId} />}
+      {projectId && <RunActions run={run} projectId={projectId} />}
       <div className="grid-2">
         <Timeline run={run} />
-        <EventStream runId={run.id} onStatus={syncStatus} />
+        <EventStream runId={run.id} ended={terminal} onStatus={syncStatus} />
       </div>
     </section>
   );
@@ -158,49 +161,90 @@ function Live({ projectId }: { projectId: string }) {
   return null;
 }
 
+/** Only what the run's state allows (runState.ts), and in words why the rest is not offered. */
 function RunActions({ run, projectId }: { run: Run; projectId: string }) {
   const [cancelling, cancel] = useMutation(CancelRunMutation);
   const [checkpointing, checkpoint] = useMutation(CheckpointMutation);
   const [handingOff, handoff] = useMutation(HandoffMutation);
+  const [starting, start] = useMutation(StartRunMutation);
+  const offer = runOffer(run);
+  const again = async () => {
+    // The same task, agent and input as this run: a new run, since an ended one stays ended.
+    const agentId = run.requestedAgent?.id ?? run.agent?.id ?? null;
+    const result = await start({ taskId: run.task.id, agentId, input: run.input });
+    if (result.data) navigate(`/runs/${result.data.startRun.id}`);
+  };
+  const pendingApproval = run.approvals.some((a) => a.status === "PENDING");
+  return (
+    <div className="card stack" data-testid="run-actions">
+      <div className="inline">
+        {offer.again && (
+          <Action busy={starting.fetching} onClick={again} className="primary">
+            {offer.again}
+          </Action>
+        )}
+        {offer.cancel && (
+          <Action busy={cancelling.fetching} onClick={() => cancel({ runId: run.id })} className="danger">
+            Cancel run
+          </Action>
+        )}
+        {pendingApproval && <Link href="/approvals">Decide the approval</Link>}
+        {offer.checkpoint && (
+          <Action busy={checkpointing.fetching} onClick={() => checkpoint({ runId: run.id, reason: "requested from the web client" })}>
+            Checkpoint
+          </Action>
+        )}
+        {offer.handoff && (
+          <Handoff
+            run={run}
+            projectId={projectId}
+            busy={handingOff.fetching}
+            onHandoff={(targetAgentId) => handoff({ runId: run.id, targetAgentId, reason: "handed off from the web client" })}
+          />
+        )}
+      </div>
+      {offer.why && (
+        <p className="muted small" data-testid="run-actions-why">
+          {offer.why}
+        </p>
+      )}
+      <ErrorBox error={cancelling.error ?? checkpointing.error ?? handingOff.error ?? starting.error} />
+    </div>
+  );
+}
+
+function Handoff({
+  run,
+  projectId,
+  busy,
+  onHandoff,
+}: {
+  run: Run;
+  projectId: string;
+  busy: boolean;
+  onHandoff: (targetAgentId: string) => void;
+}) {
   const [{ data: agents }] = useQuery({ query: AgentsQuery, variables: { projectId } });
   const [target, setTarget] = useState("");
-  const canCheckpoint = run.agent?.capabilities.includes("CHECKPOINT") ?? false;
-  const submitHandoff = (event: FormEvent) => {
+  const others = agents?.agents.filter((a) => a.id !== run.agent?.id) ?? [];
+  const submit = (event: FormEvent) => {
     event.preventDefault();
-    if (target) void handoff({ runId: run.id, targetAgentId: target, reason: "handed off from the web client" });
+    if (target) onHandoff(target);
   };
   return (
-    <div className="card stack">
-      <div className="inline">
-        <Action busy={cancelling.fetching} onClick={() => cancel({ runId: run.id })} className="danger">
-          Cancel run
-        </Action>
-        <Action
-          busy={checkpointing.fetching}
-          disabled={!canCheckpoint || run.status !== "RUNNING"}
-          title={canCheckpoint ? undefined : "The agent cannot checkpoint"}
-          onClick={() => checkpoint({ runId: run.id, reason: "requested from the web client" })}
-        >
-          Checkpoint
-        </Action>
-        <form className="inline" onSubmit={submitHandoff} aria-label="Hand off">
-          <select aria-label="Agent to hand off to" value={target} onChange={(e) => setTarget(e.target.value)} required>
-            <option value="">Hand off to…</option>
-            {agents?.agents
-              .filter((a) => a.id !== run.agent?.id)
-              .map((a) => (
-                <option key={a.id} value={a.id}>
-                  {a.name} {a.online ? "" : "(offline)"}
-                </option>
-              ))}
-          </select>
-          <Action type="submit" busy={handingOff.fetching}>
-            Hand off
-          </Action>
-        </form>
-      </div>
-      <ErrorBox error={cancelling.error ?? checkpointing.error ?? handingOff.error} />
-    </div>
+    <form className="inline" onSubmit={submit} aria-label="Hand off">
+      <select aria-label="Agent to hand off to" value={target} onChange={(e) => setTarget(e.target.value)}>
+        <option value="">{others.length > 0 ? "Hand off to…" : "No other agent"}</option>
+        {others.map((a) => (
+          <option key={a.id} value={a.id}>
+            {a.name} {a.online ? "" : "(offline)"}
+          </option>
+        ))}
+      </select>
+      <Action type="submit" busy={busy} disabled={!target} title={target ? undefined : "Choose the agent to hand off to first"}>
+        Hand off
+      </Action>
+    </form>
   );
 }
 
@@ -213,23 +257,26 @@ function Timeline({ run }: { run: Run }) {
         {run.handoffTarget && <> · handing off to {run.handoffTarget.name}</>}
       </p>
       <ol className="timeline">
-        {run.attempts.map((a) => (
-          <li key={a.number}>
-            <strong>
-              #{a.number} {humanize(a.kind)}
-            </strong>{" "}
-            <Badge tone={statusTone(a.status)}>{humanize(a.status)}</Badge> {a.agent && <span>on {a.agent.name}</span>}
-            <div className="muted small">
-              <When at={a.createdAt} />
-              {a.endedAt && (
-                <>
-                  {" → "}
-                  <When at={a.endedAt} />
-                </>
-              )}
-            </div>
-          </li>
-        ))}
+        {run.attempts.map((a, i) => {
+          const state = attemptState(a, run, i === run.attempts.length - 1);
+          return (
+            <li key={a.number}>
+              <strong>
+                #{a.number} {humanize(a.kind)}
+              </strong>{" "}
+              <Badge tone={statusTone(state)}>{humanize(state)}</Badge> {a.agent && <span>on {a.agent.name}</span>}
+              <div className="muted small">
+                <When at={a.createdAt} />
+                {a.endedAt && (
+                  <>
+                    {" → "}
+                    <When at={a.endedAt} />
+                  </>
+                )}
+              </div>
+            </li>
+          );
+        })}
       </ol>
       {run.approvals.length > 0 && (
         <>
@@ -261,7 +308,8 @@ function Timeline({ run }: { run: Run }) {
   );
 }
 
-const STATE_LABEL: Record<StreamState, string> = {
+const STATE_LABEL: Record<StreamState | "loading", string> = {
+  loading: "run ended; loading its events…",
   connecting: "connecting…",
   live: "live",
   reconnecting: "reconnecting…",
@@ -269,7 +317,7 @@ const STATE_LABEL: Record<StreamState, string> = {
   failed: "stopped",
 };
 
-function EventStream({ runId, onStatus }: { runId: string; onStatus: (status: string) => void }) {
+function EventStream({ runId, ended, onStatus }: { runId: string; ended: boolean; onStatus: (status: string) => void }) {
   const [events, setEvents] = useState<StreamEvent[]>([]);
   const [state, setState] = useState<{ state: StreamState; detail?: string }>({ state: "connecting" });
   const [follow, setFollow] = useState(true);
@@ -348,14 +396,15 @@ function EventStream({ runId, onStatus }: { runId: string; onStatus: (status: st
     if (streamedStatus) onStatus(streamedStatus);
   }, [streamedStatus, onStatus]);
   const online = useOnline();
+  const shown = streamShown(state.state, ended);
 
   return (
     <article className="card stack events">
       <div className="inline spread">
         <h2>Events</h2>
-        <span className="muted" role="status" data-testid="stream-state" data-state={state.state}>
-          <span className={`dot ${state.state}`} aria-hidden="true" /> {STATE_LABEL[state.state]}
-          {state.detail && state.state !== "live" ? ` (${state.detail})` : ""}
+        <span className="muted" role="status" data-testid="stream-state" data-state={shown}>
+          <span className={`dot ${shown}`} aria-hidden="true" /> {STATE_LABEL[shown]}
+          {state.detail && shown !== "live" ? ` (${state.detail})` : ""}
         </span>
       </div>
       <p className="muted small" data-testid="event-summary" data-count={events.length} data-first={first ?? ""} data-last={last ?? ""}>

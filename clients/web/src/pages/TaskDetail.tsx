@@ -133,7 +133,7 @@ const RemoveDependencyMutation = graphql(`
   }
 `);
 
-const StartRunMutation = graphql(`
+export const StartRunMutation = graphql(`
   mutation StartRun($taskId: ID!, $agentId: ID, $input: JSON) {
     startRun(taskId: $taskId, agentId: $agentId, input: $input) {
       ...RunSummary

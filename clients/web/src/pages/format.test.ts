@@ -1,4 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { CombinedError } from "urql";
+import { GraphQLError } from "graphql";
+import { alreadyClosed } from "./Approvals";
 import { enrollCommand } from "./Agents";
 import { formatData } from "./RunView";
 
@@ -23,5 +26,21 @@ describe("formatData", () => {
       "running → waiting_approval (approval requested: rm)",
     );
     expect(formatData({ step: 1 })).toBe('{"step":1}');
+  });
+});
+
+describe("alreadyClosed", () => {
+  const error = (code: string, details?: unknown) =>
+    new CombinedError({ graphQLErrors: [new GraphQLError("the approval is already cancelled", { extensions: { code, details } })] });
+
+  it("names the status a too-late decision found the approval in", () => {
+    expect(alreadyClosed(error("CONFLICT", { status: "cancelled" }))).toBe("cancelled");
+    expect(alreadyClosed(error("CONFLICT"))).toBe("decided");
+  });
+
+  it("leaves any other failure, and success, to the card", () => {
+    expect(alreadyClosed(error("FORBIDDEN"))).toBeNull();
+    expect(alreadyClosed(new CombinedError({ networkError: new Error("down") }))).toBeNull();
+    expect(alreadyClosed(undefined)).toBeNull();
   });
 });

@@ -3,6 +3,7 @@
 import { useEffect, useState, type ButtonHTMLAttributes, type ReactNode } from "react";
 import type { CombinedError } from "urql";
 import { describeError } from "../api/errors";
+import { Link } from "./router";
 
 export function ErrorBox({ error }: { error: CombinedError | null | undefined }) {
   if (!error) return null;
@@ -68,14 +69,44 @@ export function useOnline(): boolean {
   return online;
 }
 
-/** Where a page's data should be: the error, the offline cache's gap, or nothing there. */
+/** Codes that mean the address names nothing this user can see: a wrong or stale link. */
+const NOT_THERE = new Set(["NOT_FOUND", "VALIDATION", "FORBIDDEN"]);
+
+/**
+ * Where a page's data should be: nothing there (a mistyped or old link, with the server's reason
+ * once), the offline cache's gap, or another error; always with a way back.
+ */
 export function Unavailable({ error, what }: { error: CombinedError | null | undefined; what: string }) {
   const online = useOnline();
-  if (error && online) return <ErrorBox error={error} />;
+  const notThere = !error || describeError(error).every((e) => e.code !== null && NOT_THERE.has(e.code));
   return (
-    <p className="muted" role="status">
-      {online ? `This ${what} does not exist, or you may not see it.` : `This ${what} is not in this device's offline copy yet.`}
-    </p>
+    <section className="stack" data-testid="unavailable">
+      <h1>{online && notThere ? `No such ${what}` : `This ${what} cannot be shown`}</h1>
+      {!online ? (
+        <p className="muted">This {what} is not in this device's offline copy yet.</p>
+      ) : notThere ? (
+        <p className="muted">It does not exist, or you may not see it: the link may be mistyped or out of date.</p>
+      ) : null}
+      {online && <ErrorBox error={error} />}
+      <p>
+        <Link href="/">Back to Workspaces</Link>
+      </p>
+    </section>
+  );
+}
+
+/** Any path the app has no page for. */
+export function NotFound({ path }: { path: string }) {
+  return (
+    <section className="stack" data-testid="not-found">
+      <h1>Page not found</h1>
+      <p className="muted">
+        Nothing is at <code>{path}</code>: the link may be mistyped or out of date.
+      </p>
+      <p>
+        <Link href="/">Back to Workspaces</Link>
+      </p>
+    </section>
   );
 }
 

@@ -26,8 +26,9 @@ export function usePath(): string {
 
 /** Matches `/runs/:id`-style patterns; returns the parameters, or null. */
 export function match(pattern: string, path: string): Record<string, string> | null {
-  const want = pattern.split("/");
-  const have = path.replace(/\/+$/, "").split("/");
+  const parts = (p: string) => p.replace(/\/+$/, "").split("/");
+  const want = parts(pattern);
+  const have = parts(path);
   if (want.length !== have.length) return null;
   const params: Record<string, string> = {};
   for (let i = 0; i < want.length; i++) {

@@ -1,0 +1,368 @@
+// What the pages show stays true to the server, in headless Chromium against a real `acc` and
+// `acc-connector`, at desktop (1440×900) and phone (390×844) widths: lists resynchronise after the
+// live connection comes back, a decision that came too late leaves the inbox with a message, no
+// page is wider than a phone, a run offers only the actions its state allows and shows its real
+// state, a wrong address says so with a way back, and a connector shows as soon as it enrolls.
+// The server is set up through the API; the pages are what is under test.
+import { after, afterEach, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import {
+  BOOTSTRAP_CODE,
+  OWNER,
+  assertNoCspViolations,
+  enrollAsShown,
+  gql,
+  launchBrowser,
+  resetArtifacts,
+  screenshot,
+  startConnector,
+  startProxy,
+  startServer,
+  watch,
+} from "./harness.mjs";
+
+const agent = (name, script, interactive = false) =>
+  `\n[[agents]]\nname = "${name}"\nadapter = "command"\ncommand = "sh"\ninteractive = ${interactive}\nargs = ["-c", ${JSON.stringify(script)}]\n`;
+
+// Asks before it acts, then reports the decision it got.
+const CAREFUL = agent(
+  "careful",
+  `read input; echo '{"acc": "approval_request", "action": "deploy the site", "reason": "the test asks"}'; read decision; echo "decision: $decision"`,
+  true,
+);
+// Asks with the long, unbroken words real commands have.
+const DEPLOYER = agent(
+  "deployer",
+  `read input; echo '{"acc": "approval_request", "action": "kubectl --context=production-eu-west-1 rollout restart deployment/website-frontend-canary-2026-12-03", "reason": "https://acme.example.com/runbooks/deployments/website-frontend-canary-rollouts"}'; read decision`,
+  true,
+);
+// Fails at once.
+const FAILING = agent("failing", `echo 'trying'; echo 'it broke' >&2; exit 3`);
+// Thousands of lines at once: a page opened after the run has ended replays them for a while.
+const CHATTY = agent("chatty", `seq 1 3000 | sed 's/^/chatty /'`);
+// Works until stopped, saving a checkpoint whenever asked.
+const SAVER = agent(
+  "saver",
+  `read input; echo ready; while read line; do case "$line" in *checkpoint_request*) echo '{"acc": "checkpoint", "state": {"step": 1}, "completed": ["setup"], "pending": ["deploy"]}';; esac; done`,
+  true,
+);
+
+const WAIT = { timeout: 30_000 };
+export const WIDTHS = {
+  desktop: { viewport: { width: 1440, height: 900 } },
+  phone: { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true },
+};
+
+let server, proxy, browser, connector, token, ids;
+const pages = [];
+
+/** A GraphQL request as the owner. */
+const api = (query, variables) => gql(server.url, query, variables, token);
+
+before(async () => {
+  resetArtifacts();
+  server = await startServer();
+  proxy = await startProxy(server.url);
+  browser = await launchBrowser();
+  const { redeemBootstrap } = await gql(
+    server.url,
+    "mutation($c: String!, $e: String!, $p: String!) { redeemBootstrap(code: $c, organizationName: \"Acme\", email: $e, password: $p, displayName: \"Olive Owner\") { accessToken } }",
+    { c: BOOTSTRAP_CODE, e: OWNER.email, p: OWNER.password },
+  );
+  token = redeemBootstrap.accessToken;
+  const { createWorkspace } = await api('mutation { createWorkspace(name: "Platform") { id } }');
+  const { createProject } = await api('mutation($w: ID!) { createProject(workspaceId: $w, name: "Website") { id } }', {
+    w: createWorkspace.id,
+  });
+  const { createTask } = await api('mutation($p: ID!) { createTask(input: { projectId: $p, title: "Deploy the site" }) { id } }', {
+    p: createProject.id,
+  });
+  const { createEnrollmentToken } = await api('mutation($w: ID!) { createEnrollmentToken(workspaceId: $w, name: "e2e-host") { token } }', {
+    w: createWorkspace.id,
+  });
+  const hostDir = join(server.dir, "host");
+  const credential = await enrollAsShown(
+    `ACC_ENROLL_TOKEN=${createEnrollmentToken.token} acc-connector enroll --server ${server.url} --name e2e-host`,
+    hostDir,
+  );
+  connector = startConnector(hostDir, credential, server.url, CAREFUL + FAILING + SAVER + DEPLOYER + CHATTY);
+  const agents = await until(async () => {
+    const { agents } = await api("query($p: ID!) { agents(projectId: $p) { id name online } }", { p: createProject.id });
+    return agents.every((a) => a.online) && agents.length === 5 ? agents : null;
+  });
+  const agentId = (name) => agents.find((a) => a.name === name).id;
+  ids = {
+    workspace: createWorkspace.id,
+    project: createProject.id,
+    task: createTask.id,
+    careful: agentId("careful"),
+    failing: agentId("failing"),
+    saver: agentId("saver"),
+    deployer: agentId("deployer"),
+    chatty: agentId("chatty"),
+  };
+});
+
+afterEach(async () => {
+  proxy.releaseSockets();
+  for (const page of pages.splice(0)) {
+    if (!page.isClosed()) {
+      await screenshot(page, "end-of-test");
+      await page.context().close();
+    }
+  }
+  assertNoCspViolations(assert);
+});
+
+after(async () => {
+  await browser?.close();
+  connector?.stop();
+  proxy?.stop();
+  await server?.stop();
+});
+
+/** Polls `check` until it answers something, for what the server does on its own time. */
+async function until(check, timeout = 30_000) {
+  const end = Date.now() + timeout;
+  for (;;) {
+    const found = await check();
+    if (found) return found;
+    if (Date.now() > end) throw new Error("timed out");
+    await new Promise((settled) => setTimeout(settled, 250));
+  }
+}
+
+/** A signed-in page at `width`, opened on `path`. */
+async function signedIn(width, path = "/") {
+  const context = await browser.newContext(WIDTHS[width]);
+  const page = await context.newPage();
+  pages.push(page);
+  await watch(page);
+  await page.goto(`${proxy.url}${path}`);
+  await page.getByLabel("Email").fill(OWNER.email);
+  await page.getByLabel("Password").fill(OWNER.password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByRole("button", { name: "Sign out" }).waitFor(WAIT);
+  return page;
+}
+
+/** A run of the task on `agentId`, once it reached `status`. */
+async function runUntil(agentId, status) {
+  const { startRun } = await api("mutation($t: ID!, $a: ID!) { startRun(taskId: $t, agentId: $a, input: {}) { id } }", {
+    t: ids.task,
+    a: agentId,
+  });
+  await until(async () => {
+    const { node } = await api("query($id: ID!) { node(id: $id) { ... on TaskRun { status } } }", { id: startRun.id });
+    return node.status === status;
+  });
+  return startRun.id;
+}
+
+const runWaitingForApproval = () => runUntil(ids.careful, "WAITING_APPROVAL");
+
+const cancelRun = (runId) => api("mutation($r: ID!) { cancelRun(runId: $r) { id } }", { r: runId });
+
+for (const width of Object.keys(WIDTHS)) {
+  test(`${width}: after a reconnect the inbox shows only what still waits, and a decision that came too late leaves it`, { timeout: 120_000 }, async () => {
+    const page = await signedIn(width, "/approvals");
+    const first = await runWaitingForApproval();
+    const second = await runWaitingForApproval();
+    const cards = page.locator(".approval", { hasText: "deploy the site" });
+    await until(async () => (await cards.count()) === 2);
+    const [firstCard, secondCard] = [
+      page.locator(`.approval:has(a[href="/runs/${first}"])`),
+      page.locator(`.approval:has(a[href="/runs/${second}"])`),
+    ];
+
+    // The live connection drops; meanwhile both runs are cancelled, and with them their approvals.
+    proxy.holdSockets();
+    await cancelRun(first);
+    await cancelRun(second);
+    await screenshot(page, `${width}-inbox-missed-updates`);
+
+    // Approving the first reaches the server, which answers that it is already cancelled.
+    await firstCard.getByRole("button", { name: "Approve" }).click();
+    await page.getByTestId("approval-closed").getByText(/already cancelled/).waitFor(WAIT);
+    await firstCard.waitFor({ state: "detached", ...WAIT });
+    await screenshot(page, `${width}-inbox-too-late`);
+
+    // The connection returns: the inbox asks again, and the second leaves without a reload.
+    proxy.releaseSockets();
+    await secondCard.waitFor({ state: "detached", timeout: 45_000 });
+    await page.getByTestId("approvals-empty").waitFor(WAIT);
+    await screenshot(page, `${width}-inbox-resynchronised`);
+  });
+}
+
+/**
+ * The visual check that the page fits the phone: nothing makes it scroll sideways (a board's
+ * columns scroll inside their own strip), and no toast is drawn outside the screen.
+ */
+async function assertFitsPhone(page, what) {
+  const { width, wider } = await page.evaluate(() => {
+    const width = window.visualViewport?.width ?? window.innerWidth;
+    const clipped = (el) => {
+      for (let p = el.parentElement; p; p = p.parentElement) if (getComputedStyle(p).overflowX !== "visible") return true;
+      return false;
+    };
+    // Drawn past the edge, or spilling text past its own box (a long word that cannot wrap).
+    const wider = [...document.querySelectorAll("body *")]
+      .filter((el) => !clipped(el))
+      .filter((el) => el.getBoundingClientRect().right > 390.5 || (getComputedStyle(el).overflowX === "visible" && el.scrollWidth > el.clientWidth + 1 && el.clientWidth > 0))
+      .slice(0, 5)
+      .map((el) => `${el.tagName.toLowerCase()}.${el.className} "${el.textContent.slice(0, 30)}" (${Math.round(el.getBoundingClientRect().right)}px)`);
+    return { width: Math.max(document.documentElement.scrollWidth, width), wider };
+  });
+  assert.ok(width <= 390, `${what}: the page is ${width}px wide on a 390px phone: ${wider.join(", ")}`);
+  assert.deepEqual(wider, [], `${what}: drawn past the phone's edge`);
+}
+
+test("no page is wider than a phone, with an approval's alert showing", { timeout: 120_000 }, async () => {
+  // Real content has long words: addresses, commands, labels.
+  const long = "https://acme.example.com/docs/getting-started/installation/troubleshooting-network-errors";
+  const { createTask } = await api(
+    'mutation($p: ID!, $t: String!) { createTask(input: { projectId: $p, title: $t, labels: ["infrastructure-migration-2026", "customer-escalation"] }) { id } }',
+    { p: ids.project, t: `Fix ${long}` },
+  );
+  await api("mutation($t: ID!, $d: ID!) { addTaskDependency(taskId: $t, dependsOnId: $d) { id } }", { t: createTask.id, d: ids.task });
+  const page = await signedIn("phone", `/projects/${ids.project}`);
+  await page.locator(`.task-card[data-task-id="${createTask.id}"]`).waitFor(WAIT);
+  // An agent asks while the board is open: the alert must be on the screen.
+  const run = await runUntil(ids.deployer, "WAITING_APPROVAL");
+  const toast = page.locator(".toast", { hasText: "Approval requested" });
+  await toast.waitFor(WAIT);
+  await screenshot(page, "phone-board-alert");
+  await assertFitsPhone(page, "the board");
+  const box = await toast.boundingBox();
+  assert.ok(box.x >= 0 && box.x + box.width <= 390, `the alert is on the screen (${box.x}..${box.x + box.width})`);
+
+  for (const [path, ready] of [
+    ["/", () => page.getByRole("link", { name: "Website" }).waitFor(WAIT)],
+    [`/tasks/${createTask.id}`, () => page.getByRole("button", { name: "Start run" }).waitFor(WAIT)],
+    [`/runs/${run}`, () => page.getByTestId("run-status").getByText("Waiting approval").waitFor(WAIT)],
+    ["/approvals", () => page.locator(".approval").first().waitFor(WAIT)],
+    ["/agents", () => page.locator('[data-connector="e2e-host"]').waitFor(WAIT)],
+    ["/settings", () => page.getByLabel("Merge patch").waitFor(WAIT)],
+    ["/people", () => page.getByRole("cell", { name: OWNER.email }).waitFor(WAIT)],
+    ["/sessions", () => page.getByText("this device").waitFor(WAIT)],
+    ["/nowhere", () => page.getByTestId("not-found").waitFor(WAIT)],
+  ]) {
+    await page.goto(`${proxy.url}${path}`);
+    await ready();
+    await screenshot(page, `phone-${path.split("/")[1] || "home"}`);
+    await assertFitsPhone(page, path);
+  }
+  await cancelRun(run);
+});
+
+for (const width of Object.keys(WIDTHS)) {
+  test(`${width}: a run offers only what its state allows, and shows its real state`, { timeout: 120_000 }, async () => {
+    // Waiting for approval: cancel it or decide the approval; nothing else, and the page says why.
+    const waiting = await runWaitingForApproval();
+    const page = await signedIn(width, `/runs/${waiting}`);
+    const actions = page.getByTestId("run-actions");
+    await page.getByTestId("run-status").getByText("Waiting approval").waitFor(WAIT);
+    await actions.getByRole("button", { name: "Cancel run" }).waitFor(WAIT);
+    await actions.getByRole("link", { name: "Decide the approval" }).waitFor(WAIT);
+    assert.equal(await actions.getByRole("button", { name: "Hand off" }).count(), 0, "no hand off while waiting");
+    assert.equal(await actions.getByRole("button", { name: "Checkpoint" }).count(), 0, "no checkpoint while waiting");
+    await page.getByTestId("run-actions-why").getByText(/waits for an approval/).waitFor(WAIT);
+    // Its attempt waits with it, rather than claiming to run.
+    await page.locator(".timeline li", { hasText: "#1 Start" }).getByText("Waiting approval").waitFor(WAIT);
+    await screenshot(page, `${width}-run-waiting-actions`);
+    await actions.getByRole("button", { name: "Cancel run" }).click();
+    await page.getByTestId("run-status").getByText("Cancelled").waitFor(WAIT);
+    await page.locator(".timeline li", { hasText: "#1 Start" }).getByText("Cancelled").waitFor(WAIT);
+    await actions.getByRole("button", { name: "Run again" }).waitFor(WAIT);
+
+    // A failed run: its attempt says it failed, the stream is not live, and Retry starts it again.
+    const failed = await runUntil(ids.failing, "FAILED");
+    await page.goto(`${proxy.url}/runs/${failed}`);
+    await page.getByTestId("run-status").getByText("Failed").waitFor(WAIT);
+    await page.locator('[data-testid="stream-state"][data-state="ended"]').waitFor(WAIT);
+    await page.locator(".timeline li", { hasText: "#1 Start" }).getByText("Failed").waitFor(WAIT);
+    assert.equal(await page.locator(".timeline").getByText("Ended").count(), 0, "an outcome, not just ended");
+    assert.equal(await page.getByTestId("stream-state").getByText("live").count(), 0, "an ended run is not live");
+    await screenshot(page, `${width}-run-failed`);
+    await actions.getByRole("button", { name: "Retry" }).click();
+    await page.waitForURL((url) => url.pathname.startsWith("/runs/") && !url.pathname.endsWith(failed), WAIT);
+    await page.getByTestId("run-status").getByText("Failed").waitFor(WAIT);
+    await page.locator(".timeline li", { hasText: "on failing" }).waitFor(WAIT);
+
+    // Running on an agent that checkpoints: checkpoint, and hand off once a target is chosen.
+    const running = await runUntil(ids.saver, "RUNNING");
+    await page.goto(`${proxy.url}/runs/${running}`);
+    await page.getByTestId("run-status").getByText("Running").waitFor(WAIT);
+    await actions.getByRole("button", { name: "Checkpoint" }).waitFor(WAIT);
+    const handOff = actions.getByRole("button", { name: "Hand off" });
+    assert.equal(await handOff.isDisabled(), true, "no hand off before a target is chosen");
+    assert.equal(await handOff.getAttribute("title"), "Choose the agent to hand off to first");
+    await actions.getByLabel("Agent to hand off to").selectOption({ label: "careful" });
+    assert.equal(await handOff.isDisabled(), false);
+    await screenshot(page, `${width}-run-running-actions`);
+    await actions.getByRole("button", { name: "Cancel run" }).click();
+    await page.getByTestId("run-status").getByText("Cancelled").waitFor(WAIT);
+  });
+}
+
+for (const width of Object.keys(WIDTHS)) {
+  test(`${width}: an unknown address and a wrong id say so once, with a way back`, { timeout: 60_000 }, async () => {
+    const page = await signedIn(width, "/no/such/page");
+    await page.getByRole("heading", { name: "Page not found" }).waitFor(WAIT);
+    assert.equal(await page.getByRole("heading", { name: "Workspaces" }).count(), 0, "not the workspaces");
+    await screenshot(page, `${width}-not-found`);
+    await page.getByRole("link", { name: "Back to Workspaces" }).click();
+    await page.getByRole("heading", { name: "Workspaces" }).waitFor(WAIT);
+
+    for (const [path, what] of [
+      ["/tasks/nope", "task"],
+      ["/runs/nope", "run"],
+      ["/projects/nope", "project"],
+    ]) {
+      await page.goto(`${proxy.url}${path}`);
+      await page.getByRole("heading", { name: `No such ${what}` }).waitFor(WAIT);
+      assert.equal(await page.getByText("`nope` is not a valid id").count(), 1, `${path}: the server's reason once`);
+      await screenshot(page, `${width}-no-such-${what}`);
+    }
+    await page.getByRole("link", { name: "Back to Workspaces" }).click();
+    await page.getByRole("heading", { name: "Workspaces" }).waitFor(WAIT);
+  });
+}
+
+for (const width of Object.keys(WIDTHS)) {
+  test(`${width}: a connector shows on the Agents page as soon as it enrolls`, { timeout: 60_000 }, async () => {
+    const page = await signedIn(width, "/agents");
+    await page.locator('[data-connector="e2e-host"]').waitFor(WAIT);
+    const name = `${width}-host`;
+    await page.getByLabel("Host name").fill(name);
+    await page.getByRole("button", { name: "Create enrollment token" }).click();
+    const command = await page.getByTestId("enroll-command").textContent(WAIT);
+    await enrollAsShown(command, join(server.dir, name));
+    // Enrolled but not yet running: listed, offline, without a reload.
+    await page.locator(`[data-connector="${name}"]`).getByText("offline").waitFor(WAIT);
+    await screenshot(page, `${width}-agents-enrolled`);
+  });
+}
+
+test("an ended run's event stream is never called live, even while its history arrives", { timeout: 90_000 }, async () => {
+  const run = await runUntil(ids.chatty, "SUCCEEDED");
+  const page = await signedIn("desktop");
+  // Every state the stream's label takes, from the page's first render on.
+  await page.evaluate(() => {
+    window.streamStates = [];
+    new MutationObserver(() => {
+      const state = document.querySelector('[data-testid="stream-state"]')?.getAttribute("data-state");
+      if (state && window.streamStates.at(-1) !== state) window.streamStates.push(state);
+    }).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ["data-state"] });
+  });
+  await page.getByRole("link", { name: "Website" }).click();
+  await page.locator(".task-title", { hasText: /^Deploy the site$/ }).click();
+  await page.locator(`a[href="/runs/${run}"]`).click();
+  await page.getByTestId("run-status").getByText("Succeeded").waitFor(WAIT);
+  await page.locator('[data-testid="stream-state"][data-state="ended"]').waitFor({ timeout: 60_000 });
+  const seen = await page.evaluate(() => window.streamStates);
+  assert.ok(!seen.includes("live"), `the stream of a finished run was shown as ${seen.join(" → ")}`);
+  await screenshot(page, "finished-run-complete");
+});
