@@ -6,7 +6,7 @@
 //!
 //! These checks run before the engine rather than as engine extensions: once a schema has any
 //! extension, the engine routes every field of every response through it (a boxed future and two
-//! schema lookups per field, per extension), which is most of the time of a large page.
+//! schema lookups per field, per extension): about 6 % of a page of tasks' CPU in perf.
 
 use std::time::Duration;
 

@@ -10,8 +10,11 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import {
   BOOTSTRAP_CODE,
+  CHATTY,
   OWNER,
+  SAVER,
   assertNoCspViolations,
+  commandAgent,
   enrollAsShown,
   gql,
   launchBrowser,
@@ -23,26 +26,14 @@ import {
   watch,
 } from "./harness.mjs";
 
-/** A `command` agent running `script` with sh (TOML basic strings read JSON's escapes alike). */
-const agent = (name, script, interactive = false) =>
-  `\n[[agents]]\nname = "${name}"\nadapter = "command"\ncommand = "sh"\ninteractive = ${interactive}\nargs = ["-c", ${JSON.stringify(script)}]\n`;
-
 // Asks before it acts, then reports the decision it got.
-const CAREFUL = agent(
+const CAREFUL = commandAgent(
   "careful",
   `read input; echo 'checking the site'; echo '{"acc": "approval_request", "action": "deploy the site", "reason": "the e2e test asks"}'; read decision; echo "decision: $decision"; echo deployed`,
   true,
 );
 // A steady stream of lines, long enough to cut the browser's connection in the middle.
-const COUNTER = agent("counter", `for i in $(seq 1 60); do echo "line $i"; sleep 0.1; done`);
-// Thousands of lines at once, more than a page should ever hold as DOM nodes.
-const CHATTY = agent("chatty", `seq 1 3000 | sed 's/^/chatty /'`);
-// Works until stopped, saving a checkpoint whenever asked.
-const SAVER = agent(
-  "saver",
-  `read input; echo ready; while read line; do case "$line" in *checkpoint_request*) echo '{"acc": "checkpoint", "state": {"step": 1}, "completed": ["setup"], "pending": ["deploy"]}';; esac; done`,
-  true,
-);
+const COUNTER = commandAgent("counter", `for i in $(seq 1 60); do echo "line $i"; sleep 0.1; done`);
 
 const WAIT = { timeout: 30_000 };
 let server, proxy, browser, context, page, connector;

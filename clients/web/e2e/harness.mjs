@@ -138,6 +138,23 @@ export async function enrollAsShown(command, dir) {
   return join(dir, "acc-connector", "credential.json");
 }
 
+/** A `command` agent running `script` with sh (TOML basic strings read JSON's escapes alike). */
+export const commandAgent = (name, script, interactive = false) =>
+  `\n[[agents]]\nname = "${name}"\nadapter = "command"\ncommand = "sh"\ninteractive = ${interactive}\nargs = ["-c", ${JSON.stringify(script)}]\n`;
+
+/**
+ * Thousands of lines at once: more than a page should ever hold as DOM nodes, and a long replay
+ * for a page opened after the run ended.
+ */
+export const CHATTY = commandAgent("chatty", `seq 1 3000 | sed 's/^/chatty /'`);
+
+/** Works until stopped, saving a checkpoint whenever asked. */
+export const SAVER = commandAgent(
+  "saver",
+  `read input; echo ready; while read line; do case "$line" in *checkpoint_request*) echo '{"acc": "checkpoint", "state": {"step": 1}, "completed": ["setup"], "pending": ["deploy"]}';; esac; done`,
+  true,
+);
+
 /** `acc-connector run` with `agents` (TOML `[[agents]]` tables), talking to `server` directly. */
 export function startConnector(dir, credential, server, agents) {
   const config = join(dir, "connector.toml");

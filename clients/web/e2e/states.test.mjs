@@ -9,8 +9,11 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import {
   BOOTSTRAP_CODE,
+  CHATTY,
   OWNER,
+  SAVER,
   assertNoCspViolations,
+  commandAgent,
   enrollAsShown,
   gql,
   launchBrowser,
@@ -22,34 +25,23 @@ import {
   watch,
 } from "./harness.mjs";
 
-const agent = (name, script, interactive = false) =>
-  `\n[[agents]]\nname = "${name}"\nadapter = "command"\ncommand = "sh"\ninteractive = ${interactive}\nargs = ["-c", ${JSON.stringify(script)}]\n`;
-
 // Asks before it acts, then reports the decision it got.
-const CAREFUL = agent(
+const CAREFUL = commandAgent(
   "careful",
   `read input; echo '{"acc": "approval_request", "action": "deploy the site", "reason": "the test asks"}'; read decision; echo "decision: $decision"`,
   true,
 );
 // Asks with the long, unbroken words real commands have.
-const DEPLOYER = agent(
+const DEPLOYER = commandAgent(
   "deployer",
   `read input; echo '{"acc": "approval_request", "action": "kubectl --context=production-eu-west-1 rollout restart deployment/website-frontend-canary-2026-12-03", "reason": "https://acme.example.com/runbooks/deployments/website-frontend-canary-rollouts"}'; read decision`,
   true,
 );
 // Fails at once.
-const FAILING = agent("failing", `echo 'trying'; echo 'it broke' >&2; exit 3`);
-// Thousands of lines at once: a page opened after the run has ended replays them for a while.
-const CHATTY = agent("chatty", `seq 1 3000 | sed 's/^/chatty /'`);
-// Works until stopped, saving a checkpoint whenever asked.
-const SAVER = agent(
-  "saver",
-  `read input; echo ready; while read line; do case "$line" in *checkpoint_request*) echo '{"acc": "checkpoint", "state": {"step": 1}, "completed": ["setup"], "pending": ["deploy"]}';; esac; done`,
-  true,
-);
+const FAILING = commandAgent("failing", `echo 'trying'; echo 'it broke' >&2; exit 3`);
 
 const WAIT = { timeout: 30_000 };
-export const WIDTHS = {
+const WIDTHS = {
   desktop: { viewport: { width: 1440, height: 900 } },
   phone: { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true },
 };
