@@ -167,6 +167,9 @@ function RunActions({ run, projectId }: { run: Run; projectId: string }) {
   const [checkpointing, checkpoint] = useMutation(CheckpointMutation);
   const [handingOff, handoff] = useMutation(HandoffMutation);
   const [starting, start] = useMutation(StartRunMutation);
+  // Kept here rather than in <Handoff>: hand off is not offered while a checkpoint is being
+  // saved, and the agent the person chose must still be chosen when it is offered again.
+  const [handoffTarget, setHandoffTarget] = useState("");
   const offer = runOffer(run);
   const again = async () => {
     // The same task, agent and input as this run: a new run, since an ended one stays ended.
@@ -199,6 +202,8 @@ function RunActions({ run, projectId }: { run: Run; projectId: string }) {
             run={run}
             projectId={projectId}
             busy={handingOff.fetching}
+            target={handoffTarget}
+            onTarget={setHandoffTarget}
             onHandoff={(targetAgentId) => handoff({ runId: run.id, targetAgentId, reason: "handed off from the web client" })}
           />
         )}
@@ -217,15 +222,18 @@ function Handoff({
   run,
   projectId,
   busy,
+  target,
+  onTarget,
   onHandoff,
 }: {
   run: Run;
   projectId: string;
   busy: boolean;
+  target: string;
+  onTarget: (agentId: string) => void;
   onHandoff: (targetAgentId: string) => void;
 }) {
   const [{ data: agents }] = useQuery({ query: AgentsQuery, variables: { projectId } });
-  const [target, setTarget] = useState("");
   const others = agents?.agents.filter((a) => a.id !== run.agent?.id) ?? [];
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -233,7 +241,7 @@ function Handoff({
   };
   return (
     <form className="inline" onSubmit={submit} aria-label="Hand off">
-      <select aria-label="Agent to hand off to" value={target} onChange={(e) => setTarget(e.target.value)}>
+      <select aria-label="Agent to hand off to" value={target} onChange={(e) => onTarget(e.target.value)}>
         <option value="">{others.length > 0 ? "Hand off to…" : "No other agent"}</option>
         {others.map((a) => (
           <option key={a.id} value={a.id}>
