@@ -16,8 +16,7 @@ pub struct Model {
     pub action: String,
     pub reason: Option<String>,
     pub details: Json,
-    /// `pending`, `approved`, `denied`, `expired` or `cancelled`.
-    pub status: String,
+    pub status: ApprovalStatus,
     pub expires_at: DateTimeUtc,
     pub decided_by: Option<Uuid>,
     pub decided_at: Option<DateTimeUtc>,
@@ -25,6 +24,24 @@ pub struct Model {
     pub revision: i64,
     pub created_at: DateTimeUtc,
     pub updated_at: DateTimeUtc,
+}
+
+/// Pending until decided; every other status is final.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, EnumIter, DeriveActiveEnum)]
+#[sea_orm(rs_type = "String", db_type = "String(StringLen::None)")]
+pub enum ApprovalStatus {
+    #[sea_orm(string_value = "pending")]
+    Pending,
+    #[sea_orm(string_value = "approved")]
+    Approved,
+    #[sea_orm(string_value = "denied")]
+    Denied,
+    /// Nobody decided in time; the agent was told no.
+    #[sea_orm(string_value = "expired")]
+    Expired,
+    /// The run ended or was cancelled before anyone decided.
+    #[sea_orm(string_value = "cancelled")]
+    Cancelled,
 }
 
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]

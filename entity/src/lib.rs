@@ -24,3 +24,21 @@ pub mod task_dependency;
 pub mod task_run;
 pub mod user;
 pub mod workspace;
+
+/// Shows a stored enum (`DeriveActiveEnum`) as its stored value, as logs and error messages say it.
+macro_rules! display_as_stored {
+    ($($enum:ty),+) => {$(
+        impl std::fmt::Display for $enum {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(&sea_orm::ActiveEnum::to_value(self))
+            }
+        }
+    )+};
+}
+
+display_as_stored!(
+    approval::ApprovalStatus,
+    run_attempt::AttemptKind,
+    run_attempt::AttemptStatus,
+    run_event::RunEventKind
+);

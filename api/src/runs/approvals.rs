@@ -4,6 +4,7 @@
 
 use std::collections::HashSet;
 
+use acc_entity::approval::ApprovalStatus::{self, *};
 use acc_entity::{approval, project, run_attempt, run_event};
 use acc_protocol::{APPROVAL_AUDIENCE, ApprovalClaims, ApprovalKey, Command};
 use base64::Engine;
@@ -20,12 +21,6 @@ use crate::identity::actor::{Actor, Permission, ScopePath};
 use crate::identity::keys::ISSUER;
 use crate::ids::new_id;
 use crate::pagination::{Page, PageRequest, paginate};
-
-pub const PENDING: &str = "pending";
-pub const APPROVED: &str = "approved";
-pub const DENIED: &str = "denied";
-pub const EXPIRED: &str = "expired";
-pub const CANCELLED: &str = "cancelled";
 
 /// The longest reason a person may give.
 const MAX_REASON_CHARS: usize = 2000;
@@ -81,7 +76,7 @@ impl RunService {
             action: Set(action.clone()),
             reason: Set(text("reason")),
             details: Set(event.data.get("details").cloned().unwrap_or(serde_json::Value::Null)),
-            status: Set(PENDING.to_owned()),
+            status: Set(Pending),
             expires_at: Set(now + self.policy.approval_timeout),
             decided_by: Set(None),
             decided_at: Set(None),
@@ -155,7 +150,7 @@ impl RunService {
         &self,
         actor: &Actor,
         project_id: Option<Uuid>,
-        status: Option<&str>,
+        status: Option<ApprovalStatus>,
         page: &PageRequest,
     ) -> Result<Page<approval::Model>> {
         let projects = self.approval_projects(actor, project_id).await?;
@@ -191,16 +186,16 @@ impl RunService {
         if reason.as_ref().is_some_and(|r| r.chars().count() > MAX_REASON_CHARS) {
             return Err(CommonError::validation(format!("a reason has at most {MAX_REASON_CHARS} characters")).into());
         }
-        if approval.status != PENDING {
+        if approval.status != Pending {
             return Err(RunError::ApprovalClosed { status: approval.status });
         }
         let now = Utc::now();
         if approval.expires_at <= now {
-            return Err(RunError::ApprovalClosed { status: EXPIRED.to_owned() });
+            return Err(RunError::ApprovalClosed { status: Expired });
         }
         let status = match decision {
-            Decision::Approve => APPROVED,
-            Decision::Deny => DENIED,
+            Decision::Approve => Approved,
+            Decision::Deny => Denied,
         };
         let decided = approval::Entity::update_many()
             .col_expr(approval::Column::Status, Expr::value(status))
@@ -210,7 +205,7 @@ impl RunService {
             .col_expr(approval::Column::Revision, Expr::value(approval.revision + 1))
             .col_expr(approval::Column::UpdatedAt, Expr::value(now))
             .filter(approval::Column::Id.eq(id))
-            .filter(approval::Column::Status.eq(PENDING))
+            .filter(approval::Column::Status.eq(Pending))
             .exec(&self.db)
             .await?;
         let approval = self.approval(actor, id).await?;
@@ -218,7 +213,7 @@ impl RunService {
             // Someone else decided it (or it expired) in between.
             return Err(RunError::ApprovalClosed { status: approval.status });
         }
-        tracing::info!(run_id = %approval.run_id, approval_id = %id, status, "approval decided");
+        tracing::info!(run_id = %approval.run_id, approval_id = %id, %status, "approval decided");
         self.announce(&approval);
         self.send_decision(&approval).await?;
         self.resume_if_answered(approval.run_id, &format!("{status}: {}", approval.action)).await?;
@@ -231,7 +226,7 @@ impl RunService {
         let Some(attempt) = run_attempt::Entity::find_by_id(approval.attempt_id).one(&self.db).await? else {
             return Ok(());
         };
-        let approved = approval.status == APPROVED;
+        let approved = approval.status == Approved;
         let approval_token = if approved {
             let iat = Utc::now().timestamp();
             let lifetime = self.policy.approval_token.as_secs().max(1) as i64;
@@ -270,7 +265,7 @@ impl RunService {
     pub(super) async fn resend_decisions(&self, attempt: &run_attempt::Model) -> Result<()> {
         let decided = approval::Entity::find()
             .filter(approval::Column::AttemptId.eq(attempt.id))
-            .filter(approval::Column::Status.is_in([APPROVED, DENIED, EXPIRED]))
+            .filter(approval::Column::Status.is_in([Approved, Denied, Expired]))
             .all(&self.db)
             .await?;
         for approval in &decided {
@@ -283,7 +278,7 @@ impl RunService {
     async fn resume_if_answered(&self, run_id: Uuid, reason: &str) -> Result<()> {
         let pending = approval::Entity::find()
             .filter(approval::Column::RunId.eq(run_id))
-            .filter(approval::Column::Status.eq(PENDING))
+            .filter(approval::Column::Status.eq(Pending))
             .count(&self.db)
             .await?;
         if pending == 0 {
@@ -293,10 +288,15 @@ impl RunService {
     }
 
     /// Closes a run's pending approvals without a decision (the run ended, or was cancelled).
-    pub(super) async fn close_pending_approvals(&self, run_id: Uuid, status: &str, reason: &str) -> Result<()> {
+    pub(super) async fn close_pending_approvals(
+        &self,
+        run_id: Uuid,
+        status: ApprovalStatus,
+        reason: &str,
+    ) -> Result<()> {
         let pending = approval::Entity::find()
             .filter(approval::Column::RunId.eq(run_id))
-            .filter(approval::Column::Status.eq(PENDING))
+            .filter(approval::Column::Status.eq(Pending))
             .all(&self.db)
             .await?;
         for approval in pending {
@@ -312,7 +312,7 @@ impl RunService {
     async fn close_approval(
         &self,
         approval: &approval::Model,
-        status: &str,
+        status: ApprovalStatus,
         reason: &str,
     ) -> Result<Option<approval::Model>> {
         let now = Utc::now();
@@ -323,7 +323,7 @@ impl RunService {
             .col_expr(approval::Column::Revision, Expr::value(approval.revision + 1))
             .col_expr(approval::Column::UpdatedAt, Expr::value(now))
             .filter(approval::Column::Id.eq(approval.id))
-            .filter(approval::Column::Status.eq(PENDING))
+            .filter(approval::Column::Status.eq(Pending))
             .exec(&self.db)
             .await?;
         if closed.rows_affected == 0 {
@@ -335,12 +335,12 @@ impl RunService {
     /// Expires approvals nobody decided in time: the agent is told (as a denial) and the run goes on.
     pub(super) async fn expire_approvals(&self) -> Result<()> {
         let overdue = approval::Entity::find()
-            .filter(approval::Column::Status.eq(PENDING))
+            .filter(approval::Column::Status.eq(Pending))
             .filter(approval::Column::ExpiresAt.lt(Utc::now()))
             .all(&self.db)
             .await?;
         for approval in overdue {
-            let Some(expired) = self.close_approval(&approval, EXPIRED, "nobody decided in time").await? else {
+            let Some(expired) = self.close_approval(&approval, Expired, "nobody decided in time").await? else {
                 continue;
             };
             tracing::info!(run_id = %expired.run_id, approval_id = %expired.id, "approval expired");

@@ -5,6 +5,10 @@
 
 use std::collections::HashSet;
 
+use acc_entity::approval::ApprovalStatus;
+use acc_entity::run_attempt::AttemptKind;
+use acc_entity::run_attempt::AttemptStatus::{self, *};
+use acc_entity::run_event::RunEventKind;
 use acc_entity::{agent, project, run_attempt, run_event, task_run};
 use acc_protocol::{CancelMode, Capability, Command, CommandOutcome};
 use chrono::{DateTime, Utc};
@@ -12,18 +16,10 @@ use sea_orm::sea_query::Expr;
 use sea_orm::{ActiveModelTrait, ColumnTrait, EntityTrait, PaginatorTrait, QueryFilter, QueryOrder, Set};
 use uuid::Uuid;
 
-use super::attempt_status::*;
 use super::state::RunStatus;
-use super::{Result, RunService, STATUS_KIND, approvals, require};
+use super::{Result, RunService, require};
 use crate::error::is_unique_violation;
 use crate::gateway::capabilities;
-
-/// The kinds of attempt, as stored.
-pub(super) const START: &str = "start";
-pub(super) const RETRY: &str = "retry";
-pub(super) const HANDOFF: &str = "handoff";
-/// A retry on the same agent that continues the runtime's session of an earlier attempt.
-pub(super) const RESUME: &str = "resume";
 
 /// The longest wait before a retry, however many attempts came before.
 const MAX_RETRY_BACKOFF: std::time::Duration = std::time::Duration::from_secs(300);
@@ -34,7 +30,7 @@ fn required_capabilities(run: &task_run::Model) -> Vec<Capability> {
 
 /// An attempt that was checkpointed for a handoff: open, but no longer the one working.
 fn is_handing_off(attempt: &run_attempt::Model) -> bool {
-    attempt.status == HANDING_OFF || attempt.status == STOPPED
+    attempt.status == HandingOff || attempt.status == Stopped
 }
 
 /// Why a run's working attempt ended without a result; it decides how a run with no attempt
@@ -91,25 +87,24 @@ impl RunService {
                     required.iter().map(|c| c.as_str()).collect::<Vec<_>>().join(", ")
                 ),
             };
-            self.set_status(run_id, RunStatus::Blocked, Some(reason)).await?;
-            return Ok(());
+            return self.set_status_if(run_id, RunStatus::Dispatching, RunStatus::Blocked, Some(reason)).await;
         };
         let number = previous.map_or(1, |a| a.number + 1);
         let kind = match (run.handoff_target_id, number) {
-            (Some(_), _) => HANDOFF,
-            (None, 1) => START,
-            (None, _) if self.resumable_session(run_id, agent.id).await?.is_some() => RESUME,
-            (None, _) => RETRY,
+            (Some(_), _) => AttemptKind::Handoff,
+            (None, 1) => AttemptKind::Start,
+            (None, _) if self.resumable_session(run_id, agent.id).await?.is_some() => AttemptKind::Resume,
+            (None, _) => AttemptKind::Retry,
         };
         let now = Utc::now();
         let inserted = run_attempt::ActiveModel {
             id: Set(crate::ids::new_id()),
             run_id: Set(run_id),
             number: Set(number),
-            kind: Set(kind.to_owned()),
+            kind: Set(kind),
             agent_id: Set(agent.id),
             connector_id: Set(agent.connector_id),
-            status: Set(DISPATCHED.to_owned()),
+            status: Set(Dispatched),
             lease_expires_at: Set(Some(now + self.policy.lease)),
             ended_at: Set(None),
             revision: Set(1),
@@ -129,9 +124,9 @@ impl RunService {
             .filter(task_run::Column::Id.eq(run_id))
             .exec(&self.db)
             .await?;
-        tracing::info!(%run_id, attempt = number, kind, agent_id = %agent.id, "run dispatched");
+        tracing::info!(%run_id, attempt = number, %kind, agent_id = %agent.id, "run dispatched");
         if !self.send_attempt(&run, &attempt).await? {
-            self.end_attempt(attempt.id, UNDELIVERED).await?;
+            self.end_attempt(attempt.id, Undelivered).await?;
             let reason = format!("attempt {number} could not be sent: its connector went away");
             self.attempt_failed(run_id, reason, AttemptFailure::AgentGone).await?;
         }
@@ -142,7 +137,7 @@ impl RunService {
     /// command id is the attempt id, so sending it again is harmless.
     async fn send_attempt(&self, run: &task_run::Model, attempt: &run_attempt::Model) -> Result<bool> {
         let budget = self.remaining_budget(run).await?;
-        let command = if attempt.kind == HANDOFF {
+        let command = if attempt.kind == AttemptKind::Handoff {
             Command::HandoffIngest {
                 run_id: run.id,
                 attempt_id: attempt.id,
@@ -151,15 +146,15 @@ impl RunService {
                 budget,
             }
         } else {
-            let context = match attempt.kind.as_str() {
-                RETRY | RESUME => serde_json::json!({
+            let context = match attempt.kind {
+                AttemptKind::Retry | AttemptKind::Resume => serde_json::json!({
                     "attempt": attempt.number,
                     "checkpoint": self.latest_checkpoint(run.id).await?.map(|c| c.data),
                 }),
                 _ => serde_json::json!({}),
             };
-            let session = match attempt.kind.as_str() {
-                RESUME => self.resumable_session(run.id, attempt.agent_id).await?,
+            let session = match attempt.kind {
+                AttemptKind::Resume => self.resumable_session(run.id, attempt.agent_id).await?,
                 _ => None,
             };
             if let Some(session_id) = session {
@@ -205,7 +200,7 @@ impl RunService {
             .collect();
         let started = run_event::Entity::find()
             .filter(run_event::Column::RunId.eq(run_id))
-            .filter(run_event::Column::Kind.eq("started"))
+            .filter(run_event::Column::Kind.eq(RunEventKind::Started))
             .filter(run_event::Column::AttemptId.is_in(earlier))
             .order_by_desc(run_event::Column::Sequence)
             .one(&self.db)
@@ -223,7 +218,7 @@ impl RunService {
         if status.is_terminal() {
             return Ok(false);
         }
-        self.close_pending_approvals(run_id, approvals::CANCELLED, "the attempt ended").await?;
+        self.close_pending_approvals(run_id, ApprovalStatus::Cancelled, "the attempt ended").await?;
         match status {
             RunStatus::Cancelling => {
                 self.set_status(run_id, RunStatus::Cancelled, Some(format!("{reason}; the run is cancelled"))).await?;
@@ -240,7 +235,7 @@ impl RunService {
                 return Ok(true);
             }
             RunStatus::Dispatching if run.handoff_target_id.is_some() => {
-                self.close_handed_off(run_id, ENDED).await?;
+                self.close_handed_off(run_id, Ended).await?;
                 let reason = format!("{reason}; the handoff waits for its target");
                 self.set_status(run_id, RunStatus::Blocked, Some(reason)).await?;
                 return Ok(false);
@@ -275,13 +270,13 @@ impl RunService {
         &self,
         run_id: Uuid,
         attempt_id: Uuid,
-        status: &str,
+        status: AttemptStatus,
         reason: String,
     ) -> Result<()> {
         if !self.end_attempt(attempt_id, status).await? {
             return Ok(());
         }
-        tracing::warn!(%run_id, %attempt_id, status, %reason, "the attempt's agent is gone");
+        tracing::warn!(%run_id, %attempt_id, %status, %reason, "the attempt's agent is gone");
         if self.current_attempt(run_id).await?.is_none_or(|c| c.id != attempt_id) {
             return Ok(());
         }
@@ -292,10 +287,10 @@ impl RunService {
     }
 
     /// Closes the attempts that handed a run off (their leases end now).
-    async fn close_handed_off(&self, run_id: Uuid, status: &str) -> Result<()> {
+    async fn close_handed_off(&self, run_id: Uuid, status: AttemptStatus) -> Result<()> {
         let sources = run_attempt::Entity::find()
             .filter(run_attempt::Column::RunId.eq(run_id))
-            .filter(run_attempt::Column::Status.is_in([HANDING_OFF, STOPPED]))
+            .filter(run_attempt::Column::Status.is_in([HandingOff, Stopped]))
             .filter(run_attempt::Column::EndedAt.is_null())
             .all(&self.db)
             .await?;
@@ -326,13 +321,13 @@ impl RunService {
             {
                 let message = format!("the connector refused the decision on `{}`: {reason}", approval.action);
                 let data = serde_json::json!({ "message": message, "approval_id": approval.id });
-                self.note(approval.run_id, super::NOTICE_KIND, data).await?;
+                self.note(approval.run_id, RunEventKind::Notice, data).await?;
             }
             return Ok(());
         }
         let request = run_event::Entity::find_by_id(command_id).one(&self.db).await?;
         if let (Some(request), CommandOutcome::Rejected { reason }) = (request, outcome)
-            && request.kind == STATUS_KIND
+            && request.kind == RunEventKind::Status
         {
             let owner = self.current_attempt(request.run_id).await?.filter(|a| a.ended_at.is_none());
             if owner.is_some_and(|a| a.connector_id == connector_id)
@@ -350,15 +345,15 @@ impl RunService {
         let dispatching = RunStatus::from_stored(&run.status) == RunStatus::Dispatching;
         match outcome {
             CommandOutcome::Accepted => {
-                if attempt.status == DISPATCHED {
-                    self.mark_attempt(attempt.id, RUNNING).await?;
+                if attempt.status == Dispatched {
+                    self.mark_attempt(attempt.id, Running).await?;
                 }
                 if !(current && dispatching) {
                     // A late answer: the run moved on (cancelled, say) and must not be undone.
                     return Ok(());
                 }
-                let reason = if attempt.kind == HANDOFF {
-                    self.close_handed_off(run.id, HANDED_OFF).await?;
+                let reason = if attempt.kind == AttemptKind::Handoff {
+                    self.close_handed_off(run.id, HandedOff).await?;
                     self.handoff_completed(run.id, attempt.agent_id).await?;
                     Some("the handoff target took the run over".to_owned())
                 } else {
@@ -367,12 +362,12 @@ impl RunService {
                 self.set_status_if(run.id, RunStatus::Dispatching, RunStatus::Running, reason).await
             }
             CommandOutcome::Rejected { reason } => {
-                self.end_attempt(attempt.id, REFUSED).await?;
+                self.end_attempt(attempt.id, Refused).await?;
                 if !(current && dispatching) {
                     return Ok(());
                 }
-                if attempt.kind == HANDOFF {
-                    self.close_handed_off(run.id, ENDED).await?;
+                if attempt.kind == AttemptKind::Handoff {
+                    self.close_handed_off(run.id, Ended).await?;
                     let reason = format!("the handoff target refused the run: {reason}");
                     self.set_status(run.id, RunStatus::Blocked, Some(reason)).await?;
                 } else {
@@ -423,13 +418,13 @@ impl RunService {
         let accepted = run_attempt::Entity::find()
             .filter(run_attempt::Column::ConnectorId.eq(connector_id))
             .filter(run_attempt::Column::EndedAt.is_null())
-            .filter(run_attempt::Column::Status.is_in([RUNNING, HANDING_OFF]))
+            .filter(run_attempt::Column::Status.is_in([Running, HandingOff]))
             .filter(run_attempt::Column::UpdatedAt.lt(connected_at))
             .all(&self.db)
             .await?;
         for attempt in accepted.into_iter().filter(|a| !reported.contains(&a.run_id)) {
             let reason = format!("attempt {} was gone when its connector came back", attempt.number);
-            self.attempt_gone(attempt.run_id, attempt.id, LOST, reason).await?;
+            self.attempt_gone(attempt.run_id, attempt.id, Lost, reason).await?;
         }
         Ok(())
     }
@@ -486,15 +481,15 @@ impl RunService {
     /// status still waits for (a cancel, a handoff source's stop, a checkpoint).
     async fn resend(&self, attempt: &run_attempt::Model) -> Result<()> {
         let run = self.load(attempt.run_id).await?;
-        if attempt.status == DISPATCHED {
+        if attempt.status == Dispatched {
             self.send_attempt(&run, attempt).await?;
         }
         self.resend_decisions(attempt).await?;
         let status = RunStatus::from_stored(&run.status);
         let working =
-            attempt.status == RUNNING && self.current_attempt(run.id).await?.is_some_and(|c| c.id == attempt.id);
+            attempt.status == Running && self.current_attempt(run.id).await?.is_some_and(|c| c.id == attempt.id);
         let to_stop = (status == RunStatus::Cancelling && working)
-            || (status == RunStatus::HandoffReady && attempt.status == HANDING_OFF);
+            || (status == RunStatus::HandoffReady && attempt.status == HandingOff);
         if to_stop {
             self.send_cancel(attempt.connector_id, run.id, Some(attempt.id), CancelMode::Graceful);
         } else if status == RunStatus::Checkpointing && working {
@@ -540,7 +535,7 @@ impl RunService {
                 attempt.number,
                 self.policy.lease.as_millis()
             );
-            self.attempt_gone(attempt.run_id, attempt.id, LAPSED, reason).await?;
+            self.attempt_gone(attempt.run_id, attempt.id, Lapsed, reason).await?;
         }
         Ok(())
     }
@@ -581,7 +576,7 @@ impl RunService {
                 let reason = Some("forced: the connector did not confirm in time".to_owned());
                 self.set_status_if(run.id, RunStatus::Cancelling, RunStatus::Cancelled, reason).await?;
                 if let Some(attempt) = self.current_attempt(run.id).await? {
-                    self.end_attempt(attempt.id, ENDED).await?;
+                    self.end_attempt(attempt.id, Ended).await?;
                 }
             } else {
                 let reason = Some("the source agent did not stop in time; handing off anyway".to_owned());

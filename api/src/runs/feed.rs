@@ -5,6 +5,7 @@
 
 use std::collections::VecDeque;
 
+use acc_entity::run_event::RunEventKind;
 use acc_entity::{run_event, task_run};
 use futures_util::stream::BoxStream;
 use futures_util::{Stream, StreamExt};
@@ -14,7 +15,7 @@ use sea_orm::{
 use uuid::Uuid;
 
 use super::state::RunStatus;
-use super::{Result, RunError, STATUS_KIND};
+use super::{Result, RunError};
 use crate::broker::{Delivery, Event};
 use crate::error::CommonError;
 
@@ -44,7 +45,7 @@ async fn has_ended(db: &impl ConnectionTrait, run_id: Uuid) -> Result<bool, DbEr
 }
 
 fn is_terminal_status(event: &run_event::Model) -> bool {
-    event.kind == STATUS_KIND
+    event.kind == RunEventKind::Status
         && event.data.get("status").and_then(|s| s.as_str()).is_some_and(|s| RunStatus::from_stored(s).is_terminal())
 }
 

@@ -14,14 +14,15 @@ use futures_util::{Stream, StreamExt};
 use uuid::Uuid;
 
 use super::state::RunStatus as DomainStatus;
-use super::{NewRun, approvals as status, usage};
+use super::{NewRun, usage};
+use crate::app::Services;
 use crate::broker::{Delivery, Event, Topic};
 use crate::gateway::graphql::{Agent, Capability};
 use crate::graphql::connection::{connection, page_request};
-use crate::graphql::{BatchLoader, ContextExt, Services, gid, gql_error};
+use crate::graphql::{BatchLoader, ContextExt, gql_error};
 use crate::identity::actor::Actor;
-use crate::identity::graphql::{User, decode, load_user};
-use crate::ids::NodeKind;
+use crate::identity::graphql::{User, load_user};
+use crate::ids::{NodeKind, decode, gid};
 use crate::projects::graphql::Task;
 
 #[derive(Enum, Copy, Clone, Eq, PartialEq)]
@@ -125,6 +126,7 @@ async fn load_agent(ctx: &Context<'_>, id: Option<Uuid>) -> async_graphql::Resul
 }
 
 #[derive(Enum, Copy, Clone, Eq, PartialEq)]
+#[graphql(remote = "run_attempt::AttemptKind")]
 pub enum RunAttemptKind {
     /// The run's first dispatch.
     Start,
@@ -138,6 +140,7 @@ pub enum RunAttemptKind {
 }
 
 #[derive(Enum, Copy, Clone, Eq, PartialEq)]
+#[graphql(remote = "run_attempt::AttemptStatus")]
 pub enum RunAttemptStatus {
     /// Sent to its connector; no answer yet.
     Dispatched,
@@ -170,28 +173,10 @@ impl RunAttempt {
         self.0.number
     }
     async fn kind(&self) -> RunAttemptKind {
-        match self.0.kind.as_str() {
-            super::dispatch::HANDOFF => RunAttemptKind::Handoff,
-            super::dispatch::RETRY => RunAttemptKind::Retry,
-            super::dispatch::RESUME => RunAttemptKind::Resume,
-            _ => RunAttemptKind::Start,
-        }
+        self.0.kind.into()
     }
     async fn status(&self) -> RunAttemptStatus {
-        use super::attempt_status::*;
-        match self.0.status.as_str() {
-            DISPATCHED => RunAttemptStatus::Dispatched,
-            RUNNING => RunAttemptStatus::Running,
-            HANDING_OFF => RunAttemptStatus::HandingOff,
-            STOPPED => RunAttemptStatus::Stopped,
-            HANDED_OFF => RunAttemptStatus::HandedOff,
-            REFUSED => RunAttemptStatus::Refused,
-            UNDELIVERED => RunAttemptStatus::Undelivered,
-            LAPSED => RunAttemptStatus::Lapsed,
-            INTERRUPTED => RunAttemptStatus::Interrupted,
-            LOST => RunAttemptStatus::Lost,
-            _ => RunAttemptStatus::Ended,
-        }
+        self.0.status.into()
     }
     async fn agent(&self, ctx: &Context<'_>) -> async_graphql::Result<Option<Agent>> {
         load_agent(ctx, Some(self.0.agent_id)).await
@@ -209,6 +194,7 @@ impl RunAttempt {
 }
 
 #[derive(Enum, Copy, Clone, Eq, PartialEq)]
+#[graphql(remote = "approval::ApprovalStatus")]
 pub enum ApprovalStatus {
     Pending,
     Approved,
@@ -217,18 +203,6 @@ pub enum ApprovalStatus {
     Expired,
     /// The run ended or was cancelled before anyone decided.
     Cancelled,
-}
-
-impl ApprovalStatus {
-    fn stored(self) -> &'static str {
-        match self {
-            ApprovalStatus::Pending => status::PENDING,
-            ApprovalStatus::Approved => status::APPROVED,
-            ApprovalStatus::Denied => status::DENIED,
-            ApprovalStatus::Expired => status::EXPIRED,
-            ApprovalStatus::Cancelled => status::CANCELLED,
-        }
-    }
 }
 
 #[derive(Enum, Copy, Clone, Eq, PartialEq)]
@@ -261,16 +235,7 @@ impl Approval {
         Json(self.0.details.clone())
     }
     async fn status(&self) -> ApprovalStatus {
-        [
-            ApprovalStatus::Pending,
-            ApprovalStatus::Approved,
-            ApprovalStatus::Denied,
-            ApprovalStatus::Expired,
-            ApprovalStatus::Cancelled,
-        ]
-        .into_iter()
-        .find(|s| s.stored() == self.0.status)
-        .unwrap_or(ApprovalStatus::Cancelled)
+        self.0.status.into()
     }
     /// When a pending approval expires (and counts as denied).
     async fn expires_at(&self) -> DateTime<Utc> {
@@ -327,8 +292,8 @@ impl RunEvent {
     }
     /// `status` for the control plane's status changes; otherwise what the adapter reported
     /// (`started`, `output`, `message`, `tool_call`, `tool_result`, `result`…).
-    async fn kind(&self) -> &str {
-        &self.0.kind
+    async fn kind(&self) -> String {
+        self.0.kind.to_string()
     }
     async fn data(&self) -> Json<serde_json::Value> {
         Json(self.0.data.clone())
@@ -377,7 +342,7 @@ impl RunQuery {
     ) -> async_graphql::Result<Connection<String, Approval>> {
         let project = project_id.map(|id| decode(&id, NodeKind::Project)).transpose()?;
         let page = page_request(after, before, first, last)?;
-        let status = status.map(ApprovalStatus::stored);
+        let status = status.map(Into::into);
         let rows = ctx.services().runs.approvals(ctx.actor()?, project, status, &page).await.map_err(gql_error)?;
         Ok(connection(rows, |a| a.id, Approval))
     }

@@ -2,6 +2,8 @@
 //! agent as a new attempt in the same lineage, carrying a bounded handoff bundle (SPEC §7) built
 //! from what the control plane knows — never a transplanted provider session.
 
+use acc_entity::run_attempt::AttemptStatus::HandingOff;
+use acc_entity::run_event::RunEventKind;
 use acc_entity::{acceptance_criterion, agent, approval, checkpoint, run_attempt, run_event, task, task_run};
 use acc_protocol::{CancelMode, Capability, Command};
 use chrono::Utc;
@@ -11,9 +13,8 @@ use serde::Serialize;
 use serde_json::Value;
 use uuid::Uuid;
 
-use super::attempt_status::HANDING_OFF;
 use super::state::{InvalidTransition, RunStatus};
-use super::{Result, RunService, STATUS_KIND, require};
+use super::{Result, RunService, require};
 use crate::error::{CommonError, is_unique_violation};
 use crate::identity::actor::Actor;
 
@@ -214,7 +215,7 @@ impl RunService {
     pub(super) async fn checkpoint_request(&self, run_id: Uuid) -> Result<Option<run_event::Model>> {
         let latest = run_event::Entity::find()
             .filter(run_event::Column::RunId.eq(run_id))
-            .filter(run_event::Column::Kind.eq(STATUS_KIND))
+            .filter(run_event::Column::Kind.eq(RunEventKind::Status))
             .order_by_desc(run_event::Column::Sequence)
             .one(&self.db)
             .await?;
@@ -263,7 +264,7 @@ impl RunService {
             Some(_) => {
                 let reason = Some("checkpoint taken; the source agent stops and the target takes over".to_owned());
                 self.set_status(run.id, RunStatus::HandoffReady, reason).await?;
-                self.mark_attempt(attempt_id, HANDING_OFF).await?;
+                self.mark_attempt(attempt_id, HandingOff).await?;
                 if let Some(attempt) = run_attempt::Entity::find_by_id(attempt_id).one(&self.db).await? {
                     self.send_cancel(attempt.connector_id, run.id, Some(attempt_id), CancelMode::Graceful);
                 }
@@ -302,7 +303,7 @@ impl RunService {
     }
 
     /// The most recent events of the given kinds, oldest first, with their strings cut short.
-    async fn recent(&self, run_id: Uuid, kinds: &[&str], limit: u64) -> Result<Vec<Item>> {
+    async fn recent(&self, run_id: Uuid, kinds: &[RunEventKind], limit: u64) -> Result<Vec<Item>> {
         let mut rows = run_event::Entity::find()
             .filter(run_event::Column::RunId.eq(run_id))
             .filter(run_event::Column::Kind.is_in(kinds.iter().copied()))
@@ -311,7 +312,10 @@ impl RunService {
             .all(&self.db)
             .await?;
         rows.reverse();
-        Ok(rows.into_iter().map(|e| Item { sequence: e.sequence, kind: e.kind, data: bounded(e.data) }).collect())
+        Ok(rows
+            .into_iter()
+            .map(|e| Item { sequence: e.sequence, kind: e.kind.to_string(), data: bounded(e.data) })
+            .collect())
     }
 
     /// The handoff bundle of SPEC §7, from what the control plane stored about the run.
@@ -339,11 +343,17 @@ impl RunService {
             .one(&self.db)
             .await?
             .map_or(0, |e| e.sequence);
-        let conversation =
-            self.recent(run.id, &["message", "tool_call", "tool_result", "output"], CONVERSATION_ITEMS).await?;
-        let mut observed_errors = self.recent(run.id, &["error", super::NOTICE_KIND], LISTED_ITEMS).await?;
+        let conversation = self
+            .recent(
+                run.id,
+                &[RunEventKind::Message, RunEventKind::ToolCall, RunEventKind::ToolResult, RunEventKind::Output],
+                CONVERSATION_ITEMS,
+            )
+            .await?;
+        let mut observed_errors =
+            self.recent(run.id, &[RunEventKind::Error, RunEventKind::Notice], LISTED_ITEMS).await?;
         observed_errors.extend(
-            self.recent(run.id, &[STATUS_KIND], LISTED_ITEMS)
+            self.recent(run.id, &[RunEventKind::Status], LISTED_ITEMS)
                 .await?
                 .into_iter()
                 .filter(|e| e.data.get("status").and_then(Value::as_str) == Some("failed")),
@@ -371,7 +381,7 @@ impl RunService {
                 .into_iter()
                 .map(|a| DecisionRecord {
                     action: a.action,
-                    status: a.status,
+                    status: a.status.to_string(),
                     reason: a.decision_reason,
                     decided_at: a.decided_at,
                 })
@@ -384,14 +394,19 @@ impl RunService {
                 data: bounded(c.data.clone()),
                 created_at: c.created_at,
             }),
-            artifact_refs: self.recent(run.id, &["file_change"], LISTED_ITEMS).await?,
+            artifact_refs: self.recent(run.id, &[RunEventKind::FileChange], LISTED_ITEMS).await?,
             observed_errors,
             provenance: Provenance {
                 run_id: run.id,
                 task_id: run.task_id,
                 attempts: attempts
                     .into_iter()
-                    .map(|a| AttemptRecord { number: a.number, kind: a.kind, agent_id: a.agent_id, status: a.status })
+                    .map(|a| AttemptRecord {
+                        number: a.number,
+                        kind: a.kind.to_string(),
+                        agent_id: a.agent_id,
+                        status: a.status.to_string(),
+                    })
                     .collect(),
                 checkpoint_id: checkpoint.map(|c| c.id),
                 events_through,

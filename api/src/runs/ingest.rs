@@ -5,6 +5,9 @@
 
 use std::collections::BTreeMap;
 
+use acc_entity::approval::ApprovalStatus;
+use acc_entity::run_attempt::AttemptStatus::*;
+use acc_entity::run_event::RunEventKind;
 use acc_entity::{run_attempt, run_event, task_run};
 use acc_protocol::{Envelope, EventKind, Frame, OUTCOME_LOST, RunCursor};
 use chrono::{DateTime, Utc};
@@ -16,9 +19,8 @@ use tokio::sync::{mpsc, oneshot};
 use tracing::Instrument;
 use uuid::Uuid;
 
-use super::attempt_status::*;
 use super::state::RunStatus;
-use super::{Result, RunError, RunService, approvals, kind_name, last_sequence};
+use super::{Result, RunError, RunService, last_sequence, stored_kind};
 use crate::broker::{Event, Topic};
 use crate::error::{CommonError, is_unique_violation};
 use crate::ids::new_id;
@@ -285,7 +287,7 @@ async fn store_run_share(
                 connector_id: Some(connector_id),
                 event_id: Some(event.event_id),
                 connector_sequence: Some(event.sequence as i64),
-                kind: kind_name(event.kind).to_owned(),
+                kind: stored_kind(event.kind),
                 data: event.data.clone(),
                 occurred_at: event.occurred_at,
                 created_at: now,
@@ -340,10 +342,10 @@ impl RunService {
     /// What a stored event causes. Each effect is idempotent: a resent event runs it again.
     async fn effects(&self, event: &run_event::Model) -> Result<()> {
         let Some(attempt_id) = event.attempt_id else { return Ok(()) };
-        match event.kind.as_str() {
-            "result" => self.finish(event.run_id, attempt_id, &event.data).await,
-            "approval_requested" => self.approval_requested(event, attempt_id).await,
-            "checkpoint" => self.checkpoint_taken(event, attempt_id).await,
+        match event.kind {
+            RunEventKind::Result => self.finish(event.run_id, attempt_id, &event.data).await,
+            RunEventKind::ApprovalRequested => self.approval_requested(event, attempt_id).await,
+            RunEventKind::Checkpoint => self.checkpoint_taken(event, attempt_id).await,
             _ => Ok(()),
         }
     }
@@ -355,12 +357,12 @@ impl RunService {
         let status = RunStatus::from_stored(&run.status);
         let current = self.current_attempt(run_id).await?.is_some_and(|c| c.id == attempt_id);
         if !current || matches!(status, RunStatus::Queued | RunStatus::Blocked) || status.is_terminal() {
-            self.end_attempt(attempt_id, ENDED).await?;
+            self.end_attempt(attempt_id, Ended).await?;
             return Ok(());
         }
         if status == RunStatus::HandoffReady {
             // The source agent stopped after its handoff checkpoint; its lease holds until the target takes over.
-            self.mark_attempt(attempt_id, STOPPED).await?;
+            self.mark_attempt(attempt_id, Stopped).await?;
             let reason = Some("the source agent stopped; handing off".to_owned());
             self.set_status(run_id, RunStatus::Dispatching, reason).await?;
             return self.dispatch(run_id).await;
@@ -369,7 +371,7 @@ impl RunService {
         if outcome == OUTCOME_LOST && status != RunStatus::Cancelling {
             // The host lost the run, not the agent: retried per policy, as after a lapsed lease.
             let reason = outcome_reason(data).unwrap_or_else(|| "the connector lost the run".to_owned());
-            return self.attempt_gone(run_id, attempt_id, LOST, reason).await;
+            return self.attempt_gone(run_id, attempt_id, Lost, reason).await;
         }
         let to = match (status, outcome) {
             (RunStatus::Cancelling, _) => RunStatus::Cancelled,
@@ -382,14 +384,14 @@ impl RunService {
                 self.set_status(run_id, RunStatus::Running, None).await?;
             }
             RunStatus::WaitingApproval | RunStatus::Checkpointing => {
-                self.close_pending_approvals(run_id, approvals::CANCELLED, "the run ended").await?;
+                self.close_pending_approvals(run_id, ApprovalStatus::Cancelled, "the run ended").await?;
                 self.set_handoff_target(run_id, None).await?;
                 self.set_status(run_id, RunStatus::Running, Some("the agent ended the run".into())).await?;
             }
             _ => {}
         }
         self.set_status(run_id, to, outcome_reason(data)).await?;
-        self.end_attempt(attempt_id, ENDED).await?;
+        self.end_attempt(attempt_id, Ended).await?;
         Ok(())
     }
 

@@ -18,6 +18,9 @@ use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
 
+use acc_entity::approval::ApprovalStatus;
+use acc_entity::run_attempt::AttemptStatus;
+use acc_entity::run_event::RunEventKind;
 use acc_entity::{approval, checkpoint, project, run_attempt, run_event, task, task_run};
 use acc_protocol::{CancelMode, Capability, Command, Envelope, EventKind, Frame, RunBudget};
 use chrono::Utc;
@@ -52,7 +55,7 @@ pub enum RunError {
     #[error("event out of order: the next sequence stored for this run is {expected}")]
     OutOfOrder { expected: u64 },
     #[error("the approval is already {status}")]
-    ApprovalClosed { status: String },
+    ApprovalClosed { status: ApprovalStatus },
     #[error("the run has already ended ({status}); nothing more is stored for it")]
     RunEnded { status: RunStatus },
     #[error(transparent)]
@@ -85,7 +88,7 @@ impl DomainError for RunError {
                 serde_json::json!({ "missing": missing.iter().map(|c| c.as_str()).collect::<Vec<_>>() })
             }
             RunError::OutOfOrder { expected } => serde_json::json!({ "expected": expected }),
-            RunError::ApprovalClosed { status } => serde_json::json!({ "status": status }),
+            RunError::ApprovalClosed { status } => serde_json::json!({ "status": status.to_string() }),
             RunError::RunEnded { status } => serde_json::json!({ "status": status.as_str() }),
             RunError::Common(e) => e.details(),
             RunError::UnknownRun => serde_json::Value::Null,
@@ -145,26 +148,6 @@ pub struct RunService {
     policy: RunPolicy,
     max_page_size: u64,
     events: ingest::EventWriter,
-}
-
-/// Attempt statuses, as stored.
-mod attempt_status {
-    /// The start (or handoff) command is on its way; no answer yet.
-    pub const DISPATCHED: &str = "dispatched";
-    pub const RUNNING: &str = "running";
-    /// Checkpointed for a handoff and told to stop; its lease holds until the target takes over.
-    pub const HANDING_OFF: &str = "handing_off";
-    /// Stopped after its handoff checkpoint; its lease still holds until the target takes over.
-    pub const STOPPED: &str = "stopped";
-    pub const HANDED_OFF: &str = "handed_off";
-    pub const ENDED: &str = "ended";
-    pub const REFUSED: &str = "refused";
-    pub const UNDELIVERED: &str = "undelivered";
-    pub const LAPSED: &str = "lapsed";
-    /// Closed at start-up by versions that ended every live run there; no longer written.
-    pub const INTERRUPTED: &str = "interrupted";
-    /// Its connector lost it: restarted without it, or came back without reporting it.
-    pub const LOST: &str = "lost";
 }
 
 impl RunService {
@@ -362,20 +345,36 @@ impl RunService {
         Ok(agent)
     }
 
-    /// Moves a run to `to` only if it is still in `from` (a late answer must not undo a later change).
+    /// Moves a run to `to` only if it is still in `from`, checked in the same transaction: a late
+    /// answer must not undo a later change, and of two callers racing to the same step (the
+    /// sweeper and `startRun` both dispatching a run, say) the second does nothing.
     async fn set_status_if(&self, run_id: Uuid, from: RunStatus, to: RunStatus, reason: Option<String>) -> Result<()> {
-        if RunStatus::from_stored(&self.load(run_id).await?.status) == from {
-            self.set_status(run_id, to, reason).await?;
-        }
-        Ok(())
+        self.step(run_id, Some(from), to, reason).await.map(drop)
     }
 
     /// One step of the state machine: checked, stored with a status event, announced.
     async fn set_status(&self, run_id: Uuid, to: RunStatus, reason: Option<String>) -> Result<task_run::Model> {
+        // Without `only_from` a step is taken or refused, never skipped.
+        let moved = self.step(run_id, None, to, reason).await?;
+        moved.ok_or_else(|| CommonError::Internal("a status step was skipped".into()).into())
+    }
+
+    /// [`Self::set_status`], or nothing (`None`) when `only_from` is given and the run is elsewhere.
+    async fn step(
+        &self,
+        run_id: Uuid,
+        only_from: Option<RunStatus>,
+        to: RunStatus,
+        reason: Option<String>,
+    ) -> Result<Option<task_run::Model>> {
         for _ in 0..5 {
             let (txn, _turn) = crate::db::begin_write(&self.db).await?;
             let run = task_run::Entity::find_by_id(run_id).one(&txn).await?.ok_or(CommonError::NotFound("run"))?;
             let from = RunStatus::from_stored(&run.status);
+            if only_from.is_some_and(|only| only != from) {
+                txn.rollback().await?;
+                return Ok(None);
+            }
             transition(from, to)?;
             let updated = task_run::Entity::update_many()
                 .col_expr(task_run::Column::Status, Expr::value(to.as_str()))
@@ -404,7 +403,7 @@ impl RunService {
                 self.broker.close(Topic::RunEvents(run_id));
             }
             self.broker.publish(Topic::ProjectRuns(run.project_id), Event::RunUpdated(run.clone()));
-            return Ok(run);
+            return Ok(Some(run));
         }
         Err(CommonError::Internal("the run kept changing underneath; try again".into()).into())
     }
@@ -412,7 +411,7 @@ impl RunService {
     /// Records something the control plane observed about a run that is not a status change
     /// (a refused command, say) as a run event of `kind`, and announces it; nothing, once the
     /// run has ended.
-    async fn note(&self, run_id: Uuid, kind: &str, data: serde_json::Value) -> Result<()> {
+    async fn note(&self, run_id: Uuid, kind: RunEventKind, data: serde_json::Value) -> Result<()> {
         for _ in 0..5 {
             let (txn, _turn) = crate::db::begin_write(&self.db).await?;
             if lock_run(&txn, run_id).await?.is_terminal() {
@@ -443,7 +442,7 @@ impl RunService {
 
     /// Closes an attempt (and its lease) with `status`, unless it is already closed.
     /// True when this call closed it.
-    async fn end_attempt(&self, attempt_id: Uuid, status: &str) -> Result<bool> {
+    async fn end_attempt(&self, attempt_id: Uuid, status: AttemptStatus) -> Result<bool> {
         let now = Utc::now();
         let closed = run_attempt::Entity::update_many()
             .col_expr(run_attempt::Column::Status, Expr::value(status))
@@ -459,7 +458,7 @@ impl RunService {
     }
 
     /// Marks an open attempt's status without closing it.
-    async fn mark_attempt(&self, attempt_id: Uuid, status: &str) -> Result<()> {
+    async fn mark_attempt(&self, attempt_id: Uuid, status: AttemptStatus) -> Result<()> {
         run_attempt::Entity::update_many()
             .col_expr(run_attempt::Column::Status, Expr::value(status))
             .col_expr(run_attempt::Column::Revision, Expr::col(run_attempt::Column::Revision).add(1))
@@ -503,18 +502,18 @@ impl RunService {
         if status == RunStatus::WaitingApproval && attempt.is_some() {
             // Its agent is alive and waiting: stop it as a running one, so that what it says as it
             // stops is stored before the run ends (nothing is stored after the end).
-            self.close_pending_approvals(run_id, approvals::CANCELLED, "the run was cancelled").await?;
+            self.close_pending_approvals(run_id, ApprovalStatus::Cancelled, "the run was cancelled").await?;
             self.set_status(run_id, RunStatus::Running, Some("cancel requested while waiting for approval".into()))
                 .await?;
             status = RunStatus::Running;
         }
         if status != RunStatus::Running {
             let run = self.set_status(run_id, RunStatus::Cancelled, Some("cancelled by a user".into())).await?;
-            self.close_pending_approvals(run_id, approvals::CANCELLED, "the run was cancelled").await?;
+            self.close_pending_approvals(run_id, ApprovalStatus::Cancelled, "the run was cancelled").await?;
             // A start may already be on its way to the connector, or the agent waits for a decision: stop it too.
             if let Some(attempt) = attempt {
                 self.send_cancel(attempt.connector_id, run_id, Some(attempt.id), CancelMode::Graceful);
-                self.end_attempt(attempt.id, attempt_status::ENDED).await?;
+                self.end_attempt(attempt.id, AttemptStatus::Ended).await?;
             }
             return Ok(run);
         }
@@ -607,7 +606,7 @@ fn status_data(from: Option<RunStatus>, to: RunStatus, reason: Option<&str>) -> 
     serde_json::json!({ "status": to.as_str(), "from": from.map(|f| f.as_str()), "reason": reason })
 }
 
-fn new_event(run_id: Uuid, kind: &str, data: serde_json::Value) -> run_event::ActiveModel {
+fn new_event(run_id: Uuid, kind: RunEventKind, data: serde_json::Value) -> run_event::ActiveModel {
     let now = Utc::now();
     run_event::ActiveModel {
         id: Set(new_id()),
@@ -617,33 +616,28 @@ fn new_event(run_id: Uuid, kind: &str, data: serde_json::Value) -> run_event::Ac
         connector_id: Set(None),
         event_id: Set(None),
         connector_sequence: Set(None),
-        kind: Set(kind.to_owned()),
+        kind: Set(kind),
         data: Set(data),
         occurred_at: Set(now),
         created_at: Set(now),
     }
 }
 
-/// The kind of the events the control plane writes itself: a run's status changes.
-pub const STATUS_KIND: &str = "status";
-/// The kind of the control plane's own notes on a run that are not status changes.
-pub const NOTICE_KIND: &str = "notice";
-
-/// Kind names of the events adapters send, as stored.
-pub fn kind_name(kind: EventKind) -> &'static str {
+/// The stored kind of an event an adapter sent.
+pub fn stored_kind(kind: EventKind) -> RunEventKind {
     match kind {
-        EventKind::Started => "started",
-        EventKind::Message => "message",
-        EventKind::ToolCall => "tool_call",
-        EventKind::ToolResult => "tool_result",
-        EventKind::FileChange => "file_change",
-        EventKind::Usage => "usage",
-        EventKind::Output => "output",
-        EventKind::Error => "error",
-        EventKind::ApprovalRequested => "approval_requested",
-        EventKind::Checkpoint => "checkpoint",
-        EventKind::VendorExtension => "vendor_extension",
-        EventKind::Result => "result",
+        EventKind::Started => RunEventKind::Started,
+        EventKind::Message => RunEventKind::Message,
+        EventKind::ToolCall => RunEventKind::ToolCall,
+        EventKind::ToolResult => RunEventKind::ToolResult,
+        EventKind::FileChange => RunEventKind::FileChange,
+        EventKind::Usage => RunEventKind::Usage,
+        EventKind::Output => RunEventKind::Output,
+        EventKind::Error => RunEventKind::Error,
+        EventKind::ApprovalRequested => RunEventKind::ApprovalRequested,
+        EventKind::Checkpoint => RunEventKind::Checkpoint,
+        EventKind::VendorExtension => RunEventKind::VendorExtension,
+        EventKind::Result => RunEventKind::Result,
     }
 }
 
@@ -653,7 +647,7 @@ async fn append_status_event(
     run_id: Uuid,
     data: serde_json::Value,
 ) -> Result<run_event::Model> {
-    Ok(insert_next(txn, run_id, new_event(run_id, STATUS_KIND, data)).await?)
+    Ok(insert_next(txn, run_id, new_event(run_id, RunEventKind::Status, data)).await?)
 }
 
 /// Inserts with the run's next sequence; the unique (run, sequence) index turns a race into a retry.

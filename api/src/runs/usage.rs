@@ -5,6 +5,7 @@
 
 use std::collections::HashMap;
 
+use acc_entity::run_event::RunEventKind;
 use acc_entity::{run_attempt, run_event};
 use acc_protocol::RunBudget;
 use chrono::Utc;
@@ -133,7 +134,7 @@ impl RunService {
         };
         let events = run_event::Entity::find()
             .filter(run_event::Column::RunId.eq(run.id))
-            .filter(run_event::Column::Kind.eq("usage"))
+            .filter(run_event::Column::Kind.eq(RunEventKind::Usage))
             .all(&self.db)
             .await?;
         let mut used = Tally::default();
@@ -158,7 +159,7 @@ impl RunService {
         let ids: Vec<Uuid> = runs.iter().map(|r| r.id).collect();
         let events = run_event::Entity::find()
             .filter(run_event::Column::RunId.is_in(ids.iter().copied()))
-            .filter(run_event::Column::Kind.eq("usage"))
+            .filter(run_event::Column::Kind.eq(RunEventKind::Usage))
             .order_by_asc(run_event::Column::Sequence)
             .all(&self.db)
             .await?;
