@@ -10,7 +10,7 @@ use crate::broker::Broker;
 use crate::config::Config;
 use crate::gateway::GatewayService;
 use crate::gateway::ca::ConnectorCa;
-use crate::graphql::{AppSchema, Services, build_schema};
+use crate::graphql::{AppSchema, build_schema};
 use crate::http::{AppState, WebClient, router};
 use crate::identity::keys::{KeyPurpose, SigningKeys};
 use crate::identity::login_limiter::LoginLimiter;
@@ -31,6 +31,18 @@ pub enum StartError {
     ConnectorCa(#[from] crate::gateway::ca::CaError),
     #[error("data dir {path}: {source}")]
     DataDir { path: std::path::PathBuf, source: std::io::Error },
+}
+
+/// The domain services, shared by every request.
+#[derive(Clone)]
+pub struct Services {
+    pub identity: IdentityService,
+    pub projects: ProjectService,
+    pub settings: SettingsService,
+    pub gateway: GatewayService,
+    pub runs: RunService,
+    pub broker: Broker,
+    pub limits: Arc<crate::config::Limits>,
 }
 
 pub struct App {

@@ -115,6 +115,16 @@ impl GlobalId {
     }
 }
 
+/// The global id of an object, as every `id` field shows it.
+pub fn gid(kind: NodeKind, id: Uuid) -> async_graphql::ID {
+    async_graphql::ID(GlobalId::new(kind, id).encode())
+}
+
+/// An id argument that must name an object of `kind`; anything else is `VALIDATION`.
+pub fn decode(raw: &async_graphql::ID, kind: NodeKind) -> async_graphql::Result<Uuid> {
+    GlobalId::decode_as(raw, kind).map_err(crate::graphql::gql_error)
+}
+
 /// A fresh time-ordered id for a new row.
 pub fn new_id() -> Uuid {
     Uuid::now_v7()

@@ -6,9 +6,8 @@ use chrono::{DateTime, Utc};
 use futures_util::{Stream, StreamExt};
 
 use crate::broker::{Delivery, Event, Topic};
-use crate::graphql::{ContextExt, gid, gql_error};
-use crate::identity::graphql::decode;
-use crate::ids::NodeKind;
+use crate::graphql::{ContextExt, gql_error};
+use crate::ids::{NodeKind, decode, gid};
 
 #[derive(Enum, Copy, Clone, Eq, PartialEq)]
 #[graphql(remote = "acc_protocol::Capability")]

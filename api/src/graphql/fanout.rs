@@ -31,7 +31,8 @@ use tokio_stream::wrappers::errors::BroadcastStreamRecvError;
 use tracing::Instrument;
 use uuid::Uuid;
 
-use super::{AppSchema, RequestContext, Services, gql_error, request_data, response_json};
+use super::{AppSchema, RequestContext, gql_error, request_data, response_json};
+use crate::app::Services;
 use crate::error::{DomainError, ErrorCode};
 use crate::identity::actor::{Actor, Grant, Role};
 

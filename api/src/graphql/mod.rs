@@ -15,37 +15,16 @@ use std::sync::Arc;
 use async_graphql::{Context, Data, MergedObject, MergedSubscription, Request, Response, Schema};
 use futures_util::stream::{BoxStream, StreamExt};
 
-use crate::broker::Broker;
+use crate::app::Services;
 use crate::config::Limits;
-use crate::gateway::GatewayService;
+use crate::identity::DeviceInfo;
 use crate::identity::actor::Actor;
-use crate::identity::{DeviceInfo, IdentityService};
-use crate::projects::ProjectService;
-use crate::runs::RunService;
-use crate::settings::SettingsService;
 pub use batch::BatchLoader;
 pub use budget::response_json;
 pub use cost::QueryCost;
 pub use errors::{finish_errors, gql_error, request_error};
 use limits::Admission;
 pub use limits::LimitError;
-
-/// The global id of an object, as every `id` field shows it.
-pub fn gid(kind: crate::ids::NodeKind, id: uuid::Uuid) -> async_graphql::ID {
-    async_graphql::ID(crate::ids::GlobalId::new(kind, id).encode())
-}
-
-/// The domain services, shared by every request.
-#[derive(Clone)]
-pub struct Services {
-    pub identity: IdentityService,
-    pub projects: ProjectService,
-    pub settings: SettingsService,
-    pub gateway: GatewayService,
-    pub runs: RunService,
-    pub broker: Broker,
-    pub limits: Arc<Limits>,
-}
 
 /// What the HTTP or WebSocket layer learned about one request.
 #[derive(Debug, Clone)]

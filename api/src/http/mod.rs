@@ -19,13 +19,15 @@ use axum::http::{HeaderMap, HeaderName, HeaderValue, Method, StatusCode, header}
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
+use axum::serve::ListenerExt;
 use sea_orm::DatabaseConnection;
 use tower_http::cors::{AllowOrigin, CorsLayer};
 
 use crate::config::WebSocketSettings;
 pub use connectors::CertificateSource;
 
-use crate::graphql::{AppSchema, Services};
+use crate::app::Services;
+use crate::graphql::AppSchema;
 pub use graphql_ws::SocketRegistry;
 pub use web::WebClient;
 
@@ -118,7 +120,10 @@ pub async fn serve(listener: std::net::TcpListener, app: Router, tls: Option<tls
     match tls {
         None => {
             listener.set_nonblocking(true)?;
-            let listener = tokio::net::TcpListener::from_std(listener)?;
+            // Without Nagle's delay: a live event is one small write that must not wait for an ACK.
+            let listener = tokio::net::TcpListener::from_std(listener)?.tap_io(|tcp| {
+                let _ = tcp.set_nodelay(true);
+            });
             axum::serve(listener, service).await
         }
         Some(tls) => {

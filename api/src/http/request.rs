@@ -13,8 +13,9 @@ use axum::response::Response;
 use tracing::Instrument;
 
 use super::AppState;
+use crate::app::Services;
 use crate::config::TrustedProxies;
-use crate::graphql::{RequestContext, Services};
+use crate::graphql::RequestContext;
 use crate::identity::DeviceInfo;
 use crate::identity::actor::Actor;
 

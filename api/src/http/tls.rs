@@ -9,14 +9,14 @@ use std::sync::Arc;
 
 use axum::Extension;
 use axum::middleware::AddExtension;
-use axum_server::accept::Accept;
+use axum_server::accept::{Accept, NoDelayAcceptor};
 use axum_server::tls_rustls::{RustlsAcceptor, RustlsConfig};
 use futures_util::future::BoxFuture;
 use rustls::pki_types::pem::PemObject;
 use rustls::pki_types::{CertificateDer, PrivateKeyDer};
 use rustls::server::WebPkiClientVerifier;
 use rustls::{RootCertStore, ServerConfig};
-use tokio::io::{AsyncRead, AsyncWrite};
+use tokio::net::TcpStream;
 use tokio_rustls::server::TlsStream;
 use tower::Layer;
 
@@ -65,25 +65,25 @@ impl Tls {
 /// Accepts TLS connections and records each one's client certificate for the handlers.
 #[derive(Clone)]
 pub struct ClientCertificateAcceptor {
-    inner: RustlsAcceptor,
+    inner: RustlsAcceptor<NoDelayAcceptor>,
 }
 
 impl ClientCertificateAcceptor {
     pub fn new(config: RustlsConfig) -> Self {
-        Self { inner: RustlsAcceptor::new(config) }
+        // Without Nagle's delay: a live event is one small write that must not wait for an ACK.
+        Self { inner: RustlsAcceptor::new(config).acceptor(NoDelayAcceptor::new()) }
     }
 }
 
-impl<I, S> Accept<I, S> for ClientCertificateAcceptor
+impl<S> Accept<TcpStream, S> for ClientCertificateAcceptor
 where
-    I: AsyncRead + AsyncWrite + Unpin + Send + 'static,
     S: Send + 'static,
 {
-    type Stream = TlsStream<I>;
+    type Stream = TlsStream<TcpStream>;
     type Service = AddExtension<S, TlsConnection>;
     type Future = BoxFuture<'static, io::Result<(Self::Stream, Self::Service)>>;
 
-    fn accept(&self, stream: I, service: S) -> Self::Future {
+    fn accept(&self, stream: TcpStream, service: S) -> Self::Future {
         let acceptor = self.inner.clone();
         Box::pin(async move {
             let (stream, service) = acceptor.accept(stream, service).await?;

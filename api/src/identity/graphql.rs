@@ -12,14 +12,11 @@ use uuid::Uuid;
 
 use super::actor::{Actor, Role as DomainRole, ScopeKind};
 use super::{ApiScope as DomainApiScope, DeviceInfo, NewUser, SignIn};
+use crate::app::Services;
 use crate::error::CommonError;
 use crate::graphql::connection::{connection, page_request};
-use crate::graphql::{BatchLoader, ContextExt, Services, gid, gql_error};
-use crate::ids::{GlobalId, NodeKind};
-
-pub(crate) fn decode(raw: &ID, kind: NodeKind) -> async_graphql::Result<Uuid> {
-    GlobalId::decode_as(raw, kind).map_err(gql_error)
-}
+use crate::graphql::{BatchLoader, ContextExt, gql_error};
+use crate::ids::{GlobalId, NodeKind, decode, gid};
 
 /// A scope for role bindings: an organization, workspace or project id.
 fn decode_scope(raw: &ID) -> async_graphql::Result<(ScopeKind, Uuid)> {

@@ -12,12 +12,13 @@ use futures_util::{Stream, StreamExt};
 use uuid::Uuid;
 
 use super::{NewNamed, NewTask, ProjectPatch, TaskFilter as DomainTaskFilter, TaskPatch};
+use crate::app::Services;
 use crate::broker::{Delivery, Event, TaskChange, Topic};
 use crate::graphql::connection::{connection, page_request};
-use crate::graphql::{BatchLoader, ContextExt, Services, gid, gql_error};
+use crate::graphql::{BatchLoader, ContextExt, gql_error};
 use crate::identity::actor::Actor;
-use crate::identity::graphql::{User, decode, load_user};
-use crate::ids::NodeKind;
+use crate::identity::graphql::{User, load_user};
+use crate::ids::{NodeKind, decode, gid};
 
 #[derive(Enum, Copy, Clone, Eq, PartialEq)]
 #[graphql(remote = "crate::projects::TaskStatus")]

@@ -10,8 +10,8 @@ use acc_entity::{acceptance_criterion, project, task, task_dependency, user, wor
 use chrono::Utc;
 use sea_orm::sea_query::{Expr, ExprTrait};
 use sea_orm::{
-    ActiveModelTrait, ColumnTrait, Condition, ConnectionTrait, DatabaseConnection, EntityTrait, QueryFilter,
-    QueryOrder, Set,
+    ActiveModelTrait, ColumnTrait, ConnectionTrait, DatabaseConnection, EntityTrait, JoinType, QueryFilter, QueryOrder,
+    QuerySelect, Set,
 };
 use serde::Serialize;
 use uuid::Uuid;
@@ -639,35 +639,22 @@ impl ProjectService {
         } else {
             (task_dependency::Column::TaskId, task_dependency::Column::DependsOnTaskId)
         };
+        // One statement: each edge with the task at its other end.
         let edges = task_dependency::Entity::find()
             .filter(key.is_in(task_ids.iter().copied()))
             .filter(task_dependency::Column::OrganizationId.eq(actor.organization_id))
+            .join(
+                JoinType::InnerJoin,
+                task_dependency::Entity::belongs_to(task::Entity).from(other).to(task::Column::Id).into(),
+            )
+            .select_also(task::Entity)
             .order_by_asc(other)
             .all(&self.db)
             .await?;
-        let wanted: HashSet<Uuid> =
-            edges.iter().map(|e| if dependents { e.task_id } else { e.depends_on_task_id }).collect();
-        let tasks: HashMap<Uuid, task::Model> = if wanted.is_empty() {
-            HashMap::new()
-        } else {
-            task::Entity::find()
-                .filter(Condition::all().add(task::Column::Id.is_in(wanted)))
-                .all(&self.db)
-                .await?
-                .into_iter()
-                .map(|t| (t.id, t))
-                .collect()
-        };
         let mut map: HashMap<Uuid, Vec<task::Model>> = HashMap::new();
-        for edge in edges {
-            let (owner, target) = if dependents {
-                (edge.depends_on_task_id, edge.task_id)
-            } else {
-                (edge.task_id, edge.depends_on_task_id)
-            };
-            if let Some(t) = tasks.get(&target) {
-                map.entry(owner).or_default().push(t.clone());
-            }
+        for (edge, target) in edges {
+            let owner = if dependents { edge.depends_on_task_id } else { edge.task_id };
+            map.entry(owner).or_default().extend(target);
         }
         Ok(map)
     }
