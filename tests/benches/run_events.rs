@@ -22,6 +22,7 @@ use std::time::{Duration, Instant};
 use acc_protocol::{AgentDescriptor, Capability, Command, CommandOutcome, Envelope, EventKind, Frame, HealthStatus};
 use acc_tests::peer::Peer;
 use anyhow::{Context as _, Result, anyhow, bail, ensure};
+use axum::serve::ListenerExt;
 use futures_util::stream::{SplitSink, SplitStream};
 use futures_util::{SinkExt, StreamExt};
 use sea_orm::{ConnectionTrait, DatabaseConnection, DbBackend, Statement, TransactionTrait, Value};
@@ -949,7 +950,11 @@ impl RawServer {
         let thread = std::thread::spawn(move || {
             let runtime = tokio::runtime::Builder::new_multi_thread().enable_all().build().expect("raw server runtime");
             runtime.block_on(async move {
-                let listener = tokio::net::TcpListener::from_std(listener).expect("raw server listener");
+                // Without Nagle's delay, as `acc` serves.
+                let listener =
+                    tokio::net::TcpListener::from_std(listener).expect("raw server listener").tap_io(|tcp| {
+                        let _ = tcp.set_nodelay(true);
+                    });
                 let _ = axum::serve(listener, app)
                     .with_graceful_shutdown(async move {
                         let _ = stop.await;

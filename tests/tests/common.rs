@@ -248,6 +248,23 @@ pub async fn start_and_approve(owner: &Client, f: &Fixture, task: &Value, agent:
     run_id
 }
 
+/// Waits until the connector restarted after a SIGKILL has reported the run's first attempt lost.
+/// By then it has killed the runtime the dead connector left running. A test holding that
+/// runtime's model call lets it go only after this: a runtime let go earlier carries on alone and
+/// may be killed in the middle of writing its session file, which the resumed attempt then cannot read.
+pub async fn wait_first_attempt_lost(owner: &Client, run_id: &str) {
+    let query = "query($id: ID!) { node(id: $id) { ... on TaskRun { attempts { number status } } } }";
+    let mut last = Value::Null;
+    for _ in 0..1200 {
+        last = owner.gql(query, json!({"id": run_id})).await.data("node")["attempts"].clone();
+        if last[0]["status"] == "LOST" {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    panic!("the restarted connector did not report the first attempt lost: {last}");
+}
+
 /// After its connector was killed mid-run and started again: waits until the run succeeded in a
 /// second attempt that resumed the first one's runtime session. Returns the run's events.
 pub async fn assert_resumed_after_restart(owner: &Client, run_id: &str) -> Vec<Value> {

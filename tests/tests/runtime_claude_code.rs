@@ -120,8 +120,9 @@ async fn a_run_whose_connector_restarts_mid_turn_resumes_its_claude_code_session
     // The host dies mid-turn (SIGKILL), and comes back: the restarted connector reports the run
     // lost, and the retry continues Claude Code's own session instead of starting over.
     drop(connector);
-    model.release();
     let _connector = run_connector(&dir, &credential, &agents);
+    common::wait_first_attempt_lost(&f.owner, &run_id).await;
+    model.release();
     let events = assert_resumed_after_restart(&f.owner, &run_id).await;
     let result = events.iter().rfind(|e| e["kind"] == "result").unwrap();
     assert_eq!(result["data"]["result"], "Done: wrote out.txt.");

@@ -127,8 +127,9 @@ async fn a_run_whose_connector_restarts_mid_turn_resumes_its_codex_thread() {
 
     // The host dies mid-turn and comes back: the retry continues Codex's thread.
     drop(connector);
-    model.release();
     let _connector = run_connector(&dir, &credential, &agents);
+    common::wait_first_attempt_lost(&f.owner, &run_id).await;
+    model.release();
     let events = assert_resumed_after_restart(&f.owner, &run_id).await;
     let logged = events.iter().filter(|e| e["kind"] == "output" && e["data"]["line"].to_string().contains(" INFO "));
     assert_eq!(logged.count(), 0, "Codex's own logging stays quiet: {events:?}");
@@ -235,8 +236,9 @@ async fn a_run_whose_connector_restarts_mid_turn_resumes_its_codex_app_server_th
 
     // The host dies mid-turn and comes back: the retry resumes Codex's thread (`thread/resume`).
     drop(connector);
-    model.release();
     let _connector = run_connector(&dir, &credential, &agents);
+    common::wait_first_attempt_lost(&f.owner, &run_id).await;
+    model.release();
     let events = assert_resumed_after_restart(&f.owner, &run_id).await;
     let message = events.iter().rfind(|e| e["kind"] == "message").unwrap();
     assert_eq!(message["data"]["text"], "Done: wrote out.txt.");

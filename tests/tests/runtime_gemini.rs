@@ -174,9 +174,10 @@ async fn a_run_whose_connector_restarts_mid_turn_resumes_its_gemini_session() {
     // The host dies mid-turn (SIGKILL) and comes back: the retry continues Gemini CLI's session.
     let _ = g.connector.child.kill();
     let _ = g.connector.child.wait();
-    g.model.release();
     let (dir, credential, agents) = &g.config;
     g.connector = run_connector(dir, credential, agents);
+    common::wait_first_attempt_lost(&g.f.owner, &run_id).await;
+    g.model.release();
     let events = common::assert_resumed_after_restart(&g.f.owner, &run_id).await;
     let said: Vec<&str> =
         events.iter().filter(|e| e["kind"] == "message").filter_map(|e| e["data"]["text"].as_str()).collect();
