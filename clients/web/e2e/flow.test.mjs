@@ -13,6 +13,7 @@ import {
   CHATTY,
   OWNER,
   SAVER,
+  answerConfirmation,
   assertNoCspViolations,
   commandAgent,
   enrollAsShown,
@@ -225,6 +226,7 @@ test("a running run is cancelled from its page", { timeout: 60_000 }, async () =
   await page.getByRole("button", { name: "Start run" }).click();
   await page.locator(".event", { hasText: "line 3" }).waitFor(WAIT);
   await page.getByRole("button", { name: "Cancel run" }).click();
+  await answerConfirmation(page, "Cancel the run");
   await page.getByTestId("run-status").getByText("Cancelled").waitFor(WAIT);
   await page.locator('[data-testid="stream-state"][data-state="ended"]').waitFor(WAIT);
   await screenshot(page, "run-cancelled");
@@ -277,6 +279,7 @@ test("settings show where each value comes from; sessions list this device and r
   // The test's own sign-in through the API (in the resume test) is another session: revoke it.
   const other = page.locator("tbody tr", { hasNotText: "this device" }).first();
   await other.getByRole("button", { name: "Revoke" }).click();
+  await answerConfirmation(page, "Revoke the session");
   await other.getByText("revoked").waitFor(WAIT);
   await screenshot(page, "sessions");
 });
@@ -300,8 +303,8 @@ test("an administrator disables a person, whose open page is signed out at once,
 
   await page.getByRole("link", { name: "People" }).click();
   const row = page.locator("tr", { hasText: alice.email });
-  page.once("dialog", (dialog) => dialog.accept());
   await row.getByRole("button", { name: "Disable" }).click();
+  await answerConfirmation(page, "Disable the account");
   await row.getByText("disabled").waitFor(WAIT);
   await screenshot(page, "people");
   // Her session ended on the server: her page goes back to signing in without a reload.
@@ -428,6 +431,7 @@ test("a revoked connector is removed with its agents", { timeout: 60_000 }, asyn
   const host = page.locator('[data-connector="e2e-host"]');
   await page.locator('[data-agent="careful"]').waitFor(WAIT);
   await host.getByRole("button", { name: "Revoke" }).click();
+  await answerConfirmation(page, "Revoke the connector");
   await host.getByText("revoked").waitFor(WAIT);
   await host.getByRole("button", { name: "Remove" }).click();
   await host.waitFor({ state: "detached", ...WAIT });

@@ -225,6 +225,16 @@ export async function screenshot(page, name) {
   await page.screenshot({ path: join(artifacts, `${String(shot).padStart(2, "0")}-${name}.png`), fullPage: true });
 }
 
+/**
+ * Answers the confirmation a destructive action asks for (`Confirm` in ui/components.tsx) with
+ * the button named `choice`, and waits for the dialog to close.
+ */
+export async function answerConfirmation(page, choice) {
+  const dialog = page.getByRole("dialog");
+  await dialog.getByRole("button", { name: choice, exact: true }).click();
+  await dialog.waitFor({ state: "hidden" });
+}
+
 /** A GraphQL request to the server, as the test's own check on what the UI shows. */
 export async function gql(server, query, variables = {}, token = null) {
   const response = await fetch(`${server}/graphql`, {

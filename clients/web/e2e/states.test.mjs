@@ -12,6 +12,7 @@ import {
   CHATTY,
   OWNER,
   SAVER,
+  answerConfirmation,
   assertNoCspViolations,
   commandAgent,
   enrollAsShown,
@@ -265,6 +266,7 @@ for (const width of Object.keys(WIDTHS)) {
     await page.locator(".timeline li", { hasText: "#1 Start" }).getByText("Waiting approval").waitFor(WAIT);
     await screenshot(page, `${width}-run-waiting-actions`);
     await actions.getByRole("button", { name: "Cancel run" }).click();
+    await answerConfirmation(page, "Cancel the run");
     await page.getByTestId("run-status").getByText("Cancelled").waitFor(WAIT);
     await page.locator(".timeline li", { hasText: "#1 Start" }).getByText("Cancelled").waitFor(WAIT);
     await actions.getByRole("button", { name: "Run again" }).waitFor(WAIT);
@@ -295,6 +297,7 @@ for (const width of Object.keys(WIDTHS)) {
     assert.equal(await handOff.isDisabled(), false);
     await screenshot(page, `${width}-run-running-actions`);
     await actions.getByRole("button", { name: "Cancel run" }).click();
+    await answerConfirmation(page, "Cancel the run");
     await page.getByTestId("run-status").getByText("Cancelled").waitFor(WAIT);
   });
 }

@@ -4,7 +4,7 @@ import { useState } from "react";
 import { useMutation, useQuery, type CombinedError } from "urql";
 import { graphql } from "../gql";
 import type { ApprovalDecision, ApprovalItemFragment } from "../gql/graphql";
-import { Action, ErrorBox, Loading, When } from "../ui/components";
+import { Action, ErrorBox, Loading, When, usePageTitle } from "../ui/components";
 import { Link } from "../ui/router";
 
 export const ApprovalItemFragmentDoc = graphql(`
@@ -68,6 +68,7 @@ export function alreadyClosed(error: CombinedError | undefined): string | null {
 }
 
 export function Approvals() {
+  usePageTitle("Approvals");
   const [{ data, fetching, error }, refetch] = useQuery({ query: ApprovalsQuery });
   // Requests the server said were already closed: they leave at once, before the list's refetch.
   const [closed, setClosed] = useState<{ ids: string[]; notice: string | null }>({ ids: [], notice: null });
