@@ -8,21 +8,21 @@ import { after, afterEach, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import {
-  BOOTSTRAP_CODE,
   CHATTY,
   OWNER,
   SAVER,
+  WIDTHS,
   answerConfirmation,
   assertNoCspViolations,
   commandAgent,
   enrollAsShown,
-  gql,
   launchBrowser,
   resetArtifacts,
   screenshot,
-  startConnector,
+  setUpServer,
+  signInAsOwner,
   startProxy,
-  startServer,
+  until,
   watch,
 } from "./harness.mjs";
 
@@ -42,59 +42,15 @@ const DEPLOYER = commandAgent(
 const FAILING = commandAgent("failing", `echo 'trying'; echo 'it broke' >&2; exit 3`);
 
 const WAIT = { timeout: 30_000 };
-const WIDTHS = {
-  desktop: { viewport: { width: 1440, height: 900 } },
-  phone: { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true },
-};
 
-let server, proxy, browser, connector, token, ids;
+let server, proxy, browser, connector, api, ids;
 const pages = [];
-
-/** A GraphQL request as the owner. */
-const api = (query, variables) => gql(server.url, query, variables, token);
 
 before(async () => {
   resetArtifacts();
-  server = await startServer();
+  ({ server, connector, api, ids } = await setUpServer(CAREFUL + FAILING + SAVER + DEPLOYER + CHATTY));
   proxy = await startProxy(server.url);
   browser = await launchBrowser();
-  const { redeemBootstrap } = await gql(
-    server.url,
-    "mutation($c: String!, $e: String!, $p: String!) { redeemBootstrap(code: $c, organizationName: \"Acme\", email: $e, password: $p, displayName: \"Olive Owner\") { accessToken } }",
-    { c: BOOTSTRAP_CODE, e: OWNER.email, p: OWNER.password },
-  );
-  token = redeemBootstrap.accessToken;
-  const { createWorkspace } = await api('mutation { createWorkspace(name: "Platform") { id } }');
-  const { createProject } = await api('mutation($w: ID!) { createProject(workspaceId: $w, name: "Website") { id } }', {
-    w: createWorkspace.id,
-  });
-  const { createTask } = await api('mutation($p: ID!) { createTask(input: { projectId: $p, title: "Deploy the site" }) { id } }', {
-    p: createProject.id,
-  });
-  const { createEnrollmentToken } = await api('mutation($w: ID!) { createEnrollmentToken(workspaceId: $w, name: "e2e-host") { token } }', {
-    w: createWorkspace.id,
-  });
-  const hostDir = join(server.dir, "host");
-  const credential = await enrollAsShown(
-    `ACC_ENROLL_TOKEN=${createEnrollmentToken.token} acc-connector enroll --server ${server.url} --name e2e-host`,
-    hostDir,
-  );
-  connector = startConnector(hostDir, credential, server.url, CAREFUL + FAILING + SAVER + DEPLOYER + CHATTY);
-  const agents = await until(async () => {
-    const { agents } = await api("query($p: ID!) { agents(projectId: $p) { id name online } }", { p: createProject.id });
-    return agents.every((a) => a.online) && agents.length === 5 ? agents : null;
-  });
-  const agentId = (name) => agents.find((a) => a.name === name).id;
-  ids = {
-    workspace: createWorkspace.id,
-    project: createProject.id,
-    task: createTask.id,
-    careful: agentId("careful"),
-    failing: agentId("failing"),
-    saver: agentId("saver"),
-    deployer: agentId("deployer"),
-    chatty: agentId("chatty"),
-  };
 });
 
 afterEach(async () => {
@@ -115,17 +71,6 @@ after(async () => {
   await server?.stop();
 });
 
-/** Polls `check` until it answers something, for what the server does on its own time. */
-async function until(check, timeout = 30_000) {
-  const end = Date.now() + timeout;
-  for (;;) {
-    const found = await check();
-    if (found) return found;
-    if (Date.now() > end) throw new Error("timed out");
-    await new Promise((settled) => setTimeout(settled, 250));
-  }
-}
-
 /** A signed-in page at `width`, opened on `path`. */
 async function signedIn(width, path = "/") {
   const context = await browser.newContext(WIDTHS[width]);
@@ -133,10 +78,7 @@ async function signedIn(width, path = "/") {
   pages.push(page);
   await watch(page);
   await page.goto(`${proxy.url}${path}`);
-  await page.getByLabel("Email").fill(OWNER.email);
-  await page.getByLabel("Password").fill(OWNER.password);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await page.getByRole("button", { name: "Sign out" }).waitFor(WAIT);
+  await signInAsOwner(page);
   return page;
 }
 
