@@ -264,23 +264,27 @@ export function Confirm({
       <Action busy={busy} className="danger" onClick={() => dialog.current?.showModal()}>
         {label}
       </Action>
-      <dialog ref={dialog} className="confirm card stack" aria-labelledby={title}>
-        <h2 id={title}>{question}</h2>
-        <p>{consequence}</p>
-        <div className="inline">
-          <button type="button" autoFocus onClick={close}>
-            {keep}
-          </button>
-          <button
-            type="button"
-            className="danger solid"
-            onClick={() => {
-              close();
-              onConfirm();
-            }}
-          >
-            {confirm}
-          </button>
+      {/* A layout class on the <dialog> itself would show it while closed. */}
+      <dialog ref={dialog} className="confirm card" aria-labelledby={title}>
+        <div className="stack">
+          <h2 id={title}>{question}</h2>
+          <p>{consequence}</p>
+          {/* The safe choice comes first, so it has the focus when the dialog opens. */}
+          <div className="inline">
+            <button type="button" onClick={close}>
+              {keep}
+            </button>
+            <button
+              type="button"
+              className="danger solid"
+              onClick={() => {
+                close();
+                onConfirm();
+              }}
+            >
+              {confirm}
+            </button>
+          </div>
         </div>
       </dialog>
     </>

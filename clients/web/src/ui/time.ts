@@ -50,7 +50,11 @@ function subscribe(listener: () => void) {
   };
 }
 
-/** The current time, updated every half minute. */
+/**
+ * The current time, read at each render; the component renders again every half minute. (The
+ * tick's own time would be up to half a minute old, and call a time just past "in a moment".)
+ */
 export function useNow(): number {
-  return useSyncExternalStore(subscribe, () => now);
+  useSyncExternalStore(subscribe, () => now);
+  return Date.now();
 }
