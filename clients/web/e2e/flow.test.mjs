@@ -74,6 +74,9 @@ test("bootstrap, set up, run an agent, approve from the inbox, watch it complete
   await page.getByLabel(/^Password/).fill(OWNER.password);
   await screenshot(page, "bootstrap");
   await page.getByRole("button", { name: "Create owner and sign in" }).click();
+  // Signing in lands on Home; an empty server has nothing there yet.
+  await page.getByRole("heading", { name: "Home" }).waitFor(WAIT);
+  await page.getByRole("link", { name: "Workspaces" }).click();
   await page.getByRole("heading", { name: "Workspaces" }).waitFor(WAIT);
 
   await page.getByLabel("Workspace name").fill("Platform");
@@ -319,7 +322,7 @@ test("the board and the run view fit a phone", { timeout: 60_000 }, async () => 
   const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
   const small = await phone.newPage();
   await watch(small);
-  await small.goto(`${proxy.url}/`);
+  await small.goto(`${proxy.url}/workspaces`);
   await small.getByRole("heading", { name: "Sign in" }).waitFor(WAIT);
   await small.getByLabel("Email").fill(OWNER.email);
   // A refusal shows the server's code and the correlation id to quote.
@@ -373,7 +376,8 @@ test("inside the Android app the server is named once, then signed in to, and ca
   await app.getByLabel("Email").fill(OWNER.email);
   await app.getByLabel("Password").fill(OWNER.password);
   await app.getByRole("button", { name: "Sign in" }).click();
-  await app.getByRole("link", { name: "Website" }).waitFor(WAIT);
+  // Home, with what the server answered.
+  await app.locator('[data-testid="home-approvals"][data-count]').waitFor(WAIT);
   await screenshot(app, "android-signed-in");
   await android.close();
 

@@ -174,7 +174,8 @@ test("no page is wider than a phone, with an approval's alert showing", { timeou
   assert.ok(box.x >= 0 && box.x + box.width <= 390, `the alert is on the screen (${box.x}..${box.x + box.width})`);
 
   for (const [path, ready] of [
-    ["/", () => page.getByRole("link", { name: "Website" }).waitFor(WAIT)],
+    ["/", () => page.locator(`[data-testid="home-running"] [data-run-id="${run}"]`).waitFor(WAIT)],
+    ["/workspaces", () => page.getByRole("link", { name: "Website" }).waitFor(WAIT)],
     [`/tasks/${createTask.id}`, () => page.getByRole("button", { name: "Start run" }).waitFor(WAIT)],
     [`/runs/${run}`, () => page.getByTestId("run-status").getByText("Waiting approval").waitFor(WAIT)],
     ["/approvals", () => page.locator(".approval").first().waitFor(WAIT)],
@@ -285,7 +286,7 @@ for (const width of Object.keys(WIDTHS)) {
 
 test("an ended run's event stream is never called live, even while its history arrives", { timeout: 90_000 }, async () => {
   const run = await runUntil(ids.chatty, "SUCCEEDED");
-  const page = await signedIn("desktop");
+  const page = await signedIn("desktop", "/workspaces");
   // Every state the stream's label takes, from the page's first render on.
   await page.evaluate(() => {
     window.streamStates = [];

@@ -35,6 +35,8 @@ type Documents = {
     "\n  subscription TaskEvents($projectId: ID!) {\n    taskEvents(projectId: $projectId) {\n      kind\n      taskId\n      task {\n        ...TaskCard\n      }\n    }\n  }\n": typeof types.TaskEventsDocument,
     "\n  mutation UpdateTaskStatus($id: ID!, $expectedRevision: Int!, $status: TaskStatus!) {\n    updateTask(input: { id: $id, expectedRevision: $expectedRevision, status: $status }) {\n      ...TaskCard\n    }\n  }\n": typeof types.UpdateTaskStatusDocument,
     "\n  mutation CreateTask($input: CreateTaskInput!) {\n    createTask(input: $input) {\n      ...TaskCard\n    }\n  }\n": typeof types.CreateTaskDocument,
+    "\n  query AllConnectors {\n    connectors {\n      ...ConnectorFields\n      workspaceId\n    }\n  }\n": typeof types.AllConnectorsDocument,
+    "\n  query TaskRuns($taskId: ID!) {\n    runs(taskId: $taskId) {\n      ...RunSummary\n    }\n  }\n": typeof types.TaskRunsDocument,
     "\n  query People {\n    viewer {\n      id\n    }\n    users(first: 100) {\n      nodes {\n        id\n        email\n        displayName\n        disabled\n        roleBindings {\n          role\n        }\n      }\n      pageInfo {\n        hasNextPage\n      }\n    }\n  }\n": typeof types.PeopleDocument,
     "\n  mutation SetUserDisabled($id: ID!, $disabled: Boolean!) {\n    setUserDisabled(id: $id, disabled: $disabled) {\n      id\n      disabled\n    }\n  }\n": typeof types.SetUserDisabledDocument,
     "\n  query Run($id: ID!) {\n    node(id: $id) {\n      __typename\n      ... on TaskRun {\n        ...RunDetail\n      }\n    }\n  }\n": typeof types.RunDocument,
@@ -86,6 +88,8 @@ const documents: Documents = {
     "\n  subscription TaskEvents($projectId: ID!) {\n    taskEvents(projectId: $projectId) {\n      kind\n      taskId\n      task {\n        ...TaskCard\n      }\n    }\n  }\n": types.TaskEventsDocument,
     "\n  mutation UpdateTaskStatus($id: ID!, $expectedRevision: Int!, $status: TaskStatus!) {\n    updateTask(input: { id: $id, expectedRevision: $expectedRevision, status: $status }) {\n      ...TaskCard\n    }\n  }\n": types.UpdateTaskStatusDocument,
     "\n  mutation CreateTask($input: CreateTaskInput!) {\n    createTask(input: $input) {\n      ...TaskCard\n    }\n  }\n": types.CreateTaskDocument,
+    "\n  query AllConnectors {\n    connectors {\n      ...ConnectorFields\n      workspaceId\n    }\n  }\n": types.AllConnectorsDocument,
+    "\n  query TaskRuns($taskId: ID!) {\n    runs(taskId: $taskId) {\n      ...RunSummary\n    }\n  }\n": types.TaskRunsDocument,
     "\n  query People {\n    viewer {\n      id\n    }\n    users(first: 100) {\n      nodes {\n        id\n        email\n        displayName\n        disabled\n        roleBindings {\n          role\n        }\n      }\n      pageInfo {\n        hasNextPage\n      }\n    }\n  }\n": types.PeopleDocument,
     "\n  mutation SetUserDisabled($id: ID!, $disabled: Boolean!) {\n    setUserDisabled(id: $id, disabled: $disabled) {\n      id\n      disabled\n    }\n  }\n": types.SetUserDisabledDocument,
     "\n  query Run($id: ID!) {\n    node(id: $id) {\n      __typename\n      ... on TaskRun {\n        ...RunDetail\n      }\n    }\n  }\n": types.RunDocument,
@@ -214,6 +218,14 @@ export function graphql(source: "\n  mutation UpdateTaskStatus($id: ID!, $expect
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  mutation CreateTask($input: CreateTaskInput!) {\n    createTask(input: $input) {\n      ...TaskCard\n    }\n  }\n"): (typeof documents)["\n  mutation CreateTask($input: CreateTaskInput!) {\n    createTask(input: $input) {\n      ...TaskCard\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query AllConnectors {\n    connectors {\n      ...ConnectorFields\n      workspaceId\n    }\n  }\n"): (typeof documents)["\n  query AllConnectors {\n    connectors {\n      ...ConnectorFields\n      workspaceId\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query TaskRuns($taskId: ID!) {\n    runs(taskId: $taskId) {\n      ...RunSummary\n    }\n  }\n"): (typeof documents)["\n  query TaskRuns($taskId: ID!) {\n    runs(taskId: $taskId) {\n      ...RunSummary\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

@@ -28,7 +28,7 @@ const ConnectorsQuery = graphql(`
   }
 `);
 
-const ConnectorStatusSubscription = graphql(`
+export const ConnectorStatusSubscription = graphql(`
   subscription ConnectorStatus($workspaceId: ID!) {
     connectorStatus(workspaceId: $workspaceId) {
       ...ConnectorFields

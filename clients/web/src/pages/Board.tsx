@@ -54,7 +54,7 @@ const BoardQuery = graphql(`
   }
 `);
 
-const TaskEventsSubscription = graphql(`
+export const TaskEventsSubscription = graphql(`
   subscription TaskEvents($projectId: ID!) {
     taskEvents(projectId: $projectId) {
       kind
@@ -107,7 +107,7 @@ export function Board({ projectId }: { projectId: string }) {
   return (
     <section className="stack">
       <Breadcrumbs
-        trail={[{ label: "Workspaces", href: "/" }, { label: project?.workspace.name ?? "…" }, { label: project?.name ?? "…" }]}
+        trail={[{ label: "Workspaces", href: "/workspaces" }, { label: project?.workspace.name ?? "…" }, { label: project?.name ?? "…" }]}
       />
       <h1>{project?.name ?? "Project"}</h1>
       <ErrorBox error={error ?? moving.error} />

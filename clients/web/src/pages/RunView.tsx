@@ -142,7 +142,7 @@ export function RunView({ runId }: { runId: string }) {
     <section className="stack run-view">
       <Breadcrumbs
         trail={[
-          { label: "Workspaces", href: "/" },
+          { label: "Workspaces", href: "/workspaces" },
           ...(run.task.project
             ? [{ label: run.task.project.workspace.name }, { label: run.task.project.name, href: `/projects/${run.task.project.id}` }]
             : []),

@@ -59,7 +59,7 @@ export const RunSummaryFragment = graphql(`
   }
 `);
 
-const ProjectTasksQuery = graphql(`
+export const ProjectTasksQuery = graphql(`
   query ProjectTaskTitles($projectId: ID!) {
     tasks(projectId: $projectId, first: 100) {
       nodes {
@@ -88,7 +88,7 @@ export const AgentsQuery = graphql(`
   }
 `);
 
-const RunUpdatedSubscription = graphql(`
+export const RunUpdatedSubscription = graphql(`
   subscription RunUpdated($projectId: ID!) {
     runUpdated(projectId: $projectId) {
       ...RunSummary
@@ -162,7 +162,7 @@ export function TaskDetail({ taskId }: { taskId: string }) {
     <section className="stack">
       <Breadcrumbs
         trail={[
-          { label: "Workspaces", href: "/" },
+          { label: "Workspaces", href: "/workspaces" },
           ...(task.project
             ? [{ label: task.project.workspace.name }, { label: task.project.name, href: `/projects/${task.project.id}` }]
             : []),

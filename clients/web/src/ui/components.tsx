@@ -90,7 +90,7 @@ export function Unavailable({ error, what }: { error: CombinedError | null | und
       ) : null}
       {online && <ErrorBox error={error} />}
       <p>
-        <Link href="/">Back to Workspaces</Link>
+        <Link href="/workspaces">Back to Workspaces</Link>
       </p>
     </section>
   );
@@ -106,7 +106,7 @@ export function NotFound({ path }: { path: string }) {
         Nothing is at <code>{path}</code>: the link may be mistyped or out of date.
       </p>
       <p>
-        <Link href="/">Back to Workspaces</Link>
+        <Link href="/workspaces">Back to Workspaces</Link>
       </p>
     </section>
   );
