@@ -98,7 +98,7 @@ export function People() {
                           question={`Disable ${u.email}?`}
                           consequence="Their sessions end now, on every device, and they cannot sign in until enabled again."
                           confirm="Disable the account"
-                          keep="Keep it active"
+                          keep="Keep the account"
                           busy={busy}
                           onConfirm={() => disable(u.id, u.email)}
                         />

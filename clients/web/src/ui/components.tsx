@@ -258,34 +258,41 @@ export function Confirm({
 }) {
   const dialog = useRef<HTMLDialogElement>(null);
   const title = useId();
+  // Its words are in the page only while it is open, where they cannot be mistaken for the page's.
+  const [open, setOpen] = useState(false);
+  useEffect(() => {
+    if (open) dialog.current?.showModal();
+  }, [open]);
   const close = () => dialog.current?.close();
   return (
     <>
-      <Action busy={busy} className="danger" onClick={() => dialog.current?.showModal()}>
+      <Action busy={busy} className="danger" onClick={() => setOpen(true)}>
         {label}
       </Action>
       {/* A layout class on the <dialog> itself would show it while closed. */}
-      <dialog ref={dialog} className="confirm card" aria-labelledby={title}>
-        <div className="stack">
-          <h2 id={title}>{question}</h2>
-          <p>{consequence}</p>
-          {/* The safe choice comes first, so it has the focus when the dialog opens. */}
-          <div className="inline">
-            <button type="button" onClick={close}>
-              {keep}
-            </button>
-            <button
-              type="button"
-              className="danger solid"
-              onClick={() => {
-                close();
-                onConfirm();
-              }}
-            >
-              {confirm}
-            </button>
+      <dialog ref={dialog} className="confirm card" aria-labelledby={title} onClose={() => setOpen(false)}>
+        {open && (
+          <div className="stack">
+            <h2 id={title}>{question}</h2>
+            <p>{consequence}</p>
+            {/* The safe choice comes first, so it has the focus when the dialog opens. */}
+            <div className="inline">
+              <button type="button" onClick={close}>
+                {keep}
+              </button>
+              <button
+                type="button"
+                className="danger solid"
+                onClick={() => {
+                  close();
+                  onConfirm();
+                }}
+              >
+                {confirm}
+              </button>
+            </div>
           </div>
-        </div>
+        )}
       </dialog>
     </>
   );
