@@ -1,7 +1,8 @@
 // Home and the design system, in headless Chromium against a real `acc` and `acc-connector`:
 // Home lists what needs the person (an approval, with its count in the menu; runs in progress;
 // failures; connectors offline) and follows it live; a destructive action asks first, and
-// keeping it changes nothing; the browser tab names the page; light and dark follow the system;
+// keeping it changes nothing (disabling a person can also be undone); the browser tab names the
+// page; light and dark follow the system;
 // controls are big enough to tap. The server is set up through the API; the pages are under test.
 import { after, afterEach, before, test } from "node:test";
 import assert from "node:assert/strict";
@@ -239,14 +240,39 @@ test("a destructive action asks first, and keeping it changes nothing", { timeou
   await answerConfirmation(page, "Keep it");
   await page.waitForTimeout(1_000);
   await mine.getByText("Active").waitFor(WAIT);
+  // Still signed in after a reload: the list answered with the session in force.
   await page.reload();
-  await page.getByRole("button", { name: "Sign out" }).waitFor(WAIT);
+  await mine.getByText("Active").waitFor(WAIT);
 
-  // Confirming does what the button says.
-  await page.goto(`${proxy.url}/runs/${run}`);
+  // Confirming does what the button says (reached from Home, where the run is in progress).
+  await page.getByRole("link", { name: "Home" }).click();
+  await page.locator(`[data-testid="home-running"] [data-run-id="${run}"] a`).click();
   await actions.getByRole("button", { name: "Cancel run" }).click();
   await answerConfirmation(page, "Cancel the run");
   await page.getByTestId("run-status").getByText("Cancelled").waitFor(WAIT);
+});
+
+test("disabling a person asks first, and can be undone", { timeout: 60_000 }, async () => {
+  await api('mutation { createUser(email: "bob@acme.test", password: "correct horse battery staple", role: MEMBER) { id } }');
+  const page = await signedIn(WIDTHS.desktop, "/people");
+  const row = page.locator("tr", { hasText: "bob@acme.test" });
+  const disabled = async () => (await api("{ users(first: 100) { nodes { email disabled } } }")).users.nodes.find((u) => u.email === "bob@acme.test").disabled;
+
+  await row.getByRole("button", { name: "Disable" }).click();
+  await page.getByRole("dialog", { name: "Disable bob@acme.test?" }).waitFor(WAIT);
+  await answerConfirmation(page, "Keep the account");
+  await page.waitForTimeout(1_000);
+  assert.equal(await disabled(), false, "kept: still enabled");
+
+  await row.getByRole("button", { name: "Disable" }).click();
+  await answerConfirmation(page, "Disable the account");
+  await row.getByText("Disabled", { exact: true }).waitFor(WAIT);
+  assert.equal(await disabled(), true);
+  await screenshot(page, "people-undo");
+  await page.getByTestId("undo").getByRole("button", { name: "Undo" }).click();
+  await row.getByText("Active", { exact: true }).waitFor(WAIT);
+  assert.equal(await disabled(), false, "undone: enabled again");
+  await page.getByTestId("undo").waitFor({ state: "detached", ...WAIT });
 });
 
 test("light and dark follow the system setting", { timeout: 60_000 }, async () => {
