@@ -13,6 +13,7 @@ import {
   CHATTY,
   OWNER,
   SAVER,
+  answerConfirmation,
   assertNoCspViolations,
   commandAgent,
   enrollAsShown,
@@ -73,6 +74,9 @@ test("bootstrap, set up, run an agent, approve from the inbox, watch it complete
   await page.getByLabel(/^Password/).fill(OWNER.password);
   await screenshot(page, "bootstrap");
   await page.getByRole("button", { name: "Create owner and sign in" }).click();
+  // Signing in lands on Home; an empty server has nothing there yet.
+  await page.getByRole("heading", { name: "Home" }).waitFor(WAIT);
+  await page.getByRole("link", { name: "Workspaces" }).click();
   await page.getByRole("heading", { name: "Workspaces" }).waitFor(WAIT);
 
   await page.getByLabel("Workspace name").fill("Platform");
@@ -225,6 +229,7 @@ test("a running run is cancelled from its page", { timeout: 60_000 }, async () =
   await page.getByRole("button", { name: "Start run" }).click();
   await page.locator(".event", { hasText: "line 3" }).waitFor(WAIT);
   await page.getByRole("button", { name: "Cancel run" }).click();
+  await answerConfirmation(page, "Cancel the run");
   await page.getByTestId("run-status").getByText("Cancelled").waitFor(WAIT);
   await page.locator('[data-testid="stream-state"][data-state="ended"]').waitFor(WAIT);
   await screenshot(page, "run-cancelled");
@@ -277,6 +282,7 @@ test("settings show where each value comes from; sessions list this device and r
   // The test's own sign-in through the API (in the resume test) is another session: revoke it.
   const other = page.locator("tbody tr", { hasNotText: "this device" }).first();
   await other.getByRole("button", { name: "Revoke" }).click();
+  await answerConfirmation(page, "Revoke the session");
   await other.getByText("revoked").waitFor(WAIT);
   await screenshot(page, "sessions");
 });
@@ -300,8 +306,8 @@ test("an administrator disables a person, whose open page is signed out at once,
 
   await page.getByRole("link", { name: "People" }).click();
   const row = page.locator("tr", { hasText: alice.email });
-  page.once("dialog", (dialog) => dialog.accept());
   await row.getByRole("button", { name: "Disable" }).click();
+  await answerConfirmation(page, "Disable the account");
   await row.getByText("disabled").waitFor(WAIT);
   await screenshot(page, "people");
   // Her session ended on the server: her page goes back to signing in without a reload.
@@ -316,7 +322,7 @@ test("the board and the run view fit a phone", { timeout: 60_000 }, async () => 
   const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
   const small = await phone.newPage();
   await watch(small);
-  await small.goto(`${proxy.url}/`);
+  await small.goto(`${proxy.url}/workspaces`);
   await small.getByRole("heading", { name: "Sign in" }).waitFor(WAIT);
   await small.getByLabel("Email").fill(OWNER.email);
   // A refusal shows the server's code and the correlation id to quote.
@@ -370,7 +376,8 @@ test("inside the Android app the server is named once, then signed in to, and ca
   await app.getByLabel("Email").fill(OWNER.email);
   await app.getByLabel("Password").fill(OWNER.password);
   await app.getByRole("button", { name: "Sign in" }).click();
-  await app.getByRole("link", { name: "Website" }).waitFor(WAIT);
+  // Home, with what the server answered.
+  await app.locator('[data-testid="home-approvals"][data-count]').waitFor(WAIT);
   await screenshot(app, "android-signed-in");
   await android.close();
 
@@ -428,6 +435,7 @@ test("a revoked connector is removed with its agents", { timeout: 60_000 }, asyn
   const host = page.locator('[data-connector="e2e-host"]');
   await page.locator('[data-agent="careful"]').waitFor(WAIT);
   await host.getByRole("button", { name: "Revoke" }).click();
+  await answerConfirmation(page, "Revoke the connector");
   await host.getByText("revoked").waitFor(WAIT);
   await host.getByRole("button", { name: "Remove" }).click();
   await host.waitFor({ state: "detached", ...WAIT });

@@ -225,6 +225,16 @@ export async function screenshot(page, name) {
   await page.screenshot({ path: join(artifacts, `${String(shot).padStart(2, "0")}-${name}.png`), fullPage: true });
 }
 
+/**
+ * Answers the confirmation a destructive action asks for (`Confirm` in ui/components.tsx) with
+ * the button named `choice`, and waits for the dialog to close.
+ */
+export async function answerConfirmation(page, choice) {
+  const dialog = page.getByRole("dialog");
+  await dialog.getByRole("button", { name: choice, exact: true }).click();
+  await dialog.waitFor({ state: "hidden" });
+}
+
 /** A GraphQL request to the server, as the test's own check on what the UI shows. */
 export async function gql(server, query, variables = {}, token = null) {
   const response = await fetch(`${server}/graphql`, {
@@ -235,4 +245,73 @@ export async function gql(server, query, variables = {}, token = null) {
   const body = await response.json();
   if (body.errors) throw new Error(JSON.stringify(body.errors));
   return body.data;
+}
+
+/** The widths every page is checked at: a desktop's and a phone's. */
+export const WIDTHS = {
+  desktop: { viewport: { width: 1440, height: 900 } },
+  phone: { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true },
+};
+
+/** Polls `check` until it answers something, for what the server does on its own time. */
+export async function until(check, timeout = 30_000) {
+  const end = Date.now() + timeout;
+  for (;;) {
+    const found = await check();
+    if (found) return found;
+    if (Date.now() > end) throw new Error("timed out");
+    await new Promise((settled) => setTimeout(settled, 250));
+  }
+}
+
+/** Signs the page in as the owner, from the sign-in page any path shows first. */
+export async function signInAsOwner(page) {
+  await page.getByLabel("Email").fill(OWNER.email);
+  await page.getByLabel("Password").fill(OWNER.password);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await page.getByRole("button", { name: "Sign out" }).waitFor({ timeout: 30_000 });
+}
+
+/**
+ * A server set up through the API, for tests of what the pages show: its owner, workspace
+ * Platform, project Website, task "Deploy the site", and the connector e2e-host running `agents`
+ * (`[[agents]]` tables), each of them online. `ids` has the agents' ids by name; `api` asks as
+ * the owner.
+ */
+export async function setUpServer(agents) {
+  const server = await startServer();
+  const { redeemBootstrap } = await gql(
+    server.url,
+    "mutation($c: String!, $e: String!, $p: String!) { redeemBootstrap(code: $c, organizationName: \"Acme\", email: $e, password: $p, displayName: \"Olive Owner\") { accessToken } }",
+    { c: BOOTSTRAP_CODE, e: OWNER.email, p: OWNER.password },
+  );
+  const api = (query, variables) => gql(server.url, query, variables, redeemBootstrap.accessToken);
+  const { createWorkspace } = await api('mutation { createWorkspace(name: "Platform") { id } }');
+  const { createProject } = await api('mutation($w: ID!) { createProject(workspaceId: $w, name: "Website") { id } }', {
+    w: createWorkspace.id,
+  });
+  const { createTask } = await api('mutation($p: ID!) { createTask(input: { projectId: $p, title: "Deploy the site" }) { id } }', {
+    p: createProject.id,
+  });
+  const { createEnrollmentToken } = await api('mutation($w: ID!) { createEnrollmentToken(workspaceId: $w, name: "e2e-host") { token } }', {
+    w: createWorkspace.id,
+  });
+  const hostDir = join(server.dir, "host");
+  const credential = await enrollAsShown(
+    `ACC_ENROLL_TOKEN=${createEnrollmentToken.token} acc-connector enroll --server ${server.url} --name e2e-host`,
+    hostDir,
+  );
+  const connector = startConnector(hostDir, credential, server.url, agents);
+  const expected = agents.split("[[agents]]").length - 1;
+  const online = await until(async () => {
+    const { agents } = await api("query($p: ID!) { agents(projectId: $p) { id name online } }", { p: createProject.id });
+    return agents.every((a) => a.online) && agents.length === expected ? agents : null;
+  });
+  const ids = {
+    workspace: createWorkspace.id,
+    project: createProject.id,
+    task: createTask.id,
+    ...Object.fromEntries(online.map((a) => [a.name, a.id])),
+  };
+  return { server, connector, api, ids };
 }

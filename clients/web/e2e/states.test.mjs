@@ -8,20 +8,21 @@ import { after, afterEach, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import {
-  BOOTSTRAP_CODE,
   CHATTY,
   OWNER,
   SAVER,
+  WIDTHS,
+  answerConfirmation,
   assertNoCspViolations,
   commandAgent,
   enrollAsShown,
-  gql,
   launchBrowser,
   resetArtifacts,
   screenshot,
-  startConnector,
+  setUpServer,
+  signInAsOwner,
   startProxy,
-  startServer,
+  until,
   watch,
 } from "./harness.mjs";
 
@@ -41,59 +42,15 @@ const DEPLOYER = commandAgent(
 const FAILING = commandAgent("failing", `echo 'trying'; echo 'it broke' >&2; exit 3`);
 
 const WAIT = { timeout: 30_000 };
-const WIDTHS = {
-  desktop: { viewport: { width: 1440, height: 900 } },
-  phone: { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true },
-};
 
-let server, proxy, browser, connector, token, ids;
+let server, proxy, browser, connector, api, ids;
 const pages = [];
-
-/** A GraphQL request as the owner. */
-const api = (query, variables) => gql(server.url, query, variables, token);
 
 before(async () => {
   resetArtifacts();
-  server = await startServer();
+  ({ server, connector, api, ids } = await setUpServer(CAREFUL + FAILING + SAVER + DEPLOYER + CHATTY));
   proxy = await startProxy(server.url);
   browser = await launchBrowser();
-  const { redeemBootstrap } = await gql(
-    server.url,
-    "mutation($c: String!, $e: String!, $p: String!) { redeemBootstrap(code: $c, organizationName: \"Acme\", email: $e, password: $p, displayName: \"Olive Owner\") { accessToken } }",
-    { c: BOOTSTRAP_CODE, e: OWNER.email, p: OWNER.password },
-  );
-  token = redeemBootstrap.accessToken;
-  const { createWorkspace } = await api('mutation { createWorkspace(name: "Platform") { id } }');
-  const { createProject } = await api('mutation($w: ID!) { createProject(workspaceId: $w, name: "Website") { id } }', {
-    w: createWorkspace.id,
-  });
-  const { createTask } = await api('mutation($p: ID!) { createTask(input: { projectId: $p, title: "Deploy the site" }) { id } }', {
-    p: createProject.id,
-  });
-  const { createEnrollmentToken } = await api('mutation($w: ID!) { createEnrollmentToken(workspaceId: $w, name: "e2e-host") { token } }', {
-    w: createWorkspace.id,
-  });
-  const hostDir = join(server.dir, "host");
-  const credential = await enrollAsShown(
-    `ACC_ENROLL_TOKEN=${createEnrollmentToken.token} acc-connector enroll --server ${server.url} --name e2e-host`,
-    hostDir,
-  );
-  connector = startConnector(hostDir, credential, server.url, CAREFUL + FAILING + SAVER + DEPLOYER + CHATTY);
-  const agents = await until(async () => {
-    const { agents } = await api("query($p: ID!) { agents(projectId: $p) { id name online } }", { p: createProject.id });
-    return agents.every((a) => a.online) && agents.length === 5 ? agents : null;
-  });
-  const agentId = (name) => agents.find((a) => a.name === name).id;
-  ids = {
-    workspace: createWorkspace.id,
-    project: createProject.id,
-    task: createTask.id,
-    careful: agentId("careful"),
-    failing: agentId("failing"),
-    saver: agentId("saver"),
-    deployer: agentId("deployer"),
-    chatty: agentId("chatty"),
-  };
 });
 
 afterEach(async () => {
@@ -114,17 +71,6 @@ after(async () => {
   await server?.stop();
 });
 
-/** Polls `check` until it answers something, for what the server does on its own time. */
-async function until(check, timeout = 30_000) {
-  const end = Date.now() + timeout;
-  for (;;) {
-    const found = await check();
-    if (found) return found;
-    if (Date.now() > end) throw new Error("timed out");
-    await new Promise((settled) => setTimeout(settled, 250));
-  }
-}
-
 /** A signed-in page at `width`, opened on `path`. */
 async function signedIn(width, path = "/") {
   const context = await browser.newContext(WIDTHS[width]);
@@ -132,10 +78,7 @@ async function signedIn(width, path = "/") {
   pages.push(page);
   await watch(page);
   await page.goto(`${proxy.url}${path}`);
-  await page.getByLabel("Email").fill(OWNER.email);
-  await page.getByLabel("Password").fill(OWNER.password);
-  await page.getByRole("button", { name: "Sign in" }).click();
-  await page.getByRole("button", { name: "Sign out" }).waitFor(WAIT);
+  await signInAsOwner(page);
   return page;
 }
 
@@ -231,7 +174,8 @@ test("no page is wider than a phone, with an approval's alert showing", { timeou
   assert.ok(box.x >= 0 && box.x + box.width <= 390, `the alert is on the screen (${box.x}..${box.x + box.width})`);
 
   for (const [path, ready] of [
-    ["/", () => page.getByRole("link", { name: "Website" }).waitFor(WAIT)],
+    ["/", () => page.locator(`[data-testid="home-running"] [data-run-id="${run}"]`).waitFor(WAIT)],
+    ["/workspaces", () => page.getByRole("link", { name: "Website" }).waitFor(WAIT)],
     [`/tasks/${createTask.id}`, () => page.getByRole("button", { name: "Start run" }).waitFor(WAIT)],
     [`/runs/${run}`, () => page.getByTestId("run-status").getByText("Waiting approval").waitFor(WAIT)],
     ["/approvals", () => page.locator(".approval").first().waitFor(WAIT)],
@@ -265,6 +209,7 @@ for (const width of Object.keys(WIDTHS)) {
     await page.locator(".timeline li", { hasText: "#1 Start" }).getByText("Waiting approval").waitFor(WAIT);
     await screenshot(page, `${width}-run-waiting-actions`);
     await actions.getByRole("button", { name: "Cancel run" }).click();
+    await answerConfirmation(page, "Cancel the run");
     await page.getByTestId("run-status").getByText("Cancelled").waitFor(WAIT);
     await page.locator(".timeline li", { hasText: "#1 Start" }).getByText("Cancelled").waitFor(WAIT);
     await actions.getByRole("button", { name: "Run again" }).waitFor(WAIT);
@@ -295,6 +240,7 @@ for (const width of Object.keys(WIDTHS)) {
     assert.equal(await handOff.isDisabled(), false);
     await screenshot(page, `${width}-run-running-actions`);
     await actions.getByRole("button", { name: "Cancel run" }).click();
+    await answerConfirmation(page, "Cancel the run");
     await page.getByTestId("run-status").getByText("Cancelled").waitFor(WAIT);
   });
 }
@@ -340,7 +286,7 @@ for (const width of Object.keys(WIDTHS)) {
 
 test("an ended run's event stream is never called live, even while its history arrives", { timeout: 90_000 }, async () => {
   const run = await runUntil(ids.chatty, "SUCCEEDED");
-  const page = await signedIn("desktop");
+  const page = await signedIn("desktop", "/workspaces");
   // Every state the stream's label takes, from the page's first render on.
   await page.evaluate(() => {
     window.streamStates = [];

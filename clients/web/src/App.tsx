@@ -19,11 +19,12 @@ import { NotFound, useOnline } from "./ui/components";
 import { Link, match, navigate, usePath } from "./ui/router";
 import { SignIn } from "./pages/SignIn";
 import { ChooseServer } from "./pages/ChooseServer";
+import { Home } from "./pages/Home";
 import { Workspaces } from "./pages/Workspaces";
 import { Board } from "./pages/Board";
 import { TaskDetail } from "./pages/TaskDetail";
 import { RunView } from "./pages/RunView";
-import { Approvals } from "./pages/Approvals";
+import { Approvals, usePendingApprovals } from "./pages/Approvals";
 import { Agents } from "./pages/Agents";
 import { Settings } from "./pages/Settings";
 import { Sessions } from "./pages/Sessions";
@@ -97,7 +98,8 @@ export function App() {
 }
 
 const NAV = [
-  ["/", "Workspaces"],
+  ["/", "Home"],
+  ["/workspaces", "Workspaces"],
   ["/approvals", "Approvals"],
   ["/agents", "Agents"],
   ["/settings", "Settings"],
@@ -111,6 +113,7 @@ function Shell() {
   const [{ data }] = useQuery({ query: ViewerQuery });
   const [, logout] = useMutation(LogoutMutation);
   const [menuOpen, setMenuOpen] = useState(false);
+  const { pending } = usePendingApprovals();
   const firstPath = useRef(path);
   useEffect(() => {
     setMenuOpen(false);
@@ -133,12 +136,13 @@ function Shell() {
           ACC
         </Link>
         <button type="button" className="menu" aria-expanded={menuOpen} aria-controls="nav" onClick={() => setMenuOpen(!menuOpen)}>
-          Menu
+          Menu <PendingCount count={pending.length} />
         </button>
         <nav id="nav" className={menuOpen ? "open" : ""} aria-label="Main">
           {NAV.map(([href, label]) => (
             <Link key={href} href={href} aria-current={isCurrent(path, href) ? "page" : undefined}>
               {label}
+              {href === "/approvals" && <PendingCount count={pending.length} />}
             </Link>
           ))}
         </nav>
@@ -162,8 +166,21 @@ function Shell() {
   );
 }
 
+/** How many approvals wait for a decision, where the menu leads to them; nothing when none. */
+function PendingCount({ count }: { count: number }) {
+  if (count === 0) return null;
+  return (
+    <span className="count" data-testid="pending-count">
+      {count}
+      <span className="sr-only"> pending</span>
+    </span>
+  );
+}
+
 function isCurrent(path: string, href: string): boolean {
-  return href === "/" ? path === "/" || /^\/(projects|tasks|runs)\//.test(path) : path.startsWith(href);
+  if (href === "/") return path === "/";
+  if (href === "/workspaces") return path === href || /^\/(projects|tasks|runs)\//.test(path);
+  return path.startsWith(href);
 }
 
 function Route({ path }: { path: string }) {
@@ -176,7 +193,8 @@ function Route({ path }: { path: string }) {
   if (match("/settings", path)) return <Settings />;
   if (match("/people", path)) return <People />;
   if (match("/sessions", path)) return <Sessions />;
-  if (match("/", path)) return <Workspaces />;
+  if (match("/workspaces", path)) return <Workspaces />;
+  if (match("/", path)) return <Home />;
   return <NotFound path={path} />;
 }
 

@@ -4,7 +4,7 @@ import { useState, type FormEvent } from "react";
 import { useMutation, useQuery, useSubscription } from "urql";
 import { graphql } from "../gql";
 import { serverOrigin } from "../api/platform";
-import { Action, Badge, ErrorBox, Loading, When, humanize } from "../ui/components";
+import { Action, Badge, Confirm, ErrorBox, Loading, Status, When, humanize, usePageTitle } from "../ui/components";
 import { WorkspacesQuery } from "./Workspaces";
 import { AgentsQuery } from "./TaskDetail";
 
@@ -28,7 +28,7 @@ const ConnectorsQuery = graphql(`
   }
 `);
 
-const ConnectorStatusSubscription = graphql(`
+export const ConnectorStatusSubscription = graphql(`
   subscription ConnectorStatus($workspaceId: ID!) {
     connectorStatus(workspaceId: $workspaceId) {
       ...ConnectorFields
@@ -72,6 +72,7 @@ export function enrollCommand(server: string, token: string, name: string): stri
 }
 
 export function Agents() {
+  usePageTitle("Agents");
   const [{ data, fetching, error }] = useQuery({ query: WorkspacesQuery });
   const [chosen, setChosen] = useState("");
   const workspaces = data?.workspaces.nodes ?? [];
@@ -118,11 +119,9 @@ function WorkspaceAgents({ workspaceId, projectId }: { workspaceId: string; proj
               <span>
                 <strong>{c.name}</strong>{" "}
                 {c.revokedAt ? (
-                  <Badge tone="bad">revoked</Badge>
+                  <Status of="REVOKED" />
                 ) : (
-                  <Badge tone={c.online ? "ok" : "warn"}>
-                    <span data-testid="connector-online">{c.online ? "online" : "offline"}</span>
-                  </Badge>
+                  <Status of={c.online ? "ONLINE" : "OFFLINE"} />
                 )}{" "}
                 {c.health && <span className="muted">{c.health}</span>} {c.version && <span className="muted">v{c.version}</span>}
                 <span className="muted small">
@@ -136,9 +135,15 @@ function WorkspaceAgents({ workspaceId, projectId }: { workspaceId: string; proj
                   Remove
                 </Action>
               ) : (
-                <Action busy={revoking.fetching} className="danger" onClick={() => revoke({ id: c.id })}>
-                  Revoke
-                </Action>
+                <Confirm
+                  label="Revoke"
+                  question={`Revoke the connector ${c.name}?`}
+                  consequence="It is disconnected at once, its agents stop taking runs, and its credential stops working for good: the host has to enroll again."
+                  confirm="Revoke the connector"
+                  keep="Keep it"
+                  busy={revoking.fetching}
+                  onConfirm={() => revoke({ id: c.id })}
+                />
               )}
             </li>
           ))}
@@ -183,7 +188,7 @@ function AgentList({ projectId }: { projectId: string }) {
                   ))}
                 </td>
                 <td>
-                  <Badge tone={a.online ? "ok" : "warn"}>{a.online ? "online" : "offline"}</Badge>
+                  <Status of={a.online ? "ONLINE" : "OFFLINE"} />
                 </td>
               </tr>
             ))}

@@ -4,7 +4,7 @@ import { useState } from "react";
 import { useMutation, useQuery, type CombinedError } from "urql";
 import { graphql } from "../gql";
 import type { ApprovalDecision, ApprovalItemFragment } from "../gql/graphql";
-import { Action, ErrorBox, Loading, When } from "../ui/components";
+import { Action, ErrorBox, Loading, When, usePageTitle } from "../ui/components";
 import { Link } from "../ui/router";
 
 export const ApprovalItemFragmentDoc = graphql(`
@@ -67,11 +67,23 @@ export function alreadyClosed(error: CombinedError | undefined): string | null {
   return typeof status === "string" ? status.toLowerCase() : "decided";
 }
 
-export function Approvals() {
+/**
+ * What waits for a decision, across every project the user can read. Live without a subscription
+ * of its own: the shell's `approvalUpdated` makes the cache ask again (api/cache.ts), and a
+ * decision already in the cache hides a request before that answer arrives.
+ */
+export function usePendingApprovals() {
   const [{ data, fetching, error }, refetch] = useQuery({ query: ApprovalsQuery });
+  const pending = data?.approvals.nodes.filter((a) => a.status === "PENDING") ?? [];
+  return { pending, loaded: data !== undefined, fetching, error, refetch };
+}
+
+export function Approvals() {
+  usePageTitle("Approvals");
+  const { pending: open, loaded, fetching, error, refetch } = usePendingApprovals();
   // Requests the server said were already closed: they leave at once, before the list's refetch.
   const [closed, setClosed] = useState<{ ids: string[]; notice: string | null }>({ ids: [], notice: null });
-  const pending = data?.approvals.nodes.filter((a) => a.status === "PENDING" && !closed.ids.includes(a.id)) ?? [];
+  const pending = open.filter((a) => !closed.ids.includes(a.id));
   const onClosed = (approval: ApprovalItemFragment, status: string) => {
     setClosed(({ ids }) => ({
       ids: [...ids, approval.id],
@@ -89,8 +101,8 @@ export function Approvals() {
           {closed.notice}
         </p>
       )}
-      {fetching && !data && <Loading what="approvals" />}
-      {data && pending.length === 0 && <p data-testid="approvals-empty">Nothing waits for a decision.</p>}
+      {fetching && !loaded && <Loading what="approvals" />}
+      {loaded && pending.length === 0 && <p data-testid="approvals-empty">Nothing waits for a decision.</p>}
       <ul className="stack plain" aria-label="Pending approvals">
         {pending.map((approval) => (
           <ApprovalCard key={approval.id} approval={approval} onClosed={(status) => onClosed(approval, status)} />

@@ -4,7 +4,7 @@ import { useState, type DragEvent, type FormEvent } from "react";
 import { useMutation, useQuery, useSubscription } from "urql";
 import { graphql } from "../gql";
 import type { TaskCardFragment as Card, TaskStatus } from "../gql/graphql";
-import { Action, Badge, ErrorBox, Loading, Unavailable, humanize, useOnline } from "../ui/components";
+import { Action, Badge, Breadcrumbs, ErrorBox, Loading, Status, Unavailable, humanize, useOnline, usePageTitle } from "../ui/components";
 import { Link } from "../ui/router";
 import { useCurrentProject } from "../notifications";
 
@@ -54,7 +54,7 @@ const BoardQuery = graphql(`
   }
 `);
 
-const TaskEventsSubscription = graphql(`
+export const TaskEventsSubscription = graphql(`
   subscription TaskEvents($projectId: ID!) {
     taskEvents(projectId: $projectId) {
       kind
@@ -91,6 +91,7 @@ export function Board({ projectId }: { projectId: string }) {
   const [over, setOver] = useState<TaskStatus | null>(null);
   const project = data?.node && data.node.__typename === "Project" ? data.node : null;
   const tasks = data?.tasks.nodes ?? [];
+  usePageTitle("Board", project?.name);
 
   const moveTo = (task: Card, status: TaskStatus) => {
     if (task.status !== status) void move({ id: task.id, expectedRevision: task.revision, status });
@@ -105,9 +106,9 @@ export function Board({ projectId }: { projectId: string }) {
   if (!project && !fetching && (data || error)) return <Unavailable error={error} what="project" />;
   return (
     <section className="stack">
-      <nav className="crumbs" aria-label="Breadcrumb">
-        <Link href="/">Workspaces</Link> / {project?.workspace.name ?? "…"}
-      </nav>
+      <Breadcrumbs
+        trail={[{ label: "Workspaces", href: "/workspaces" }, { label: project?.workspace.name ?? "…" }, { label: project?.name ?? "…" }]}
+      />
       <h1>{project?.name ?? "Project"}</h1>
       <ErrorBox error={error ?? moving.error} />
       {fetching && !data && <Loading what="tasks" />}
@@ -165,9 +166,9 @@ function TaskCard({ task, onMove }: { task: Card; onMove: (status: TaskStatus) =
           <Badge key={l}>{l}</Badge>
         ))}
         {task.acceptanceCriteria.length > 0 && (
-          <Badge tone={met === task.acceptanceCriteria.length ? "ok" : undefined}>
+          <Status of={met === task.acceptanceCriteria.length ? "DONE" : "TODO"}>
             ✓ {met}/{task.acceptanceCriteria.length}
-          </Badge>
+          </Status>
         )}
       </div>
       {task.dependencies.length > 0 && (
@@ -177,7 +178,7 @@ function TaskCard({ task, onMove }: { task: Card; onMove: (status: TaskStatus) =
             <span key={d.id}>
               {i > 0 && ", "}
               <Link href={`/tasks/${d.id}`}>{d.title}</Link>
-              {d.status !== "DONE" && <span className="muted"> ({humanize(d.status)})</span>}
+              {d.status !== "DONE" && <> <Status of={d.status} /></>}
             </span>
           ))}
         </p>

@@ -1,9 +1,10 @@
 // Inside the Android app the page does not come from the server, so the person names it once.
 import { useState, type FormEvent } from "react";
 import { chooseServer } from "../api/platform";
-import { Action } from "../ui/components";
+import { Action, usePageTitle } from "../ui/components";
 
 export function ChooseServer({ onChosen }: { onChosen: () => void }) {
+  usePageTitle("Your server");
   const [address, setAddress] = useState("https://");
   const [problem, setProblem] = useState<string | null>(null);
   const submit = (event: FormEvent) => {

@@ -1,8 +1,9 @@
 // The accounts of the organization; an administrator disables one (its sessions end at once,
-// open connections included) or enables it again.
+// open connections included) after a confirmation, and can undo it or enable it again later.
+import { useState } from "react";
 import { useMutation, useQuery } from "urql";
 import { graphql } from "../gql";
-import { Action, Badge, ErrorBox, Loading, humanize } from "../ui/components";
+import { Action, Confirm, ErrorBox, Loading, Status, humanize, usePageTitle } from "../ui/components";
 
 const PeopleQuery = graphql(`
   query People {
@@ -37,15 +38,30 @@ const SetUserDisabledMutation = graphql(`
 
 export function People() {
   const [{ data, fetching, error }] = useQuery({ query: PeopleQuery });
+  usePageTitle("People");
   const [changing, change] = useMutation(SetUserDisabledMutation);
-  const setDisabled = (id: string, email: string, disabled: boolean) => {
-    if (disabled && !window.confirm(`Disable ${email}? Their sessions end now, on every device.`)) return;
-    void change({ id, disabled });
+  // The person just disabled, whom "Undo" enables again (their ended sessions stay ended).
+  const [disabled, setDisabled] = useState<{ id: string; email: string } | null>(null);
+  const disable = async (id: string, email: string) => {
+    const result = await change({ id, disabled: true });
+    if (result.data) setDisabled({ id, email });
+  };
+  const enable = (id: string) => {
+    setDisabled(null);
+    void change({ id, disabled: false });
   };
   return (
     <section className="stack">
       <h1>People</h1>
       <ErrorBox error={error ?? changing.error} />
+      {disabled && (
+        <p className="notice inline" role="status" data-testid="undo">
+          {disabled.email} is disabled and signed out everywhere.
+          <button type="button" onClick={() => enable(disabled.id)}>
+            Undo
+          </button>
+        </p>
+      )}
       {fetching && !data && <Loading what="people" />}
       <div className="table-wrap">
         <table>
@@ -67,13 +83,26 @@ export function People() {
                   <td>{u.displayName}</td>
                   <td>{u.email}</td>
                   <td>{roles || "—"}</td>
-                  <td>{u.disabled ? <Badge tone="bad">disabled</Badge> : <Badge tone="ok">active</Badge>}</td>
                   <td>
-                    {u.id !== data.viewer.id && (
-                      <Action busy={busy} onClick={() => setDisabled(u.id, u.email, !u.disabled)}>
-                        {u.disabled ? "Enable" : "Disable"}
-                      </Action>
-                    )}
+                    <Status of={u.disabled ? "DISABLED" : "ACTIVE"} />
+                  </td>
+                  <td>
+                    {u.id !== data.viewer.id &&
+                      (u.disabled ? (
+                        <Action busy={busy} onClick={() => enable(u.id)}>
+                          Enable
+                        </Action>
+                      ) : (
+                        <Confirm
+                          label="Disable"
+                          question={`Disable ${u.email}?`}
+                          consequence="Their sessions end now, on every device, and they cannot sign in until enabled again."
+                          confirm="Disable the account"
+                          keep="Keep the account"
+                          busy={busy}
+                          onConfirm={() => disable(u.id, u.email)}
+                        />
+                      ))}
                   </td>
                 </tr>
               );

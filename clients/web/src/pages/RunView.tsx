@@ -8,7 +8,7 @@ import type { RunDetailFragment as Run } from "../gql/graphql";
 import { followRunEvents, type StreamEvent, type StreamState } from "../api/runStream";
 import { subscribeRunEvents } from "../api/runStreamSocket";
 import { MAX_EVENTS, loadEvents, saveEvents } from "../api/eventArchive";
-import { Action, Badge, ErrorBox, Loading, Unavailable, When, humanize, statusTone, useOnline } from "../ui/components";
+import { Action, Breadcrumbs, Confirm, ErrorBox, Loading, Status, Unavailable, When, humanize, useOnline, usePageTitle } from "../ui/components";
 import { Link, navigate } from "../ui/router";
 import { AgentsQuery, StartRunMutation } from "./TaskDetail";
 import { TERMINAL, attemptState, runOffer, streamShown } from "./runState";
@@ -41,6 +41,10 @@ export const RunDetailFragment = graphql(`
       project {
         id
         name
+        workspace {
+          id
+          name
+        }
       }
     }
     agent {
@@ -119,6 +123,7 @@ export function RunView({ runId }: { runId: string }) {
   const run = data?.node && data.node.__typename === "TaskRun" ? data.node : null;
   const projectId = run?.task.project?.id ?? null;
   useCurrentProject(projectId);
+  usePageTitle("Run", run?.task.title, run?.task.project?.name);
 
   // The event stream is the run's history in order; a query answer or an update that crossed it
   // on the way can leave the cached run behind. When they disagree, ask the server again.
@@ -135,15 +140,22 @@ export function RunView({ runId }: { runId: string }) {
   const terminal = TERMINAL.has(run.status);
   return (
     <section className="stack run-view">
-      <nav className="crumbs" aria-label="Breadcrumb">
-        {run.task.project && <Link href={`/projects/${run.task.project.id}`}>{run.task.project.name}</Link>} /{" "}
-        <Link href={`/tasks/${run.task.id}`}>{run.task.title}</Link>
-      </nav>
+      <Breadcrumbs
+        trail={[
+          { label: "Workspaces", href: "/workspaces" },
+          ...(run.task.project
+            ? [{ label: run.task.project.workspace.name }, { label: run.task.project.name, href: `/projects/${run.task.project.id}` }]
+            : []),
+          { label: run.task.title, href: `/tasks/${run.task.id}` },
+          { label: "Run" },
+        ]}
+      />
       {projectId && <Live projectId={projectId} />}
       <h1>
-        Run <Badge tone={statusTone(run.status)}>
+        Run{" "}
+        <Status of={run.status}>
           <span data-testid="run-status">{humanize(run.status)}</span>
-        </Badge>
+        </Status>
       </h1>
       {run.statusReason && <p className="muted">{run.statusReason}</p>}
       <ErrorBox error={error} />
@@ -187,9 +199,15 @@ function RunActions({ run, projectId }: { run: Run; projectId: string }) {
           </Action>
         )}
         {offer.cancel && (
-          <Action busy={cancelling.fetching} onClick={() => cancel({ runId: run.id })} className="danger">
-            Cancel run
-          </Action>
+          <Confirm
+            label="Cancel run"
+            question="Cancel this run?"
+            consequence={`${run.agent?.name ?? "Its agent"} is told to stop now. A cancelled run cannot be resumed; Run again starts a new one.`}
+            confirm="Cancel the run"
+            keep="Keep it running"
+            busy={cancelling.fetching}
+            onConfirm={() => cancel({ runId: run.id })}
+          />
         )}
         {pendingApproval && <Link href="/approvals">Decide the approval</Link>}
         {offer.checkpoint && (
@@ -272,7 +290,7 @@ function Timeline({ run }: { run: Run }) {
               <strong>
                 #{a.number} {humanize(a.kind)}
               </strong>{" "}
-              <Badge tone={statusTone(state)}>{humanize(state)}</Badge> {a.agent && <span>on {a.agent.name}</span>}
+              <Status of={state} /> {a.agent && <span>on {a.agent.name}</span>}
               <div className="muted small">
                 <When at={a.createdAt} />
                 {a.endedAt && (
@@ -292,7 +310,7 @@ function Timeline({ run }: { run: Run }) {
           <ul className="links">
             {run.approvals.map((a) => (
               <li key={a.id}>
-                <code>{a.action}</code> <Badge tone={statusTone(a.status)}>{humanize(a.status)}</Badge>{" "}
+                <code>{a.action}</code> <Status of={a.status} />{" "}
                 {a.status === "PENDING" && <Link href="/approvals">decide</Link>}
               </li>
             ))}

@@ -1,8 +1,9 @@
-// The signed-in user's device sessions; any of them can be revoked, this one included.
+// The signed-in user's device sessions; any of them can be revoked, this one included, after
+// a confirmation (a revoked session cannot be restored: its device signs in again).
 import { useMutation, useQuery } from "urql";
 import { graphql } from "../gql";
 import { forget } from "../api/auth";
-import { Action, Badge, ErrorBox, Loading, When } from "../ui/components";
+import { Badge, Confirm, ErrorBox, Loading, Status, When, usePageTitle } from "../ui/components";
 
 const SessionsQuery = graphql(`
   query Sessions {
@@ -32,6 +33,7 @@ const RevokeSessionMutation = graphql(`
 `);
 
 export function Sessions() {
+  usePageTitle("Sessions");
   const [{ data, fetching, error }] = useQuery({ query: SessionsQuery });
   const [revoking, revoke] = useMutation(RevokeSessionMutation);
   const revokeOne = async (id: string, current: boolean) => {
@@ -59,7 +61,7 @@ export function Sessions() {
             {data?.sessions.nodes.map((s) => (
               <tr key={s.id}>
                 <td>
-                  {s.deviceName} {s.current && <Badge tone="info">this device</Badge>}
+                  {s.deviceName} {s.current && <Badge accent>this device</Badge>}
                 </td>
                 <td>{s.clientAddress ?? "—"}</td>
                 <td>
@@ -68,12 +70,28 @@ export function Sessions() {
                 <td>
                   <When at={s.lastUsedAt} />
                 </td>
-                <td>{s.revokedAt ? <Badge tone="bad">revoked{s.revokedReason && s.revokedReason !== "revoked" ? `: ${s.revokedReason}` : ""}</Badge> : <Badge tone="ok">active</Badge>}</td>
+                <td>
+                  {s.revokedAt ? (
+                    <Status of="REVOKED">Revoked{s.revokedReason && s.revokedReason !== "revoked" ? `: ${s.revokedReason}` : ""}</Status>
+                  ) : (
+                    <Status of="ACTIVE" />
+                  )}
+                </td>
                 <td>
                   {!s.revokedAt && (
-                    <Action busy={revoking.fetching && revoking.operation?.variables.id === s.id} onClick={() => revokeOne(s.id, s.current)}>
-                      Revoke
-                    </Action>
+                    <Confirm
+                      label="Revoke"
+                      question={s.current ? "Sign this device out?" : `Revoke the session of ${s.deviceName}?`}
+                      consequence={
+                        s.current
+                          ? "This session ends now and this device has to sign in again."
+                          : "That device is signed out at once and has to sign in again. This cannot be undone."
+                      }
+                      confirm="Revoke the session"
+                      keep="Keep it"
+                      busy={revoking.fetching && revoking.operation?.variables.id === s.id}
+                      onConfirm={() => revokeOne(s.id, s.current)}
+                    />
                   )}
                 </td>
               </tr>

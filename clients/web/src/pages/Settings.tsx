@@ -3,7 +3,7 @@
 import { useState, type FormEvent } from "react";
 import { useMutation, useQuery } from "urql";
 import { graphql } from "../gql";
-import { Action, Badge, ErrorBox, Loading } from "../ui/components";
+import { Action, Badge, ErrorBox, Loading, usePageTitle } from "../ui/components";
 import { WorkspacesQuery } from "./Workspaces";
 import { ViewerQuery } from "../api/viewer";
 
@@ -44,6 +44,7 @@ interface Scope {
 }
 
 export function Settings() {
+  usePageTitle("Settings");
   const [{ data: viewer }] = useQuery({ query: ViewerQuery });
   const [{ data, error }] = useQuery({ query: WorkspacesQuery });
   const scopes: Scope[] = [];
@@ -120,7 +121,7 @@ function ScopeSettings({ scopeId }: { scopeId: string }) {
                   </td>
                   <td>
                     {e.sourceScopeId === scopeId ? (
-                      <Badge tone="info">this {e.sourceScopeKind}</Badge>
+                      <Badge accent>this {e.sourceScopeKind}</Badge>
                     ) : (
                       <Badge>inherited from {e.sourceScopeKind}</Badge>
                     )}

@@ -3,7 +3,7 @@ import { useState, type FormEvent } from "react";
 import { useMutation, useQuery } from "urql";
 import { graphql } from "../gql";
 import { accept } from "../api/auth";
-import { Action, ErrorBox, Loading } from "../ui/components";
+import { Action, ErrorBox, Loading, usePageTitle } from "../ui/components";
 
 const BootstrapRequiredQuery = graphql(`
   query BootstrapRequired {
@@ -58,6 +58,7 @@ export function SignIn() {
 }
 
 function Login() {
+  usePageTitle("Sign in");
   const [{ fetching, error }, login] = useMutation(LoginMutation);
   const [email, setEmail] = useState("");
   const [password, setPassword] = useState("");
@@ -92,6 +93,7 @@ function Login() {
 }
 
 function Bootstrap() {
+  usePageTitle("Set up this server");
   const [{ fetching, error }, redeem] = useMutation(RedeemBootstrapMutation);
   const [form, setForm] = useState({ code: "", organizationName: "", email: "", password: "", displayName: "" });
   const field = (name: keyof typeof form) => ({

@@ -4,7 +4,7 @@ import { useState, type FormEvent } from "react";
 import { useMutation, useQuery, useSubscription } from "urql";
 import { graphql } from "../gql";
 import type { TaskStatus } from "../gql/graphql";
-import { Action, Badge, ErrorBox, Loading, Unavailable, When, humanize, statusTone, useOnline } from "../ui/components";
+import { Action, Badge, Breadcrumbs, ErrorBox, Loading, Status, Unavailable, When, humanize, useOnline, usePageTitle } from "../ui/components";
 import { Link, navigate } from "../ui/router";
 import { STATUSES, UpdateTaskStatusMutation } from "./Board";
 import { useCurrentProject } from "../notifications";
@@ -21,6 +21,10 @@ const TaskQuery = graphql(`
         project {
           id
           name
+          workspace {
+            id
+            name
+          }
         }
         dependents {
           id
@@ -55,7 +59,7 @@ export const RunSummaryFragment = graphql(`
   }
 `);
 
-const ProjectTasksQuery = graphql(`
+export const ProjectTasksQuery = graphql(`
   query ProjectTaskTitles($projectId: ID!) {
     tasks(projectId: $projectId, first: 100) {
       nodes {
@@ -84,7 +88,7 @@ export const AgentsQuery = graphql(`
   }
 `);
 
-const RunUpdatedSubscription = graphql(`
+export const RunUpdatedSubscription = graphql(`
   subscription RunUpdated($projectId: ID!) {
     runUpdated(projectId: $projectId) {
       ...RunSummary
@@ -146,6 +150,7 @@ export function TaskDetail({ taskId }: { taskId: string }) {
   const task = data?.node && data.node.__typename === "Task" ? data.node : null;
   const projectId = task?.project?.id ?? null;
   useCurrentProject(projectId);
+  usePageTitle(task?.title ?? "Task", task?.project?.name);
   const online = useOnline();
   const [moving, move] = useMutation(UpdateTaskStatusMutation);
   const [checking, check] = useMutation(SetCriterionMutation);
@@ -155,9 +160,15 @@ export function TaskDetail({ taskId }: { taskId: string }) {
   if (!task) return <Unavailable error={error} what="task" />;
   return (
     <section className="stack">
-      <nav className="crumbs" aria-label="Breadcrumb">
-        <Link href="/">Workspaces</Link> / {task.project && <Link href={`/projects/${task.project.id}`}>{task.project.name}</Link>}
-      </nav>
+      <Breadcrumbs
+        trail={[
+          { label: "Workspaces", href: "/workspaces" },
+          ...(task.project
+            ? [{ label: task.project.workspace.name }, { label: task.project.name, href: `/projects/${task.project.id}` }]
+            : []),
+          { label: task.title },
+        ]}
+      />
       <h1>{task.title}</h1>
       <ErrorBox error={error ?? moving.error ?? checking.error ?? removing.error} />
       <div className="inline">
@@ -209,7 +220,7 @@ export function TaskDetail({ taskId }: { taskId: string }) {
           <ul className="links">
             {task.dependencies.map((d) => (
               <li key={d.id}>
-                <Link href={`/tasks/${d.id}`}>{d.title}</Link> <Badge tone={statusTone(d.status)}>{humanize(d.status)}</Badge>{" "}
+                <Link href={`/tasks/${d.id}`}>{d.title}</Link> <Status of={d.status} />{" "}
                 <Action className="link" busy={removing.fetching} onClick={() => removeDependency({ taskId: task.id, dependsOnId: d.id })}>
                   remove
                 </Action>
@@ -222,7 +233,7 @@ export function TaskDetail({ taskId }: { taskId: string }) {
           <ul className="links">
             {task.dependents.map((d) => (
               <li key={d.id}>
-                <Link href={`/tasks/${d.id}`}>{d.title}</Link> <Badge tone={statusTone(d.status)}>{humanize(d.status)}</Badge>
+                <Link href={`/tasks/${d.id}`}>{d.title}</Link> <Status of={d.status} />
               </li>
             ))}
             {task.dependents.length === 0 && <li className="muted">nothing</li>}
@@ -239,7 +250,7 @@ export function TaskDetail({ taskId }: { taskId: string }) {
               <Link href={`/runs/${run.id}`}>
                 Run started <When at={run.createdAt} />
               </Link>{" "}
-              <Badge tone={statusTone(run.status)}>{humanize(run.status)}</Badge> {run.agent && <span className="muted">on {run.agent.name}</span>}
+              <Status of={run.status} /> {run.agent && <span className="muted">on {run.agent.name}</span>}
               {run.statusReason && <p className="muted">{run.statusReason}</p>}
             </li>
           ))}

@@ -2,7 +2,7 @@
 import { useState, type FormEvent } from "react";
 import { useMutation, useQuery } from "urql";
 import { graphql } from "../gql";
-import { Action, ErrorBox, Loading } from "../ui/components";
+import { Action, ErrorBox, Loading, usePageTitle } from "../ui/components";
 import { Link } from "../ui/router";
 
 export const WorkspacesQuery = graphql(`
@@ -46,6 +46,7 @@ const CreateProjectMutation = graphql(`
 `);
 
 export function Workspaces() {
+  usePageTitle("Workspaces");
   const [{ data, fetching, error }] = useQuery({ query: WorkspacesQuery });
   return (
     <section className="stack">

@@ -1,9 +1,10 @@
-// Building blocks every page uses: errors with their code and correlation id, busy buttons,
-// the online flag, and dates.
-import { useEffect, useState, type ButtonHTMLAttributes, type ReactNode } from "react";
+// Building blocks every page uses: errors with their code and correlation id, busy buttons and
+// their confirmation, the online flag, times, status badges, breadcrumbs and the tab's title.
+import { useEffect, useId, useRef, useState, type ButtonHTMLAttributes, type ReactNode } from "react";
 import type { CombinedError } from "urql";
 import { describeError } from "../api/errors";
 import { Link } from "./router";
+import { exactTime, relativeTime, useNow } from "./time";
 
 export function ErrorBox({ error }: { error: CombinedError | null | undefined }) {
   if (!error) return null;
@@ -89,7 +90,7 @@ export function Unavailable({ error, what }: { error: CombinedError | null | und
       ) : null}
       {online && <ErrorBox error={error} />}
       <p>
-        <Link href="/">Back to Workspaces</Link>
+        <Link href="/workspaces">Back to Workspaces</Link>
       </p>
     </section>
   );
@@ -97,6 +98,7 @@ export function Unavailable({ error, what }: { error: CombinedError | null | und
 
 /** Any path the app has no page for. */
 export function NotFound({ path }: { path: string }) {
+  usePageTitle("Page not found");
   return (
     <section className="stack" data-testid="not-found">
       <h1>Page not found</h1>
@@ -104,7 +106,7 @@ export function NotFound({ path }: { path: string }) {
         Nothing is at <code>{path}</code>: the link may be mistyped or out of date.
       </p>
       <p>
-        <Link href="/">Back to Workspaces</Link>
+        <Link href="/workspaces">Back to Workspaces</Link>
       </p>
     </section>
   );
@@ -118,37 +120,180 @@ export function Loading({ what }: { what: string }) {
   );
 }
 
+/** A time as people say it ("3 min ago"), the exact time on hover. */
 export function When({ at }: { at: string | null | undefined }) {
+  const now = useNow();
   if (!at) return <span className="muted">—</span>;
   const date = new Date(at);
-  return <time dateTime={at} title={date.toISOString()}>{date.toLocaleString()}</time>;
+  return (
+    <time dateTime={at} title={exactTime(date)}>
+      {relativeTime(date, new Date(now))}
+    </time>
+  );
 }
 
-export function Badge({ children, tone }: { children: ReactNode; tone?: string }) {
-  return <span className={`badge ${tone ?? ""}`}>{children}</span>;
+/** A label without an outcome: a priority, a capability, a scope. */
+export function Badge({ children, accent }: { children: ReactNode; accent?: boolean }) {
+  return <span className={`badge${accent ? " accent" : ""}`}>{children}</span>;
 }
 
-export function statusTone(status: string): string {
-  switch (status) {
-    case "SUCCEEDED":
-    case "DONE":
-    case "APPROVED":
-      return "ok";
-    case "FAILED":
-    case "DENIED":
-    case "CANCELLED":
-    case "INTERRUPTED":
-    case "EXPIRED":
-      return "bad";
-    case "WAITING_APPROVAL":
-    case "PENDING":
-    case "BLOCKED":
-      return "warn";
-    default:
-      return "info";
-  }
+export type Outcome = "success" | "failure" | "running" | "waiting" | "cancelled" | "neutral";
+
+const OUTCOMES: Record<string, Outcome> = {
+  // Runs and their attempts
+  QUEUED: "waiting",
+  DISPATCHING: "running",
+  DISPATCHED: "running",
+  RUNNING: "running",
+  WAITING_APPROVAL: "waiting",
+  CHECKPOINTING: "running",
+  HANDOFF_READY: "running",
+  HANDING_OFF: "running",
+  HANDED_OFF: "neutral",
+  BLOCKED: "waiting",
+  CANCELLING: "cancelled",
+  SUCCEEDED: "success",
+  FAILED: "failure",
+  CANCELLED: "cancelled",
+  INTERRUPTED: "failure",
+  STOPPED: "cancelled",
+  REFUSED: "failure",
+  UNDELIVERED: "failure",
+  LAPSED: "failure",
+  LOST: "failure",
+  // Approvals
+  PENDING: "waiting",
+  APPROVED: "success",
+  DENIED: "failure",
+  EXPIRED: "cancelled",
+  // Tasks
+  IN_PROGRESS: "running",
+  IN_REVIEW: "waiting",
+  DONE: "success",
+  // Connectors, agents, sessions and people
+  ONLINE: "success",
+  OFFLINE: "waiting",
+  REVOKED: "cancelled",
+  ACTIVE: "success",
+  DISABLED: "cancelled",
+};
+
+/** What a status means for the person looking at it, whatever kind of thing has it. */
+export function outcome(status: string): Outcome {
+  return OUTCOMES[status] ?? "neutral";
+}
+
+/** A status, coloured by its outcome; `children` when the words say more than the status. */
+export function Status({ of, children }: { of: string; children?: ReactNode }) {
+  const tone = outcome(of);
+  return (
+    <span className={`badge status ${tone}`} data-outcome={tone}>
+      {children ?? humanize(of)}
+    </span>
+  );
 }
 
 export function humanize(value: string): string {
   return value.charAt(0) + value.slice(1).toLowerCase().replace(/_/g, " ");
+}
+
+export interface Crumb {
+  label: string;
+  /** Absent for what has no page of its own (a workspace), and for the page itself. */
+  href?: string;
+}
+
+/** Where a page sits: Workspaces › workspace › project › task › run, the last one being here. */
+export function Breadcrumbs({ trail }: { trail: Crumb[] }) {
+  return (
+    <nav className="crumbs" aria-label="Breadcrumb">
+      <ol>
+        {trail.map((crumb, i) => (
+          <li key={i}>
+            {i === trail.length - 1 ? (
+              <span aria-current="page">{crumb.label}</span>
+            ) : crumb.href ? (
+              <Link href={crumb.href}>{crumb.label}</Link>
+            ) : (
+              crumb.label
+            )}
+          </li>
+        ))}
+      </ol>
+    </nav>
+  );
+}
+
+export const PRODUCT = "Agent Control Center";
+
+/** The browser tab's title: the page, then what it belongs to ("Board · Website · …"). */
+export function usePageTitle(...parts: (string | null | undefined)[]) {
+  const title = [...parts.filter(Boolean), PRODUCT].join(" · ");
+  useEffect(() => {
+    document.title = title;
+  }, [title]);
+}
+
+/**
+ * A button for what cannot be taken back: it asks first, in a modal dialog that names the
+ * consequence, and does nothing unless the person confirms.
+ */
+export function Confirm({
+  label,
+  question,
+  consequence,
+  confirm,
+  keep,
+  busy,
+  onConfirm,
+}: {
+  label: string;
+  question: string;
+  consequence: ReactNode;
+  /** The confirming button's words, unlike `label` so a test or screen reader tells them apart. */
+  confirm: string;
+  keep: string;
+  busy?: boolean;
+  onConfirm: () => void;
+}) {
+  const dialog = useRef<HTMLDialogElement>(null);
+  const title = useId();
+  // Its words are in the page only while it is open, where they cannot be mistaken for the page's.
+  const [open, setOpen] = useState(false);
+  useEffect(() => {
+    if (open) dialog.current?.showModal();
+  }, [open]);
+  const close = () => dialog.current?.close();
+  return (
+    <>
+      <Action busy={busy} className="danger" onClick={() => setOpen(true)}>
+        {label}
+      </Action>
+      {/* A layout class on the <dialog> itself would show it while closed. */}
+      <dialog ref={dialog} className="confirm card" aria-labelledby={title} onClose={() => setOpen(false)}>
+        {open && (
+          <div className="stack">
+            <h2 id={title}>{question}</h2>
+            <p>{consequence}</p>
+            {/* The safe choice comes first, so it has the focus when the dialog opens. */}
+            <div className="inline">
+              <button type="button" onClick={close}>
+                {keep}
+              </button>
+              <button
+                type="button"
+                className="danger solid"
+                onClick={() => {
+                  close();
+                  onConfirm();
+                }}
+              >
+                {confirm}
+              </button>
+            </div>
+          </div>
+        )}
+      </dialog>
+    </>
+  );
 }
