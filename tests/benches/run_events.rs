@@ -201,6 +201,9 @@ struct IngestRow {
     raw_rows: u64,
     raw_seconds: f64,
     raw_latency: Percentiles,
+    /// Acknowledgement latency with the connectors sending at half `acc`'s rate, from each event's scheduled time.
+    paced: Percentiles,
+    paced_rate: u64,
     load: String,
 }
 
@@ -265,10 +268,10 @@ async fn ingest_on(
     );
 
     let warmup = Duration::from_secs(config.seconds.min(2));
-    let (links_back, _, _) = pump_all(links, warmup, config.window, &data).await?;
+    let (links_back, _, _) = pump_all(links, warmup, config.window, None, &data).await?;
     let before = load_average();
     let (links, stats, elapsed) =
-        pump_all(links_back, Duration::from_secs(config.seconds), config.window, &data).await?;
+        pump_all(links_back, Duration::from_secs(config.seconds), config.window, None, &data).await?;
     let seconds = elapsed.as_secs_f64();
     println!(
         "acc: {} events persisted and acknowledged in {seconds:.2} s = {:.0} events/s (refusals {:?}); load {before} -> {}",
@@ -276,6 +279,18 @@ async fn ingest_on(
         stats.events as f64 / seconds,
         stats.refusals,
         load_average()
+    );
+
+    // The same connectors at half that rate, evenly paced: how long an acknowledgement takes when the server keeps up.
+    let paced_rate = (stats.events as f64 / seconds / 2.0).max(1.0) as u64;
+    let each = (paced_rate / links.len() as u64).max(1);
+    let (links, paced, _) =
+        pump_all(links, Duration::from_secs(config.seconds), config.window, Some(each), &data).await?;
+    let paced = Percentiles::of(paced.latencies);
+    println!(
+        "acc paced at {paced_rate} events/s ({each} per connector): ack latency p50 {} / p99 {}",
+        millis(paced.p50),
+        millis(paced.p99)
     );
 
     // Everything acknowledged is in the database, once.
@@ -325,6 +340,8 @@ async fn ingest_on(
         raw_rows,
         raw_seconds,
         raw_latency: Percentiles::of(raw_latencies),
+        paced,
+        paced_rate,
         load: load_average(),
     })
 }
@@ -334,6 +351,7 @@ async fn pump_all(
     links: Vec<IngestLink>,
     duration: Duration,
     window: u64,
+    pace: Option<u64>,
     data: &Json,
 ) -> Result<(Vec<IngestLink>, IngestStats, Duration)> {
     let started = Instant::now();
@@ -344,7 +362,7 @@ async fn pump_all(
             let data = data.clone();
             tokio::spawn(async move {
                 let mut stats = IngestStats::default();
-                let result = pump(&mut link, until, window, &data, &mut stats).await;
+                let result = pump(&mut link, until, window, pace, &data, &mut stats).await;
                 result.map(|()| (link, stats))
             })
         })
@@ -363,21 +381,38 @@ async fn pump_all(
     Ok((links, total, started.elapsed()))
 }
 
-/// Sends events as fast as acknowledgements allow (at most `window` in flight) until `until`, then drains.
-/// A refused event (an `internal` error, say) is sent again with its event id, and everything after it too.
-async fn pump(l: &mut IngestLink, until: Instant, window: u64, data: &Json, stats: &mut IngestStats) -> Result<()> {
+/// Sends events as fast as acknowledgements allow (at most `window` in flight), or with `pace`, that many a second
+/// on schedule, until `until`, then drains. A refused event (an `internal` error, say) is sent again with its event
+/// id, and everything after it too. A latency counts from an event's last send, or with `pace` from when it was due,
+/// so one held back by a full window counts its wait.
+async fn pump(
+    l: &mut IngestLink,
+    until: Instant,
+    window: u64,
+    pace: Option<u64>,
+    data: &Json,
+    stats: &mut IngestStats,
+) -> Result<()> {
     let mut heartbeat = tokio::time::interval(HEARTBEAT);
     heartbeat.tick().await;
+    let (started, before) = (Instant::now(), l.next - 1);
+    let due_at = |sequence: u64, rate: u64| started + schedule(rate, sequence - 1 - before);
     loop {
-        let sending = Instant::now() < until;
-        if sending && l.next <= l.acked + window {
-            while l.next <= l.acked + window {
+        let now = Instant::now();
+        let sending = now < until;
+        // The last sequence that may go now: the window's end, and with a pace, the last one due.
+        let due = pace.map_or(u64::MAX, |rate| before + (now - started).as_nanos() as u64 * rate / 1_000_000_000 + 1);
+        let last = (l.acked + window).min(due);
+        if sending && l.next <= last {
+            while l.next <= last {
                 let index = (l.next - 1) as usize;
                 if index == l.ids.len() {
                     l.ids.push(Uuid::now_v7());
-                    l.sent.push(Instant::now());
+                    l.sent.push(pace.map_or(now, |rate| due_at(l.next, rate)));
                 }
-                l.sent[index] = Instant::now();
+                if pace.is_none() {
+                    l.sent[index] = Instant::now();
+                }
                 let event = l.link.event(l.run, l.next, l.ids[index], data.clone());
                 l.link.sink.feed(Message::text(acc_protocol::encode(&event)?)).await?;
                 l.next += 1;
@@ -410,6 +445,8 @@ async fn pump(l: &mut IngestLink, until: Instant, window: u64, data: &Json, stat
             }
             _ = heartbeat.tick() => l.link.heartbeat(vec![l.run]).await?,
             _ = tokio::time::sleep_until(until.into()), if sending => {}
+            _ = tokio::time::sleep_until(pace.map_or(until, |rate| due_at(l.next, rate)).into()),
+                if sending && pace.is_some() && l.next <= l.acked + window => {}
         }
     }
 }
@@ -548,12 +585,12 @@ fn ingest_table(config: &Config, rows: &[IngestRow]) -> String {
         config.connectors, config.window, config.seconds, config.batch
     );
     out.push_str(
-        "| database | acc events/s | ack latency p50 / p99 | refusals | raw rows/s (median of 3) | raw commit p50 / p99 | acc/raw | load after |\n",
+        "| database | acc events/s | ack latency p50 / p99 | refusals | raw rows/s (median of 3) | raw commit p50 / p99 | acc/raw | ack p50 / p99 at half acc's rate | load after |\n",
     );
-    out.push_str("|---|---:|---:|---|---:|---:|---:|---|\n");
+    out.push_str("|---|---:|---:|---|---:|---:|---:|---:|---|\n");
     for row in rows {
         out.push_str(&format!(
-            "| {} | {:.0} ({} in {:.1} s) | {} / {} | {} | {:.0} ({} in {:.2} s) | {} / {} | **{:.3}** | {} |\n",
+            "| {} | {:.0} ({} in {:.1} s) | {} / {} | {} | {:.0} ({} in {:.2} s) | {} / {} | **{:.3}** | {} / {} ({}/s) | {} |\n",
             row.backend,
             row.rate(),
             row.events,
@@ -567,6 +604,9 @@ fn ingest_table(config: &Config, rows: &[IngestRow]) -> String {
             millis(row.raw_latency.p50),
             millis(row.raw_latency.p99),
             row.rate() / row.raw_rate(),
+            millis(row.paced.p50),
+            millis(row.paced.p99),
+            row.paced_rate,
             row.load,
         ));
     }
