@@ -50,9 +50,8 @@ mod close {
 
 const ACCESS_CHANGED: &str = "your access changed; reconnect to continue with it";
 
-/// Tungstenite's default read buffer is 128 KiB per socket, zero-filled. Client messages are small
-/// (a subscribe is a few hundred bytes); a larger one grows the buffer while it is read.
-const READ_BUFFER_BYTES: usize = 2048;
+/// Tungstenite's default read buffer is 128 KiB per socket, zero-filled; client messages are small.
+const READ_BUFFER_BYTES: usize = 4096;
 
 #[derive(Debug, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
