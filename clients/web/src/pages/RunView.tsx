@@ -1,6 +1,6 @@
 // One run: its state and attempt timeline, the actions on it, and its event stream — live,
 // virtualised, following the tail, and resumed from its cursor after a reconnect or a sleep.
-import { useCallback, useEffect, useMemo, useRef, useState, type FormEvent } from "react";
+import { useEffect, useMemo, useRef, useState, type FormEvent } from "react";
 import { useMutation, useQuery, useSubscription } from "urql";
 import { useVirtualizer } from "@tanstack/react-virtual";
 import { graphql } from "../gql";
@@ -11,7 +11,7 @@ import { MAX_EVENTS, loadEvents, saveEvents } from "../api/eventArchive";
 import { Action, Breadcrumbs, Confirm, ErrorBox, Loading, Status, Unavailable, When, humanize, useOnline, usePageTitle } from "../ui/components";
 import { Link, navigate } from "../ui/router";
 import { AgentsQuery, StartRunMutation } from "./TaskDetail";
-import { TERMINAL, attemptState, runOffer, streamShown } from "./runState";
+import { TERMINAL, attemptState, cachedRunBehind, runOffer, streamShown, type StreamedStatus } from "./runState";
 import { useCurrentProject } from "../notifications";
 
 const RunQuery = graphql(`
@@ -126,14 +126,15 @@ export function RunView({ runId }: { runId: string }) {
   usePageTitle("Run", run?.task.title, run?.task.project?.name);
 
   // The event stream is the run's history in order; a query answer or an update that crossed it
-  // on the way can leave the cached run behind. When they disagree, ask the server again.
+  // on the way can leave the cached run behind (`cachedRunBehind`). Then ask the server again,
+  // also after an answer that was itself already behind.
+  const [streamed, setStreamed] = useState<StreamedStatus | null>(null);
   const status = run?.status;
-  const syncStatus = useCallback(
-    (streamed: string) => {
-      if (status && streamed.toUpperCase() !== status) refetch({ requestPolicy: "network-only" });
-    },
-    [status, refetch],
-  );
+  const updatedAt = run?.updatedAt;
+  useEffect(() => {
+    if (!streamed || !status || !updatedAt || fetching) return;
+    if (cachedRunBehind(streamed, { status, updatedAt })) refetch({ requestPolicy: "network-only" });
+  }, [streamed, status, updatedAt, fetching, refetch]);
 
   if (fetching && !data) return <Loading what="the run" />;
   if (!run) return <Unavailable error={error} what="run" />;
@@ -162,7 +163,7 @@ export function RunView({ runId }: { runId: string }) {
       {projectId && <RunActions run={run} projectId={projectId} />}
       <div className="grid-2">
         <Timeline run={run} />
-        <EventStream runId={run.id} ended={terminal} onStatus={syncStatus} />
+        <EventStream runId={run.id} ended={terminal} onStatus={setStreamed} />
       </div>
     </section>
   );
@@ -343,7 +344,15 @@ const STATE_LABEL: Record<StreamState | "loading", string> = {
   failed: "stopped",
 };
 
-function EventStream({ runId, ended, onStatus }: { runId: string; ended: boolean; onStatus: (status: string) => void }) {
+function EventStream({
+  runId,
+  ended,
+  onStatus,
+}: {
+  runId: string;
+  ended: boolean;
+  onStatus: (status: StreamedStatus) => void;
+}) {
   const [events, setEvents] = useState<StreamEvent[]>([]);
   const [state, setState] = useState<{ state: StreamState; detail?: string }>({ state: "connecting" });
   const [follow, setFollow] = useState(true);
@@ -413,14 +422,11 @@ function EventStream({ runId, ended, onStatus }: { runId: string; ended: boolean
   const last = events.at(-1)?.sequence ?? null;
   const first = events[0]?.sequence ?? null;
   const summary = useMemo(() => (first === null ? "no events yet" : `sequence ${first}–${last}`), [first, last]);
-  const streamedStatus = useMemo(() => {
-    const latest = events.findLast((e) => e.kind === "status");
-    const data = latest?.data as { status?: unknown } | undefined;
-    return typeof data?.status === "string" ? data.status : null;
-  }, [events]);
+  const latestStatus = useMemo(() => events.findLast((e) => e.kind === "status"), [events]);
   useEffect(() => {
-    if (streamedStatus) onStatus(streamedStatus);
-  }, [streamedStatus, onStatus]);
+    const data = latestStatus?.data as { status?: unknown } | undefined;
+    if (latestStatus && typeof data?.status === "string") onStatus({ status: data.status, at: latestStatus.occurredAt });
+  }, [latestStatus, onStatus]);
   const online = useOnline();
   const shown = streamShown(state.state, ended);
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { attemptState, runOffer, streamShown } from "./runState";
+import { attemptState, cachedRunBehind, runOffer, streamShown } from "./runState";
 
 const saver = { name: "saver", capabilities: ["CHECKPOINT"] };
 const careful = { name: "careful", capabilities: [] };
@@ -64,5 +64,19 @@ describe("streamShown", () => {
     expect(streamShown("live", true)).toBe("loading");
     expect(streamShown("ended", true)).toBe("ended");
     expect(streamShown("live", false)).toBe("live");
+  });
+});
+
+describe("cachedRunBehind", () => {
+  const run = { status: "CHECKPOINTING", updatedAt: "2026-12-04T10:00:00.100Z" };
+  it("is behind when the stream showed a later change the cache does not have", () => {
+    // A checkpoint request's answer, read before the checkpoint was taken, arrived after the stream's `running`.
+    expect(cachedRunBehind({ status: "running", at: "2026-12-04T10:00:00.250Z" }, run)).toBe(true);
+  });
+  it("is not behind when the stream says the same", () => {
+    expect(cachedRunBehind({ status: "checkpointing", at: "2026-12-04T10:00:00.250Z" }, run)).toBe(false);
+  });
+  it("is not behind when the stream itself is behind the run", () => {
+    expect(cachedRunBehind({ status: "running", at: "2026-12-04T10:00:00.050Z" }, run)).toBe(false);
   });
 });

@@ -91,3 +91,19 @@ export function attemptState(attempt: AttemptLike, run: { status: RunStatus }, l
 export function streamShown(state: StreamState, runEnded: boolean): StreamState | "loading" {
   return runEnded && (state === "live" || state === "connecting") ? "loading" : state;
 }
+
+/** The latest status change the event stream has shown, and when it happened. */
+export interface StreamedStatus {
+  status: string;
+  at: string;
+}
+
+/**
+ * Whether the cached run is behind its event stream: the stream's latest status change happened
+ * after the run was last updated, and says otherwise. An answer read before the run moved on (a
+ * mutation's, say) can arrive after the stream showed the move; a stream that is itself behind
+ * (its latest change older than the run) is not a reason to ask again.
+ */
+export function cachedRunBehind(streamed: StreamedStatus, run: { status: string; updatedAt: string }): boolean {
+  return streamed.status.toUpperCase() !== run.status && Date.parse(streamed.at) > Date.parse(run.updatedAt);
+}
