@@ -27,6 +27,20 @@ struct RunningRun {
     run_id: Uuid,
 }
 
+/// Waits until nothing has touched the database for a moment: the run shows as running as soon as
+/// its status commits, while the start's acknowledgement is still being handled.
+async fn settled(counted: &CountedApp) {
+    let mut last = counted.statements();
+    loop {
+        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+        let now = counted.statements();
+        if now == last {
+            return;
+        }
+        last = now;
+    }
+}
+
 async fn running_run(counted: &CountedApp) -> RunningRun {
     let base = counted.serve();
     let address = base.trim_start_matches("http://");
@@ -55,6 +69,7 @@ async fn running_run(counted: &CountedApp) -> RunningRun {
     let run = started.data("startRun")["id"].as_str().unwrap().to_owned();
     let (run_id, _) = connector.accept_start().await;
     common::wait_status_within(&owner, &run, "RUNNING", std::time::Duration::from_secs(10)).await;
+    settled(counted).await;
     RunningRun { owner, connector, connector_id, run, run_id }
 }
 
