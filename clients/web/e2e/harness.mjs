@@ -264,6 +264,30 @@ export async function until(check, timeout = 30_000) {
   }
 }
 
+/** Asks before it acts, then reports the decision it got. */
+export const CAREFUL = commandAgent(
+  "careful",
+  `read input; echo '{"acc": "approval_request", "action": "deploy the site", "reason": "the test asks"}'; read decision; echo "decision: $decision"`,
+  true,
+);
+
+/** Fails at once. */
+export const FAILING = commandAgent("failing", `echo 'trying'; echo 'it broke' >&2; exit 3`);
+
+/**
+ * A page of a new browser context with `options`, watched, opened on `url` and signed in as the
+ * owner; it is added to `pages`, which the test closes after each test.
+ */
+export async function openSignedIn(browser, pages, options, url) {
+  const context = await browser.newContext(options);
+  const page = await context.newPage();
+  pages.push(page);
+  await watch(page);
+  await page.goto(url);
+  await signInAsOwner(page);
+  return page;
+}
+
 /** Signs the page in as the owner, from the sign-in page any path shows first. */
 export async function signInAsOwner(page) {
   await page.getByLabel("Email").fill(OWNER.email);

@@ -8,30 +8,21 @@ import { after, afterEach, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import {
+  CAREFUL,
+  FAILING,
   SAVER,
   WIDTHS,
   answerConfirmation,
   assertNoCspViolations,
-  commandAgent,
   enrollAsShown,
   launchBrowser,
+  openSignedIn,
   resetArtifacts,
   screenshot,
   setUpServer,
-  signInAsOwner,
   startProxy,
   until,
-  watch,
 } from "./harness.mjs";
-
-// Asks before it acts, then finishes with the decision it got.
-const CAREFUL = commandAgent(
-  "careful",
-  `read input; echo '{"acc": "approval_request", "action": "deploy the site", "reason": "the test asks"}'; read decision; echo "decision: $decision"`,
-  true,
-);
-// Fails at once.
-const FAILING = commandAgent("failing", `echo 'it broke' >&2; exit 3`);
 
 const WAIT = { timeout: 30_000 };
 
@@ -64,13 +55,7 @@ after(async () => {
 
 /** A signed-in page, opened on `path`, in a browser context with `options`. */
 async function signedIn(options, path = "/") {
-  const context = await browser.newContext(options);
-  const page = await context.newPage();
-  pages.push(page);
-  await watch(page);
-  await page.goto(`${proxy.url}${path}`);
-  await signInAsOwner(page);
-  return page;
+  return openSignedIn(browser, pages, options, `${proxy.url}${path}`);
 }
 
 async function startRun(agentId) {

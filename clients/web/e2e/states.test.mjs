@@ -8,6 +8,8 @@ import { after, afterEach, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import {
+  CAREFUL,
+  FAILING,
   CHATTY,
   OWNER,
   SAVER,
@@ -17,29 +19,20 @@ import {
   commandAgent,
   enrollAsShown,
   launchBrowser,
+  openSignedIn,
   resetArtifacts,
   screenshot,
   setUpServer,
-  signInAsOwner,
   startProxy,
   until,
-  watch,
 } from "./harness.mjs";
 
-// Asks before it acts, then reports the decision it got.
-const CAREFUL = commandAgent(
-  "careful",
-  `read input; echo '{"acc": "approval_request", "action": "deploy the site", "reason": "the test asks"}'; read decision; echo "decision: $decision"`,
-  true,
-);
 // Asks with the long, unbroken words real commands have.
 const DEPLOYER = commandAgent(
   "deployer",
   `read input; echo '{"acc": "approval_request", "action": "kubectl --context=production-eu-west-1 rollout restart deployment/website-frontend-canary-2026-12-03", "reason": "https://acme.example.com/runbooks/deployments/website-frontend-canary-rollouts"}'; read decision`,
   true,
 );
-// Fails at once.
-const FAILING = commandAgent("failing", `echo 'trying'; echo 'it broke' >&2; exit 3`);
 
 const WAIT = { timeout: 30_000 };
 
@@ -73,13 +66,7 @@ after(async () => {
 
 /** A signed-in page at `width`, opened on `path`. */
 async function signedIn(width, path = "/") {
-  const context = await browser.newContext(WIDTHS[width]);
-  const page = await context.newPage();
-  pages.push(page);
-  await watch(page);
-  await page.goto(`${proxy.url}${path}`);
-  await signInAsOwner(page);
-  return page;
+  return openSignedIn(browser, pages, WIDTHS[width], `${proxy.url}${path}`);
 }
 
 /** A run of the task on `agentId`, once it reached `status`. */
