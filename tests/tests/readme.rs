@@ -200,7 +200,7 @@ async fn outputs(client: &Client, run_id: &str) -> Vec<Value> {
 /// The run of `Runs` with this id.
 async fn run_of(client: &Client, readme: &Readme, task: &str, run_id: &str) -> Value {
     let runs = client.gql(readme.op("Runs"), json!({"taskId": task})).await;
-    runs.data("runs").as_array().unwrap().iter().find(|r| r["id"] == run_id).unwrap().clone()
+    runs.data("node")["runs"].as_array().unwrap().iter().find(|r| r["id"] == run_id).unwrap().clone()
 }
 
 /// The next approval event that is not about an approval already seen.

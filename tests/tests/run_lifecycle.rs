@@ -362,6 +362,8 @@ on_both_databases!(a_run_cancelled_while_it_waits_for_approval_stores_its_agents
     wait_status(&f.owner, &run_id, "WAITING_APPROVAL", None).await;
 
     // The agent is alive: it is asked to stop, and the run ends only when it has.
+    let project_runs = "subscription($p: ID!) { runUpdated(projectId: $p) { id status attempts { number endedAt } } }";
+    let mut updates = f.owner.subscribe(project_runs, json!({"p": f.project_id})).await.unwrap();
     let cancelled = f.owner.gql("mutation($r: ID!) { cancelRun(runId: $r) { status } }", json!({"r": run_id})).await;
     assert_eq!(cancelled.data("cancelRun")["status"], "CANCELLING");
     assert!(approvals(&f.owner, &f.project_id, Some("PENDING")).await.is_empty(), "nothing is left to decide");
@@ -373,6 +375,14 @@ on_both_databases!(a_run_cancelled_while_it_waits_for_approval_stores_its_agents
     let stopped = connector.event(run, 2, EventKind::Result, json!({"outcome": "cancelled", "signal": 15}));
     assert_eq!(connector.emit(stopped).await, Ok(2));
     wait_status(&f.owner, &run_id, "CANCELLED", None).await;
+    // Whoever sees the run ended sees its attempt ended with it, never still running.
+    let ended = loop {
+        let update = updates.next().await.unwrap();
+        if update["data"]["runUpdated"]["status"] == "CANCELLED" {
+            break update["data"]["runUpdated"].clone();
+        }
+    };
+    assert!(ended["attempts"][0]["endedAt"].is_string(), "the attempt ends in the run's last update: {ended}");
     let events = common::events(&f.owner, &run_id).await;
     let result = events.iter().position(|e| e["kind"] == "result").expect("the agent's result is stored");
     assert_eq!(events[result]["data"]["signal"], 15);
@@ -541,4 +551,79 @@ on_both_databases!(checkpoints_need_the_capability_and_a_refusal_resumes_the_run
         view.data("node")["checkpoints"],
         json!([{"reason": "before lunch", "data": {"reason": "before lunch", "state": {"step": 7}}, "targetAgent": null}])
     );
+});
+
+/// A run of `task` that its agent ends with `outcome` (or leaves running, with none).
+async fn finished_run(owner: &Client, connector: &mut RawConnector, task: &Value, outcome: Option<&str>) -> String {
+    let run_id = start_run(owner, task).await;
+    let (run, _) = connector.accept_start().await;
+    let Some(outcome) = outcome else {
+        wait_status(owner, &run_id, "RUNNING", None).await;
+        return run_id;
+    };
+    let result = connector.event(run, 1, EventKind::Result, json!({"outcome": outcome}));
+    assert_eq!(connector.emit(result).await, Ok(1));
+    wait_status(owner, &run_id, &outcome.to_uppercase(), None).await;
+    run_id
+}
+
+/// The ids of a `runs` connection's nodes, in order.
+async fn listed(owner: &Client, filter: Value, last: Option<i32>) -> Vec<String> {
+    let query = "query($f: RunFilter, $l: Int) { runs(filter: $f, last: $l) { edges { node { id } } } }";
+    let page = owner.gql(query, json!({"f": filter, "l": last})).await;
+    page.data("runs")["edges"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["node"]["id"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+on_both_databases!(runs_are_listed_across_tasks_by_status_agent_project_and_time, |db: TestDb| async move {
+    let server = Server::start(db).await;
+    let f = common::fixture(&server).await;
+    let (mut connector, _) = raw_connector(&server, &f).await;
+    connector.hello("worker", vec![Capability::Stream]).await;
+    let agents = f.owner.gql("query($p: ID!) { agents(projectId: $p) { id } }", json!({"p": f.project_id})).await;
+    let agent = agents.data("agents")[0]["id"].clone();
+    let flaky = common::create_task(&f.owner, &f.project_id, "Flaky").await;
+    let flaky_failed = finished_run(&f.owner, &mut connector, &flaky["id"], Some("failed")).await;
+    let flaky_ok = finished_run(&f.owner, &mut connector, &flaky["id"], Some("succeeded")).await;
+    let broken = common::create_task(&f.owner, &f.project_id, "Broken").await;
+    let broken = finished_run(&f.owner, &mut connector, &broken["id"], Some("failed")).await;
+    let going = common::create_task(&f.owner, &f.project_id, "Going").await;
+    let going = finished_run(&f.owner, &mut connector, &going["id"], None).await;
+    let (flaky_failed, flaky_ok, broken, going) =
+        (flaky_failed.as_str(), flaky_ok.as_str(), broken.as_str(), going.as_str());
+
+    // Every readable run, oldest first; `last` for the newest.
+    assert_eq!(listed(&f.owner, json!(null), None).await, [flaky_failed, flaky_ok, broken, going]);
+    assert_eq!(listed(&f.owner, json!(null), Some(2)).await, [broken, going]);
+    // By status; and only each task's latest run: the task that failed once and then succeeded
+    // is no longer a failure.
+    assert_eq!(listed(&f.owner, json!({"status": ["FAILED"]}), None).await, [flaky_failed, broken]);
+    assert_eq!(listed(&f.owner, json!({"status": ["FAILED"], "latestOfTask": true}), None).await, [broken]);
+    assert_eq!(listed(&f.owner, json!({"status": ["RUNNING", "QUEUED"]}), None).await, [going]);
+    assert_eq!(listed(&f.owner, json!({"agentId": agent, "status": ["SUCCEEDED"]}), None).await, [flaky_ok]);
+    // By project: another project has none of them.
+    let other = f.owner.gql(op!("create_project"), json!({"workspaceId": f.workspace_id, "name": "Other"})).await;
+    let other = other.data("createProject")["id"].clone();
+    assert!(listed(&f.owner, json!({"projectId": other}), None).await.is_empty());
+    assert_eq!(listed(&f.owner, json!({"projectId": f.project_id}), None).await.len(), 4);
+    // By when they were created: `from` included, `to` excluded.
+    let node = f.owner.gql("query($id: ID!) { node(id: $id) { ... on TaskRun { createdAt } } }", json!({"id": broken}));
+    let at = node.await.data("node")["createdAt"].clone();
+    assert_eq!(listed(&f.owner, json!({"from": at}), None).await, [broken, going]);
+    assert_eq!(listed(&f.owner, json!({"to": at}), None).await, [flaky_failed, flaky_ok]);
+
+    // Bad filters are refused, typed, and say why.
+    let query = "query($f: RunFilter) { runs(filter: $f) { edges { node { id } } } }";
+    let backwards = f.owner.gql(query, json!({"f": {"from": at, "to": at}})).await;
+    backwards.expect_code("VALIDATION");
+    let not_a_project = f.owner.gql(query, json!({"f": {"projectId": agent}})).await;
+    not_a_project.expect_code("VALIDATION");
+    let huge = f.owner.gql("{ runs(first: 100000) { edges { node { id } } } }", json!({})).await;
+    huge.expect_code("VALIDATION");
+    let unknown = f.owner.gql(query, json!({"f": {"status": ["SLEEPING"]}})).await;
+    unknown.expect_code("VALIDATION");
 });

@@ -160,8 +160,9 @@ async fn a_run_over_its_token_budget_is_stopped_by_the_gateway() {
             )
             .await;
     refused.expect_code("VALIDATION");
-    let runs = g.f.owner.gql("query($t: ID!) { runs(taskId: $t) { id } }", json!({"t": task["id"]})).await;
-    assert_eq!(runs.data("runs"), &json!([]));
+    let runs =
+        g.f.owner.gql("query($t: ID!) { node(id: $t) { ... on Task { runs { id } } } }", json!({"t": task["id"]}));
+    assert_eq!(runs.await.data("node")["runs"], json!([]));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

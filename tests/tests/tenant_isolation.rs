@@ -372,7 +372,13 @@ fn rows(a: &TenantA, b_project: &str, b_task: &str) -> Vec<Row> {
             json!({"w": a.workspace}),
             NotFound,
         ),
-        row("runs", "query($t: ID!) { runs(taskId: $t) { id } }", json!({"t": a.task}), NotFound),
+        row("runs", "{ runs { edges { node { id task { title } } } } }", json!({}), OwnDataOnly),
+        row(
+            "runs",
+            "query($p: ID!) { runs(filter: {projectId: $p, latestOfTask: true}) { edges { node { id } } } }",
+            json!({"p": a.project}),
+            NotFound,
+        ),
         row(
             "runEvents",
             "query($r: ID!) { runEvents(runId: $r) { edges { node { sequence } } } }",

@@ -7,6 +7,11 @@
 //! and it loads them all while they wait for the result. So a page costs one query per relation
 //! whatever its size, and no request ever sleeps to wait for keys (async-graphql's `DataLoader`
 //! waits a fixed delay in a spawned task instead).
+//!
+//! "Once its siblings ran" holds on a runtime worker's task, where every request runs: there
+//! tokio wakes a `yield_now` only after the task's whole poll. Outside one (a test's own body on
+//! a multi-thread runtime) it wakes at once, and a sibling that finishes first lets the engine
+//! poll the yielder again before the rest of the pass joined.
 
 use std::any::{Any, TypeId};
 use std::collections::HashMap;

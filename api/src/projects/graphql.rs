@@ -19,6 +19,7 @@ use crate::graphql::{BatchLoader, ContextExt, gql_error};
 use crate::identity::actor::Actor;
 use crate::identity::graphql::{User, load_user};
 use crate::ids::{NodeKind, decode, gid};
+use crate::runs::graphql::{RunLoader, RunsOfTask, TaskRun};
 
 #[derive(Enum, Copy, Clone, Eq, PartialEq)]
 #[graphql(remote = "crate::projects::TaskStatus")]
@@ -149,6 +150,12 @@ impl Task {
     async fn project(&self, ctx: &Context<'_>) -> async_graphql::Result<Option<Project>> {
         let loader = ctx.data_unchecked::<BatchLoader<ProjectLoader>>();
         Ok(loader.load_one(ProjectKey(self.0.project_id)).await?.map(Project))
+    }
+    /// The task's runs, oldest first.
+    async fn runs(&self, ctx: &Context<'_>) -> async_graphql::Result<Vec<TaskRun>> {
+        let loader = ctx.data_unchecked::<BatchLoader<RunLoader>>();
+        let runs = loader.load_one(RunsOfTask(self.0.id)).await?.unwrap_or_default();
+        Ok(runs.into_iter().map(TaskRun).collect())
     }
     async fn assignee(&self, ctx: &Context<'_>) -> async_graphql::Result<Option<User>> {
         match self.0.assignee_user_id {
@@ -517,6 +524,9 @@ impl ProjectSubscription {
 
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct ProjectKey(Uuid);
+/// A task by id, for the lists that show one per row (runs, approvals).
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct TaskKey(pub Uuid);
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct DependenciesOf(Uuid);
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
@@ -538,6 +548,17 @@ impl Loader<ProjectKey> for ProjectLoader {
         let ids: Vec<Uuid> = keys.iter().map(|k| k.0).collect();
         let projects = self.services.projects.projects_by_ids(&self.actor, &ids).await.map_err(gql_error)?;
         Ok(projects.into_iter().map(|p| (ProjectKey(p.id), p)).collect())
+    }
+}
+
+impl Loader<TaskKey> for ProjectLoader {
+    type Value = task::Model;
+    type Error = async_graphql::Error;
+
+    async fn load(&self, keys: &[TaskKey]) -> Result<HashMap<TaskKey, Self::Value>, Self::Error> {
+        let ids: Vec<Uuid> = keys.iter().map(|k| k.0).collect();
+        let tasks = self.services.projects.tasks_by_ids(&self.actor, &ids).await.map_err(gql_error)?;
+        Ok(tasks.into_iter().map(|t| (TaskKey(t.id), t)).collect())
     }
 }
 

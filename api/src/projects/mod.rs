@@ -660,6 +660,18 @@ impl ProjectService {
     }
 
     /// Projects by id for a page that fans out to them; other tenants' ids are skipped.
+    /// Of `ids`, the tasks the caller may read (a page of runs showing their tasks, say).
+    pub async fn tasks_by_ids(&self, actor: &Actor, ids: &[Uuid]) -> Result<Vec<task::Model>> {
+        let tasks = task::Entity::find()
+            .filter(task::Column::Id.is_in(ids.iter().copied()))
+            .filter(task::Column::OrganizationId.eq(actor.organization_id))
+            .all(&self.db)
+            .await?;
+        let projects: Vec<Uuid> = tasks.iter().map(|t| t.project_id).collect();
+        let readable: HashSet<Uuid> = self.projects_by_ids(actor, &projects).await?.into_iter().map(|p| p.id).collect();
+        Ok(tasks.into_iter().filter(|t| readable.contains(&t.project_id)).collect())
+    }
+
     pub async fn projects_by_ids(&self, actor: &Actor, ids: &[Uuid]) -> Result<Vec<project::Model>> {
         Ok(project::Entity::find()
             .filter(project::Column::Id.is_in(ids.iter().copied()))

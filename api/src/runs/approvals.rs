@@ -128,23 +128,6 @@ impl RunService {
         Ok(row)
     }
 
-    /// The projects whose approvals the caller may read: `project_id` alone, or all readable ones.
-    async fn approval_projects(&self, actor: &Actor, project_id: Option<Uuid>) -> Result<HashSet<Uuid>> {
-        let readable: HashSet<Uuid> = project::Entity::find()
-            .filter(project::Column::OrganizationId.eq(actor.organization_id))
-            .all(&self.db)
-            .await?
-            .into_iter()
-            .filter(|p| actor.role_on(&path(p)).is_some())
-            .map(|p| p.id)
-            .collect();
-        match project_id {
-            Some(id) if readable.contains(&id) => Ok(HashSet::from([id])),
-            Some(_) => Err(CommonError::NotFound("project").into()),
-            None => Ok(readable),
-        }
-    }
-
     /// Approvals of one project, or of every project the caller can read, oldest first.
     pub async fn approvals(
         &self,
@@ -153,7 +136,7 @@ impl RunService {
         status: Option<ApprovalStatus>,
         page: &PageRequest,
     ) -> Result<Page<approval::Model>> {
-        let projects = self.approval_projects(actor, project_id).await?;
+        let projects = self.readable_projects(actor, project_id).await?;
         let mut select = approval::Entity::find().filter(approval::Column::ProjectId.is_in(projects));
         if let Some(status) = status {
             select = select.filter(approval::Column::Status.eq(status));
@@ -168,7 +151,7 @@ impl RunService {
         if project_id.is_none() && actor.role_on(&organization).is_some() {
             return Ok(ApprovalAudience::Organization(actor.organization_id));
         }
-        Ok(ApprovalAudience::Projects(self.approval_projects(actor, project_id).await?))
+        Ok(ApprovalAudience::Projects(self.readable_projects(actor, project_id).await?))
     }
 
     /// A person decides a pending approval. Approving issues the token the connector verifies;

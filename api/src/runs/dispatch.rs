@@ -575,9 +575,6 @@ impl RunService {
             if RunStatus::from_stored(&run.status) == RunStatus::Cancelling {
                 let reason = Some("forced: the connector did not confirm in time".to_owned());
                 self.set_status_if(run.id, RunStatus::Cancelling, RunStatus::Cancelled, reason).await?;
-                if let Some(attempt) = self.current_attempt(run.id).await? {
-                    self.end_attempt(attempt.id, Ended).await?;
-                }
             } else {
                 let reason = Some("the source agent did not stop in time; handing off anyway".to_owned());
                 self.set_status_if(run.id, RunStatus::HandoffReady, RunStatus::Dispatching, reason).await?;

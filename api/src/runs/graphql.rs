@@ -8,7 +8,7 @@ use acc_entity::{agent, approval, checkpoint, run_attempt, run_event, task_run};
 use async_graphql::connection::{Connection, Edge};
 use async_graphql::dataloader::Loader;
 
-use async_graphql::{Context, Data, Enum, ID, Json, Object, Subscription};
+use async_graphql::{Context, Data, Enum, ID, InputObject, Json, Object, Subscription};
 use chrono::{DateTime, Utc};
 use futures_util::{Stream, StreamExt};
 use uuid::Uuid;
@@ -23,7 +23,7 @@ use crate::graphql::{BatchLoader, ContextExt, gql_error};
 use crate::identity::actor::Actor;
 use crate::identity::graphql::{User, load_user};
 use crate::ids::{NodeKind, decode, gid};
-use crate::projects::graphql::Task;
+use crate::projects::graphql::{ProjectLoader, Task, TaskKey};
 
 #[derive(Enum, Copy, Clone, Eq, PartialEq)]
 #[graphql(remote = "crate::runs::state::RunStatus")]
@@ -76,7 +76,9 @@ impl TaskRun {
         self.0.updated_at
     }
     async fn task(&self, ctx: &Context<'_>) -> async_graphql::Result<Task> {
-        ctx.services().projects.task(ctx.actor()?, self.0.task_id).await.map(Task).map_err(gql_error)
+        let loader = ctx.data_unchecked::<BatchLoader<ProjectLoader>>();
+        let task = loader.load_one(TaskKey(self.0.task_id)).await?;
+        task.map(Task).ok_or_else(|| gql_error(crate::error::CommonError::NotFound("task")))
     }
     /// The agent of the current attempt (before the first dispatch: the one asked for).
     async fn agent(&self, ctx: &Context<'_>) -> async_graphql::Result<Option<Agent>> {
@@ -306,6 +308,42 @@ impl RunEvent {
     }
 }
 
+/// Which runs `runs` lists; every field narrows the list.
+#[derive(InputObject, Default)]
+pub struct RunFilter {
+    project_id: Option<ID>,
+    agent_id: Option<ID>,
+    /// Any of these statuses.
+    #[graphql(default)]
+    status: Vec<RunStatus>,
+    /// Only each task's latest run: what each task's state is now.
+    #[graphql(default)]
+    latest_of_task: bool,
+    /// Created at or after.
+    from: Option<DateTime<Utc>>,
+    /// Created before.
+    to: Option<DateTime<Utc>>,
+}
+
+impl RunFilter {
+    fn into_domain(self) -> async_graphql::Result<super::RunFilter> {
+        let id = |id: Option<ID>, kind| id.map(|id| decode(&id, kind)).transpose();
+        if let (Some(from), Some(to)) = (self.from, self.to)
+            && from >= to
+        {
+            return Err(gql_error(crate::error::CommonError::validation("`from` must be before `to`")));
+        }
+        Ok(super::RunFilter {
+            project_id: id(self.project_id, NodeKind::Project)?,
+            agent_id: id(self.agent_id, NodeKind::Agent)?,
+            statuses: self.status.into_iter().map(Into::into).collect(),
+            latest_of_task: self.latest_of_task,
+            from: self.from,
+            to: self.to,
+        })
+    }
+}
+
 fn cursor(raw: Option<String>) -> async_graphql::Result<i64> {
     match raw {
         None => Ok(0),
@@ -320,11 +358,23 @@ pub struct RunQuery;
 
 #[Object]
 impl RunQuery {
-    /// The runs of a task, oldest first.
-    async fn runs(&self, ctx: &Context<'_>, task_id: ID) -> async_graphql::Result<Vec<TaskRun>> {
-        let task = decode(&task_id, NodeKind::Task)?;
-        let rows = ctx.services().runs.runs_of_task(ctx.actor()?, task).await.map_err(gql_error)?;
-        Ok(rows.into_iter().map(TaskRun).collect())
+    /// Runs the caller can read, oldest first (`last` for the newest): of one project, one agent,
+    /// in some statuses, created in a time range, or only each task's latest run. A task's own
+    /// runs are `Task.runs`.
+    #[allow(clippy::too_many_arguments)]
+    async fn runs(
+        &self,
+        ctx: &Context<'_>,
+        filter: Option<RunFilter>,
+        first: Option<i32>,
+        after: Option<String>,
+        last: Option<i32>,
+        before: Option<String>,
+    ) -> async_graphql::Result<Connection<String, TaskRun>> {
+        let filter = filter.unwrap_or_default().into_domain()?;
+        let page = page_request(after, before, first, last)?;
+        let rows = ctx.services().runs.runs(ctx.actor()?, &filter, &page).await.map_err(gql_error)?;
+        Ok(connection(rows, |r| r.id, TaskRun))
     }
 
     /// Approvals of one project, or of every project the caller can read; by default the pending
@@ -525,6 +575,9 @@ pub struct CheckpointsOf(Uuid);
 pub struct AgentKey(Uuid);
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct UsageOf(Uuid);
+/// The runs of a task, for `Task.runs`.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct RunsOfTask(pub Uuid);
 
 /// Batches what a list of runs fans out to, one query per relation per list.
 pub struct RunLoader {
@@ -574,6 +627,16 @@ impl Loader<UsageOf> for RunLoader {
     async fn load(&self, keys: &[UsageOf]) -> Result<HashMap<UsageOf, Self::Value>, Self::Error> {
         let ids: Vec<Uuid> = keys.iter().map(|k| k.0).collect();
         Ok(keyed(self.services.runs.usage_of(&self.actor, &ids).await.map_err(gql_error)?, UsageOf))
+    }
+}
+
+impl Loader<RunsOfTask> for RunLoader {
+    type Value = Vec<task_run::Model>;
+    type Error = async_graphql::Error;
+
+    async fn load(&self, keys: &[RunsOfTask]) -> Result<HashMap<RunsOfTask, Self::Value>, Self::Error> {
+        let ids: Vec<Uuid> = keys.iter().map(|k| k.0).collect();
+        Ok(keyed(self.services.runs.runs_of_tasks(&self.actor, &ids).await.map_err(gql_error)?, RunsOfTask))
     }
 }
 

@@ -390,9 +390,8 @@ impl RunService {
             }
             _ => {}
         }
-        self.set_status(run_id, to, outcome_reason(data)).await?;
-        self.end_attempt(attempt_id, Ended).await?;
-        Ok(())
+        // The terminal step closes the attempt with the run.
+        self.set_status(run_id, to, outcome_reason(data)).await.map(drop)
     }
 
     /// The answer to `hello.resume`: per run, the highest connector sequence stored, so the

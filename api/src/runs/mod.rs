@@ -2,8 +2,8 @@
 //!
 //! The service is split by what drives it: `dispatch` (attempts, leases, retries, the sweeper,
 //! connectors coming back), `ingest` (events from connectors and what they cause), `approvals`,
-//! `handoff` (checkpoints and handing a run to another agent) and `feed` (a run's events for a
-//! subscriber). This file holds what they share.
+//! `handoff` (checkpoints and handing a run to another agent), `feed` (a run's events for a
+//! subscriber) and `listing` (runs as lists). This file holds what they share.
 
 mod approvals;
 mod dispatch;
@@ -11,6 +11,7 @@ mod feed;
 pub mod graphql;
 mod handoff;
 mod ingest;
+mod listing;
 pub mod state;
 pub mod usage;
 
@@ -42,6 +43,7 @@ use crate::identity::keys::SigningKeys;
 use crate::ids::new_id;
 pub use approvals::{ApprovalAudience, Decision};
 pub use ingest::{ConnectorEvent, Ingested};
+pub use listing::RunFilter;
 use state::{InvalidTransition, RunStatus, transition};
 
 #[derive(Debug, thiserror::Error)]
@@ -188,22 +190,6 @@ impl RunService {
         let project = self.project_of(&run).await?;
         actor.authorize(Permission::OperateRuns, &path(&project), "run")?;
         Ok(run)
-    }
-
-    pub async fn runs_of_task(&self, actor: &Actor, task_id: Uuid) -> Result<Vec<task_run::Model>> {
-        let task = task::Entity::find_by_id(task_id)
-            .one(&self.db)
-            .await?
-            .filter(|t| t.organization_id == actor.organization_id)
-            .ok_or(CommonError::NotFound("task"))?;
-        let project =
-            project::Entity::find_by_id(task.project_id).one(&self.db).await?.ok_or(CommonError::NotFound("task"))?;
-        actor.authorize(Permission::Read, &path(&project), "task")?;
-        Ok(task_run::Entity::find()
-            .filter(task_run::Column::TaskId.eq(task.id))
-            .order_by_asc(task_run::Column::Id)
-            .all(&self.db)
-            .await?)
     }
 
     /// Of `run_ids`, the runs the caller may read.
@@ -394,6 +380,10 @@ impl RunService {
                 Err(RunError::Common(CommonError::Database(e))) if is_unique_violation(&e) => continue,
                 Err(e) => return Err(e),
             };
+            if to.is_terminal() {
+                // In the same commit, so that nobody reads an ended run with an attempt still open.
+                close_open_attempts(&txn, run_id).await?;
+            }
             txn.commit().await?;
             let run = self.load(run_id).await?;
             tracing::info!(run_id = %run_id, from = %from, to = %to, "run status");
@@ -443,17 +433,7 @@ impl RunService {
     /// Closes an attempt (and its lease) with `status`, unless it is already closed.
     /// True when this call closed it.
     async fn end_attempt(&self, attempt_id: Uuid, status: AttemptStatus) -> Result<bool> {
-        let now = Utc::now();
-        let closed = run_attempt::Entity::update_many()
-            .col_expr(run_attempt::Column::Status, Expr::value(status))
-            .col_expr(run_attempt::Column::EndedAt, Expr::value(now))
-            .col_expr(run_attempt::Column::LeaseExpiresAt, Expr::value(Option::<chrono::DateTime<Utc>>::None))
-            .col_expr(run_attempt::Column::Revision, Expr::col(run_attempt::Column::Revision).add(1))
-            .col_expr(run_attempt::Column::UpdatedAt, Expr::value(now))
-            .filter(run_attempt::Column::Id.eq(attempt_id))
-            .filter(run_attempt::Column::EndedAt.is_null())
-            .exec(&self.db)
-            .await?;
+        let closed = closing_attempts(status).filter(run_attempt::Column::Id.eq(attempt_id)).exec(&self.db).await?;
         Ok(closed.rows_affected == 1)
     }
 
@@ -510,10 +490,10 @@ impl RunService {
         if status != RunStatus::Running {
             let run = self.set_status(run_id, RunStatus::Cancelled, Some("cancelled by a user".into())).await?;
             self.close_pending_approvals(run_id, ApprovalStatus::Cancelled, "the run was cancelled").await?;
-            // A start may already be on its way to the connector, or the agent waits for a decision: stop it too.
+            // A start may already be on its way to the connector, or the agent waits for a decision:
+            // stop it too (its attempt closed with the run).
             if let Some(attempt) = attempt {
                 self.send_cancel(attempt.connector_id, run_id, Some(attempt.id), CancelMode::Graceful);
-                self.end_attempt(attempt.id, AttemptStatus::Ended).await?;
             }
             return Ok(run);
         }
@@ -596,6 +576,24 @@ fn require(agent: &acc_entity::agent::Model, required: &[Capability]) -> Result<
 async fn lock_run(txn: &impl ConnectionTrait, run_id: Uuid) -> Result<RunStatus> {
     let run = task_run::Entity::find_by_id(run_id).lock_exclusive().one(txn).await?;
     Ok(RunStatus::from_stored(&run.ok_or(CommonError::NotFound("run"))?.status))
+}
+
+/// Closes (with their leases) the attempts still open, chosen by the caller's filter.
+fn closing_attempts(status: AttemptStatus) -> sea_orm::UpdateMany<run_attempt::Entity> {
+    let now = Utc::now();
+    run_attempt::Entity::update_many()
+        .col_expr(run_attempt::Column::Status, Expr::value(status))
+        .col_expr(run_attempt::Column::EndedAt, Expr::value(now))
+        .col_expr(run_attempt::Column::LeaseExpiresAt, Expr::value(Option::<chrono::DateTime<Utc>>::None))
+        .col_expr(run_attempt::Column::Revision, Expr::col(run_attempt::Column::Revision).add(1))
+        .col_expr(run_attempt::Column::UpdatedAt, Expr::value(now))
+        .filter(run_attempt::Column::EndedAt.is_null())
+}
+
+/// Inside the transaction that ends a run: its attempts still open end with it.
+async fn close_open_attempts(txn: &impl ConnectionTrait, run_id: Uuid) -> Result<()> {
+    closing_attempts(AttemptStatus::Ended).filter(run_attempt::Column::RunId.eq(run_id)).exec(txn).await?;
+    Ok(())
 }
 
 fn path(project: &project::Model) -> ScopePath {

@@ -297,3 +297,32 @@ test("on a touch screen every button and menu link is at least 44 px tall", { ti
   assert.deepEqual(small, [], "targets smaller than 44 px");
   await api("mutation($r: ID!) { cancelRun(runId: $r) { id } }", { r: run });
 });
+
+test("Home asks the server the same few questions however many tasks and runs there are", { timeout: 90_000 }, async () => {
+  const page = await signedIn(WIDTHS.desktop);
+  /** The GraphQL requests a fresh load of Home sends until its lists are shown. */
+  const requests = async () => {
+    const sent = [];
+    const onRequest = (request) => {
+      if (new URL(request.url()).pathname === "/graphql") sent.push(request.postDataJSON()?.operationName);
+    };
+    page.on("request", onRequest);
+    await page.reload();
+    for (const list of ["home-running", "home-failures", "home-approvals", "home-offline"]) {
+      await page.locator(`[data-testid="${list}"][data-count]`).waitFor(WAIT);
+    }
+    await page.waitForLoadState("networkidle");
+    page.off("request", onRequest);
+    return sent.sort();
+  };
+  const before = await requests();
+  for (let i = 0; i < 4; i++) {
+    const { createTask } = await api("mutation($i: CreateTaskInput!) { createTask(input: $i) { id } }", {
+      i: { projectId: ids.project, title: `One more ${i}` },
+    });
+    await api("mutation($t: ID!, $a: ID!) { startRun(taskId: $t, agentId: $a, input: {}) { id } }", { t: createTask.id, a: ids.failing });
+  }
+  const failures = page.getByTestId("home-failures");
+  await until(async () => Number(await failures.getAttribute("data-count")) >= 4);
+  assert.deepEqual(await requests(), before, "the same requests, not one per task or run");
+});

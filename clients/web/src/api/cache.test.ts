@@ -30,9 +30,15 @@ describe("cache keys", () => {
 describe("a started run joins its task's cached run list", () => {
   const RunsOfTask = gql`
     query RunsOfTask($taskId: ID!) {
-      runs(taskId: $taskId) {
+      node(id: $taskId) {
+        __typename
         id
-        status
+        ... on Task {
+          runs {
+            id
+            status
+          }
+        }
       }
     }
   `;
@@ -56,7 +62,7 @@ describe("a started run joins its task's cached run list", () => {
           data:
             op.kind === "mutation"
               ? { __typename: "MutationRoot", startRun: run("r2", "QUEUED") }
-              : { __typename: "QueryRoot", runs: [run("r1", "SUCCEEDED")] },
+              : { __typename: "QueryRoot", node: { __typename: "Task", id: "t1", runs: [run("r1", "SUCCEEDED")] } },
         }),
       ),
     );
@@ -66,10 +72,10 @@ describe("a started run joins its task's cached run list", () => {
     const counting: Exchange = (input) => (ops$) => server(input)(pipe(ops$, tap((op) => op.kind === "query" && fetches++)));
     const client = new Client({ url: "/graphql", exchanges: [cacheExchange({ schema, keys: keysFor(schema), updates }), counting] });
     const first = await client.query(RunsOfTask, { taskId: "t1" }).toPromise();
-    expect(first.data?.runs.map((r: { id: string }) => r.id)).toEqual(["r1"]);
+    expect(first.data?.node.runs.map((r: { id: string }) => r.id)).toEqual(["r1"]);
     await client.mutation(StartRun, { taskId: "t1" }).toPromise();
     const after = await client.query(RunsOfTask, { taskId: "t1" }, { requestPolicy: "cache-only" }).toPromise();
-    expect(after.data?.runs.map((r: { id: string }) => r.id)).toEqual(["r1", "r2"]);
+    expect(after.data?.node.runs.map((r: { id: string }) => r.id)).toEqual(["r1", "r2"]);
     expect(fetches).toBe(1);
   });
 });

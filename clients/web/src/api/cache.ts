@@ -37,11 +37,12 @@ export function invalidateField(cache: Cache, entity: string | { __typename: str
  * refetched, so that it stays whole in the offline cache while nobody is looking at it.
  */
 function addRun(cache: Cache, runId: string, taskId: string) {
-  const list = cache.resolve(QUERY_ROOT, "runs", { taskId });
+  const task = { __typename: "Task", id: taskId };
+  const list = cache.resolve(task, "runs");
   const key = cache.keyOfEntity({ __typename: "TaskRun", id: runId });
   // A resolved list of entities is a list of their keys.
   const keys = Array.isArray(list) ? (list as unknown as string[]) : null;
-  if (keys && key && !keys.includes(key)) cache.link(QUERY_ROOT, "runs", { taskId }, [...keys, key]);
+  if (keys && key && !keys.includes(key)) cache.link(task, "runs", [...keys, key]);
 }
 
 const refetchRoot = (field: string) => (_result: unknown, _args: unknown, cache: Cache) =>
@@ -63,6 +64,7 @@ export const updates: UpdatesConfig = {
     startRun: (result, args, cache) => {
       const run = result.startRun as { id: string } | null;
       if (run) addRun(cache, run.id, args.taskId as string);
+      invalidateField(cache, QUERY_ROOT, "runs");
     },
     decideApproval: refetchRoot("approvals"),
     removeConnector: refetchConnectors,
@@ -79,6 +81,8 @@ export const updates: UpdatesConfig = {
     runUpdated: (result, _args, cache) => {
       const run = result.runUpdated as { id: string; task?: { id: string } } | null;
       if (run?.task) addRun(cache, run.id, run.task.id);
+      // Lists of runs by status (Home's) gain and lose runs as their statuses change.
+      invalidateField(cache, QUERY_ROOT, "runs");
     },
     connectorStatus: refetchConnectors,
   },

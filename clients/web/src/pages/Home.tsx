@@ -5,14 +5,12 @@
 import type { ReactNode } from "react";
 import { useQuery, useSubscription } from "urql";
 import { graphql } from "../gql";
-import type { RunSummaryFragment } from "../gql/graphql";
-import { useQueries } from "../api/queries";
+import type { HomeRunFragment, RunStatus, RunSummaryFragment } from "../gql/graphql";
 import { ErrorBox, Loading, Status, When, usePageTitle } from "../ui/components";
 import { Link } from "../ui/router";
 import { usePendingApprovals } from "./Approvals";
 import { ConnectorStatusSubscription } from "./Agents";
-import { TaskEventsSubscription } from "./Board";
-import { ProjectTasksQuery, RunUpdatedSubscription } from "./TaskDetail";
+import { RunUpdatedSubscription } from "./TaskDetail";
 import { WorkspacesQuery } from "./Workspaces";
 import { TERMINAL } from "./runState";
 
@@ -25,25 +23,47 @@ const AllConnectorsQuery = graphql(`
   }
 `);
 
-const TaskRunsQuery = graphql(`
-  query TaskRuns($taskId: ID!) {
-    runs(taskId: $taskId) {
-      ...RunSummary
+/** A run with what Home shows of its task. */
+export const HomeRunFields = graphql(`
+  fragment HomeRun on TaskRun {
+    ...RunSummary
+    task {
+      id
+      title
+      project {
+        id
+        name
+      }
     }
   }
 `);
 
-/** A failed task's latest run stays here until a newer run of the task replaces it. */
-const FAILED = new Set(["FAILED", "INTERRUPTED"]);
+// Runs that have not ended, and tasks whose latest run failed (until a newer run replaces it):
+// one request each, however many projects and tasks there are.
+const HomeRunsQuery = graphql(`
+  query HomeRuns($live: [RunStatus!]!, $failed: [RunStatus!]!, $recent: Int!) {
+    inProgress: runs(filter: { status: $live }, last: 100) {
+      edges {
+        node {
+          ...HomeRun
+        }
+      }
+    }
+    failures: runs(filter: { status: $failed, latestOfTask: true }, last: $recent) {
+      edges {
+        node {
+          ...HomeRun
+        }
+      }
+    }
+  }
+`);
+
+const LIVE: RunStatus[] = ["QUEUED", "DISPATCHING", "RUNNING", "WAITING_APPROVAL", "CHECKPOINTING", "HANDOFF_READY", "BLOCKED", "CANCELLING"];
+const FAILED: RunStatus[] = ["FAILED", "INTERRUPTED"];
 const RECENT_FAILURES = 10;
 
-interface TaskRef {
-  id: string;
-  title: string;
-  project: { id: string; name: string };
-}
-
-const newestFirst = (a: { run: RunSummaryFragment }, b: { run: RunSummaryFragment }) => b.run.updatedAt.localeCompare(a.run.updatedAt);
+const newestFirst = (a: RunSummaryFragment, b: RunSummaryFragment) => b.updatedAt.localeCompare(a.updatedAt);
 
 export function Home() {
   usePageTitle("Home");
@@ -51,23 +71,16 @@ export function Home() {
   const [{ data: spaces, error }] = useQuery({ query: WorkspacesQuery });
   const [{ data: connectorList, error: connectorError }] = useQuery({ query: AllConnectorsQuery });
   const workspaces = spaces?.workspaces.nodes ?? [];
-  const projects = workspaces.flatMap((w) => w.projects.nodes.map((p) => ({ id: p.id, name: p.name })));
-  // The API lists runs per task only: the tasks of every project, then the runs of every task.
-  const taskLists = useQueries(ProjectTasksQuery, projects.map((p) => ({ projectId: p.id })));
-  const tasks: TaskRef[] = projects.flatMap((project, i) =>
-    (taskLists.data[i]?.tasks.nodes ?? []).map((t) => ({ id: t.id, title: t.title, project })),
-  );
-  const runLists = useQueries(TaskRunsQuery, tasks.map((t) => ({ taskId: t.id })));
-  const runsLoaded = spaces !== undefined && taskLists.complete && runLists.complete;
-  const inProgress = tasks
-    .flatMap((task, i) => (runLists.data[i]?.runs ?? []).map((run) => ({ task, run })))
-    .filter(({ run }) => !TERMINAL.has(run.status))
-    .sort(newestFirst);
-  const failures = tasks
-    .map((task, i) => ({ task, run: runLists.data[i]?.runs.at(-1) }))
-    .filter((r): r is { task: TaskRef; run: RunSummaryFragment } => r.run !== undefined && FAILED.has(r.run.status))
-    .sort(newestFirst)
-    .slice(0, RECENT_FAILURES);
+  const projects = workspaces.flatMap((w) => w.projects.nodes.map((p) => p.id));
+  const [{ data: runs, error: runsError }] = useQuery({
+    query: HomeRunsQuery,
+    variables: { live: LIVE, failed: FAILED, recent: RECENT_FAILURES },
+  });
+  const homeRuns = (edges: readonly { node: HomeRunFragment }[] | undefined) => (edges ?? []).map((e) => e.node).sort(newestFirst);
+  // A run's update can cross the list's answer: what the cache says of each run now decides.
+  const inProgress = homeRuns(runs?.inProgress.edges).filter((run) => !TERMINAL.has(run.status));
+  const failures = homeRuns(runs?.failures.edges).filter((run) => FAILED.includes(run.status));
+  const runsLoaded = runs !== undefined;
   const offline = connectorList?.connectors.filter((c) => !c.online && !c.revokedAt) ?? [];
   const workspaceName = (id: string) => workspaces.find((w) => w.id === id)?.name;
 
@@ -75,13 +88,13 @@ export function Home() {
     <section className="stack">
       <h1>Home</h1>
       <p className="muted">What needs you now, across every project you can see. Live.</p>
-      {projects.map((p) => (
-        <ProjectLive key={p.id} projectId={p.id} />
+      {projects.map((id) => (
+        <ProjectLive key={id} projectId={id} />
       ))}
       {workspaces.map((w) => (
         <ConnectorsLive key={w.id} workspaceId={w.id} />
       ))}
-      <ErrorBox error={error ?? approvals.error ?? connectorError ?? taskLists.error ?? runLists.error} />
+      <ErrorBox error={error ?? approvals.error ?? connectorError ?? runsError} />
       <div className="grid-2">
         <Needs
           id="home-approvals"
@@ -102,13 +115,13 @@ export function Home() {
           ))}
         </Needs>
         <Needs id="home-running" title="Runs in progress" count={inProgress.length} loaded={runsLoaded} empty="No run is in progress.">
-          {inProgress.map(({ task, run }) => (
-            <RunRow key={run.id} task={task} run={run} />
+          {inProgress.map((run) => (
+            <RunRow key={run.id} run={run} />
           ))}
         </Needs>
         <Needs id="home-failures" title="Recent failures" count={failures.length} loaded={runsLoaded} empty="No task's latest run failed.">
-          {failures.map(({ task, run }) => (
-            <RunRow key={run.id} task={task} run={run} />
+          {failures.map((run) => (
+            <RunRow key={run.id} run={run} />
           ))}
         </Needs>
         <Needs
@@ -165,11 +178,11 @@ function Needs({
   );
 }
 
-function RunRow({ task, run }: { task: TaskRef; run: RunSummaryFragment }) {
+function RunRow({ run }: { run: HomeRunFragment }) {
   return (
     <li data-run-id={run.id}>
-      <Status of={run.status} /> <Link href={`/runs/${run.id}`}>{task.title}</Link>{" "}
-      <span className="muted">in {task.project.name}</span>
+      <Status of={run.status} /> <Link href={`/runs/${run.id}`}>{run.task.title}</Link>{" "}
+      <span className="muted">in {run.task.project?.name}</span>
       <div className="muted small">
         {run.agent && <>on {run.agent.name} · </>}
         {TERMINAL.has(run.status) ? "ended" : "started"} <When at={TERMINAL.has(run.status) ? run.updatedAt : run.createdAt} />
@@ -179,10 +192,9 @@ function RunRow({ task, run }: { task: TaskRef; run: RunSummaryFragment }) {
   );
 }
 
-/** A project's runs and tasks as they change: new tasks bring their runs onto this page. */
+/** A project's runs as they change; each change asks for Home's lists again (api/cache.ts). */
 function ProjectLive({ projectId }: { projectId: string }) {
   useSubscription({ query: RunUpdatedSubscription, variables: { projectId } });
-  useSubscription({ query: TaskEventsSubscription, variables: { projectId } });
   return null;
 }
 

@@ -18,6 +18,9 @@ const TaskQuery = graphql(`
         description
         createdAt
         updatedAt
+        runs {
+          ...RunSummary
+        }
         project {
           id
           name
@@ -38,9 +41,6 @@ const TaskQuery = graphql(`
           revision
         }
       }
-    }
-    runs(taskId: $id) {
-      ...RunSummary
     }
   }
 `);
@@ -245,7 +245,7 @@ export function TaskDetail({ taskId }: { taskId: string }) {
         <h2>Runs</h2>
         {projectId && <RunsLive projectId={projectId} />}
         <ul className="runs">
-          {data?.runs.map((run) => (
+          {task.runs.map((run) => (
             <li key={run.id}>
               <Link href={`/runs/${run.id}`}>
                 Run started <When at={run.createdAt} />
@@ -254,7 +254,7 @@ export function TaskDetail({ taskId }: { taskId: string }) {
               {run.statusReason && <p className="muted">{run.statusReason}</p>}
             </li>
           ))}
-          {data?.runs.length === 0 && <li className="muted">No runs yet.</li>}
+          {task.runs.length === 0 && <li className="muted">No runs yet.</li>}
         </ul>
         {projectId && <StartRun taskId={task.id} projectId={projectId} />}
       </article>
