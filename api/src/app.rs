@@ -90,10 +90,13 @@ impl App {
             approval_timeout: Duration::from_millis(timings.approval_timeout_ms),
             approval_token: Duration::from_millis(timings.approval_token_ms),
         };
+        let settings = SettingsService::new(db.clone());
+        let projects = ProjectService::new(db.clone(), broker.clone(), settings.clone(), config.limits.max_page_size);
         let runs = RunService::new(
             db.clone(),
             broker.clone(),
             gateway.clone(),
+            projects.clone(),
             approval_keys,
             policy,
             config.limits.max_page_size,
@@ -106,15 +109,8 @@ impl App {
         }
         let identity =
             IdentityService::new(db.clone(), keys, config.tokens.clone(), limiter, bootstrap.clone(), broker.clone());
-        let services = Services {
-            projects: ProjectService::new(db.clone(), broker.clone(), config.limits.max_page_size),
-            settings: SettingsService::new(db.clone()),
-            gateway,
-            runs,
-            identity,
-            broker,
-            limits: Arc::new(config.limits.clone()),
-        };
+        let services =
+            Services { projects, settings, gateway, runs, identity, broker, limits: Arc::new(config.limits.clone()) };
         let bootstrap_code = if services.identity.has_users().await.map_err(db_error)? {
             None
         } else {

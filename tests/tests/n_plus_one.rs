@@ -10,7 +10,7 @@ use serde_json::{Value, json};
 
 const PAGE: &str = "query($p: ID!, $n: Int!) { tasks(projectId: $p, first: $n) { edges { node {
     id title assignee { id email } dependencies { id title } dependents { id } acceptanceCriteria { id met }
-    project { id name } runs { id status } } } } }";
+    project { id name } runs { id status } latestRun { id } } } } }";
 
 const RUNS: &str = "query($n: Int!) { runs(filter: {status: [BLOCKED]}, first: $n) { edges { node {
     id status task { title project { name } } attempts { number } agent { name } } } } }";
@@ -112,11 +112,12 @@ on_both_databases!(a_page_of_tasks_costs_a_constant_number_of_statements, |db: T
     assert_eq!(edges[10]["node"]["project"]["name"], "P");
     assert_eq!(edges[10]["node"]["runs"][0]["status"], "BLOCKED");
     // The project check and the page, then one statement for each of the five relations (a
-    // task's dependencies and dependents each come with their tasks, joined) and two for the
-    // runs (the projects the caller can read, then their runs). Loading a relation per task would
-    // take at least 50 statements for 50 tasks.
-    assert_eq!(small, 2 + 5 + 2, "a page of 5 tasks");
-    assert_eq!(full, 2 + 5 + 2, "a page of 50 tasks costs what a page of 5 does");
+    // task's dependencies and dependents each come with their tasks, joined) and two each for the
+    // runs and the latest run (the projects the caller can read, then the runs). Loading a
+    // relation per task would take at least 50 statements for 50 tasks.
+    assert_eq!(edges[10]["node"]["latestRun"]["id"], edges[10]["node"]["runs"][0]["id"]);
+    assert_eq!(small, 2 + 5 + 2 + 2, "a page of 5 tasks");
+    assert_eq!(full, 2 + 5 + 2 + 2, "a page of 50 tasks costs what a page of 5 does");
 
     let (small, _) = count(RUNS, 5).await;
     let (full, runs) = count(RUNS, 50).await;

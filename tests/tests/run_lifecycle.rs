@@ -605,6 +605,13 @@ on_both_databases!(runs_are_listed_across_tasks_by_status_agent_project_and_time
     assert_eq!(listed(&f.owner, json!({"status": ["FAILED"], "latestOfTask": true}), None).await, [broken]);
     assert_eq!(listed(&f.owner, json!({"status": ["RUNNING", "QUEUED"]}), None).await, [going]);
     assert_eq!(listed(&f.owner, json!({"agentId": agent, "status": ["SUCCEEDED"]}), None).await, [flaky_ok]);
+    // A task's latest run is its newest, whatever the older ones did.
+    let latest = f.owner.gql(
+        "query($id: ID!) { node(id: $id) { ... on Task { latestRun { id } runs { id } } } }",
+        json!({"id": flaky["id"]}),
+    );
+    let latest = latest.await.data("node").clone();
+    assert_eq!((latest["latestRun"]["id"].as_str(), latest["runs"].as_array().unwrap().len()), (Some(flaky_ok), 2));
     // By project: another project has none of them.
     let other = f.owner.gql(op!("create_project"), json!({"workspaceId": f.workspace_id, "name": "Other"})).await;
     let other = other.data("createProject")["id"].clone();
@@ -626,4 +633,60 @@ on_both_databases!(runs_are_listed_across_tasks_by_status_agent_project_and_time
     huge.expect_code("VALIDATION");
     let unknown = f.owner.gql(query, json!({"f": {"status": ["SLEEPING"]}})).await;
     unknown.expect_code("VALIDATION");
+});
+
+/// A task's status and revision as stored now.
+async fn task_status(owner: &Client, task_id: &Value) -> (String, i64) {
+    let node =
+        owner.gql("query($id: ID!) { node(id: $id) { ... on Task { status revision } } }", json!({"id": task_id}));
+    let node = node.await.data("node").clone();
+    (node["status"].as_str().unwrap().to_owned(), node["revision"].as_i64().unwrap())
+}
+
+on_both_databases!(a_tasks_status_follows_its_runs_unless_its_project_says_otherwise, |db: TestDb| async move {
+    let server = Server::start(db).await;
+    let f = common::fixture(&server).await;
+    let (mut connector, _) = raw_connector(&server, &f).await;
+    connector.hello("worker", vec![Capability::Stream]).await;
+    let task = common::create_task(&f.owner, &f.project_id, "Ship it").await;
+    let criterion =
+        f.owner.gql(op!("add_acceptance_criterion"), json!({"taskId": task["id"], "description": "tests pass"}));
+    let criterion = criterion.await.data("addAcceptanceCriterion")["id"].clone();
+    let mut board = f.owner.subscribe(op!("task_events"), json!({"projectId": f.project_id})).await.unwrap();
+
+    // A run starts: the task is in progress, and the board hears it live.
+    let run_id = start_run(&f.owner, &task["id"]).await;
+    let (run, _) = connector.accept_start().await;
+    wait_status(&f.owner, &run_id, "RUNNING", None).await;
+    let event = board.next().await.unwrap();
+    assert_eq!(event["data"]["taskEvents"]["task"]["status"], "IN_PROGRESS", "{event}");
+    assert_eq!(task_status(&f.owner, &task["id"]).await.0, "IN_PROGRESS");
+    // It succeeds, but a criterion is not met: the task stays in progress.
+    let succeeded = connector.event(run, 1, EventKind::Result, json!({"outcome": "succeeded"}));
+    assert_eq!(connector.emit(succeeded).await, Ok(1));
+    wait_status(&f.owner, &run_id, "SUCCEEDED", None).await;
+    assert_eq!(task_status(&f.owner, &task["id"]).await.0, "IN_PROGRESS");
+    // With every criterion met, the next success puts it in review.
+    f.owner
+        .gql(op!("set_acceptance_criterion_met"), json!({"id": criterion, "met": true}))
+        .await
+        .data("setAcceptanceCriterionMet");
+    finished_run(&f.owner, &mut connector, &task["id"], Some("succeeded")).await;
+    assert_eq!(task_status(&f.owner, &task["id"]).await.0, "IN_REVIEW");
+    // Another run puts it back to work (and failing leaves it there); done is a person's word,
+    // and a later run leaves it done.
+    finished_run(&f.owner, &mut connector, &task["id"], Some("failed")).await;
+    let (status, revision) = task_status(&f.owner, &task["id"]).await;
+    assert_eq!(status, "IN_PROGRESS");
+    let done = json!({"input": {"id": task["id"], "status": "DONE", "expectedRevision": revision}});
+    f.owner.gql(op!("update_task"), done).await.data("updateTask");
+    finished_run(&f.owner, &mut connector, &task["id"], Some("succeeded")).await;
+    assert_eq!(task_status(&f.owner, &task["id"]).await.0, "DONE");
+
+    // A project that keeps its statuses by hand.
+    let off = json!({"scopeId": f.project_id, "patch": {"tasks": {"statusFollowsRuns": false}}, "expectedRevision": 0});
+    f.owner.gql(op!("set_settings"), off).await.data("setSettings");
+    let manual = common::create_task(&f.owner, &f.project_id, "By hand").await;
+    finished_run(&f.owner, &mut connector, &manual["id"], Some("succeeded")).await;
+    assert_eq!(task_status(&f.owner, &manual["id"]).await, ("TODO".to_owned(), 1));
 });

@@ -19,7 +19,7 @@ use crate::graphql::{BatchLoader, ContextExt, gql_error};
 use crate::identity::actor::Actor;
 use crate::identity::graphql::{User, load_user};
 use crate::ids::{NodeKind, decode, gid};
-use crate::runs::graphql::{RunLoader, RunsOfTask, TaskRun};
+use crate::runs::graphql::{LatestRunOf, RunLoader, RunsOfTask, TaskRun};
 
 #[derive(Enum, Copy, Clone, Eq, PartialEq)]
 #[graphql(remote = "crate::projects::TaskStatus")]
@@ -156,6 +156,11 @@ impl Task {
         let loader = ctx.data_unchecked::<BatchLoader<RunLoader>>();
         let runs = loader.load_one(RunsOfTask(self.0.id)).await?.unwrap_or_default();
         Ok(runs.into_iter().map(TaskRun).collect())
+    }
+    /// The task's newest run, if it has any: what a card on the board shows.
+    async fn latest_run(&self, ctx: &Context<'_>) -> async_graphql::Result<Option<TaskRun>> {
+        let loader = ctx.data_unchecked::<BatchLoader<RunLoader>>();
+        Ok(loader.load_one(LatestRunOf(self.0.id)).await?.map(TaskRun))
     }
     async fn assignee(&self, ctx: &Context<'_>) -> async_graphql::Result<Option<User>> {
         match self.0.assignee_user_id {

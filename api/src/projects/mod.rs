@@ -10,8 +10,8 @@ use acc_entity::{acceptance_criterion, project, task, task_dependency, user, wor
 use chrono::Utc;
 use sea_orm::sea_query::{Expr, ExprTrait};
 use sea_orm::{
-    ActiveModelTrait, ColumnTrait, ConnectionTrait, DatabaseConnection, EntityTrait, JoinType, QueryFilter, QueryOrder,
-    QuerySelect, Set,
+    ActiveModelTrait, ColumnTrait, ConnectionTrait, DatabaseConnection, EntityTrait, JoinType, PaginatorTrait,
+    QueryFilter, QueryOrder, QuerySelect, Set,
 };
 use serde::Serialize;
 use uuid::Uuid;
@@ -22,6 +22,7 @@ use crate::idempotency::{self, Outcome};
 use crate::identity::actor::{Actor, Permission, ScopeKind, ScopePath};
 use crate::ids::{GlobalId, NodeKind, new_id};
 use crate::pagination::{Page, PageRequest, paginate};
+use crate::settings::SettingsService;
 pub use model::{TaskPriority, TaskStatus};
 
 #[derive(Debug, thiserror::Error)]
@@ -138,12 +139,67 @@ fn conflict(expected: i64, current: i64) -> ProjectError {
 pub struct ProjectService {
     db: DatabaseConnection,
     broker: Broker,
+    settings: SettingsService,
     max_page_size: u64,
 }
 
+/// What a run of a task did that its task's status follows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RunMilestone {
+    Started,
+    Succeeded,
+}
+
 impl ProjectService {
-    pub fn new(db: DatabaseConnection, broker: Broker, max_page_size: u64) -> Self {
-        Self { db, broker, max_page_size }
+    pub fn new(db: DatabaseConnection, broker: Broker, settings: SettingsService, max_page_size: u64) -> Self {
+        Self { db, broker, settings, max_page_size }
+    }
+
+    /// Moves a task's status after its run did something, unless its project's settings say
+    /// otherwise (`tasks.statusFollowsRuns`): a run that starts puts a task to do (or blocked, or
+    /// in review) in progress; one that succeeds puts it in review once every acceptance
+    /// criterion is met. Done and cancelled are a person's word and stay. The control plane
+    /// itself moves it, for nobody's request.
+    pub async fn follow_run(&self, task_id: Uuid, milestone: RunMilestone) -> Result<()> {
+        for _ in 0..5 {
+            let Some(task) = task::Entity::find_by_id(task_id).one(&self.db).await? else { return Ok(()) };
+            if !self.settings.task_status_follows_runs(task.project_id).await? {
+                return Ok(());
+            }
+            let from = TaskStatus::from_stored(&task.status);
+            let to = match (milestone, from) {
+                (RunMilestone::Started, TaskStatus::Todo | TaskStatus::Blocked | TaskStatus::InReview) => {
+                    TaskStatus::InProgress
+                }
+                (RunMilestone::Succeeded, TaskStatus::InProgress) if self.criteria_met(task_id).await? => {
+                    TaskStatus::InReview
+                }
+                _ => return Ok(()),
+            };
+            let moved = task::Entity::update_many()
+                .col_expr(task::Column::Status, Expr::value(to.as_str()))
+                .col_expr(task::Column::Revision, Expr::value(task.revision + 1))
+                .col_expr(task::Column::UpdatedAt, Expr::value(Utc::now()))
+                .filter(task::Column::Id.eq(task_id))
+                .filter(task::Column::Revision.eq(task.revision))
+                .exec(&self.db)
+                .await?;
+            if moved.rows_affected == 1 {
+                tracing::info!(%task_id, from = from.as_str(), to = to.as_str(), ?milestone, "task follows its run");
+                return self.announce(task_id).await;
+            }
+        }
+        Err(CommonError::Internal("the task kept changing underneath".into()).into())
+    }
+
+    /// Whether every acceptance criterion of a task is met (true when it has none).
+    async fn criteria_met(&self, task_id: Uuid) -> Result<bool> {
+        let unmet = acceptance_criterion::Entity::find()
+            .filter(acceptance_criterion::Column::TaskId.eq(task_id))
+            .filter(acceptance_criterion::Column::Met.eq(false))
+            .count(&self.db)
+            .await?;
+        Ok(unmet == 0)
     }
 
     // ---- workspaces

@@ -578,6 +578,9 @@ pub struct UsageOf(Uuid);
 /// The runs of a task, for `Task.runs`.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct RunsOfTask(pub Uuid);
+/// The latest run of a task, for `Task.latestRun`.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct LatestRunOf(pub Uuid);
 
 /// Batches what a list of runs fans out to, one query per relation per list.
 pub struct RunLoader {
@@ -637,6 +640,16 @@ impl Loader<RunsOfTask> for RunLoader {
     async fn load(&self, keys: &[RunsOfTask]) -> Result<HashMap<RunsOfTask, Self::Value>, Self::Error> {
         let ids: Vec<Uuid> = keys.iter().map(|k| k.0).collect();
         Ok(keyed(self.services.runs.runs_of_tasks(&self.actor, &ids).await.map_err(gql_error)?, RunsOfTask))
+    }
+}
+
+impl Loader<LatestRunOf> for RunLoader {
+    type Value = task_run::Model;
+    type Error = async_graphql::Error;
+
+    async fn load(&self, keys: &[LatestRunOf]) -> Result<HashMap<LatestRunOf, Self::Value>, Self::Error> {
+        let ids: Vec<Uuid> = keys.iter().map(|k| k.0).collect();
+        Ok(keyed(self.services.runs.latest_runs_of_tasks(&self.actor, &ids).await.map_err(gql_error)?, LatestRunOf))
     }
 }
 

@@ -5,7 +5,7 @@ use std::collections::{HashMap, HashSet};
 
 use acc_entity::{project, task_run};
 use chrono::{DateTime, Utc};
-use sea_orm::sea_query::{Alias, Expr, ExprTrait, Query};
+use sea_orm::sea_query::{Alias, Expr, ExprTrait, Query, SimpleExpr};
 use sea_orm::{ColumnTrait, EntityTrait, QueryFilter, QueryOrder};
 use uuid::Uuid;
 
@@ -65,22 +65,24 @@ impl RunService {
             select = select.filter(task_run::Column::CreatedAt.lt(to));
         }
         if filter.latest_of_task {
-            // No newer run of the same task: ids are time-ordered (UUIDv7).
-            let newer = Alias::new("newer");
-            let newer_runs = Query::select()
-                .expr(Expr::val(1))
-                .from_as(task_run::Entity, newer.clone())
-                .and_where(
-                    Expr::col((newer.clone(), task_run::Column::TaskId))
-                        .equals((task_run::Entity, task_run::Column::TaskId)),
-                )
-                .and_where(
-                    Expr::col((newer, task_run::Column::Id)).gt(Expr::col((task_run::Entity, task_run::Column::Id))),
-                )
-                .to_owned();
-            select = select.filter(Expr::exists(newer_runs).not());
+            select = select.filter(latest_of_its_task());
         }
         Ok(paginate(&self.db, select, task_run::Column::Id, page, self.max_page_size).await?)
+    }
+
+    /// The latest run of each of the tasks the caller may read that has one.
+    pub async fn latest_runs_of_tasks(
+        &self,
+        actor: &Actor,
+        task_ids: &[Uuid],
+    ) -> Result<HashMap<Uuid, task_run::Model>> {
+        let runs = task_run::Entity::find()
+            .filter(task_run::Column::TaskId.is_in(task_ids.iter().copied()))
+            .filter(task_run::Column::ProjectId.is_in(self.readable_projects(actor, None).await?))
+            .filter(latest_of_its_task())
+            .all(&self.db)
+            .await?;
+        Ok(runs.into_iter().map(|run| (run.task_id, run)).collect())
     }
 
     /// The runs of the tasks the caller may read, oldest first, grouped by task.
@@ -97,4 +99,18 @@ impl RunService {
         }
         Ok(grouped)
     }
+}
+
+/// A run with no newer run of the same task (ids are time-ordered: UUIDv7).
+fn latest_of_its_task() -> SimpleExpr {
+    let newer = Alias::new("newer");
+    let newer_runs = Query::select()
+        .expr(Expr::val(1))
+        .from_as(task_run::Entity, newer.clone())
+        .and_where(
+            Expr::col((newer.clone(), task_run::Column::TaskId)).equals((task_run::Entity, task_run::Column::TaskId)),
+        )
+        .and_where(Expr::col((newer, task_run::Column::Id)).gt(Expr::col((task_run::Entity, task_run::Column::Id))))
+        .to_owned();
+    Expr::exists(newer_runs).not()
 }

@@ -41,6 +41,7 @@ use crate::idempotency::{self, Outcome};
 use crate::identity::actor::{Actor, Permission, ScopePath};
 use crate::identity::keys::SigningKeys;
 use crate::ids::new_id;
+use crate::projects::{ProjectService, RunMilestone};
 pub use approvals::{ApprovalAudience, Decision};
 pub use ingest::{ConnectorEvent, Ingested};
 pub use listing::RunFilter;
@@ -146,6 +147,8 @@ pub struct RunService {
     db: DatabaseConnection,
     broker: Broker,
     gateway: GatewayService,
+    /// Each task's status follows its runs.
+    tasks: ProjectService,
     keys: Arc<SigningKeys>,
     policy: RunPolicy,
     max_page_size: u64,
@@ -157,12 +160,13 @@ impl RunService {
         db: DatabaseConnection,
         broker: Broker,
         gateway: GatewayService,
+        tasks: ProjectService,
         keys: Arc<SigningKeys>,
         policy: RunPolicy,
         max_page_size: u64,
     ) -> Self {
         let events = ingest::EventWriter::new(db.clone());
-        Self { db, broker, gateway, keys, policy, max_page_size, events }
+        Self { db, broker, gateway, tasks, keys, policy, max_page_size, events }
     }
 
     async fn project_of(&self, run: &task_run::Model) -> Result<project::Model> {
@@ -393,6 +397,17 @@ impl RunService {
                 self.broker.close(Topic::RunEvents(run_id));
             }
             self.broker.publish(Topic::ProjectRuns(run.project_id), Event::RunUpdated(run.clone()));
+            let milestone = match (from, to) {
+                (RunStatus::Dispatching, RunStatus::Running) => Some(RunMilestone::Started),
+                (_, RunStatus::Succeeded) => Some(RunMilestone::Succeeded),
+                _ => None,
+            };
+            if let Some(milestone) = milestone
+                && let Err(e) = self.tasks.follow_run(run.task_id, milestone).await
+            {
+                // The run's step is taken; its task is only late to follow it.
+                tracing::warn!(%run_id, error = %e, "the task did not follow its run");
+            }
             return Ok(Some(run));
         }
         Err(CommonError::Internal("the run kept changing underneath; try again".into()).into())

@@ -20,6 +20,10 @@ use crate::ids::new_id;
 pub type SettingsError = CommonError;
 type Result<T> = std::result::Result<T, SettingsError>;
 
+/// A task's status follows its runs: in progress when one starts, in review when one succeeds
+/// with every acceptance criterion met (SPEC §17; docs/settings.md).
+pub const TASK_STATUS_FOLLOWS_RUNS: &str = "tasks.statusFollowsRuns";
+
 const MAX_PATCH_BYTES: usize = 64 * 1024;
 const MAX_DEPTH: usize = 8;
 
@@ -85,13 +89,23 @@ impl SettingsService {
         Self { db }
     }
 
-    /// The scopes from the organization down to `scope`, and where `scope` sits for authorization.
+    /// The scopes from the organization down to `scope`, and where `scope` sits for
+    /// authorization; not found outside the caller's organization.
     async fn chain(
         &self,
         actor: &Actor,
         scope: SettingsScope,
         id: Uuid,
     ) -> Result<(Vec<(SettingsScope, Uuid)>, ScopePath)> {
+        let (chain, path) = self.chain_of(scope, id).await?;
+        if path.organization_id != actor.organization_id {
+            return Err(CommonError::NotFound("settings scope"));
+        }
+        Ok((chain, path))
+    }
+
+    /// [`Self::chain`], for whoever's scope it is.
+    async fn chain_of(&self, scope: SettingsScope, id: Uuid) -> Result<(Vec<(SettingsScope, Uuid)>, ScopePath)> {
         let not_found = || CommonError::NotFound("settings scope");
         let (task_id, project_id) = match scope {
             SettingsScope::Task => {
@@ -113,9 +127,6 @@ impl SettingsService {
             Some(wid) => workspace::Entity::find_by_id(wid).one(&self.db).await?.ok_or_else(not_found)?.organization_id,
             None => id,
         };
-        if organization_id != actor.organization_id {
-            return Err(not_found());
-        }
         let mut chain = vec![(SettingsScope::Organization, organization_id)];
         chain.extend(workspace_id.map(|w| (SettingsScope::Workspace, w)));
         chain.extend(project.as_ref().map(|p| (SettingsScope::Project, p.id)));
@@ -127,6 +138,19 @@ impl SettingsService {
     pub async fn effective(&self, actor: &Actor, scope: SettingsScope, id: Uuid) -> Result<Effective> {
         let (chain, path) = self.chain(actor, scope, id).await?;
         actor.authorize(Permission::Read, &path, "settings scope")?;
+        self.resolved(chain).await
+    }
+
+    /// Whether a project's tasks follow their runs (`tasks.statusFollowsRuns`, on unless a layer
+    /// says `false`): read by the control plane itself, for nobody's request.
+    pub async fn task_status_follows_runs(&self, project_id: Uuid) -> Result<bool> {
+        let (chain, _) = self.chain_of(SettingsScope::Project, project_id).await?;
+        let effective = self.resolved(chain).await?;
+        let entry = effective.entries.iter().find(|e| e.key == TASK_STATUS_FOLLOWS_RUNS);
+        Ok(entry.is_none_or(|e| e.value != Value::Bool(false)))
+    }
+
+    async fn resolved(&self, chain: Vec<(SettingsScope, Uuid)>) -> Result<Effective> {
         let rows = config_layer::Entity::find()
             .filter(config_layer::Column::ScopeId.is_in(chain.iter().map(|(_, id)| *id)))
             .all(&self.db)

@@ -163,7 +163,7 @@ test("no page is wider than a phone, with an approval's alert showing", { timeou
   for (const [path, ready] of [
     ["/", () => page.locator(`[data-testid="home-running"] [data-run-id="${run}"]`).waitFor(WAIT)],
     ["/workspaces", () => page.getByRole("link", { name: "Website" }).waitFor(WAIT)],
-    [`/tasks/${createTask.id}`, () => page.getByRole("button", { name: "Start run" }).waitFor(WAIT)],
+    [`/tasks/${createTask.id}`, () => page.getByRole("button", { name: "Start anyway" }).waitFor(WAIT)],
     [`/runs/${run}`, () => page.getByTestId("run-status").getByText("Waiting approval").waitFor(WAIT)],
     ["/approvals", () => page.locator(".approval").first().waitFor(WAIT)],
     ["/agents", () => page.locator('[data-connector="e2e-host"]').waitFor(WAIT)],
@@ -291,3 +291,88 @@ test("an ended run's event stream is never called live, even while its history a
   assert.ok(!seen.includes("live"), `the stream of a finished run was shown as ${seen.join(" → ")}`);
   await screenshot(page, "finished-run-complete");
 });
+
+for (const width of Object.keys(WIDTHS)) {
+  test(`${width}: the dependency picker offers no task that would close a cycle, and a run of a waiting task is started knowingly`, { timeout: 60_000 }, async () => {
+    const task = async (title) =>
+      (await api("mutation($i: CreateTaskInput!) { createTask(input: $i) { id } }", { i: { projectId: ids.project, title } })).createTask.id;
+    const waitFor = (t, d) => api("mutation($t: ID!, $d: ID!) { addTaskDependency(taskId: $t, dependsOnId: $d) { id } }", { t, d });
+    // Build ← Test ← Release.
+    const [build, check, release] = [await task(`Build ${width}`), await task(`Test ${width}`), await task(`Release ${width}`)];
+    await waitFor(check, build);
+    await waitFor(release, check);
+
+    const page = await signedIn(width, `/tasks/${build}`);
+    const picker = page.getByLabel("Task to wait for");
+    await picker.locator("option", { hasText: "Deploy the site" }).waitFor({ state: "attached", ...WAIT });
+    const offered = await picker.locator("option").allTextContents();
+    for (const title of [`Build ${width}`, `Test ${width}`, `Release ${width}`]) {
+      assert.ok(!offered.includes(title), `${title} is not offered to Build: ${offered}`);
+    }
+    assert.equal(await page.getByTestId("waits-for").count(), 0, "Build waits for nothing");
+    await page.getByRole("button", { name: "Start run" }).waitFor(WAIT);
+
+    await page.goto(`${proxy.url}/tasks/${release}`);
+    const warning = page.getByTestId("waits-for");
+    await warning.getByRole("link", { name: `Test ${width}` }).waitFor(WAIT);
+    await page.getByRole("button", { name: "Start anyway" }).waitFor(WAIT);
+    await screenshot(page, `${width}-task-waits-for`);
+    if (width === "phone") await assertFitsPhone(page, "a waiting task");
+  });
+}
+
+for (const width of Object.keys(WIDTHS)) {
+  test(`${width}: a card shows who has the task and how its latest run went, live; search and filters narrow the board; a task is edited and deleted`, { timeout: 90_000 }, async () => {
+    const { viewer } = await api("{ viewer { id } }");
+    const title = `Card ${width}`;
+    const { createTask } = await api("mutation($i: CreateTaskInput!) { createTask(input: $i) { id } }", {
+      i: { projectId: ids.project, title, priority: "HIGH", labels: ["web"], assigneeId: viewer.id },
+    });
+    const page = await signedIn(width, `/projects/${ids.project}`);
+    const card = page.locator(`.task-card[data-task-id="${createTask.id}"]`);
+    await card.getByText("Olive Owner").waitFor(WAIT);
+    await card.getByText("High").waitFor(WAIT);
+    await card.getByText("web", { exact: true }).waitFor(WAIT);
+    assert.equal(await card.locator(".latest-run").count(), 0, "no run yet");
+
+    // A run starts and fails while the board is open: the card says so, and moved to In progress.
+    const { startRun } = await api("mutation($t: ID!, $a: ID!) { startRun(taskId: $t, agentId: $a, input: {}) { id } }", {
+      t: createTask.id,
+      a: ids.failing,
+    });
+    const latest = card.getByRole("link", { name: "Latest run: Failed" });
+    await latest.waitFor(WAIT);
+    assert.ok((await latest.getAttribute("href")).endsWith(`/runs/${startRun.id}`));
+    await page.locator(`.column[data-status="IN_PROGRESS"] .task-card[data-task-id="${createTask.id}"]`).waitFor(WAIT);
+    await screenshot(page, `${width}-board-card`);
+
+    // Search and filters.
+    await page.getByLabel("Search tasks").fill(`card ${width.toUpperCase()}`);
+    await page.getByTestId("board-filtered").getByText(/^1 of \d+ tasks shown/).waitFor(WAIT);
+    assert.equal(await page.locator(".task-card").count(), 1);
+    await page.getByLabel("Priority", { exact: true }).selectOption("LOW");
+    await page.getByTestId("board-filtered").getByText(/^0 of/).waitFor(WAIT);
+    await page.getByRole("button", { name: "Clear filters" }).click();
+    await page.getByTestId("board-filtered").waitFor({ state: "detached", ...WAIT });
+    await page.getByLabel("Assignee", { exact: true }).selectOption("UNASSIGNED");
+    await card.waitFor({ state: "detached", ...WAIT });
+    await page.getByLabel("Assignee", { exact: true }).selectOption({ label: "Olive Owner" });
+    await card.waitFor(WAIT);
+    if (width === "phone") await assertFitsPhone(page, "the filtered board");
+
+    // Edited, then deleted (asked first).
+    await card.getByRole("link", { name: title }).click();
+    await page.getByRole("button", { name: "Edit task" }).click();
+    const form = page.getByRole("form", { name: "Edit task" });
+    await form.getByLabel("Title").fill(`${title} renamed`);
+    await form.getByLabel("Labels").fill("web, urgent-fix");
+    await form.getByRole("button", { name: "Save" }).click();
+    await page.getByRole("heading", { name: `${title} renamed` }).waitFor(WAIT);
+    await page.getByText("urgent-fix").waitFor(WAIT);
+    await page.getByRole("button", { name: "Delete task" }).click();
+    await answerConfirmation(page, "Delete the task");
+    await page.waitForURL((url) => url.pathname === `/projects/${ids.project}`, WAIT);
+    await page.locator(".task-card").first().waitFor(WAIT);
+    assert.equal(await page.locator(`.task-card[data-task-id="${createTask.id}"]`).count(), 0, "the card is gone");
+  });
+}

@@ -79,3 +79,60 @@ describe("a started run joins its task's cached run list", () => {
     expect(fetches).toBe(1);
   });
 });
+
+describe("a task's latest run", () => {
+  const LatestRun = gql`
+    query LatestRun($taskId: ID!) {
+      node(id: $taskId) {
+        __typename
+        id
+        ... on Task {
+          latestRun {
+            id
+            createdAt
+          }
+        }
+      }
+    }
+  `;
+  const StartRun = gql`
+    mutation StartRun($taskId: ID!) {
+      startRun(taskId: $taskId) {
+        id
+        createdAt
+      }
+    }
+  `;
+  const run = (id: string, createdAt: string) => ({ __typename: "TaskRun", id, createdAt });
+  const clientAnswering = (started: ReturnType<typeof run>, latest: ReturnType<typeof run> | null) => {
+    const server: Exchange = () => (operations$) =>
+      pipe(
+        operations$,
+        filter((op) => op.kind !== "teardown"),
+        map((op) =>
+          makeResult(op, {
+            data:
+              op.kind === "mutation"
+                ? { __typename: "MutationRoot", startRun: started }
+                : { __typename: "QueryRoot", node: { __typename: "Task", id: "t1", latestRun: latest } },
+          }),
+        ),
+      );
+    return new Client({ url: "/graphql", exchanges: [cacheExchange({ schema, keys: keysFor(schema), updates }), server] });
+  };
+  const latestAfterStart = async (client: Client) => {
+    await client.query(LatestRun, { taskId: "t1" }).toPromise();
+    await client.mutation(StartRun, { taskId: "t1" }).toPromise();
+    const after = await client.query(LatestRun, { taskId: "t1" }, { requestPolicy: "cache-only" }).toPromise();
+    return after.data?.node.latestRun?.id ?? null;
+  };
+
+  it("becomes a run newer than the one the card shows, or the first one", async () => {
+    expect(await latestAfterStart(clientAnswering(run("r2", "2026-12-04T10:00:00Z"), run("r1", "2026-12-04T09:00:00Z")))).toBe("r2");
+    expect(await latestAfterStart(clientAnswering(run("r1", "2026-12-04T09:00:00Z"), null))).toBe("r1");
+  });
+
+  it("stays when an older run is heard of", async () => {
+    expect(await latestAfterStart(clientAnswering(run("r0", "2026-12-04T08:00:00Z"), run("r1", "2026-12-04T09:00:00Z")))).toBe("r1");
+  });
+});

@@ -43,6 +43,11 @@ function addRun(cache: Cache, runId: string, taskId: string) {
   // A resolved list of entities is a list of their keys.
   const keys = Array.isArray(list) ? (list as unknown as string[]) : null;
   if (keys && key && !keys.includes(key)) cache.link(task, "runs", [...keys, key]);
+  // The task's latest run, on its card, is the newest one the page has heard of.
+  const latest = cache.resolve(task, "latestRun") as string | null | undefined;
+  const created = (run: string | null | undefined) => (run ? (cache.resolve(run, "createdAt") as string | null) : null);
+  const newer = created(key) !== null && (latest === null || (created(latest) ?? "") < (created(key) ?? ""));
+  if (key && latest !== undefined && newer) cache.link(task, "latestRun", key);
 }
 
 const refetchRoot = (field: string) => (_result: unknown, _args: unknown, cache: Cache) =>

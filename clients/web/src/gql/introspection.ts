@@ -3116,11 +3116,8 @@ export default {
               {
                 "name": "filter",
                 "type": {
-                  "kind": "NON_NULL",
-                  "ofType": {
-                    "kind": "SCALAR",
-                    "name": "Any"
-                  }
+                  "kind": "SCALAR",
+                  "name": "Any"
                 }
               },
               {
@@ -4292,6 +4289,15 @@ export default {
                   }
                 }
               }
+            },
+            "args": []
+          },
+          {
+            "name": "latestRun",
+            "type": {
+              "kind": "OBJECT",
+              "name": "TaskRun",
+              "ofType": null
             },
             "args": []
           },

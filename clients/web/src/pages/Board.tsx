@@ -1,12 +1,15 @@
 // A project's task board: a column per status, cards dragged between columns (or moved with the
-// status menu on each card, from a keyboard or a phone), live through `taskEvents`.
+// status menu on each card, from a keyboard or a phone), live through `taskEvents`. Cards show
+// priority, labels, criteria, assignee and the latest run; search and filters narrow them.
 import { useState, type DragEvent, type FormEvent } from "react";
 import { useMutation, useQuery, useSubscription } from "urql";
 import { graphql } from "../gql";
-import type { TaskCardFragment as Card, TaskStatus } from "../gql/graphql";
+import type { TaskCardFragment as Card, TaskPriority, TaskStatus } from "../gql/graphql";
 import { Action, Badge, Breadcrumbs, ErrorBox, Loading, Status, Unavailable, humanize, useOnline, usePageTitle } from "../ui/components";
 import { Link } from "../ui/router";
 import { useCurrentProject } from "../notifications";
+import { RunUpdatedSubscription } from "./TaskDetail";
+import { NO_FILTER, UNASSIGNED, filtering, shown, type BoardFilter } from "./boardFilter";
 
 export const STATUSES: TaskStatus[] = ["TODO", "IN_PROGRESS", "BLOCKED", "IN_REVIEW", "DONE", "CANCELLED"];
 
@@ -26,6 +29,15 @@ export const TaskCardFragment = graphql(`
     acceptanceCriteria {
       id
       met
+    }
+    assignee {
+      id
+      displayName
+      email
+    }
+    latestRun {
+      id
+      status
     }
   }
 `);
@@ -87,10 +99,14 @@ export function Board({ projectId }: { projectId: string }) {
   useCurrentProject(projectId);
   const [{ data, fetching, error }] = useQuery({ query: BoardQuery, variables: { projectId } });
   useSubscription({ query: TaskEventsSubscription, variables: { projectId } });
+  // Runs change without their tasks changing: each card's latest run follows them (api/cache.ts).
+  useSubscription({ query: RunUpdatedSubscription, variables: { projectId } });
   const [moving, move] = useMutation(UpdateTaskStatusMutation);
   const [over, setOver] = useState<TaskStatus | null>(null);
   const project = data?.node && data.node.__typename === "Project" ? data.node : null;
-  const tasks = data?.tasks.nodes ?? [];
+  const all = data?.tasks.nodes ?? [];
+  const [filter, setFilter] = useState<BoardFilter>(NO_FILTER);
+  const tasks = all.filter((t) => shown(t, filter));
   usePageTitle("Board", project?.name);
 
   const moveTo = (task: Card, status: TaskStatus) => {
@@ -99,7 +115,7 @@ export function Board({ projectId }: { projectId: string }) {
   const drop = (event: DragEvent, status: TaskStatus) => {
     event.preventDefault();
     setOver(null);
-    const task = tasks.find((t) => t.id === event.dataTransfer.getData("text/plain"));
+    const task = all.find((t) => t.id === event.dataTransfer.getData("text/plain"));
     if (task) moveTo(task, status);
   };
 
@@ -113,7 +129,16 @@ export function Board({ projectId }: { projectId: string }) {
       <ErrorBox error={error ?? moving.error} />
       {fetching && !data && <Loading what="tasks" />}
       <NewTask projectId={projectId} />
+      <Filters tasks={all} filter={filter} onChange={setFilter} />
       {data?.tasks.pageInfo.hasNextPage && <p className="muted">Showing the first 100 tasks.</p>}
+      {filtering(filter) && (
+        <p className="muted small" role="status" data-testid="board-filtered">
+          {tasks.length} of {all.length} tasks shown.{" "}
+          <button type="button" className="link" onClick={() => setFilter(NO_FILTER)}>
+            Clear filters
+          </button>
+        </p>
+      )}
       <div className="board">
         {STATUSES.map((status) => (
           <div
@@ -171,6 +196,20 @@ function TaskCard({ task, onMove }: { task: Card; onMove: (status: TaskStatus) =
           </Status>
         )}
       </div>
+      {(task.assignee || task.latestRun) && (
+        <div className="meta">
+          {task.assignee && (
+            <span className="assignee" title={task.assignee.email}>
+              {task.assignee.displayName || task.assignee.email}
+            </span>
+          )}
+          {task.latestRun && (
+            <Link href={`/runs/${task.latestRun.id}`} className="latest-run" aria-label={`Latest run: ${humanize(task.latestRun.status)}`}>
+              <Status of={task.latestRun.status}>Run: {humanize(task.latestRun.status)}</Status>
+            </Link>
+          )}
+        </div>
+      )}
       {task.dependencies.length > 0 && (
         <p className="deps">
           Waits for:{" "}
@@ -194,6 +233,40 @@ function TaskCard({ task, onMove }: { task: Card; onMove: (status: TaskStatus) =
         </select>
       </label>
     </li>
+  );
+}
+
+const PRIORITIES: TaskPriority[] = ["URGENT", "HIGH", "MEDIUM", "LOW", "NONE"];
+
+function Filters({ tasks, filter, onChange }: { tasks: Card[]; filter: BoardFilter; onChange: (filter: BoardFilter) => void }) {
+  const people = new Map(tasks.flatMap((t) => (t.assignee ? [[t.assignee.id, t.assignee.displayName || t.assignee.email]] : [])));
+  return (
+    <div className="inline filters" role="search" aria-label="Filter tasks">
+      <input
+        type="search"
+        aria-label="Search tasks"
+        placeholder="Search titles and labels"
+        value={filter.search}
+        onChange={(e) => onChange({ ...filter, search: e.target.value })}
+      />
+      <select aria-label="Priority" value={filter.priority} onChange={(e) => onChange({ ...filter, priority: e.target.value as TaskPriority | "" })}>
+        <option value="">Any priority</option>
+        {PRIORITIES.map((p) => (
+          <option key={p} value={p}>
+            {humanize(p)}
+          </option>
+        ))}
+      </select>
+      <select aria-label="Assignee" value={filter.assignee} onChange={(e) => onChange({ ...filter, assignee: e.target.value })}>
+        <option value="">Anyone</option>
+        <option value={UNASSIGNED}>Unassigned</option>
+        {[...people].map(([id, name]) => (
+          <option key={id} value={id}>
+            {name}
+          </option>
+        ))}
+      </select>
+    </div>
   );
 }
 

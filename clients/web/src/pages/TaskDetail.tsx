@@ -3,11 +3,12 @@
 import { useState, type FormEvent } from "react";
 import { useMutation, useQuery, useSubscription } from "urql";
 import { graphql } from "../gql";
-import type { TaskStatus } from "../gql/graphql";
-import { Action, Badge, Breadcrumbs, ErrorBox, Loading, Status, Unavailable, When, humanize, useOnline, usePageTitle } from "../ui/components";
+import type { TaskPriority, TaskStatus } from "../gql/graphql";
+import { Action, Badge, Breadcrumbs, Confirm, ErrorBox, Loading, Status, Unavailable, When, humanize, useOnline, usePageTitle } from "../ui/components";
 import { Link, navigate } from "../ui/router";
 import { STATUSES, UpdateTaskStatusMutation } from "./Board";
 import { useCurrentProject } from "../notifications";
+import { dependencyCandidates, openDependencies } from "./taskGraph";
 
 const TaskQuery = graphql(`
   query Task($id: ID!) {
@@ -65,6 +66,9 @@ export const ProjectTasksQuery = graphql(`
       nodes {
         id
         title
+        dependencies {
+          id
+        }
       }
     }
   }
@@ -137,6 +141,21 @@ const RemoveDependencyMutation = graphql(`
   }
 `);
 
+const EditTaskMutation = graphql(`
+  mutation EditTask($input: UpdateTaskInput!) {
+    updateTask(input: $input) {
+      ...TaskCard
+      description
+    }
+  }
+`);
+
+const DeleteTaskMutation = graphql(`
+  mutation DeleteTask($id: ID!, $expectedRevision: Int) {
+    deleteTask(id: $id, expectedRevision: $expectedRevision)
+  }
+`);
+
 export const StartRunMutation = graphql(`
   mutation StartRun($taskId: ID!, $agentId: ID, $input: JSON) {
     startRun(taskId: $taskId, agentId: $agentId, input: $input) {
@@ -171,6 +190,7 @@ export function TaskDetail({ taskId }: { taskId: string }) {
       />
       <h1>{task.title}</h1>
       <ErrorBox error={error ?? moving.error ?? checking.error ?? removing.error} />
+      <EditTask task={task} boardHref={projectId ? `/projects/${projectId}` : "/workspaces"} />
       <div className="inline">
         <label>
           Status{" "}
@@ -228,7 +248,7 @@ export function TaskDetail({ taskId }: { taskId: string }) {
             ))}
             {task.dependencies.length === 0 && <li className="muted">nothing</li>}
           </ul>
-          {projectId && <AddDependency taskId={task.id} projectId={projectId} exclude={[task.id, ...task.dependencies.map((d) => d.id)]} />}
+          {projectId && <AddDependency taskId={task.id} projectId={projectId} />}
           <p className="muted">Needed by</p>
           <ul className="links">
             {task.dependents.map((d) => (
@@ -256,9 +276,93 @@ export function TaskDetail({ taskId }: { taskId: string }) {
           ))}
           {task.runs.length === 0 && <li className="muted">No runs yet.</li>}
         </ul>
-        {projectId && <StartRun taskId={task.id} projectId={projectId} />}
+        {projectId && <StartRun taskId={task.id} projectId={projectId} waitsFor={openDependencies(task.dependencies)} />}
       </article>
     </section>
+  );
+}
+
+const PRIORITIES: TaskPriority[] = ["NONE", "LOW", "MEDIUM", "HIGH", "URGENT"];
+
+/** Labels as typed: split at commas, trimmed, empty ones dropped. */
+const parseLabels = (text: string) => text.split(",").map((l) => l.trim()).filter(Boolean);
+
+/** Edit a task's title, description, priority and labels, or delete it (asked first). */
+function EditTask({
+  task,
+  boardHref,
+}: {
+  task: { id: string; title: string; description: string; priority: TaskPriority; labels: readonly string[]; revision: number };
+  boardHref: string;
+}) {
+  const [editing, setEditing] = useState(false);
+  const [saving, save] = useMutation(EditTaskMutation);
+  const [deleting, remove] = useMutation(DeleteTaskMutation);
+  const [draft, setDraft] = useState({ title: "", description: "", priority: "NONE" as TaskPriority, labels: "" });
+  const open = () => {
+    setDraft({ title: task.title, description: task.description, priority: task.priority, labels: task.labels.join(", ") });
+    setEditing(true);
+  };
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const input = { id: task.id, expectedRevision: task.revision, ...draft, labels: parseLabels(draft.labels) };
+    const result = await save({ input });
+    if (result.data) setEditing(false);
+  };
+  const erase = async () => {
+    const result = await remove({ id: task.id, expectedRevision: task.revision });
+    if (result.data) navigate(boardHref);
+  };
+  if (!editing) {
+    return (
+      <div className="inline">
+        <Action onClick={open}>Edit task</Action>
+        <Confirm
+          label="Delete task"
+          question={`Delete the task ${task.title}?`}
+          consequence="Its acceptance criteria and dependency links go with it; its runs stay in the runs' history."
+          confirm="Delete the task"
+          keep="Keep it"
+          busy={deleting.fetching}
+          onConfirm={() => void erase()}
+        />
+        <ErrorBox error={deleting.error} />
+      </div>
+    );
+  }
+  return (
+    <form onSubmit={submit} className="card stack" aria-label="Edit task">
+      <label>
+        Title <input required value={draft.title} onChange={(e) => setDraft({ ...draft, title: e.target.value })} />
+      </label>
+      <label>
+        Description <textarea rows={4} value={draft.description} onChange={(e) => setDraft({ ...draft, description: e.target.value })} />
+      </label>
+      <div className="inline">
+        <label>
+          Priority{" "}
+          <select value={draft.priority} onChange={(e) => setDraft({ ...draft, priority: e.target.value as TaskPriority })}>
+            {PRIORITIES.map((p) => (
+              <option key={p} value={p}>
+                {humanize(p)}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="grow">
+          Labels <input value={draft.labels} placeholder="web, ops" onChange={(e) => setDraft({ ...draft, labels: e.target.value })} />
+        </label>
+      </div>
+      <div className="inline">
+        <Action type="submit" busy={saving.fetching}>
+          Save
+        </Action>
+        <button type="button" onClick={() => setEditing(false)}>
+          Cancel
+        </button>
+      </div>
+      <ErrorBox error={saving.error} />
+    </form>
   );
 }
 
@@ -286,11 +390,11 @@ function AddCriterion({ taskId }: { taskId: string }) {
   );
 }
 
-function AddDependency({ taskId, projectId, exclude }: { taskId: string; projectId: string; exclude: string[] }) {
+function AddDependency({ taskId, projectId }: { taskId: string; projectId: string }) {
   const [{ data }] = useQuery({ query: ProjectTasksQuery, variables: { projectId } });
   const [{ fetching, error }, add] = useMutation(AddDependencyMutation);
   const [dependsOnId, setDependsOnId] = useState("");
-  const candidates = data?.tasks.nodes.filter((t) => !exclude.includes(t.id)) ?? [];
+  const candidates = dependencyCandidates(taskId, data?.tasks.nodes ?? []);
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     const result = await add({ taskId, dependsOnId });
@@ -314,7 +418,7 @@ function AddDependency({ taskId, projectId, exclude }: { taskId: string; project
   );
 }
 
-function StartRun({ taskId, projectId }: { taskId: string; projectId: string }) {
+function StartRun({ taskId, projectId, waitsFor }: { taskId: string; projectId: string; waitsFor: { id: string; title: string }[] }) {
   const [{ data }] = useQuery({ query: AgentsQuery, variables: { projectId } });
   const [{ fetching, error }, start] = useMutation(StartRunMutation);
   const [agentId, setAgentId] = useState("");
@@ -342,9 +446,21 @@ function StartRun({ taskId, projectId }: { taskId: string; projectId: string }) 
           Objective <input value={objective} onChange={(e) => setObjective(e.target.value)} placeholder="What should the agent do?" />
         </label>
         <Action type="submit" busy={fetching}>
-          Start run
+          {waitsFor.length > 0 ? "Start anyway" : "Start run"}
         </Action>
       </div>
+      {waitsFor.length > 0 && (
+        <p className="warning" role="note" data-testid="waits-for">
+          {waitsFor.length === 1 ? "A task it depends on is" : `${waitsFor.length} tasks it depends on are`} not done yet:{" "}
+          {waitsFor.map((d, i) => (
+            <span key={d.id}>
+              {i > 0 && ", "}
+              <Link href={`/tasks/${d.id}`}>{d.title}</Link>
+            </span>
+          ))}
+          . A run now may work on what is not there yet.
+        </p>
+      )}
       <ErrorBox error={error} />
     </form>
   );
