@@ -166,7 +166,7 @@ for (const width of Object.keys(WIDTHS)) {
     const actions = page.getByTestId("run-actions");
     await page.getByTestId("run-status").getByText("Waiting approval").waitFor(WAIT);
     await actions.getByRole("button", { name: "Cancel run" }).waitFor(WAIT);
-    await actions.getByRole("link", { name: "Decide the approval" }).waitFor(WAIT);
+    await page.getByTestId("run-approvals").getByRole("button", { name: "Approve" }).waitFor(WAIT);
     assert.equal(await actions.getByRole("button", { name: "Hand off" }).count(), 0, "no hand off while waiting");
     assert.equal(await actions.getByRole("button", { name: "Checkpoint" }).count(), 0, "no checkpoint while waiting");
     await page.getByTestId("run-actions-why").getByText(/waits for an approval/).waitFor(WAIT);

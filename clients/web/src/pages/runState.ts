@@ -50,7 +50,7 @@ function whyNot(status: RunStatus, canCheckpoint: boolean, agent: string | undef
         ? null
         : `${agent ?? "Its agent"} cannot save checkpoints, so this run cannot be checkpointed or handed off while it runs.`;
     case "WAITING_APPROVAL":
-      return "It waits for an approval: decide it first; checkpoint and hand off are possible while it runs.";
+      return "It waits for an approval: decide it above first; checkpoint and hand off are possible while it runs.";
     case "QUEUED":
     case "DISPATCHING":
       return "It is starting: checkpoint and hand off are possible once it runs.";
