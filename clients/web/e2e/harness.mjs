@@ -1,6 +1,7 @@
 // The real things the browser tests drive: `acc serve` serving the built bundle, a TCP proxy in
 // front of it (so a test can cut the browser's connections), `acc-connector` with command
 // agents, and Debian's headless Chromium through playwright-core.
+import assert from "node:assert/strict";
 import { execFile, spawn } from "node:child_process";
 import { promisify } from "node:util";
 import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -252,6 +253,29 @@ export const WIDTHS = {
   desktop: { viewport: { width: 1440, height: 900 } },
   phone: { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true },
 };
+
+/**
+ * The visual check that the page fits the phone: nothing makes it scroll sideways (a board's
+ * columns scroll inside their own strip), and no toast is drawn outside the screen.
+ */
+export async function assertFitsPhone(page, what) {
+  const { width, wider } = await page.evaluate(() => {
+    const width = window.visualViewport?.width ?? window.innerWidth;
+    const clipped = (el) => {
+      for (let p = el.parentElement; p; p = p.parentElement) if (getComputedStyle(p).overflowX !== "visible") return true;
+      return false;
+    };
+    // Drawn past the edge, or spilling text past its own box (a long word that cannot wrap).
+    const wider = [...document.querySelectorAll("body *")]
+      .filter((el) => !clipped(el))
+      .filter((el) => el.getBoundingClientRect().right > 390.5 || (getComputedStyle(el).overflowX === "visible" && el.scrollWidth > el.clientWidth + 1 && el.clientWidth > 0))
+      .slice(0, 5)
+      .map((el) => `${el.tagName.toLowerCase()}.${el.className} "${el.textContent.slice(0, 30)}" (${Math.round(el.getBoundingClientRect().right)}px)`);
+    return { width: Math.max(document.documentElement.scrollWidth, width), wider };
+  });
+  assert.ok(width <= 390, `${what}: the page is ${width}px wide on a 390px phone: ${wider.join(", ")}`);
+  assert.deepEqual(wider, [], `${what}: drawn past the phone's edge`);
+}
 
 /** Polls `check` until it answers something, for what the server does on its own time. */
 export async function until(check, timeout = 30_000) {

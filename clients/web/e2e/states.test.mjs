@@ -15,6 +15,7 @@ import {
   SAVER,
   WIDTHS,
   answerConfirmation,
+  assertFitsPhone,
   assertNoCspViolations,
   commandAgent,
   enrollAsShown,
@@ -118,29 +119,6 @@ for (const width of Object.keys(WIDTHS)) {
   });
 }
 
-/**
- * The visual check that the page fits the phone: nothing makes it scroll sideways (a board's
- * columns scroll inside their own strip), and no toast is drawn outside the screen.
- */
-async function assertFitsPhone(page, what) {
-  const { width, wider } = await page.evaluate(() => {
-    const width = window.visualViewport?.width ?? window.innerWidth;
-    const clipped = (el) => {
-      for (let p = el.parentElement; p; p = p.parentElement) if (getComputedStyle(p).overflowX !== "visible") return true;
-      return false;
-    };
-    // Drawn past the edge, or spilling text past its own box (a long word that cannot wrap).
-    const wider = [...document.querySelectorAll("body *")]
-      .filter((el) => !clipped(el))
-      .filter((el) => el.getBoundingClientRect().right > 390.5 || (getComputedStyle(el).overflowX === "visible" && el.scrollWidth > el.clientWidth + 1 && el.clientWidth > 0))
-      .slice(0, 5)
-      .map((el) => `${el.tagName.toLowerCase()}.${el.className} "${el.textContent.slice(0, 30)}" (${Math.round(el.getBoundingClientRect().right)}px)`);
-    return { width: Math.max(document.documentElement.scrollWidth, width), wider };
-  });
-  assert.ok(width <= 390, `${what}: the page is ${width}px wide on a 390px phone: ${wider.join(", ")}`);
-  assert.deepEqual(wider, [], `${what}: drawn past the phone's edge`);
-}
-
 test("no page is wider than a phone, with an approval's alert showing", { timeout: 120_000 }, async () => {
   // Real content has long words: addresses, commands, labels.
   const long = "https://acme.example.com/docs/getting-started/installation/troubleshooting-network-errors";
@@ -188,7 +166,7 @@ for (const width of Object.keys(WIDTHS)) {
     const actions = page.getByTestId("run-actions");
     await page.getByTestId("run-status").getByText("Waiting approval").waitFor(WAIT);
     await actions.getByRole("button", { name: "Cancel run" }).waitFor(WAIT);
-    await actions.getByRole("link", { name: "Decide the approval" }).waitFor(WAIT);
+    await page.getByTestId("run-approvals").getByRole("button", { name: "Approve" }).waitFor(WAIT);
     assert.equal(await actions.getByRole("button", { name: "Hand off" }).count(), 0, "no hand off while waiting");
     assert.equal(await actions.getByRole("button", { name: "Checkpoint" }).count(), 0, "no checkpoint while waiting");
     await page.getByTestId("run-actions-why").getByText(/waits for an approval/).waitFor(WAIT);

@@ -112,7 +112,19 @@ export function Approvals() {
   );
 }
 
-function ApprovalCard({ approval, onClosed }: { approval: ApprovalItemFragment; onClosed: (status: string) => void }) {
+/**
+ * One request, approved or denied here with a reason: in the inbox, and on its run's page, which
+ * (`onRunPage`) leaves out where it comes from.
+ */
+export function ApprovalCard({
+  approval,
+  onClosed,
+  onRunPage = false,
+}: {
+  approval: ApprovalItemFragment;
+  onClosed: (status: string) => void;
+  onRunPage?: boolean;
+}) {
   const [{ fetching, error, operation }, decide] = useMutation(DecideMutation);
   const [reason, setReason] = useState("");
   const send = async (decision: ApprovalDecision) => {
@@ -132,9 +144,13 @@ function ApprovalCard({ approval, onClosed }: { approval: ApprovalItemFragment; 
         <pre className="details">{JSON.stringify(approval.details, null, 2)}</pre>
       )}
       <p className="muted small">
-        {task.project?.name} / <Link href={`/tasks/${task.id}`}>{task.title}</Link> ·{" "}
-        <Link href={`/runs/${approval.run.id}`}>run</Link> · asked <When at={approval.createdAt} /> · expires{" "}
-        <When at={approval.expiresAt} />
+        {!onRunPage && (
+          <>
+            {task.project?.name} / <Link href={`/tasks/${task.id}`}>{task.title}</Link> ·{" "}
+            <Link href={`/runs/${approval.run.id}`}>run</Link> ·{" "}
+          </>
+        )}
+        asked <When at={approval.createdAt} /> · expires <When at={approval.expiresAt} />
       </p>
       <label>
         Reason (sent to the agent)

@@ -1,17 +1,15 @@
-// One run: its state and attempt timeline, the actions on it, and its event stream — live,
-// virtualised, following the tail, and resumed from its cursor after a reconnect or a sleep.
-import { useEffect, useMemo, useRef, useState, type FormEvent } from "react";
+// One run: what it is and how long it has taken, what waits for a decision (decided here), the
+// actions on it, its attempt timeline, and its log (RunEvents.tsx).
+import { useEffect, useState, type FormEvent } from "react";
 import { useMutation, useQuery, useSubscription } from "urql";
-import { useVirtualizer } from "@tanstack/react-virtual";
 import { graphql } from "../gql";
 import type { RunDetailFragment as Run } from "../gql/graphql";
-import { followRunEvents, type StreamEvent, type StreamState } from "../api/runStream";
-import { subscribeRunEvents } from "../api/runStreamSocket";
-import { MAX_EVENTS, loadEvents, saveEvents } from "../api/eventArchive";
-import { Action, Breadcrumbs, Confirm, ErrorBox, Loading, Status, Unavailable, When, humanize, useOnline, usePageTitle } from "../ui/components";
-import { Link, navigate } from "../ui/router";
+import { Action, Breadcrumbs, Confirm, Elapsed, ErrorBox, Loading, Status, Unavailable, When, humanize, usePageTitle } from "../ui/components";
+import { navigate } from "../ui/router";
 import { AgentsQuery, StartRunMutation } from "./TaskDetail";
-import { TERMINAL, attemptState, cachedRunBehind, runOffer, streamShown, type StreamedStatus } from "./runState";
+import { ApprovalCard } from "./Approvals";
+import { RunEvents } from "./RunEvents";
+import { TERMINAL, attemptState, cachedRunBehind, runOffer, runSpan, type StreamedStatus } from "./runState";
 import { useCurrentProject } from "../notifications";
 
 const RunQuery = graphql(`
@@ -72,9 +70,7 @@ export const RunDetailFragment = graphql(`
       createdAt
     }
     approvals {
-      id
-      action
-      status
+      ...ApprovalItem
     }
     checkpoints {
       reason
@@ -152,20 +148,53 @@ export function RunView({ runId }: { runId: string }) {
         ]}
       />
       {projectId && <Live projectId={projectId} />}
+      <RunHeader run={run} />
+      <ErrorBox error={error} />
+      <PendingApprovals run={run} onClosed={() => refetch({ requestPolicy: "network-only" })} />
+      {projectId && <RunActions run={run} projectId={projectId} />}
+      <div className="grid-2">
+        <Timeline run={run} />
+        <RunEvents runId={run.id} ended={terminal} onStatus={setStreamed} />
+      </div>
+    </section>
+  );
+}
+
+/** The task the run works on, its agent and attempt, its status, and how long it has taken. */
+function RunHeader({ run }: { run: Run }) {
+  const span = runSpan(run);
+  return (
+    <header className="stack">
       <h1>
-        Run{" "}
+        {run.task.title}{" "}
         <Status of={run.status}>
           <span data-testid="run-status">{humanize(run.status)}</span>
         </Status>
       </h1>
+      <p className="muted facts">
+        <span>{run.agent ? `Run on ${run.agent.name}` : "No agent yet"}</span>
+        <span data-testid="run-attempt">
+          attempt {run.attempts.length} of {run.maxAttempts}
+        </span>
+        <span data-testid="run-duration">
+          {span.to ? "took" : "running for"} <Elapsed from={span.from} to={span.to} />
+        </span>
+      </p>
       {run.statusReason && <p className="muted">{run.statusReason}</p>}
-      <ErrorBox error={error} />
-      {projectId && <RunActions run={run} projectId={projectId} />}
-      <div className="grid-2">
-        <Timeline run={run} />
-        <EventStream runId={run.id} ended={terminal} onStatus={setStreamed} />
-      </div>
-    </section>
+    </header>
+  );
+}
+
+/** What the agent asked and waits for: approved or denied here, without leaving the run. */
+function PendingApprovals({ run, onClosed }: { run: Run; onClosed: () => void }) {
+  const pending = run.approvals.filter((a) => a.status === "PENDING");
+  if (pending.length === 0) return null;
+  return (
+    <ul className="stack plain" aria-label="Waiting for your decision" data-testid="run-approvals">
+      {pending.map((approval) => (
+        <ApprovalCard key={approval.id} approval={approval} onClosed={onClosed} onRunPage />
+      ))}
+    </ul>
   );
 }
 
@@ -190,7 +219,6 @@ function RunActions({ run, projectId }: { run: Run; projectId: string }) {
     const result = await start({ taskId: run.task.id, agentId, input: run.input });
     if (result.data) navigate(`/runs/${result.data.startRun.id}`);
   };
-  const pendingApproval = run.approvals.some((a) => a.status === "PENDING");
   return (
     <div className="card stack" data-testid="run-actions">
       <div className="inline">
@@ -210,7 +238,6 @@ function RunActions({ run, projectId }: { run: Run; projectId: string }) {
             onConfirm={() => cancel({ runId: run.id })}
           />
         )}
-        {pendingApproval && <Link href="/approvals">Decide the approval</Link>}
         {offer.checkpoint && (
           <Action busy={checkpointing.fetching} onClick={() => checkpoint({ runId: run.id, reason: "requested from the web client" })}>
             Checkpoint
@@ -311,8 +338,7 @@ function Timeline({ run }: { run: Run }) {
           <ul className="links">
             {run.approvals.map((a) => (
               <li key={a.id}>
-                <code>{a.action}</code> <Status of={a.status} />{" "}
-                {a.status === "PENDING" && <Link href="/approvals">decide</Link>}
+                <code>{a.action}</code> <Status of={a.status} />
               </li>
             ))}
           </ul>
@@ -333,158 +359,4 @@ function Timeline({ run }: { run: Run }) {
       )}
     </article>
   );
-}
-
-const STATE_LABEL: Record<StreamState | "loading", string> = {
-  loading: "run ended; loading its events…",
-  connecting: "connecting…",
-  live: "live",
-  reconnecting: "reconnecting…",
-  ended: "complete",
-  failed: "stopped",
-};
-
-function EventStream({
-  runId,
-  ended,
-  onStatus,
-}: {
-  runId: string;
-  ended: boolean;
-  onStatus: (status: StreamedStatus) => void;
-}) {
-  const [events, setEvents] = useState<StreamEvent[]>([]);
-  const [state, setState] = useState<{ state: StreamState; detail?: string }>({ state: "connecting" });
-  const [follow, setFollow] = useState(true);
-  const scroller = useRef<HTMLDivElement>(null);
-
-  useEffect(() => {
-    // What this device kept of the run shows at once (also offline); the stream goes on from there.
-    const kept = loadEvents(runId);
-    setEvents(kept);
-    // A replay delivers events in bursts: render them in batches, not one render per event.
-    let pending: StreamEvent[] = [];
-    let flush: ReturnType<typeof setTimeout> | null = null;
-    const flushNow = () => {
-      if (flush !== null) clearTimeout(flush);
-      flush = null;
-      const batch = pending;
-      pending = [];
-      if (batch.length > 0) setEvents((current) => current.concat(batch));
-    };
-    const stream = followRunEvents(subscribeRunEvents(runId), {
-      onEvents: (more) => {
-        pending.push(...more);
-        flush ??= setTimeout(flushNow, 50);
-      },
-      // Events shown before the state that follows them ("complete" after the last one).
-      onState: (next, detail) => {
-        flushNow();
-        setState({ state: next, detail });
-      },
-    }, { after: kept.at(-1)?.sequence ?? null });
-    // A device that slept or lost its network may hold a dead socket: resume from the cursor.
-    let hiddenAt = 0;
-    const onVisibility = () => {
-      if (document.hidden) hiddenAt = Date.now();
-      else if (Date.now() - hiddenAt > 10_000) stream.resume();
-    };
-    const onOnline = () => stream.resume();
-    document.addEventListener("visibilitychange", onVisibility);
-    window.addEventListener("online", onOnline);
-    return () => {
-      stream.stop();
-      if (flush !== null) clearTimeout(flush);
-      document.removeEventListener("visibilitychange", onVisibility);
-      window.removeEventListener("online", onOnline);
-    };
-  }, [runId]);
-
-  useEffect(() => {
-    if (events.length > 0) saveEvents(runId, events);
-  }, [runId, events]);
-
-  const virtualizer = useVirtualizer({
-    count: events.length,
-    getScrollElement: () => scroller.current,
-    estimateSize: () => 28,
-    overscan: 12,
-  });
-
-  useEffect(() => {
-    if (follow && events.length > 0) virtualizer.scrollToIndex(events.length - 1, { align: "end" });
-  }, [events.length, follow, virtualizer]);
-
-  const onScroll = () => {
-    const el = scroller.current;
-    if (el) setFollow(el.scrollHeight - el.scrollTop - el.clientHeight < 40);
-  };
-  const last = events.at(-1)?.sequence ?? null;
-  const first = events[0]?.sequence ?? null;
-  const summary = useMemo(() => (first === null ? "no events yet" : `sequence ${first}–${last}`), [first, last]);
-  const latestStatus = useMemo(() => events.findLast((e) => e.kind === "status"), [events]);
-  useEffect(() => {
-    const data = latestStatus?.data as { status?: unknown } | undefined;
-    if (latestStatus && typeof data?.status === "string") onStatus({ status: data.status, at: latestStatus.occurredAt });
-  }, [latestStatus, onStatus]);
-  const online = useOnline();
-  const shown = streamShown(state.state, ended);
-
-  return (
-    <article className="card stack events">
-      <div className="inline spread">
-        <h2>Events</h2>
-        <span className="muted" role="status" data-testid="stream-state" data-state={shown}>
-          <span className={`dot ${shown}`} aria-hidden="true" /> {STATE_LABEL[shown]}
-          {state.detail && shown !== "live" ? ` (${state.detail})` : ""}
-        </span>
-      </div>
-      <p className="muted small" data-testid="event-summary" data-count={events.length} data-first={first ?? ""} data-last={last ?? ""}>
-        {events.length} events, {summary}
-      </p>
-      {!online && (
-        <p className="muted small">
-          Offline: these are the events this device kept (the last {MAX_EVENTS} at most); the stream goes on when the
-          connection returns.
-        </p>
-      )}
-      <div className="event-scroller" ref={scroller} onScroll={onScroll} tabIndex={0} aria-label="Run events">
-        <div style={{ height: virtualizer.getTotalSize(), position: "relative" }}>
-          {virtualizer.getVirtualItems().map((item) => {
-            const event = events[item.index];
-            return (
-              <div
-                key={event.sequence}
-                data-index={item.index}
-                ref={virtualizer.measureElement}
-                className={`event kind-${event.kind}`}
-                style={{ position: "absolute", top: 0, left: 0, right: 0, transform: `translateY(${item.start}px)` }}
-              >
-                <span className="seq">{event.sequence}</span> <span className="kind">{event.kind}</span>{" "}
-                <span className="data">{formatData(event.data)}</span>
-              </div>
-            );
-          })}
-        </div>
-      </div>
-      {!follow && (
-        <button type="button" onClick={() => setFollow(true)}>
-          Follow the latest events
-        </button>
-      )}
-    </article>
-  );
-}
-
-/** Output lines and status changes show as text; anything else as compact JSON. */
-export function formatData(data: unknown): string {
-  if (data && typeof data === "object") {
-    const record = data as Record<string, unknown>;
-    if (typeof record.line === "string" && Object.keys(record).length <= 2) return record.line;
-    if (typeof record.status === "string" && Object.keys(record).every((k) => ["from", "status", "reason"].includes(k))) {
-      const from = typeof record.from === "string" ? `${record.from} → ` : "";
-      return `${from}${record.status}${typeof record.reason === "string" ? ` (${record.reason})` : ""}`;
-    }
-  }
-  return typeof data === "string" ? data : JSON.stringify(data);
 }

@@ -3,7 +3,6 @@ import { CombinedError } from "urql";
 import { GraphQLError } from "graphql";
 import { alreadyClosed } from "./Approvals";
 import { enrollCommand } from "./Agents";
-import { formatData } from "./RunView";
 
 describe("enrollCommand", () => {
   it("is the connector's documented enroll command with the token in the environment", () => {
@@ -15,17 +14,6 @@ describe("enrollCommand", () => {
     expect(enrollCommand("http://127.0.0.1:8080", "t", "Jo's laptop")).toBe(
       "ACC_ENROLL_TOKEN=t acc-connector enroll --server http://127.0.0.1:8080 --name 'Jo'\\''s laptop'",
     );
-  });
-});
-
-describe("formatData", () => {
-  it("shows output lines and statuses as text, anything else as JSON", () => {
-    expect(formatData({ line: "hello", stream: "stdout" })).toBe("hello");
-    expect(formatData({ status: "queued", from: null, reason: null })).toBe("queued");
-    expect(formatData({ status: "waiting_approval", from: "running", reason: "approval requested: rm" })).toBe(
-      "running → waiting_approval (approval requested: rm)",
-    );
-    expect(formatData({ step: 1 })).toBe('{"step":1}');
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { attemptState, cachedRunBehind, runOffer, streamShown } from "./runState";
+import { attemptState, cachedRunBehind, runOffer, runSpan, streamShown } from "./runState";
 
 const saver = { name: "saver", capabilities: ["CHECKPOINT"] };
 const careful = { name: "careful", capabilities: [] };
@@ -78,5 +78,19 @@ describe("cachedRunBehind", () => {
   });
   it("is not behind when the stream itself is behind the run", () => {
     expect(cachedRunBehind({ status: "running", at: "2026-12-04T10:00:00.050Z" }, run)).toBe(false);
+  });
+});
+
+describe("runSpan", () => {
+  const times = { createdAt: "2026-12-04T10:00:00Z", updatedAt: "2026-12-04T10:05:00Z" };
+  it("is open while the run is live", () => {
+    expect(runSpan({ status: "WAITING_APPROVAL", ...times, attempts: [{ endedAt: null }] })).toEqual({ from: times.createdAt, to: null });
+  });
+  it("ends with the last attempt of an ended run", () => {
+    const attempts = [{ endedAt: "2026-12-04T10:01:00Z" }, { endedAt: "2026-12-04T10:04:00Z" }];
+    expect(runSpan({ status: "SUCCEEDED", ...times, attempts })).toEqual({ from: times.createdAt, to: "2026-12-04T10:04:00Z" });
+  });
+  it("ends with the last update of a run cancelled before any attempt ended", () => {
+    expect(runSpan({ status: "CANCELLED", ...times, attempts: [] }).to).toBe(times.updatedAt);
   });
 });

@@ -50,7 +50,7 @@ function whyNot(status: RunStatus, canCheckpoint: boolean, agent: string | undef
         ? null
         : `${agent ?? "Its agent"} cannot save checkpoints, so this run cannot be checkpointed or handed off while it runs.`;
     case "WAITING_APPROVAL":
-      return "It waits for an approval: decide it first; checkpoint and hand off are possible while it runs.";
+      return "It waits for an approval: decide it above first; checkpoint and hand off are possible while it runs.";
     case "QUEUED":
     case "DISPATCHING":
       return "It is starting: checkpoint and hand off are possible once it runs.";
@@ -106,4 +106,20 @@ export interface StreamedStatus {
  */
 export function cachedRunBehind(streamed: StreamedStatus, run: { status: string; updatedAt: string }): boolean {
   return streamed.status.toUpperCase() !== run.status && Date.parse(streamed.at) > Date.parse(run.updatedAt);
+}
+
+interface SpannedRun {
+  status: RunStatus;
+  createdAt: string;
+  updatedAt: string;
+  attempts: readonly { endedAt?: string | null }[];
+}
+
+/**
+ * When the run started and, once it ended, when: its last attempt's end, or (a run cancelled
+ * before any attempt ended) its last update, which for an ended run is its end.
+ */
+export function runSpan(run: SpannedRun): { from: string; to: string | null } {
+  if (!TERMINAL.has(run.status)) return { from: run.createdAt, to: null };
+  return { from: run.createdAt, to: run.attempts.at(-1)?.endedAt ?? run.updatedAt };
 }

@@ -1,10 +1,11 @@
 // Building blocks every page uses: errors with their code and correlation id, busy buttons and
-// their confirmation, the online flag, times, status badges, breadcrumbs and the tab's title.
+// their confirmation, the online flag, times and durations, status badges, breadcrumbs and the
+// tab's title.
 import { useEffect, useId, useRef, useState, type ButtonHTMLAttributes, type ReactNode } from "react";
 import type { CombinedError } from "urql";
 import { describeError } from "../api/errors";
 import { Link } from "./router";
-import { exactTime, relativeTime, useNow } from "./time";
+import { exactTime, formatDuration, relativeTime, useNow } from "./time";
 
 export function ErrorBox({ error }: { error: CombinedError | null | undefined }) {
   if (!error) return null;
@@ -128,6 +129,22 @@ export function When({ at }: { at: string | null | undefined }) {
   return (
     <time dateTime={at} title={exactTime(date)}>
       {relativeTime(date, new Date(now))}
+    </time>
+  );
+}
+
+/** How long from `from` to `to`, counting every second while there is no `to` yet. */
+export function Elapsed({ from, to }: { from: string; to: string | null }) {
+  const [now, setNow] = useState(Date.now);
+  useEffect(() => {
+    if (to) return;
+    const timer = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(timer);
+  }, [to]);
+  const ms = (to ? Date.parse(to) : now) - Date.parse(from);
+  return (
+    <time className="elapsed" dateTime={`PT${Math.max(0, Math.floor(ms / 1000))}S`} data-ticking={!to}>
+      {formatDuration(ms)}
     </time>
   );
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { relativeTime } from "./time";
+import { formatDuration, relativeTime } from "./time";
 
 const now = new Date("2026-12-04T12:00:00Z");
 const ago = (ms: number) => relativeTime(new Date(now.getTime() - ms), now);
@@ -32,5 +32,18 @@ describe("relativeTime", () => {
     const then = new Date(now.getTime() - 8 * day);
     expect(relativeTime(then, now)).toBe(then.toLocaleDateString(undefined, { day: "numeric", month: "short", year: "numeric" }));
     expect(relativeTime(then, now)).not.toMatch(/ago/);
+  });
+});
+
+describe("formatDuration", () => {
+  it("reads like a clock, in the two largest units", () => {
+    expect(formatDuration(0)).toBe("0s");
+    expect(formatDuration(42_900)).toBe("42s");
+    expect(formatDuration(3 * min + 5 * s)).toBe("3m 05s");
+    expect(formatDuration(2 * h + 3 * min + 59 * s)).toBe("2h 03m");
+    expect(formatDuration(26 * h)).toBe("26h 00m");
+  });
+  it("is never negative, when the server's clock is ahead", () => {
+    expect(formatDuration(-1500)).toBe("0s");
   });
 });

@@ -58,3 +58,13 @@ export function useNow(): number {
   useSyncExternalStore(subscribe, () => now);
   return Date.now();
 }
+
+/** A span of time as a clock reads it: "42s", "3m 05s", "2h 03m"; never negative (clocks differ). */
+export function formatDuration(ms: number): string {
+  const seconds = Math.max(0, Math.floor(ms / 1000));
+  const [h, m, s] = [Math.floor(seconds / 3600), Math.floor(seconds / 60) % 60, seconds % 60];
+  const two = (n: number) => String(n).padStart(2, "0");
+  if (h > 0) return `${h}h ${two(m)}m`;
+  if (m > 0) return `${m}m ${two(s)}s`;
+  return `${s}s`;
+}

@@ -1,0 +1,245 @@
+// The run page as a build log, in headless Chromium against a real `acc` and `acc-connector`, at
+// desktop and phone widths: an approval is decided on the run's own page and the run goes on,
+// its duration ticks while it runs and stops when it ends; the log marks stderr and errors, opens
+// a tool call to its JSON, searches with a count, jumps to the first error and downloads as text
+// and as JSON lines.
+import { after, afterEach, before, test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import {
+  CAREFUL,
+  WIDTHS,
+  assertFitsPhone,
+  assertNoCspViolations,
+  commandAgent,
+  launchBrowser,
+  openSignedIn,
+  resetArtifacts,
+  screenshot,
+  setUpServer,
+  until,
+} from "./harness.mjs";
+
+/** Prints a JSON event of `kind` as a control line (printf, since sh's echo reads `\n`). */
+const say = (kind, data) => `printf '%s\\n' '${JSON.stringify({ acc: "event", kind, data })}'`;
+
+// What an agent with tools reports, around a long build whose one error is far from its end.
+const BUILDER = commandAgent(
+  "builder",
+  [
+    "read input",
+    say("message", { role: "assistant", text: "I will build the site.\nThen upload it." }),
+    say("tool_call", { id: "t1", name: "Bash", input: { command: "make build", timeout: 600 } }),
+    say("tool_result", { tool_use_id: "t1", output: "built 12 pages", exit_code: 0, is_error: false }),
+    say("file_change", { path: "public/index.html", kind: "update" }),
+    say("usage", { source: "runtime", input_tokens: 1200, output_tokens: 340, tokens: "reported" }),
+    "seq 1 150 | sed 's/^/building page /'",
+    `echo '        an indented line, long enough to wrap on a phone and on a desktop too: ${"and on ".repeat(40)}'`,
+    "echo 'warning: the cache is cold' >&2",
+    say("error", { message: "the deploy key was refused" }),
+    "seq 1 150 | sed 's/^/uploading file /'",
+  ].join("\n"),
+  true,
+);
+
+const WAIT = { timeout: 30_000 };
+
+let server, browser, connector, api, ids;
+const pages = [];
+
+before(async () => {
+  resetArtifacts();
+  ({ server, connector, api, ids } = await setUpServer(CAREFUL + BUILDER));
+  browser = await launchBrowser();
+});
+
+afterEach(async () => {
+  for (const page of pages.splice(0)) {
+    if (!page.isClosed()) {
+      await screenshot(page, "end-of-test");
+      await page.context().close();
+    }
+  }
+  assertNoCspViolations(assert);
+});
+
+after(async () => {
+  await browser?.close();
+  connector?.stop();
+  await server?.stop();
+});
+
+/** A run of the task on `agentId`, once it reached `status`. */
+async function runUntil(agentId, status) {
+  const { startRun } = await api("mutation($t: ID!, $a: ID!) { startRun(taskId: $t, agentId: $a, input: {}) { id } }", {
+    t: ids.task,
+    a: agentId,
+  });
+  await until(async () => {
+    const { node } = await api("query($id: ID!) { node(id: $id) { ... on TaskRun { status } } }", { id: startRun.id });
+    return node.status === status;
+  });
+  return startRun.id;
+}
+
+const duration = (page) => page.getByTestId("run-duration").locator(".elapsed");
+
+// The desktop approves and the phone denies: either way the agent is told, and the run goes on.
+for (const [width, decision] of [
+  ["desktop", "Approve"],
+  ["phone", "Deny"],
+]) {
+  test(`${width}: a pending approval is decided on the run page (${decision}), and the run goes on; its duration ticks, then stops`, { timeout: 90_000 }, async () => {
+    const run = await runUntil(ids.careful, "WAITING_APPROVAL");
+    const page = await openSignedIn(browser, pages, WIDTHS[width], `${server.url}/runs/${run}`);
+    await page.getByTestId("run-status").getByText("Waiting approval").waitFor(WAIT);
+    await page.getByRole("heading", { name: "Deploy the site" }).waitFor(WAIT);
+    assert.match(await page.getByTestId("run-attempt").textContent(), /^attempt 1 of \d+$/);
+    await page.getByText("Run on careful").waitFor(WAIT);
+
+    // While the run waits, its duration counts up.
+    assert.equal(await duration(page).getAttribute("data-ticking"), "true");
+    const before = await duration(page).textContent();
+    await until(async () => (await duration(page).textContent()) !== before, 5_000);
+
+    const card = page.getByTestId("run-approvals").locator(".approval", { hasText: "deploy the site" });
+    await card.getByText("Because: the test asks").waitFor(WAIT);
+    await screenshot(page, `${width}-run-approval-inline`);
+    if (width === "phone") await assertFitsPhone(page, "the run with its approval");
+    await card.getByLabel(/^Reason/).fill(`${decision.toLowerCase()}d from the run page`);
+    await card.getByRole("button", { name: decision, exact: true }).click();
+
+    // The card leaves as the decision is made, and the agent goes on with the answer it got.
+    await card.waitFor({ state: "detached", ...WAIT });
+    await page.getByTestId("run-status").getByText("Succeeded").waitFor(WAIT);
+    const approved = decision === "Approve";
+    await page.locator(".event", { hasText: `"approved":${approved}` }).waitFor(WAIT);
+    const approvals = page.locator("article", { has: page.getByRole("heading", { name: "Approvals" }) });
+    await approvals.locator("li", { hasText: "deploy the site" }).getByText(approved ? "Approved" : "Denied").waitFor(WAIT);
+    const { node } = await api("query($id: ID!) { node(id: $id) { ... on TaskRun { approvals { status decisionReason } } } }", { id: run });
+    assert.deepEqual(node.approvals, [{ status: approved ? "APPROVED" : "DENIED", decisionReason: `${decision.toLowerCase()}d from the run page` }]);
+
+    // Once it ended, the duration is what the run took, and stays so.
+    await page.locator('.elapsed[data-ticking="false"]').waitFor(WAIT);
+    const took = await duration(page).textContent();
+    assert.equal(await page.getByTestId("run-duration").textContent(), `took ${took}`);
+    await page.waitForTimeout(2_500);
+    assert.equal(await duration(page).textContent(), took, "an ended run's duration does not tick");
+    await screenshot(page, `${width}-run-decided`);
+  });
+}
+
+for (const width of Object.keys(WIDTHS)) {
+  test(`${width}: the log marks stderr and errors, opens a tool call to its JSON, searches, jumps to the first error and downloads`, { timeout: 90_000 }, async () => {
+    const run = await runUntil(ids.builder, "SUCCEEDED");
+    const page = await openSignedIn(browser, pages, WIDTHS[width], `${server.url}/runs/${run}`);
+    await page.locator('[data-testid="stream-state"][data-state="ended"]').waitFor(WAIT);
+    const summary = page.getByTestId("event-summary");
+    const events = Number(await summary.getAttribute("data-count"));
+    assert.ok(events > 300, `all ${events} events are in the list`);
+    const log = page.locator(".event-scroller");
+
+    // Following the tail, the first error is far above what is shown.
+    await page.locator(".event", { hasText: "uploading file 150" }).waitFor(WAIT);
+    const errorRow = page.locator(".event.tone-error", { hasText: "the deploy key was refused" });
+    assert.equal(await errorRow.count(), 0, "the error is out of view, not drawn");
+    await page.getByRole("button", { name: "Jump to first error" }).click();
+    await errorRow.waitFor(WAIT);
+    await until(() => errorRow.evaluate((row) => document.activeElement === row));
+    const [rowBox, logBox] = [await errorRow.boundingBox(), await log.boundingBox()];
+    assert.ok(rowBox.y >= logBox.y && rowBox.y + rowBox.height <= logBox.y + logBox.height, "the error row is in view");
+    await errorRow.getByText("error", { exact: true }).waitFor(WAIT);
+    await screenshot(page, `${width}-log-first-error`);
+
+    // The indented line keeps its indentation when it wraps.
+    const indented = page.locator(".event", { hasText: "an indented line" }).locator(".words");
+    const { starts, ch } = await indented.evaluate((words) => {
+      const range = document.createRange();
+      range.selectNodeContents(words);
+      // Where each line (each top) starts, first line first.
+      const lines = new Map();
+      for (const r of range.getClientRects()) lines.set(Math.round(r.top), Math.min(lines.get(Math.round(r.top)) ?? Infinity, r.left));
+      const starts = [...new Set([...lines].sort(([a], [b]) => a - b).map(([, left]) => Math.round(left)))];
+      const probe = words.appendChild(document.createElement("span"));
+      probe.textContent = "0".repeat(10);
+      const ch = probe.getBoundingClientRect().width / 10;
+      probe.remove();
+      return { starts, ch };
+    });
+    assert.equal(starts.length, 2, `the long line wraps, its first line and the rest starting apart: ${starts}`);
+    // Eight spaces of its own, and the two every wrapped line hangs by.
+    assert.ok(Math.abs(starts[1] - starts[0] - 10 * ch) <= 1, `wrapped lines start ${starts[1] - starts[0]}px in, not ${10 * ch}`);
+
+    // Search: the matching lines only, highlighted, and how many.
+    const search = page.getByRole("searchbox", { name: "Search the log" });
+    await search.fill("building page 14");
+    await page.getByTestId("search-count").getByText(`11 of ${events} lines match`).waitFor(WAIT);
+    await until(async () => (await page.locator(".event").count()) === 11);
+    assert.deepEqual(
+      await page.locator(".event mark").allTextContents(),
+      Array(11).fill("building page 14"),
+      "each match highlighted",
+    );
+    await screenshot(page, `${width}-log-search`);
+    // Stderr is marked as such (where it comes among stdout's lines is not defined).
+    await search.fill("cache is cold");
+    await page.locator(".event.tone-stderr", { hasText: "warning: the cache is cold" }).getByText("stderr", { exact: true }).waitFor(WAIT);
+    await search.fill("");
+    assert.equal(await page.getByTestId("search-count").count(), 0);
+
+    // A tool call opens to its JSON, and closes again.
+    await search.fill("make build");
+    const call = page.locator(".event.kind-tool_call").getByRole("button", { name: /tool call Bash make build/ });
+    await call.waitFor(WAIT);
+    assert.equal(await call.getAttribute("aria-expanded"), "false");
+    assert.equal(await page.locator(".event.kind-tool_call .raw").count(), 0, "no JSON until it is opened");
+    await call.click();
+    const raw = page.locator(".event.kind-tool_call .raw");
+    await raw.waitFor(WAIT);
+    assert.deepEqual(JSON.parse(await raw.textContent()), { id: "t1", name: "Bash", input: { command: "make build", timeout: 600 } });
+    assert.equal(await call.getAttribute("aria-expanded"), "true");
+    if (width === "phone") await assertFitsPhone(page, "the log with a tool call open");
+    await screenshot(page, `${width}-log-tool-call-open`);
+    await call.click();
+    await raw.waitFor({ state: "detached", ...WAIT });
+
+    // Its own rows for the rest of what the agent reported, each one that opens.
+    for (const [kind, text] of [
+      ["tool_result", "exit 0 · built 12 pages"],
+      ["file_change", "update public/index.html"],
+      ["usage", "1,200 tokens in · 340 out"],
+      ["message", "assistant: I will build the site."],
+    ]) {
+      await search.fill(text);
+      await page.locator(`.event.kind-${kind}`, { hasText: text }).getByRole("button").waitFor(WAIT);
+    }
+    // A message shows its first line until it is opened.
+    const message = page.locator(".event.kind-message").getByRole("button");
+    assert.equal(await message.getByText("Then upload it.").count(), 0);
+    await message.click();
+    await message.getByText("Then upload it.").waitFor(WAIT);
+    await search.fill("");
+
+    // The log downloads as text, one line an event, and as JSON lines, one event a line.
+    const saved = async (button) => {
+      const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: button }).click()]);
+      return { name: download.suggestedFilename(), text: readFileSync(await download.path(), "utf8") };
+    };
+    const text = await saved("Download log");
+    assert.equal(text.name, `run-${run}.log`);
+    for (const expected of ["building page 150", "uploading file 150", "stderr: warning: the cache is cold", "error: the deploy key was refused", "tool call: Bash make build"]) {
+      assert.ok(text.text.includes(expected), `the text log has "${expected}"`);
+    }
+    // One line an event, and one more for the message's second line.
+    assert.equal(text.text.trimEnd().split("\n").length, events + 1);
+    const jsonLines = await saved("Download JSON lines");
+    assert.equal(jsonLines.name, `run-${run}.jsonl`);
+    const read = jsonLines.text.trimEnd().split("\n").map((l) => JSON.parse(l));
+    assert.equal(read.length, events);
+    assert.deepEqual(read.find((e) => e.kind === "tool_call").data, { id: "t1", name: "Bash", input: { command: "make build", timeout: 600 } });
+    assert.deepEqual(
+      [read[0].sequence, read.at(-1).sequence],
+      [Number(await summary.getAttribute("data-first")), Number(await summary.getAttribute("data-last"))],
+    );
+  });
+}
