@@ -490,33 +490,40 @@ impl RunService {
 
     /// Cancels a run: a running one through `cancelling` (the connector stops the agent), any
     /// other live one at once. The sweeper cancels a run still `cancelling` after the timeout.
+    /// Each step is taken only from the status it was chosen for; when the run moved meanwhile
+    /// (a start acknowledged, say), the step is chosen again from where it is now.
     pub async fn cancel_run(&self, actor: &Actor, run_id: Uuid) -> Result<task_run::Model> {
-        let run = self.operable_run(actor, run_id).await?;
-        let mut status = RunStatus::from_stored(&run.status);
-        let attempt = self.current_attempt(run_id).await?.filter(|a| a.ended_at.is_none());
-        if status == RunStatus::WaitingApproval && attempt.is_some() {
-            // Its agent is alive and waiting: stop it as a running one, so that what it says as it
-            // stops is stored before the run ends (nothing is stored after the end).
-            self.close_pending_approvals(run_id, ApprovalStatus::Cancelled, "the run was cancelled").await?;
-            self.set_status(run_id, RunStatus::Running, Some("cancel requested while waiting for approval".into()))
-                .await?;
-            status = RunStatus::Running;
-        }
-        if status != RunStatus::Running {
-            let run = self.set_status(run_id, RunStatus::Cancelled, Some("cancelled by a user".into())).await?;
-            self.close_pending_approvals(run_id, ApprovalStatus::Cancelled, "the run was cancelled").await?;
-            // A start may already be on its way to the connector, or the agent waits for a decision:
-            // stop it too (its attempt closed with the run).
-            if let Some(attempt) = attempt {
-                self.send_cancel(attempt.connector_id, run_id, Some(attempt.id), CancelMode::Graceful);
+        let mut run = self.operable_run(actor, run_id).await?;
+        for _ in 0..5 {
+            let status = RunStatus::from_stored(&run.status);
+            let attempt = self.current_attempt(run_id).await?.filter(|a| a.ended_at.is_none());
+            if status == RunStatus::WaitingApproval && attempt.is_some() {
+                // Its agent is alive and waiting: stop it as a running one, so that what it says
+                // as it stops is stored before the run ends (nothing is stored after the end).
+                self.close_pending_approvals(run_id, ApprovalStatus::Cancelled, "the run was cancelled").await?;
+                let reason = Some("cancel requested while waiting for approval".into());
+                self.set_status_if(run_id, RunStatus::WaitingApproval, RunStatus::Running, reason).await?;
+            } else {
+                let (to, reason) = match status {
+                    RunStatus::Running => (RunStatus::Cancelling, "cancel requested"),
+                    _ => (RunStatus::Cancelled, "cancelled by a user"),
+                };
+                if let Some(moved) = self.step(run_id, Some(status), to, Some(reason.into())).await? {
+                    if to == RunStatus::Cancelled {
+                        self.close_pending_approvals(run_id, ApprovalStatus::Cancelled, "the run was cancelled")
+                            .await?;
+                    }
+                    // A start may already be on its way to the connector, or the agent waits for a
+                    // decision: stop it too (its attempt closed with a cancelled run).
+                    if let Some(attempt) = attempt {
+                        self.send_cancel(attempt.connector_id, run_id, Some(attempt.id), CancelMode::Graceful);
+                    }
+                    return Ok(moved);
+                }
             }
-            return Ok(run);
+            run = self.load(run_id).await?;
         }
-        let run = self.set_status(run_id, RunStatus::Cancelling, Some("cancel requested".into())).await?;
-        if let Some(attempt) = attempt {
-            self.send_cancel(attempt.connector_id, run_id, Some(attempt.id), CancelMode::Graceful);
-        }
-        Ok(run)
+        Err(CommonError::Internal("the run kept changing underneath; try again".into()).into())
     }
 
     /// At start-up, whether the last process stopped cleanly or not. Agents run on their own
