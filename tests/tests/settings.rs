@@ -61,3 +61,25 @@ on_both_databases!(settings_inherit_override_and_are_revision_checked, |db: Test
     let user_id = session.data("viewer")["id"].as_str().unwrap().to_owned();
     set(&user_id, json!({"a": 1}), 0).await.expect_code("VALIDATION");
 });
+
+on_both_databases!(known_settings_are_listed_with_their_type_and_a_wrong_type_is_refused, |db: TestDb| async move {
+    let server = Server::start(db).await;
+    let f = common::fixture(&server).await;
+    let known = f.owner.gql("{ knownSettings { key type default description } }", json!({})).await;
+    let known = known.data("knownSettings").as_array().unwrap().clone();
+    let follows = known.iter().find(|k| k["key"] == "tasks.statusFollowsRuns").expect("the key is listed");
+    assert_eq!((&follows["type"], &follows["default"]), (&json!("BOOLEAN"), &json!(true)));
+    assert!(follows["description"].as_str().unwrap().contains("in review"));
+
+    // A wrong type is refused and writes nothing; a right one, and other keys of any type, go in.
+    let set = |patch: serde_json::Value, rev: i64| {
+        f.owner.gql(op!("set_settings"), json!({"scopeId": f.project_id, "patch": patch, "expectedRevision": rev}))
+    };
+    let refused = set(json!({"tasks": {"statusFollowsRuns": "no", "note": 1}}), 0).await;
+    refused.expect_code("VALIDATION");
+    assert_eq!(refused.body["errors"][0]["extensions"]["details"]["key"], "tasks.statusFollowsRuns");
+    let effective = f.owner.gql(op!("effective_settings"), json!({"scopeId": f.project_id})).await;
+    assert_eq!(effective.data("effectiveSettings")["entries"], json!([]), "nothing was written");
+    set(json!({"tasks": {"statusFollowsRuns": false, "note": 1}}), 0).await.data("setSettings");
+    set(json!({"tasks": {"statusFollowsRuns": 0}}), 1).await.expect_code("VALIDATION");
+});

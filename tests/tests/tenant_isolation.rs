@@ -200,6 +200,7 @@ fn rows(a: &TenantA, b_project: &str, b_task: &str) -> Vec<Row> {
             OwnDataOnly,
         ),
         row("tasks", op!("tasks"), json!({"projectId": a.project}), NotFound),
+        row("knownSettings", "{ knownSettings { key default } }", json!({}), OwnDataOnly),
         row("effectiveSettings", op!("effective_settings"), json!({"scopeId": a.project}), NotFound),
         row("effectiveSettings", op!("effective_settings"), json!({"scopeId": a.org}), NotFound),
         row("effectiveSettings", op!("effective_settings"), json!({"scopeId": a.task}), NotFound),

@@ -1,11 +1,11 @@
 //! GraphQL types and thin resolvers for settings layers and effective settings.
 
 use acc_entity::config_layer;
-use async_graphql::{Context, ID, Json, Object, SimpleObject};
+use async_graphql::{Context, Enum, ID, Json, Object, SimpleObject};
 use chrono::{DateTime, Utc};
 use uuid::Uuid;
 
-use super::{EffectiveEntry, Layer, SettingsScope};
+use super::{EffectiveEntry, Layer, SettingsScope, known};
 use crate::error::CommonError;
 use crate::graphql::{ContextExt, gql_error};
 use crate::ids::{GlobalId, NodeKind};
@@ -111,11 +111,45 @@ pub struct EffectiveSettings {
     layers: Vec<SettingsChainLink>,
 }
 
+#[derive(Enum, Copy, Clone, Eq, PartialEq)]
+#[graphql(remote = "super::known::SettingType")]
+pub enum SettingType {
+    Boolean,
+}
+
+/// A settings key the control plane reads itself, with its type and the value in force where no
+/// layer sets it. A layer that gives it a value of another type is refused (`VALIDATION`).
+pub struct KnownSetting(&'static known::KnownSetting);
+
+#[Object]
+impl KnownSetting {
+    /// Dotted, as `effectiveSettings` lists it.
+    async fn key(&self) -> &str {
+        self.0.key
+    }
+    #[graphql(name = "type")]
+    async fn setting_type(&self) -> SettingType {
+        self.0.setting_type.into()
+    }
+    async fn default(&self) -> Json<serde_json::Value> {
+        Json(self.0.default.to_json())
+    }
+    async fn description(&self) -> &str {
+        self.0.description
+    }
+}
+
 #[derive(Default)]
 pub struct SettingsQuery;
 
 #[Object]
 impl SettingsQuery {
+    /// The settings keys the control plane reads itself; other keys are free-form.
+    async fn known_settings(&self, ctx: &Context<'_>) -> async_graphql::Result<Vec<KnownSetting>> {
+        ctx.actor()?;
+        Ok(known::KNOWN.iter().map(KnownSetting).collect())
+    }
+
     /// The settings in force at a scope, each with the layer it was inherited from.
     async fn effective_settings(&self, ctx: &Context<'_>, scope_id: ID) -> async_graphql::Result<EffectiveSettings> {
         let (scope, id) = decode_scope(&scope_id)?;

@@ -3,6 +3,7 @@
 //! Writes are JSON merge patches (RFC 7386) checked against the layer's revision.
 
 pub mod graphql;
+pub mod known;
 
 use std::collections::BTreeMap;
 
@@ -19,10 +20,6 @@ use crate::ids::new_id;
 
 pub type SettingsError = CommonError;
 type Result<T> = std::result::Result<T, SettingsError>;
-
-/// A task's status follows its runs: in progress when one starts, in review when one succeeds
-/// with every acceptance criterion met (SPEC §17; docs/settings.md).
-pub const TASK_STATUS_FOLLOWS_RUNS: &str = "tasks.statusFollowsRuns";
 
 const MAX_PATCH_BYTES: usize = 64 * 1024;
 const MAX_DEPTH: usize = 8;
@@ -141,13 +138,13 @@ impl SettingsService {
         self.resolved(chain).await
     }
 
-    /// Whether a project's tasks follow their runs (`tasks.statusFollowsRuns`, on unless a layer
-    /// says `false`): read by the control plane itself, for nobody's request.
+    /// Whether a project's tasks follow their runs (`tasks.statusFollowsRuns`): read by the
+    /// control plane itself, for nobody's request.
     pub async fn task_status_follows_runs(&self, project_id: Uuid) -> Result<bool> {
         let (chain, _) = self.chain_of(SettingsScope::Project, project_id).await?;
         let effective = self.resolved(chain).await?;
-        let entry = effective.entries.iter().find(|e| e.key == TASK_STATUS_FOLLOWS_RUNS);
-        Ok(entry.is_none_or(|e| e.value != Value::Bool(false)))
+        let entry = effective.entries.iter().find(|e| e.key == known::TASK_STATUS_FOLLOWS_RUNS);
+        Ok(known::boolean(known::TASK_STATUS_FOLLOWS_RUNS, entry.map(|e| &e.value)))
     }
 
     async fn resolved(&self, chain: Vec<(SettingsScope, Uuid)>) -> Result<Effective> {
@@ -195,6 +192,7 @@ impl SettingsService {
             None if expected_revision == 0 => {
                 let mut settings = Value::Object(Map::new());
                 merge_patch(&mut settings, patch);
+                known::check(&settings)?;
                 let inserted = config_layer::ActiveModel {
                     id: Set(new_id()),
                     organization_id: Set(path.organization_id),
@@ -221,6 +219,7 @@ impl SettingsService {
             Some(row) => {
                 let mut settings = row.settings.clone();
                 merge_patch(&mut settings, patch);
+                known::check(&settings)?;
                 let result = config_layer::Entity::update_many()
                     .col_expr(config_layer::Column::Settings, Expr::value(settings))
                     .col_expr(config_layer::Column::Revision, Expr::value(row.revision + 1))

@@ -267,9 +267,27 @@ test("a long stream stays virtualised and follows its tail", { timeout: 90_000 }
   await screenshot(page, "long-stream");
 });
 
-test("settings show where each value comes from; sessions list this device and revoke another", { timeout: 60_000 }, async () => {
+test("settings: a known key as a form field, any key as a patch, each with where it comes from; sessions list this device and revoke another", { timeout: 60_000 }, async () => {
   await page.getByRole("link", { name: "Settings" }).click();
   await page.getByLabel("Scope").selectOption({ label: "Organization: Acme" });
+  // A key the control plane reads itself is a form field, with its default until a layer sets it.
+  const follows = page.locator('[data-setting="tasks.statusFollowsRuns"]');
+  const box = follows.getByRole("checkbox", { name: "tasks.statusFollowsRuns" });
+  await follows.getByText("default").waitFor(WAIT);
+  assert.equal(await box.isChecked(), true, "on by default");
+  await box.uncheck();
+  await follows.getByText("set at this scope").waitFor(WAIT);
+  await page.getByLabel("Scope").selectOption({ label: "Project: Platform / Website" });
+  await follows.getByText("inherited from organization").waitFor(WAIT);
+  assert.equal(await box.isChecked(), false, "the project inherits the organization's value");
+  await screenshot(page, "settings-form");
+  await page.getByLabel("Scope").selectOption({ label: "Organization: Acme" });
+  await follows.getByRole("button", { name: "Inherit instead" }).click();
+  await follows.getByText("default").waitFor(WAIT);
+  assert.equal(await box.isChecked(), true);
+
+  // Any other key through the merge patch, the advanced view.
+  await page.getByText("Advanced: change this scope with a merge patch").click();
   await page.getByLabel("Merge patch").fill('{"review": {"required": true}}');
   await page.getByRole("button", { name: "Apply patch" }).click();
   const row = page.locator("tr", { hasText: "review.required" });

@@ -49,6 +49,7 @@ type Documents = {
     "\n  query Sessions {\n    sessions(first: 100) {\n      nodes {\n        id\n        deviceName\n        clientAddress\n        createdAt\n        lastUsedAt\n        revokedAt\n        revokedReason\n        current\n      }\n    }\n  }\n": typeof types.SessionsDocument,
     "\n  mutation RevokeSession($id: ID!) {\n    revokeSession(id: $id) {\n      id\n      revokedAt\n      revokedReason\n    }\n  }\n": typeof types.RevokeSessionDocument,
     "\n  query EffectiveSettings($scopeId: ID!) {\n    effectiveSettings(scopeId: $scopeId) {\n      scopeId\n      entries {\n        key\n        value\n        sourceScopeId\n        sourceScopeKind\n      }\n      layers {\n        scopeId\n        scopeKind\n        revision\n        settings\n      }\n    }\n  }\n": typeof types.EffectiveSettingsDocument,
+    "\n  query KnownSettings {\n    knownSettings {\n      key\n      type\n      default\n      description\n    }\n  }\n": typeof types.KnownSettingsDocument,
     "\n  mutation SetSettings($scopeId: ID!, $patch: JSON!, $expectedRevision: Int!) {\n    setSettings(scopeId: $scopeId, patch: $patch, expectedRevision: $expectedRevision) {\n      id\n      scopeId\n      revision\n      settings\n    }\n  }\n": typeof types.SetSettingsDocument,
     "\n  query BootstrapRequired {\n    bootstrapRequired\n  }\n": typeof types.BootstrapRequiredDocument,
     "\n  mutation Login($email: String!, $password: String!, $deviceName: String) {\n    login(email: $email, password: $password, deviceName: $deviceName) {\n      ...AuthTokens\n    }\n  }\n": typeof types.LoginDocument,
@@ -105,6 +106,7 @@ const documents: Documents = {
     "\n  query Sessions {\n    sessions(first: 100) {\n      nodes {\n        id\n        deviceName\n        clientAddress\n        createdAt\n        lastUsedAt\n        revokedAt\n        revokedReason\n        current\n      }\n    }\n  }\n": types.SessionsDocument,
     "\n  mutation RevokeSession($id: ID!) {\n    revokeSession(id: $id) {\n      id\n      revokedAt\n      revokedReason\n    }\n  }\n": types.RevokeSessionDocument,
     "\n  query EffectiveSettings($scopeId: ID!) {\n    effectiveSettings(scopeId: $scopeId) {\n      scopeId\n      entries {\n        key\n        value\n        sourceScopeId\n        sourceScopeKind\n      }\n      layers {\n        scopeId\n        scopeKind\n        revision\n        settings\n      }\n    }\n  }\n": types.EffectiveSettingsDocument,
+    "\n  query KnownSettings {\n    knownSettings {\n      key\n      type\n      default\n      description\n    }\n  }\n": types.KnownSettingsDocument,
     "\n  mutation SetSettings($scopeId: ID!, $patch: JSON!, $expectedRevision: Int!) {\n    setSettings(scopeId: $scopeId, patch: $patch, expectedRevision: $expectedRevision) {\n      id\n      scopeId\n      revision\n      settings\n    }\n  }\n": types.SetSettingsDocument,
     "\n  query BootstrapRequired {\n    bootstrapRequired\n  }\n": types.BootstrapRequiredDocument,
     "\n  mutation Login($email: String!, $password: String!, $deviceName: String) {\n    login(email: $email, password: $password, deviceName: $deviceName) {\n      ...AuthTokens\n    }\n  }\n": types.LoginDocument,
@@ -280,6 +282,10 @@ export function graphql(source: "\n  mutation RevokeSession($id: ID!) {\n    rev
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  query EffectiveSettings($scopeId: ID!) {\n    effectiveSettings(scopeId: $scopeId) {\n      scopeId\n      entries {\n        key\n        value\n        sourceScopeId\n        sourceScopeKind\n      }\n      layers {\n        scopeId\n        scopeKind\n        revision\n        settings\n      }\n    }\n  }\n"): (typeof documents)["\n  query EffectiveSettings($scopeId: ID!) {\n    effectiveSettings(scopeId: $scopeId) {\n      scopeId\n      entries {\n        key\n        value\n        sourceScopeId\n        sourceScopeKind\n      }\n      layers {\n        scopeId\n        scopeKind\n        revision\n        settings\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query KnownSettings {\n    knownSettings {\n      key\n      type\n      default\n      description\n    }\n  }\n"): (typeof documents)["\n  query KnownSettings {\n    knownSettings {\n      key\n      type\n      default\n      description\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

@@ -1,11 +1,13 @@
-// Settings per scope: every value in force with the scope it comes from, and the layer written
-// at this scope, edited as a JSON merge patch against its revision.
-import { useState, type FormEvent } from "react";
+// Settings per scope: the keys the control plane reads itself as a form (each with the value in
+// force and where it comes from), every value in force with its origin, and, as the advanced
+// view, the layer written at this scope edited as a JSON merge patch against its revision.
+import { useEffect, useState, type FormEvent } from "react";
 import { useMutation, useQuery } from "urql";
 import { graphql } from "../gql";
 import { Action, Badge, ErrorBox, Loading, usePageTitle } from "../ui/components";
 import { WorkspacesQuery } from "./Workspaces";
 import { ViewerQuery } from "../api/viewer";
+import { knownRows, patchFor, type Entry } from "./settingsForm";
 
 const EffectiveSettingsQuery = graphql(`
   query EffectiveSettings($scopeId: ID!) {
@@ -23,6 +25,17 @@ const EffectiveSettingsQuery = graphql(`
         revision
         settings
       }
+    }
+  }
+`);
+
+const KnownSettingsQuery = graphql(`
+  query KnownSettings {
+    knownSettings {
+      key
+      type
+      default
+      description
     }
   }
 `);
@@ -95,9 +108,12 @@ function ScopeSettings({ scopeId }: { scopeId: string }) {
     const result = await save({ scopeId, patch: parsed, expectedRevision: own?.revision ?? 0 });
     if (result.data) setPatch("{}");
   };
+  const write = (key: string, value: unknown) => save({ scopeId, patch: patchFor(key, value), expectedRevision: own?.revision ?? 0 });
   return (
     <>
       <ErrorBox error={error} />
+      <KnownSettings scopeId={scopeId} entries={settings?.entries ?? []} busy={saving.fetching} onWrite={write} />
+      <ErrorBox error={saving.error} />
       <article className="card stack">
         <h2>In force here</h2>
         {settings?.entries.length === 0 && <p className="muted">Nothing is set at this scope or above it.</p>}
@@ -133,8 +149,9 @@ function ScopeSettings({ scopeId }: { scopeId: string }) {
         </div>
         <p className="muted small">Inheritance: {settings?.layers.map((l) => `${l.scopeKind} (revision ${l.revision})`).join(" → ")}</p>
       </article>
-      <form className="card stack" onSubmit={submit} aria-label="Change settings">
-        <h2>Change this scope</h2>
+      <details className="card">
+        <summary>Advanced: change this scope with a merge patch</summary>
+      <form className="stack" onSubmit={submit} aria-label="Change settings">
         <p className="muted small">
           A JSON merge patch on what is written here (revision {own?.revision ?? 0}): <code>null</code> removes a key.
           Written now: <code>{JSON.stringify(own?.settings ?? {})}</code>
@@ -145,11 +162,68 @@ function ScopeSettings({ scopeId }: { scopeId: string }) {
             {parseError}
           </p>
         )}
-        <ErrorBox error={saving.error} />
         <Action type="submit" busy={saving.fetching}>
           Apply patch
         </Action>
       </form>
+      </details>
     </>
+  );
+}
+
+function KnownSettings({
+  scopeId,
+  entries,
+  busy,
+  onWrite,
+}: {
+  scopeId: string;
+  entries: readonly Entry[];
+  busy: boolean;
+  onWrite: (key: string, value: unknown) => Promise<{ error?: unknown }>;
+}) {
+  const [{ data, error }] = useQuery({ query: KnownSettingsQuery });
+  const rows = knownRows(data?.knownSettings ?? [], entries, scopeId);
+  // The value just chosen shows at once, until the settings read again replace it (or the write
+  // is refused).
+  const [chosen, setChosen] = useState<{ key: string; value: unknown } | null>(null);
+  useEffect(() => setChosen(null), [entries]);
+  const shown = (key: string, value: unknown) => (chosen?.key === key ? chosen.value : value);
+  const choose = async (key: string, value: unknown) => {
+    setChosen({ key, value });
+    if ((await onWrite(key, value)).error) setChosen(null);
+  };
+  return (
+    <article className="card stack" aria-labelledby="known-settings">
+      <h2 id="known-settings">What the control plane does here</h2>
+      <ErrorBox error={error} />
+      <ul className="plain stack">
+        {rows.map((row) => (
+          <li key={row.key} className="stack" data-setting={row.key}>
+            {row.type === "BOOLEAN" && (
+              <label>
+                <input type="checkbox" checked={shown(row.key, row.value) === true} disabled={busy} onChange={(e) => void choose(row.key, e.target.checked)} />{" "}
+                <code>{row.key}</code>
+              </label>
+            )}
+            <span className="muted small">{row.description}</span>
+            <span className="inline">
+              {row.origin.kind === "here" ? (
+                <>
+                  <Badge accent>set at this scope</Badge>
+                  <Action className="link" busy={busy} onClick={() => onWrite(row.key, null)}>
+                    Inherit instead
+                  </Action>
+                </>
+              ) : row.origin.kind === "inherited" ? (
+                <Badge>inherited from {row.origin.scopeKind}</Badge>
+              ) : (
+                <Badge>default</Badge>
+              )}
+            </span>
+          </li>
+        ))}
+      </ul>
+    </article>
   );
 }
