@@ -12,6 +12,7 @@ mod m20261202_000002_runs;
 mod m20261203_000003_run_lifecycle;
 mod m20261203_000004_run_usage;
 mod m20261203_000005_connector_removal;
+mod m20261205_000006_dependents_index;
 mod tables;
 
 pub struct Migrator;
@@ -25,6 +26,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261203_000003_run_lifecycle::Migration),
             Box::new(m20261203_000004_run_usage::Migration),
             Box::new(m20261203_000005_connector_removal::Migration),
+            Box::new(m20261205_000006_dependents_index::Migration),
         ]
     }
 }

@@ -5,7 +5,8 @@
 //! Run with `cargo bench -p acc-tests --bench tasks_page`. `ACC_BENCH_SECONDS` sets the length of each measured run
 //! (default 10); when `ACC_TEST_DATABASE_URL` names a PostgreSQL server the whole comparison is repeated there on a
 //! fresh database (without the peer). `ACC_BENCH_PEER=0` skips the peer, which otherwise runs when `node` is
-//! installed. Results and their interpretation live in docs/benchmarks.md.
+//! installed. `ACC_BENCH_HOLD=1` keeps the seeded server up for a profiler (see [`hold`]). Results and their
+//! interpretation live in docs/benchmarks.md.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -291,6 +292,9 @@ async fn measure_server(
     println!("raw loop pool: {pool} connections (as the server's)");
 
     let script = write_wrk_script(server, "page", PAGE_QUERY, &seed, Some(&seed.token))?;
+    if std::env::var_os("ACC_BENCH_HOLD").is_some() {
+        hold(server, &seed, &script).await?;
+    }
     let warmup = seconds.min(2);
     wrk(&server.graphql_url, &script, 8, warmup).await.context("wrk warm-up")?;
     raw_load(&db, &scope, RawWork::Page, 8, Duration::from_secs(warmup)).await.context("raw warm-up")?;
@@ -338,6 +342,22 @@ async fn measure_server(
     };
     db.close().await.context("closing the raw connection pool")?;
     Ok(BackendResult { rows, breakdown, peer })
+}
+
+/// `ACC_BENCH_HOLD=1`: keeps the seeded server up, with a wrk script for the page and each breakdown probe, until
+/// Enter is pressed, so that a profiler can watch one kind of request at a time.
+async fn hold(server: &Server, seed: &Seed, page: &Path) -> Result<()> {
+    println!("holding acc (pid {}) at {}", server.child.id().unwrap_or_default(), server.graphql_url);
+    println!("  the page: wrk -t1 -c1 -d30s -s {} {}", page.display(), server.graphql_url);
+    for (i, probe) in BREAKDOWN.iter().enumerate() {
+        let token = probe.token.then_some(seed.token.as_str());
+        let script = write_wrk_script(server, &format!("probe{i}"), probe.query, seed, token)?;
+        println!("  {}: wrk -t1 -c1 -d30s -s {} {}", probe.label, script.display(), server.graphql_url);
+    }
+    println!("press Enter to go on with the measurements");
+    let mut line = String::new();
+    BufReader::new(tokio::io::stdin()).read_line(&mut line).await.context("reading stdin")?;
+    Ok(())
 }
 
 /// Starts the peer on the server's `acc.db`, checks that it serves the same page byte for byte, then measures acc

@@ -85,6 +85,18 @@ impl Client {
 
     /// POSTs any bytes as a GraphQL request body.
     pub async fn post_raw(&self, body: Vec<u8>, headers: &[(&str, &str)]) -> GqlResponse {
+        let (status, text) = self.post_for_text(body, headers).await;
+        let body = serde_json::from_str(&text).unwrap_or_else(|_| panic!("not JSON ({status}): {text}"));
+        GqlResponse { status, body }
+    }
+
+    /// The response to an operation as the server wrote it, key order and all.
+    pub async fn gql_text(&self, query: &str, variables: Value) -> String {
+        let body = serde_json::to_vec(&json!({"query": query, "variables": variables})).unwrap();
+        self.post_for_text(body, &[]).await.1
+    }
+
+    async fn post_for_text(&self, body: Vec<u8>, headers: &[(&str, &str)]) -> (u16, String) {
         let mut request = self.http.post(&self.url).header("content-type", "application/json").body(body);
         if let Some(token) = &self.token {
             request = request.bearer_auth(token);
@@ -94,9 +106,7 @@ impl Client {
         }
         let response = request.send().await.expect("server reachable");
         let status = response.status().as_u16();
-        let text = response.text().await.unwrap();
-        let body = serde_json::from_str(&text).unwrap_or_else(|_| panic!("not JSON ({status}): {text}"));
-        GqlResponse { status, body }
+        (status, response.text().await.unwrap())
     }
 
     pub async fn get(&self, path_and_query: &str) -> reqwest::Response {

@@ -214,3 +214,27 @@ on_both_databases!(concurrent_edges_cannot_close_a_cycle_together, |db: TestDb| 
         assert_eq!(edges, stored, "only the edges that succeeded are stored: {}", page.body);
     }
 });
+
+on_both_databases!(a_response_keeps_the_order_the_query_asks_for, |db: TestDb| async move {
+    let server = Server::start(db).await;
+    let (owner, project_id) = project(&server).await;
+    let first = task(&owner, &project_id, "Design").await;
+    let second = task(&owner, &project_id, "Build").await;
+    let viewer = owner.gql("{ viewer { id } }", json!({})).await.data("viewer")["id"].clone();
+    let assign =
+        "mutation($t: ID!, $u: ID) { updateTask(input: {id: $t, expectedRevision: 1, assigneeId: $u}) { id } }";
+    owner.gql(assign, json!({"t": second["id"], "u": viewer})).await.data("updateTask");
+    let depend = "mutation($t: ID!, $d: ID!) { addTaskDependency(taskId: $t, dependsOnId: $d) { id } }";
+    owner.gql(depend, json!({"t": second["id"], "d": first["id"]})).await.data("addTaskDependency");
+
+    // The fields that wait on a batch come first in the query, so a response written in the
+    // order fields finish would put them last.
+    let query = "query($p: ID!) { tasks(projectId: $p, first: 5) { edges { node { \
+                 dependencies { title id } assignee { email } title } } } }";
+    let text = owner.gql_text(query, json!({"p": project_id})).await;
+    let expected = format!(
+        r#"{{"node":{{"dependencies":[{{"title":"Design","id":{}}}],"assignee":{{"email":"owner@acme.test"}},"title":"Build"}}}}"#,
+        first["id"]
+    );
+    assert!(text.contains(&expected), "{expected} in {text}");
+});

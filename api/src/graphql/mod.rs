@@ -9,6 +9,7 @@ mod errors;
 pub mod fanout;
 mod limits;
 mod node;
+mod ordered;
 
 use std::sync::Arc;
 
@@ -25,6 +26,7 @@ pub use cost::QueryCost;
 pub use errors::{finish_errors, gql_error, request_error};
 use limits::Admission;
 pub use limits::LimitError;
+pub use ordered::Ordered;
 
 /// What the HTTP or WebSocket layer learned about one request.
 #[derive(Debug, Clone)]

@@ -15,7 +15,7 @@ use super::{ApiScope as DomainApiScope, DeviceInfo, NewUser, SignIn};
 use crate::app::Services;
 use crate::error::CommonError;
 use crate::graphql::connection::{connection, page_request};
-use crate::graphql::{BatchLoader, ContextExt, gql_error};
+use crate::graphql::{BatchLoader, ContextExt, Ordered, gql_error};
 use crate::ids::{GlobalId, NodeKind, decode, gid};
 
 /// A scope for role bindings: an organization, workspace or project id.
@@ -188,7 +188,7 @@ impl RoleBinding {
         };
         gid(kind, self.0.scope_id)
     }
-    async fn subject(&self, ctx: &Context<'_>) -> async_graphql::Result<Option<User>> {
+    async fn subject(&self, ctx: &Context<'_>) -> async_graphql::Result<Option<Ordered<User>>> {
         load_user(ctx, self.0.subject_id).await
     }
     async fn created_at(&self) -> DateTime<Utc> {
@@ -259,9 +259,9 @@ pub fn add_loaders(data: &mut Data, services: &Services, actor: &Actor) {
 }
 
 /// A user by id through the request's loader, so a list of tasks asks for its assignees once.
-pub async fn load_user(ctx: &Context<'_>, id: Uuid) -> async_graphql::Result<Option<User>> {
+pub async fn load_user(ctx: &Context<'_>, id: Uuid) -> async_graphql::Result<Option<Ordered<User>>> {
     let loader = ctx.data_unchecked::<BatchLoader<UserLoader>>();
-    Ok(loader.load_one(id).await?.map(User))
+    Ok(loader.load_one(id).await?.map(|u| Ordered(User(u))))
 }
 
 fn device(ctx: &Context<'_>, name: Option<String>) -> DeviceInfo {

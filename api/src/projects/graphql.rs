@@ -15,7 +15,7 @@ use super::{NewNamed, NewTask, ProjectPatch, TaskFilter as DomainTaskFilter, Tas
 use crate::app::Services;
 use crate::broker::{Delivery, Event, TaskChange, Topic};
 use crate::graphql::connection::{connection, page_request};
-use crate::graphql::{BatchLoader, ContextExt, gql_error};
+use crate::graphql::{BatchLoader, ContextExt, Ordered, gql_error};
 use crate::identity::actor::Actor;
 use crate::identity::graphql::{User, load_user};
 use crate::ids::{NodeKind, decode, gid};
@@ -111,7 +111,7 @@ impl Project {
         after: Option<String>,
         last: Option<i32>,
         before: Option<String>,
-    ) -> async_graphql::Result<Connection<String, Task>> {
+    ) -> async_graphql::Result<Connection<String, Ordered<Task>>> {
         task_page(ctx, self.0.id, filter, first, after, last, before).await
     }
 }
@@ -162,21 +162,23 @@ impl Task {
         let loader = ctx.data_unchecked::<BatchLoader<RunLoader>>();
         Ok(loader.load_one(LatestRunOf(self.0.id)).await?.map(TaskRun))
     }
-    async fn assignee(&self, ctx: &Context<'_>) -> async_graphql::Result<Option<User>> {
+    async fn assignee(&self, ctx: &Context<'_>) -> async_graphql::Result<Option<Ordered<User>>> {
         match self.0.assignee_user_id {
             Some(id) => load_user(ctx, id).await,
             None => Ok(None),
         }
     }
     /// Tasks that must be done before this one.
-    async fn dependencies(&self, ctx: &Context<'_>) -> async_graphql::Result<Vec<Task>> {
+    async fn dependencies(&self, ctx: &Context<'_>) -> async_graphql::Result<Vec<Ordered<Task>>> {
         let loader = ctx.data_unchecked::<BatchLoader<ProjectLoader>>();
-        Ok(loader.load_one(DependenciesOf(self.0.id)).await?.unwrap_or_default().into_iter().map(Task).collect())
+        let tasks = loader.load_one(DependenciesOf(self.0.id)).await?.unwrap_or_default();
+        Ok(tasks.into_iter().map(|t| Ordered(Task(t))).collect())
     }
     /// Tasks that wait for this one.
-    async fn dependents(&self, ctx: &Context<'_>) -> async_graphql::Result<Vec<Task>> {
+    async fn dependents(&self, ctx: &Context<'_>) -> async_graphql::Result<Vec<Ordered<Task>>> {
         let loader = ctx.data_unchecked::<BatchLoader<ProjectLoader>>();
-        Ok(loader.load_one(DependentsOf(self.0.id)).await?.unwrap_or_default().into_iter().map(Task).collect())
+        let tasks = loader.load_one(DependentsOf(self.0.id)).await?.unwrap_or_default();
+        Ok(tasks.into_iter().map(|t| Ordered(Task(t))).collect())
     }
     async fn acceptance_criteria(&self, ctx: &Context<'_>) -> async_graphql::Result<Vec<AcceptanceCriterion>> {
         let loader = ctx.data_unchecked::<BatchLoader<ProjectLoader>>();
@@ -302,11 +304,11 @@ async fn task_page(
     after: Option<String>,
     last: Option<i32>,
     before: Option<String>,
-) -> async_graphql::Result<Connection<String, Task>> {
+) -> async_graphql::Result<Connection<String, Ordered<Task>>> {
     let request = page_request(after, before, first, last)?;
     let filter = filter.unwrap_or_default().into_domain()?;
     let page = ctx.services().projects.tasks(ctx.actor()?, project_id, &filter, &request).await.map_err(gql_error)?;
-    Ok(connection(page, |t| t.id, Task))
+    Ok(connection(page, |t| t.id, |t| Ordered(Task(t))))
 }
 
 #[derive(Default)]
@@ -339,7 +341,7 @@ impl ProjectQuery {
         after: Option<String>,
         last: Option<i32>,
         before: Option<String>,
-    ) -> async_graphql::Result<Connection<String, Task>> {
+    ) -> async_graphql::Result<Connection<String, Ordered<Task>>> {
         let project_id = decode(&project_id, NodeKind::Project)?;
         task_page(ctx, project_id, filter, first, after, last, before).await
     }

@@ -10,8 +10,8 @@ use acc_entity::{acceptance_criterion, project, task, task_dependency, user, wor
 use chrono::Utc;
 use sea_orm::sea_query::{Expr, ExprTrait};
 use sea_orm::{
-    ActiveModelTrait, ColumnTrait, ConnectionTrait, DatabaseConnection, EntityTrait, JoinType, PaginatorTrait,
-    QueryFilter, QueryOrder, QuerySelect, Set,
+    ActiveModelTrait, ColumnTrait, ConnectionTrait, DatabaseConnection, DbErr, EntityTrait, FromQueryResult, JoinType,
+    PaginatorTrait, QueryFilter, QueryOrder, QueryResult, QuerySelect, Set,
 };
 use serde::Serialize;
 use uuid::Uuid;
@@ -695,22 +695,25 @@ impl ProjectService {
         } else {
             (task_dependency::Column::TaskId, task_dependency::Column::DependsOnTaskId)
         };
-        // One statement: each edge with the task at its other end.
-        let edges = task_dependency::Entity::find()
-            .filter(key.is_in(task_ids.iter().copied()))
-            .filter(task_dependency::Column::OrganizationId.eq(actor.organization_id))
-            .join(
+        // One statement: each task at the other end of an edge, with the task it is related to.
+        // The task's columns keep their own names, so each row decodes without building aliases.
+        let related = task::Entity::find()
+            .join_rev(
                 JoinType::InnerJoin,
                 task_dependency::Entity::belongs_to(task::Entity).from(other).to(task::Column::Id).into(),
             )
-            .select_also(task::Entity)
+            .column_as(key, RelatedTask::OWNER)
+            .filter(key.is_in(task_ids.iter().copied()))
+            .filter(task_dependency::Column::OrganizationId.eq(actor.organization_id))
+            // The order of the edge's index: no sort, and each task's related tasks by id.
+            .order_by_asc(key)
             .order_by_asc(other)
+            .into_model::<RelatedTask>()
             .all(&self.db)
             .await?;
         let mut map: HashMap<Uuid, Vec<task::Model>> = HashMap::new();
-        for (edge, target) in edges {
-            let owner = if dependents { edge.depends_on_task_id } else { edge.task_id };
-            map.entry(owner).or_default().extend(target);
+        for RelatedTask { owner, task } in related {
+            map.entry(owner).or_default().push(task);
         }
         Ok(map)
     }
@@ -814,4 +817,20 @@ async fn bump_revision(db: &impl ConnectionTrait, task_id: Uuid) -> Result<()> {
         .exec(db)
         .await?;
     Ok(())
+}
+
+/// A task and the task it is related to by a dependency edge (see `related_tasks`).
+struct RelatedTask {
+    owner: Uuid,
+    task: task::Model,
+}
+
+impl RelatedTask {
+    const OWNER: &str = "related_owner";
+}
+
+impl FromQueryResult for RelatedTask {
+    fn from_query_result(row: &QueryResult, prefix: &str) -> std::result::Result<Self, DbErr> {
+        Ok(Self { owner: row.try_get(prefix, Self::OWNER)?, task: task::Model::from_query_result(row, prefix)? })
+    }
 }

@@ -19,7 +19,7 @@ use crate::app::Services;
 use crate::broker::{Delivery, Event, Topic};
 use crate::gateway::graphql::{Agent, Capability};
 use crate::graphql::connection::{connection, page_request};
-use crate::graphql::{BatchLoader, ContextExt, gql_error};
+use crate::graphql::{BatchLoader, ContextExt, Ordered, gql_error};
 use crate::identity::actor::Actor;
 use crate::identity::graphql::{User, load_user};
 use crate::ids::{NodeKind, decode, gid};
@@ -243,7 +243,7 @@ impl Approval {
     async fn expires_at(&self) -> DateTime<Utc> {
         self.0.expires_at
     }
-    async fn decided_by(&self, ctx: &Context<'_>) -> async_graphql::Result<Option<User>> {
+    async fn decided_by(&self, ctx: &Context<'_>) -> async_graphql::Result<Option<Ordered<User>>> {
         match self.0.decided_by {
             Some(id) => load_user(ctx, id).await,
             None => Ok(None),
