@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use crate::broker::Broker;
 use crate::config::Config;
+use crate::db::{Reads, Store};
 use crate::gateway::GatewayService;
 use crate::gateway::ca::ConnectorCa;
 use crate::graphql::{AppSchema, build_schema};
@@ -69,6 +70,17 @@ impl App {
 
     /// Wires the services over an open, migrated database.
     pub async fn assemble(config: &Config, db: DatabaseConnection) -> Result<Self, StartError> {
+        let reads = Reads::for_database(&db, crate::db::sqlite_file(&config.database_url()).as_deref());
+        Self::assemble_with_reads(config, db, reads).await
+    }
+
+    /// [`Self::assemble`], with the reads given (tests count their statements).
+    pub async fn assemble_with_reads(
+        config: &Config,
+        db: DatabaseConnection,
+        reads: Reads,
+    ) -> Result<Self, StartError> {
+        let store = Store { pool: db.clone(), reads };
         let keys_for = |purpose| SigningKeys::load_or_create(&config.data_dir, purpose, config.token_lifetime(purpose));
         let keys = Arc::new(keys_for(KeyPurpose::Access)?);
         let approval_keys = Arc::new(keys_for(KeyPurpose::Approval)?);
@@ -91,9 +103,10 @@ impl App {
             approval_token: Duration::from_millis(timings.approval_token_ms),
         };
         let settings = SettingsService::new(db.clone());
-        let projects = ProjectService::new(db.clone(), broker.clone(), settings.clone(), config.limits.max_page_size);
+        let projects =
+            ProjectService::new(store.clone(), broker.clone(), settings.clone(), config.limits.max_page_size);
         let runs = RunService::new(
-            db.clone(),
+            store.clone(),
             broker.clone(),
             gateway.clone(),
             projects.clone(),
@@ -108,7 +121,7 @@ impl App {
             tracing::info!(live, "live runs kept: their connectors have one lease to come back for them");
         }
         let identity =
-            IdentityService::new(db.clone(), keys, config.tokens.clone(), limiter, bootstrap.clone(), broker.clone());
+            IdentityService::new(store, keys, config.tokens.clone(), limiter, bootstrap.clone(), broker.clone());
         let services =
             Services { projects, settings, gateway, runs, identity, broker, limits: Arc::new(config.limits.clone()) };
         let bootstrap_code = if services.identity.has_users().await.map_err(db_error)? {

@@ -3,9 +3,10 @@
 //! Rows are ordered by id, which is time-ordered, so a page is stable under inserts and a
 //! cursor is just the id of the last row seen. No offsets.
 
-use sea_orm::{ColumnTrait, ConnectionTrait, DbErr, EntityTrait, QueryFilter, QueryOrder, QuerySelect, Select};
+use sea_orm::{ColumnTrait, DbErr, EntityTrait, QueryFilter, QueryOrder, QuerySelect, Select, TryIntoModel};
 use uuid::Uuid;
 
+use crate::db::Reads;
 use crate::error::CommonError;
 
 pub const DEFAULT_PAGE_SIZE: u64 = 20;
@@ -59,8 +60,8 @@ impl PageRequest {
 }
 
 /// Reads one page of `select`, keyed on `id_column`.
-pub async fn paginate<E, C>(
-    db: &C,
+pub async fn paginate<E>(
+    reads: &Reads,
     select: Select<E>,
     id_column: E::Column,
     request: &PageRequest,
@@ -68,7 +69,7 @@ pub async fn paginate<E, C>(
 ) -> Result<Page<E::Model>, CommonError>
 where
     E: EntityTrait,
-    C: ConnectionTrait,
+    E::ActiveModel: TryIntoModel<E::Model>,
 {
     let (size, backwards) = request.size(max_page_size)?;
     let mut select = select;
@@ -79,7 +80,7 @@ where
         select = select.filter(id_column.lt(before));
     }
     select = if backwards { select.order_by_desc(id_column) } else { select.order_by_asc(id_column) };
-    let mut items = select.limit(size + 1).all(db).await.map_err(|e: DbErr| CommonError::Database(e))?;
+    let mut items = reads.all(select.limit(size + 1)).await.map_err(|e: DbErr| CommonError::Database(e))?;
     let more = items.len() as u64 > size;
     items.truncate(size as usize);
     if backwards {

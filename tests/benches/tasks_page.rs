@@ -13,6 +13,8 @@ use std::path::{Path, PathBuf};
 use std::process::{ExitCode, Stdio};
 use std::time::{Duration, Instant};
 
+use acc_api::db::Reads;
+use acc_entity::{task, task_dependency, user};
 use acc_tests::peer::Peer;
 use anyhow::{Context as _, Result, anyhow, bail, ensure};
 use rand::SeedableRng;
@@ -221,6 +223,8 @@ struct PeerComparison {
     peer: Measure,
     /// The raw loop at the same concurrency, in the same process as the database driver.
     raw: Option<Measure>,
+    /// The raw loop at the same concurrency through acc's own SQLite reads.
+    in_thread: Option<Measure>,
 }
 
 struct BreakdownRow {
@@ -234,6 +238,8 @@ struct Row {
     concurrency: usize,
     graphql: Measure,
     raw: Measure,
+    /// SQLite: the same statements through acc's own reads on the calling thread (`acc_api::db::Reads`).
+    in_thread: Option<Measure>,
 }
 
 struct Measure {
@@ -299,11 +305,25 @@ async fn measure_server(
     wrk(&server.graphql_url, &script, 8, warmup).await.context("wrk warm-up")?;
     raw_load(&db, &scope, RawWork::Page, 8, Duration::from_secs(warmup)).await.context("raw warm-up")?;
 
+    // On SQLite, also the loop through the reads acc itself uses: what is left without HTTP and GraphQL.
+    let reads = database_url.is_none().then(|| Reads::for_database(&db, Some(&server.data_dir.join("acc.db"))));
+    if let Some(reads) = &reads {
+        let actual = raw_page_in_thread(reads, &scope).await?.summary();
+        ensure!(expected == actual, "GraphQL and acc's own reads read different pages:\n{expected:?}\n{actual:?}");
+    }
+    let in_thread = async |concurrency: usize| match &reads {
+        Some(reads) => {
+            let work = RawWork::PageInThread(reads.clone());
+            raw_load(&db, &scope, work, concurrency, Duration::from_secs(seconds)).await.map(Some)
+        }
+        None => Ok(None),
+    };
+
     let mut rows = Vec::new();
     for concurrency in CONCURRENCIES {
         let graphql = wrk(&server.graphql_url, &script, concurrency, seconds).await?;
         let raw = raw_load(&db, &scope, RawWork::Page, concurrency, Duration::from_secs(seconds)).await?;
-        let row = Row { concurrency, graphql, raw };
+        let row = Row { concurrency, graphql, raw, in_thread: in_thread(concurrency).await? };
         println!("{} load {}", table_line(&row), load_average());
         rows.push(row);
     }
@@ -320,10 +340,18 @@ async fn measure_server(
         breakdown.push(row);
     }
     ensure!(raw_request(&db, &scope).await?.summary() == expected, "the raw request loop read another page");
-    for (work, label, statements) in [
+    let mut raw_lines = vec![
         (RawWork::Page, "raw loop: the page's statements", 4),
         (RawWork::Request, "raw loop: all the server's statements (+ session, user, roles, project)", 8),
-    ] {
+    ];
+    if let Some(reads) = &reads {
+        raw_lines.push((
+            RawWork::PageInThread(reads.clone()),
+            "raw loop: the page's statements through acc's reads",
+            4,
+        ));
+    }
+    for (work, label, statements) in raw_lines {
         let measure = raw_load(&db, &scope, work, 1, Duration::from_secs(seconds)).await?;
         let row = BreakdownRow { label: label.to_owned(), statements, measure };
         println!("{} load {}", breakdown_line(&row), load_average());
@@ -336,6 +364,7 @@ async fn measure_server(
             let raw = raw_load(&db, &scope, RawWork::Page, PEER_CONCURRENCY, Duration::from_secs(seconds)).await?;
             println!("raw loop at {PEER_CONCURRENCY}: {:.0} it/s, p99 {}", raw.per_second, millis(raw.p99));
             comparison.raw = Some(raw);
+            comparison.in_thread = in_thread(PEER_CONCURRENCY).await?;
             Some(comparison)
         }
         None => None,
@@ -375,7 +404,7 @@ async fn compare_with_peer(
     let result = measure_peer(&peer, server, client, seed, expected, script, seconds).await;
     peer.stop().await;
     let (acc, peer) = result?;
-    Ok(PeerComparison { node: node.to_owned(), acc, peer, raw: None })
+    Ok(PeerComparison { node: node.to_owned(), acc, peer, raw: None, in_thread: None })
 }
 
 /// acc's and the peer's figures.
@@ -784,50 +813,7 @@ impl RawScope {
     }
 }
 
-// The rows are decoded whole, as the server's sea-orm models are, even where the page reads only a few columns.
-#[derive(FromQueryResult)]
-#[allow(dead_code)]
-struct TaskRow {
-    id: Uuid,
-    organization_id: Uuid,
-    project_id: Uuid,
-    title: String,
-    description: String,
-    status: String,
-    priority: String,
-    labels: Json,
-    assignee_user_id: Option<Uuid>,
-    assignee_agent_id: Option<Uuid>,
-    revision: i64,
-    created_at: chrono::DateTime<chrono::Utc>,
-    updated_at: chrono::DateTime<chrono::Utc>,
-}
-
-#[derive(FromQueryResult)]
-#[allow(dead_code)]
-struct UserRow {
-    id: Uuid,
-    organization_id: Uuid,
-    email: String,
-    display_name: String,
-    password_hash: String,
-    is_server_admin: bool,
-    disabled: bool,
-    revision: i64,
-    created_at: chrono::DateTime<chrono::Utc>,
-    updated_at: chrono::DateTime<chrono::Utc>,
-}
-
-#[derive(FromQueryResult)]
-#[allow(dead_code)]
-struct EdgeRow {
-    id: Uuid,
-    organization_id: Uuid,
-    task_id: Uuid,
-    depends_on_task_id: Uuid,
-    created_at: chrono::DateTime<chrono::Utc>,
-}
-
+// The rows are decoded whole, as the server's models are, even where the page reads only a few columns.
 #[derive(FromQueryResult)]
 #[allow(dead_code)]
 struct SessionRow {
@@ -875,10 +861,10 @@ const USER_COLUMNS: &str = "id, organization_id, email, display_name, password_h
 
 /// A page as a hand-written, DataLoader-optimal resolver holds it.
 struct RawPage {
-    tasks: Vec<TaskRow>,
-    assignees: HashMap<Uuid, UserRow>,
+    tasks: Vec<task::Model>,
+    assignees: HashMap<Uuid, user::Model>,
     dependencies: HashMap<Uuid, Vec<Uuid>>,
-    dependency_tasks: HashMap<Uuid, TaskRow>,
+    dependency_tasks: HashMap<Uuid, task::Model>,
 }
 
 impl RawPage {
@@ -916,7 +902,7 @@ async fn raw_page(db: &DatabaseConnection, scope: &RawScope) -> Result<RawPage> 
         PAGE_SIZE + 1
     );
     let statement = Statement::from_sql_and_values(backend, sql, [Value::from(scope.project_id)]);
-    let mut tasks = TaskRow::find_by_statement(statement).all(db).await?;
+    let mut tasks = task::Model::find_by_statement(statement).all(db).await?;
     tasks.truncate(PAGE_SIZE);
 
     let mut assignee_ids: Vec<Uuid> = tasks.iter().filter_map(|t| t.assignee_user_id).collect();
@@ -931,7 +917,7 @@ async fn raw_page(db: &DatabaseConnection, scope: &RawScope) -> Result<RawPage> 
         );
         let values = assignee_ids.iter().copied().chain([scope.organization_id]).map(Value::from);
         let statement = Statement::from_sql_and_values(backend, sql, values);
-        assignees = UserRow::find_by_statement(statement).all(db).await?.into_iter().map(|u| (u.id, u)).collect();
+        assignees = user::Model::find_by_statement(statement).all(db).await?.into_iter().map(|u| (u.id, u)).collect();
     }
 
     let task_ids: Vec<Uuid> = tasks.iter().map(|t| t.id).collect();
@@ -942,7 +928,8 @@ async fn raw_page(db: &DatabaseConnection, scope: &RawScope) -> Result<RawPage> 
         placeholders(backend, task_ids.len(), 1)
     );
     let values = task_ids.iter().copied().chain([scope.organization_id]).map(Value::from);
-    let edges = EdgeRow::find_by_statement(Statement::from_sql_and_values(backend, sql, values)).all(db).await?;
+    let edges =
+        task_dependency::Model::find_by_statement(Statement::from_sql_and_values(backend, sql, values)).all(db).await?;
     let mut dependencies: HashMap<Uuid, Vec<Uuid>> = HashMap::new();
     for edge in &edges {
         dependencies.entry(edge.task_id).or_default().push(edge.depends_on_task_id);
@@ -955,19 +942,47 @@ async fn raw_page(db: &DatabaseConnection, scope: &RawScope) -> Result<RawPage> 
     if !wanted.is_empty() {
         let sql = format!("SELECT {TASK_COLUMNS} FROM tasks WHERE id IN ({})", placeholders(backend, 0, wanted.len()));
         let statement = Statement::from_sql_and_values(backend, sql, wanted.into_iter().map(Value::from));
-        let rows = TaskRow::find_by_statement(statement).all(db).await?;
+        let rows = task::Model::find_by_statement(statement).all(db).await?;
         dependency_tasks = rows.into_iter().map(|t| (t.id, t)).collect();
     }
     Ok(RawPage { tasks, assignees, dependencies, dependency_tasks })
 }
 
 /// What a raw iteration reads.
-#[derive(Clone, Copy)]
+#[derive(Clone)]
 enum RawWork {
     /// The page's rows: [`raw_page`].
     Page,
     /// Everything the server reads for the request: [`raw_request`].
     Request,
+    /// The page's rows through acc's own SQLite reads: [`raw_page_in_thread`].
+    PageInThread(Reads),
+}
+
+/// [`raw_page`]'s four statements, as entity selects through acc's SQLite reads (rusqlite on the calling thread):
+/// what the server's data layer costs without HTTP, authentication or GraphQL.
+async fn raw_page_in_thread(reads: &Reads, scope: &RawScope) -> Result<RawPage> {
+    use sea_orm::{ColumnTrait, EntityTrait, QueryFilter, QueryOrder, QuerySelect};
+    let page = task::Entity::find().filter(task::Column::ProjectId.eq(scope.project_id));
+    let mut tasks = reads.all(page.order_by_asc(task::Column::Id).limit(PAGE_SIZE as u64 + 1)).await?;
+    tasks.truncate(PAGE_SIZE);
+    let assignee_ids: Vec<Uuid> = tasks.iter().filter_map(|t| t.assignee_user_id).collect();
+    let users = user::Entity::find()
+        .filter(user::Column::Id.is_in(assignee_ids))
+        .filter(user::Column::OrganizationId.eq(scope.organization_id));
+    let assignees = reads.all(users).await?.into_iter().map(|u| (u.id, u)).collect();
+    let edges = task_dependency::Entity::find()
+        .filter(task_dependency::Column::TaskId.is_in(tasks.iter().map(|t| t.id)))
+        .filter(task_dependency::Column::OrganizationId.eq(scope.organization_id))
+        .order_by_asc(task_dependency::Column::DependsOnTaskId);
+    let mut dependencies: HashMap<Uuid, Vec<Uuid>> = HashMap::new();
+    for edge in reads.all(edges).await? {
+        dependencies.entry(edge.task_id).or_default().push(edge.depends_on_task_id);
+    }
+    let wanted = dependencies.values().flatten().copied().collect::<std::collections::HashSet<_>>();
+    let rows = reads.all(task::Entity::find().filter(task::Column::Id.is_in(wanted))).await?;
+    let dependency_tasks = rows.into_iter().map(|t| (t.id, t)).collect();
+    Ok(RawPage { tasks, assignees, dependencies, dependency_tasks })
 }
 
 /// The statements the server adds before the page: the session the token names, its user, the user's role
@@ -985,7 +1000,7 @@ async fn raw_request(db: &DatabaseConnection, scope: &RawScope) -> Result<RawPag
 
     let sql = format!("SELECT {USER_COLUMNS} FROM users WHERE id = {one} LIMIT 1");
     let statement = Statement::from_sql_and_values(backend, sql, [Value::from(session.user_id)]);
-    let user = UserRow::find_by_statement(statement).one(db).await?.context("no user")?;
+    let user = user::Model::find_by_statement(statement).one(db).await?.context("no user")?;
     ensure!(!user.disabled, "the user is disabled");
 
     let sql = format!(
@@ -1020,14 +1035,15 @@ async fn raw_load(
     let deadline = started + duration;
     let workers: Vec<_> = (0..concurrency)
         .map(|_| {
-            let (db, scope) = (db.clone(), scope.clone());
+            let (db, scope, work) = (db.clone(), scope.clone(), work.clone());
             tokio::spawn(async move {
                 let mut latencies = Vec::new();
                 while Instant::now() < deadline {
                     let begun = Instant::now();
-                    let page = match work {
+                    let page = match &work {
                         RawWork::Page => raw_page(&db, &scope).await?,
                         RawWork::Request => raw_request(&db, &scope).await?,
+                        RawWork::PageInThread(reads) => raw_page_in_thread(reads, &scope).await?,
                     };
                     latencies.push(begun.elapsed());
                     std::hint::black_box(page);
@@ -1090,8 +1106,12 @@ fn millis(d: Duration) -> String {
 }
 
 fn table_line(row: &Row) -> String {
+    let in_thread = match &row.in_thread {
+        Some(m) => format!(" {:.0} | {:.2} |", m.per_second, row.graphql.per_second / m.per_second),
+        None => " – | – |".to_owned(),
+    };
     format!(
-        "| {} | {:.0} | {} | {} | {:.0} | {} | {} | {:.2} |",
+        "| {} | {:.0} | {} | {} | {:.0} | {} | {} | {:.2} |{in_thread}",
         row.concurrency,
         row.graphql.per_second,
         millis(row.graphql.p50),
@@ -1105,9 +1125,10 @@ fn table_line(row: &Row) -> String {
 
 fn print_table(rows: &[Row]) {
     println!(
-        "| concurrency | GraphQL req/s | GraphQL p50 | GraphQL p99 | raw it/s | raw p50 | raw p99 | GraphQL/raw |"
+        "| concurrency | GraphQL req/s | GraphQL p50 | GraphQL p99 | raw it/s | raw p50 | raw p99 | GraphQL/raw \
+         | raw through acc's reads it/s | GraphQL/that |"
     );
-    println!("|---:|---:|---:|---:|---:|---:|---:|---:|");
+    println!("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
     for row in rows {
         println!("{}", table_line(row));
     }
@@ -1132,13 +1153,16 @@ fn print_breakdown(breakdown: &[BreakdownRow]) {
 }
 
 fn print_peer(comparison: &PeerComparison) {
-    let PeerComparison { node, acc, peer, raw } = comparison;
+    let PeerComparison { node, acc, peer, raw, in_thread } = comparison;
     println!("| server | req/s | p50 | p99 |");
     println!("|---|---:|---:|---:|");
     let sides =
         [("acc".to_owned(), Some(acc)), (format!("peer: graphql-yoga, one Node.js {node} process"), Some(peer))];
-    let raw_side = ("raw loop (in process, no HTTP or GraphQL)".to_owned(), raw.as_ref());
-    for (label, measure) in sides.into_iter().chain([raw_side]) {
+    let raw_sides = [
+        ("raw loop (in process, no HTTP or GraphQL)".to_owned(), raw.as_ref()),
+        ("raw loop through acc's own SQLite reads".to_owned(), in_thread.as_ref()),
+    ];
+    for (label, measure) in sides.into_iter().chain(raw_sides) {
         let Some(measure) = measure else { continue };
         println!("| {label} | {:.0} | {} | {} |", measure.per_second, millis(measure.p50), millis(measure.p99));
     }

@@ -6,6 +6,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use acc_api::app::App;
 use acc_api::config::Config;
+use acc_api::db::Reads;
 
 use crate::TestDb;
 
@@ -25,7 +26,13 @@ impl CountedApp {
             counter.fetch_add(1, Ordering::SeqCst);
         });
         let config = Config { data_dir: db.dir.clone(), ..Config::default() };
-        Self { app: App::assemble(&config, conn).await.unwrap(), statements }
+        // Reads on the calling thread (SQLite) are counted as the pool's statements are.
+        let counter = statements.clone();
+        let reads =
+            Reads::for_database(&conn, acc_api::db::sqlite_file(&db.url).as_deref()).counted(Arc::new(move || {
+                counter.fetch_add(1, Ordering::SeqCst);
+            }));
+        Self { app: App::assemble_with_reads(&config, conn, reads).await.unwrap(), statements }
     }
 
     /// SQL statements run so far.

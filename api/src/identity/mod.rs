@@ -22,6 +22,7 @@ use uuid::Uuid;
 
 use crate::broker::{Broker, Event, Topic};
 use crate::config::TokenLifetimes;
+use crate::db::{Reads, Store};
 use crate::error::{CommonError, DomainError, ErrorCode, is_unique_violation};
 use crate::ids::new_id;
 use crate::pagination::{Page, PageRequest, paginate};
@@ -238,6 +239,7 @@ impl NewUser {
 #[derive(Clone)]
 pub struct IdentityService {
     db: DatabaseConnection,
+    reads: Reads,
     keys: Arc<SigningKeys>,
     lifetimes: TokenLifetimes,
     limiter: Arc<LoginLimiter>,
@@ -248,14 +250,14 @@ pub struct IdentityService {
 
 impl IdentityService {
     pub fn new(
-        db: DatabaseConnection,
+        store: Store,
         keys: Arc<SigningKeys>,
         lifetimes: TokenLifetimes,
         limiter: Arc<LoginLimiter>,
         bootstrap: Arc<Bootstrap>,
         broker: Broker,
     ) -> Self {
-        Self { db, keys, lifetimes, limiter, bootstrap, broker, actors: Arc::default() }
+        Self { db: store.pool, reads: store.reads, keys, lifetimes, limiter, bootstrap, broker, actors: Arc::default() }
     }
 
     /// Tells open connections of `organization_id` that access changed (after the commit).
@@ -329,7 +331,7 @@ impl IdentityService {
     pub async fn login(&self, email: &str, password: &str, device: DeviceInfo) -> Result<SignIn> {
         self.limiter.check(email, device.client_address.as_deref())?;
         let found =
-            user::Entity::find().filter(user::Column::Email.eq(email.trim().to_lowercase())).one(&self.db).await?;
+            self.reads.one(user::Entity::find().filter(user::Column::Email.eq(email.trim().to_lowercase()))).await?;
         let Some(user) = found else {
             secrets::burn_password_check(password).await;
             return Err(IdentityError::InvalidCredentials);
@@ -403,13 +405,17 @@ impl IdentityService {
     /// the whole session is revoked.
     pub async fn refresh_session(&self, presented: &str) -> Result<SignIn> {
         let now = Utc::now();
-        let token = refresh_token::Entity::find()
-            .filter(refresh_token::Column::TokenHash.eq(secrets::hash_secret(presented)))
-            .one(&self.db)
+        let token = self
+            .reads
+            .one(
+                refresh_token::Entity::find()
+                    .filter(refresh_token::Column::TokenHash.eq(secrets::hash_secret(presented))),
+            )
             .await?
             .ok_or(IdentityError::SessionEnded)?;
-        let session = device_session::Entity::find_by_id(token.session_id)
-            .one(&self.db)
+        let session = self
+            .reads
+            .one(device_session::Entity::find_by_id(token.session_id))
             .await?
             .ok_or(IdentityError::SessionEnded)?;
         if session.revoked_at.is_some() {
@@ -438,8 +444,9 @@ impl IdentityService {
         active.last_used_at = Set(now);
         let session = active.update(&txn).await?;
         txn.commit().await?;
-        let user = user::Entity::find_by_id(session.user_id)
-            .one(&self.db)
+        let user = self
+            .reads
+            .one(user::Entity::find_by_id(session.user_id))
             .await?
             .filter(|u| !u.disabled)
             .ok_or(IdentityError::SessionEnded)?;
@@ -456,8 +463,9 @@ impl IdentityService {
             return Ok(actor);
         }
         let generation = self.actors.generation();
-        let session = device_session::Entity::find_by_id(claims.sid)
-            .one(&self.db)
+        let session = self
+            .reads
+            .one(device_session::Entity::find_by_id(claims.sid))
             .await?
             .filter(|s| s.revoked_at.is_none() && s.user_id == claims.sub)
             .ok_or(IdentityError::SessionEnded)?;
@@ -475,8 +483,8 @@ impl IdentityService {
             // session ended where this process cannot see it (another replica, an operator at
             // the database) stops it at once.
             (Some(session_id), _, _) => {
-                device_session::Entity::find_by_id(session_id)
-                    .one(&self.db)
+                self.reads
+                    .one(device_session::Entity::find_by_id(session_id))
                     .await?
                     .filter(|s| s.revoked_at.is_none())
                     .ok_or(IdentityError::SessionEnded)?;
@@ -484,8 +492,8 @@ impl IdentityService {
             }
             (None, Some(token_id), Some(ceiling)) => {
                 let now = Utc::now();
-                api_token::Entity::find_by_id(token_id)
-                    .one(&self.db)
+                self.reads
+                    .one(api_token::Entity::find_by_id(token_id))
                     .await?
                     .filter(|t| t.revoked_at.is_none() && t.expires_at.is_none_or(|at| at > now))
                     .ok_or(CommonError::Unauthenticated)?;
@@ -498,9 +506,9 @@ impl IdentityService {
 
     async fn authenticate_api_token(&self, secret: &str) -> Result<Actor> {
         let now = Utc::now();
-        let token = api_token::Entity::find()
-            .filter(api_token::Column::TokenHash.eq(secrets::hash_secret(secret)))
-            .one(&self.db)
+        let token = self
+            .reads
+            .one(api_token::Entity::find().filter(api_token::Column::TokenHash.eq(secrets::hash_secret(secret))))
             .await?
             .filter(|t| t.revoked_at.is_none() && t.expires_at.is_none_or(|at| at > now))
             .ok_or(CommonError::Unauthenticated)?;
@@ -518,16 +526,20 @@ impl IdentityService {
     }
 
     async fn actor_for(&self, user_id: Uuid, credential: Credential) -> Result<Actor> {
-        let user = user::Entity::find_by_id(user_id)
-            .one(&self.db)
+        let user = self
+            .reads
+            .one(user::Entity::find_by_id(user_id))
             .await?
             .filter(|u| !u.disabled)
             .ok_or(CommonError::Unauthenticated)?;
         // In a stable order, so a socket can tell whether its caller's grants changed.
-        let grants = role_binding::Entity::find()
-            .filter(role_binding::Column::SubjectId.eq(user.id))
-            .order_by_asc(role_binding::Column::Id)
-            .all(&self.db)
+        let grants = self
+            .reads
+            .all(
+                role_binding::Entity::find()
+                    .filter(role_binding::Column::SubjectId.eq(user.id))
+                    .order_by_asc(role_binding::Column::Id),
+            )
             .await?
             .into_iter()
             .filter_map(|b| {
@@ -562,15 +574,16 @@ impl IdentityService {
 
     /// A user of the caller's organization, for an administrator of any of its scopes to grant to.
     async fn member_of_tenant(&self, actor: &Actor, id: Uuid) -> Result<user::Model> {
-        Ok(user::Entity::find_by_id(id)
-            .one(&self.db)
+        Ok(self
+            .reads
+            .one(user::Entity::find_by_id(id))
             .await?
             .filter(|u| u.organization_id == actor.organization_id)
             .ok_or(CommonError::NotFound("user"))?)
     }
 
     pub async fn user(&self, actor: &Actor, id: Uuid) -> Result<user::Model> {
-        let user = user::Entity::find_by_id(id).one(&self.db).await?.ok_or(CommonError::NotFound("user"))?;
+        let user = self.reads.one(user::Entity::find_by_id(id)).await?.ok_or(CommonError::NotFound("user"))?;
         if user.id != actor.user_id {
             actor.authorize(Permission::Read, &ScopePath::organization(user.organization_id), "user")?;
         }
@@ -579,43 +592,47 @@ impl IdentityService {
 
     /// Users by id for a list that fans out (task assignees); ids of other tenants are skipped.
     pub async fn users_by_ids(&self, actor: &Actor, ids: &[Uuid]) -> Result<Vec<user::Model>> {
-        Ok(user::Entity::find()
-            .filter(user::Column::Id.is_in(ids.iter().copied()))
-            .filter(user::Column::OrganizationId.eq(actor.organization_id))
-            .all(&self.db)
+        Ok(self
+            .reads
+            .all(
+                user::Entity::find()
+                    .filter(user::Column::Id.is_in(ids.iter().copied()))
+                    .filter(user::Column::OrganizationId.eq(actor.organization_id)),
+            )
             .await?)
     }
 
     pub async fn users(&self, actor: &Actor, page: &PageRequest, max: u64) -> Result<Page<user::Model>> {
         actor.authorize(Permission::Read, &ScopePath::organization(actor.organization_id), "organization")?;
         let select = user::Entity::find().filter(user::Column::OrganizationId.eq(actor.organization_id));
-        Ok(paginate(&self.db, select, user::Column::Id, page, max).await?)
+        Ok(paginate(&self.reads, select, user::Column::Id, page, max).await?)
     }
 
     pub async fn organization(&self, actor: &Actor, id: Uuid) -> Result<organization::Model> {
         if id != actor.organization_id {
             return Err(CommonError::NotFound("organization").into());
         }
-        Ok(organization::Entity::find_by_id(id).one(&self.db).await?.ok_or(CommonError::NotFound("organization"))?)
+        Ok(self.reads.one(organization::Entity::find_by_id(id)).await?.ok_or(CommonError::NotFound("organization"))?)
     }
 
     /// The organization of a user who has just signed in.
     pub async fn signed_in_organization(&self, sign_in: &SignIn) -> Result<organization::Model> {
-        Ok(organization::Entity::find_by_id(sign_in.user.organization_id)
-            .one(&self.db)
+        Ok(self
+            .reads
+            .one(organization::Entity::find_by_id(sign_in.user.organization_id))
             .await?
             .ok_or(CommonError::NotFound("organization"))?)
     }
 
     pub async fn sessions(&self, actor: &Actor, page: &PageRequest, max: u64) -> Result<Page<device_session::Model>> {
         let select = device_session::Entity::find().filter(device_session::Column::UserId.eq(actor.user_id));
-        Ok(paginate(&self.db, select, device_session::Column::Id, page, max).await?)
+        Ok(paginate(&self.reads, select, device_session::Column::Id, page, max).await?)
     }
 
     /// A session of one's own; administrators may also see and revoke their members' sessions.
     pub async fn session(&self, actor: &Actor, id: Uuid) -> Result<device_session::Model> {
         let session =
-            device_session::Entity::find_by_id(id).one(&self.db).await?.ok_or(CommonError::NotFound("session"))?;
+            self.reads.one(device_session::Entity::find_by_id(id)).await?.ok_or(CommonError::NotFound("session"))?;
         if session.user_id != actor.user_id {
             actor.authorize(Permission::Administer, &ScopePath::organization(session.organization_id), "session")?;
         }
@@ -627,7 +644,7 @@ impl IdentityService {
         let session = self.session(actor, id).await?;
         end_sessions(&self.db, device_session::Column::Id.eq(session.id), "revoked").await?;
         self.announce(session.organization_id, AccessChange::SessionEnded(session.id));
-        Ok(device_session::Entity::find_by_id(id).one(&self.db).await?.unwrap_or(session))
+        Ok(self.reads.one(device_session::Entity::find_by_id(id)).await?.unwrap_or(session))
     }
 
     pub async fn create_api_token(
@@ -669,7 +686,8 @@ impl IdentityService {
     }
 
     pub async fn api_token(&self, actor: &Actor, id: Uuid) -> Result<api_token::Model> {
-        let token = api_token::Entity::find_by_id(id).one(&self.db).await?.ok_or(CommonError::NotFound("API token"))?;
+        let token =
+            self.reads.one(api_token::Entity::find_by_id(id)).await?.ok_or(CommonError::NotFound("API token"))?;
         if token.user_id != actor.user_id {
             actor.authorize(Permission::Administer, &ScopePath::organization(token.organization_id), "API token")?;
         }
@@ -678,7 +696,7 @@ impl IdentityService {
 
     pub async fn api_tokens(&self, actor: &Actor, page: &PageRequest, max: u64) -> Result<Page<api_token::Model>> {
         let select = api_token::Entity::find().filter(api_token::Column::UserId.eq(actor.user_id));
-        Ok(paginate(&self.db, select, api_token::Column::Id, page, max).await?)
+        Ok(paginate(&self.reads, select, api_token::Column::Id, page, max).await?)
     }
 
     pub async fn revoke_api_token(&self, actor: &Actor, id: Uuid) -> Result<api_token::Model> {
@@ -703,8 +721,9 @@ impl IdentityService {
         forbid_api_tokens(actor, "create organizations")?;
         actor.authorize_server_admin()?;
         let owner = self.create_organization_with_owner(name, owner, false).await?;
-        Ok(organization::Entity::find_by_id(owner.organization_id)
-            .one(&self.db)
+        Ok(self
+            .reads
+            .one(organization::Entity::find_by_id(owner.organization_id))
             .await?
             .ok_or(CommonError::NotFound("organization"))?)
     }
@@ -733,12 +752,14 @@ impl IdentityService {
     pub async fn scope_path(&self, actor: &Actor, kind: ScopeKind, id: Uuid) -> Result<ScopePath> {
         let path = match kind {
             ScopeKind::Organization => Some(ScopePath::organization(id)),
-            ScopeKind::Workspace => workspace::Entity::find_by_id(id)
-                .one(&self.db)
+            ScopeKind::Workspace => self
+                .reads
+                .one(workspace::Entity::find_by_id(id))
                 .await?
                 .map(|w| ScopePath::workspace(w.organization_id, w.id)),
-            ScopeKind::Project => project::Entity::find_by_id(id)
-                .one(&self.db)
+            ScopeKind::Project => self
+                .reads
+                .one(project::Entity::find_by_id(id))
                 .await?
                 .map(|p| ScopePath::project(p.organization_id, p.workspace_id, p.id)),
         };
@@ -760,11 +781,14 @@ impl IdentityService {
         let permission = if role == Role::Owner { Permission::Own } else { Permission::Administer };
         actor.authorize(permission, &path, scope.0.as_str())?;
         let subject = self.member_of_tenant(actor, subject_id).await?;
-        let existing = role_binding::Entity::find()
-            .filter(role_binding::Column::SubjectId.eq(subject.id))
-            .filter(role_binding::Column::Role.eq(role.as_str()))
-            .filter(role_binding::Column::ScopeId.eq(scope.1))
-            .one(&self.db)
+        let existing = self
+            .reads
+            .one(
+                role_binding::Entity::find()
+                    .filter(role_binding::Column::SubjectId.eq(subject.id))
+                    .filter(role_binding::Column::Role.eq(role.as_str()))
+                    .filter(role_binding::Column::ScopeId.eq(scope.1)),
+            )
             .await?;
         if let Some(binding) = existing {
             return Ok(binding);
@@ -853,7 +877,7 @@ impl IdentityService {
 
     pub async fn role_binding(&self, actor: &Actor, id: Uuid) -> Result<role_binding::Model> {
         let binding =
-            role_binding::Entity::find_by_id(id).one(&self.db).await?.ok_or(CommonError::NotFound("role binding"))?;
+            self.reads.one(role_binding::Entity::find_by_id(id)).await?.ok_or(CommonError::NotFound("role binding"))?;
         if binding.subject_id != actor.user_id {
             actor.authorize(Permission::Read, &ScopePath::organization(binding.organization_id), "role binding")?;
         }
@@ -862,7 +886,7 @@ impl IdentityService {
 
     pub async fn role_bindings_of(&self, actor: &Actor, subject_id: Uuid) -> Result<Vec<role_binding::Model>> {
         let subject = self.user(actor, subject_id).await?;
-        Ok(role_binding::Entity::find().filter(role_binding::Column::SubjectId.eq(subject.id)).all(&self.db).await?)
+        Ok(self.reads.all(role_binding::Entity::find().filter(role_binding::Column::SubjectId.eq(subject.id))).await?)
     }
 }
 

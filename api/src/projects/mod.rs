@@ -10,13 +10,14 @@ use acc_entity::{acceptance_criterion, project, task, task_dependency, user, wor
 use chrono::Utc;
 use sea_orm::sea_query::{Expr, ExprTrait};
 use sea_orm::{
-    ActiveModelTrait, ColumnTrait, ConnectionTrait, DatabaseConnection, DbErr, EntityTrait, FromQueryResult, JoinType,
-    PaginatorTrait, QueryFilter, QueryOrder, QueryResult, QuerySelect, Set,
+    ActiveModelTrait, ColumnTrait, ConnectionTrait, DatabaseConnection, EntityTrait, JoinType, PaginatorTrait,
+    QueryFilter, QueryOrder, QuerySelect, Set,
 };
 use serde::Serialize;
 use uuid::Uuid;
 
 use crate::broker::{Broker, Event, TaskChange, Topic};
+use crate::db::{Reads, Store};
 use crate::error::{CommonError, DomainError, ErrorCode, is_unique_violation};
 use crate::idempotency::{self, Outcome};
 use crate::identity::actor::{Actor, Permission, ScopeKind, ScopePath};
@@ -138,6 +139,7 @@ fn conflict(expected: i64, current: i64) -> ProjectError {
 #[derive(Clone)]
 pub struct ProjectService {
     db: DatabaseConnection,
+    reads: Reads,
     broker: Broker,
     settings: SettingsService,
     max_page_size: u64,
@@ -151,8 +153,8 @@ pub enum RunMilestone {
 }
 
 impl ProjectService {
-    pub fn new(db: DatabaseConnection, broker: Broker, settings: SettingsService, max_page_size: u64) -> Self {
-        Self { db, broker, settings, max_page_size }
+    pub fn new(store: Store, broker: Broker, settings: SettingsService, max_page_size: u64) -> Self {
+        Self { db: store.pool, reads: store.reads, broker, settings, max_page_size }
     }
 
     /// Moves a task's status after its run did something, unless its project's settings say
@@ -162,7 +164,7 @@ impl ProjectService {
     /// itself moves it, for nobody's request.
     pub async fn follow_run(&self, task_id: Uuid, milestone: RunMilestone) -> Result<()> {
         for _ in 0..5 {
-            let Some(task) = task::Entity::find_by_id(task_id).one(&self.db).await? else { return Ok(()) };
+            let Some(task) = self.reads.one(task::Entity::find_by_id(task_id)).await? else { return Ok(()) };
             if !self.settings.task_status_follows_runs(task.project_id).await? {
                 return Ok(());
             }
@@ -235,7 +237,7 @@ impl ProjectService {
     }
 
     pub async fn workspace(&self, actor: &Actor, id: Uuid) -> Result<workspace::Model> {
-        let ws = workspace::Entity::find_by_id(id).one(&self.db).await?.ok_or(CommonError::NotFound("workspace"))?;
+        let ws = self.reads.one(workspace::Entity::find_by_id(id)).await?.ok_or(CommonError::NotFound("workspace"))?;
         let path = ScopePath::workspace(ws.organization_id, ws.id);
         if actor.role_on(&path).is_none() && !self.sees_project_in(actor, ws.id).await? {
             return Err(CommonError::NotFound("workspace").into());
@@ -249,10 +251,13 @@ impl ProjectService {
         if projects.is_empty() {
             return Ok(false);
         }
-        Ok(project::Entity::find()
-            .filter(project::Column::WorkspaceId.eq(workspace_id))
-            .filter(project::Column::Id.is_in(projects))
-            .one(&self.db)
+        Ok(self
+            .reads
+            .one(
+                project::Entity::find()
+                    .filter(project::Column::WorkspaceId.eq(workspace_id))
+                    .filter(project::Column::Id.is_in(projects)),
+            )
             .await?
             .is_some())
     }
@@ -276,9 +281,8 @@ impl ProjectService {
             let projects = self.granted_project_ids(actor);
             if !projects.is_empty() {
                 visible.extend(
-                    project::Entity::find()
-                        .filter(project::Column::Id.is_in(projects))
-                        .all(&self.db)
+                    self.reads
+                        .all(project::Entity::find().filter(project::Column::Id.is_in(projects)))
                         .await?
                         .into_iter()
                         .map(|p| p.workspace_id),
@@ -286,7 +290,7 @@ impl ProjectService {
             }
             select = select.filter(workspace::Column::Id.is_in(visible));
         }
-        Ok(paginate(&self.db, select, workspace::Column::Id, page, self.max_page_size).await?)
+        Ok(paginate(&self.reads, select, workspace::Column::Id, page, self.max_page_size).await?)
     }
 
     // ---- projects
@@ -318,7 +322,7 @@ impl ProjectService {
     }
 
     pub async fn project(&self, actor: &Actor, id: Uuid) -> Result<project::Model> {
-        let project = project::Entity::find_by_id(id).one(&self.db).await?.ok_or(CommonError::NotFound("project"))?;
+        let project = self.reads.one(project::Entity::find_by_id(id)).await?.ok_or(CommonError::NotFound("project"))?;
         actor.authorize(Permission::Read, &project_path(&project), "project")?;
         Ok(project)
     }
@@ -334,7 +338,7 @@ impl ProjectService {
         if actor.role_on(&ScopePath::workspace(ws.organization_id, ws.id)).is_none() {
             select = select.filter(project::Column::Id.is_in(self.granted_project_ids(actor)));
         }
-        Ok(paginate(&self.db, select, project::Column::Id, page, self.max_page_size).await?)
+        Ok(paginate(&self.reads, select, project::Column::Id, page, self.max_page_size).await?)
     }
 
     pub async fn update_project(&self, actor: &Actor, id: Uuid, patch: ProjectPatch) -> Result<project::Model> {
@@ -372,8 +376,9 @@ impl ProjectService {
 
     async fn check_assignee(&self, actor: &Actor, assignee: Option<Uuid>) -> Result<()> {
         if let Some(id) = assignee {
-            let found = user::Entity::find_by_id(id)
-                .one(&self.db)
+            let found = self
+                .reads
+                .one(user::Entity::find_by_id(id))
                 .await?
                 .filter(|u| u.organization_id == actor.organization_id);
             if found.is_none() {
@@ -424,7 +429,7 @@ impl ProjectService {
 
     /// A task and the project it belongs to, if the caller may read them.
     async fn task_with_project(&self, actor: &Actor, id: Uuid) -> Result<(task::Model, project::Model)> {
-        let task = task::Entity::find_by_id(id).one(&self.db).await?.ok_or(CommonError::NotFound("task"))?;
+        let task = self.reads.one(task::Entity::find_by_id(id)).await?.ok_or(CommonError::NotFound("task"))?;
         if task.organization_id != actor.organization_id {
             return Err(CommonError::NotFound("task").into());
         }
@@ -463,7 +468,7 @@ impl ProjectService {
         if let Some(needle) = filter.title_contains.as_deref().filter(|n| !n.is_empty()) {
             select = select.filter(task::Column::Title.contains(needle));
         }
-        Ok(paginate(&self.db, select, task::Column::Id, page, self.max_page_size).await?)
+        Ok(paginate(&self.reads, select, task::Column::Id, page, self.max_page_size).await?)
     }
 
     pub async fn update_task(&self, actor: &Actor, id: Uuid, patch: TaskPatch) -> Result<task::Model> {
@@ -526,7 +531,7 @@ impl ProjectService {
 
     /// Tells subscribers that a task changed, as it is stored now.
     async fn announce(&self, task_id: Uuid) -> Result<()> {
-        if let Some(task) = task::Entity::find_by_id(task_id).one(&self.db).await? {
+        if let Some(task) = self.reads.one(task::Entity::find_by_id(task_id)).await? {
             self.publish(TaskChange::Updated, &task);
         }
         Ok(())
@@ -559,8 +564,9 @@ impl ProjectService {
     }
 
     pub async fn acceptance_criterion(&self, actor: &Actor, id: Uuid) -> Result<acceptance_criterion::Model> {
-        let criterion = acceptance_criterion::Entity::find_by_id(id)
-            .one(&self.db)
+        let criterion = self
+            .reads
+            .one(acceptance_criterion::Entity::find_by_id(id))
             .await?
             .ok_or(CommonError::NotFound("acceptance criterion"))?;
         self.task(actor, criterion.task_id).await.map_err(|_| CommonError::NotFound("acceptance criterion"))?;
@@ -598,11 +604,14 @@ impl ProjectService {
         actor: &Actor,
         task_ids: &[Uuid],
     ) -> Result<HashMap<Uuid, Vec<acceptance_criterion::Model>>> {
-        let rows = acceptance_criterion::Entity::find()
-            .filter(acceptance_criterion::Column::TaskId.is_in(task_ids.iter().copied()))
-            .filter(acceptance_criterion::Column::OrganizationId.eq(actor.organization_id))
-            .order_by_asc(acceptance_criterion::Column::Id)
-            .all(&self.db)
+        let rows = self
+            .reads
+            .all(
+                acceptance_criterion::Entity::find()
+                    .filter(acceptance_criterion::Column::TaskId.is_in(task_ids.iter().copied()))
+                    .filter(acceptance_criterion::Column::OrganizationId.eq(actor.organization_id))
+                    .order_by_asc(acceptance_criterion::Column::Id),
+            )
             .await?;
         let mut map: HashMap<Uuid, Vec<_>> = HashMap::new();
         for row in rows {
@@ -697,22 +706,20 @@ impl ProjectService {
         };
         // One statement: each task at the other end of an edge, with the task it is related to.
         // The task's columns keep their own names, so each row decodes without building aliases.
-        let related = task::Entity::find()
+        let select = task::Entity::find()
             .join_rev(
                 JoinType::InnerJoin,
                 task_dependency::Entity::belongs_to(task::Entity).from(other).to(task::Column::Id).into(),
             )
-            .column_as(key, RelatedTask::OWNER)
+            .column_as(key, RELATED_TO)
             .filter(key.is_in(task_ids.iter().copied()))
             .filter(task_dependency::Column::OrganizationId.eq(actor.organization_id))
             // The order of the edge's index: no sort, and each task's related tasks by id.
             .order_by_asc(key)
-            .order_by_asc(other)
-            .into_model::<RelatedTask>()
-            .all(&self.db)
-            .await?;
+            .order_by_asc(other);
+        let related: Vec<(Uuid, task::Model)> = self.reads.all_keyed(select, RELATED_TO).await?;
         let mut map: HashMap<Uuid, Vec<task::Model>> = HashMap::new();
-        for RelatedTask { owner, task } in related {
+        for (owner, task) in related {
             map.entry(owner).or_default().push(task);
         }
         Ok(map)
@@ -721,10 +728,13 @@ impl ProjectService {
     /// Projects by id for a page that fans out to them; other tenants' ids are skipped.
     /// Of `ids`, the tasks the caller may read (a page of runs showing their tasks, say).
     pub async fn tasks_by_ids(&self, actor: &Actor, ids: &[Uuid]) -> Result<Vec<task::Model>> {
-        let tasks = task::Entity::find()
-            .filter(task::Column::Id.is_in(ids.iter().copied()))
-            .filter(task::Column::OrganizationId.eq(actor.organization_id))
-            .all(&self.db)
+        let tasks = self
+            .reads
+            .all(
+                task::Entity::find()
+                    .filter(task::Column::Id.is_in(ids.iter().copied()))
+                    .filter(task::Column::OrganizationId.eq(actor.organization_id)),
+            )
             .await?;
         let projects: Vec<Uuid> = tasks.iter().map(|t| t.project_id).collect();
         let readable: HashSet<Uuid> = self.projects_by_ids(actor, &projects).await?.into_iter().map(|p| p.id).collect();
@@ -732,10 +742,13 @@ impl ProjectService {
     }
 
     pub async fn projects_by_ids(&self, actor: &Actor, ids: &[Uuid]) -> Result<Vec<project::Model>> {
-        Ok(project::Entity::find()
-            .filter(project::Column::Id.is_in(ids.iter().copied()))
-            .filter(project::Column::OrganizationId.eq(actor.organization_id))
-            .all(&self.db)
+        Ok(self
+            .reads
+            .all(
+                project::Entity::find()
+                    .filter(project::Column::Id.is_in(ids.iter().copied()))
+                    .filter(project::Column::OrganizationId.eq(actor.organization_id)),
+            )
             .await?
             .into_iter()
             .filter(|p| actor.role_on(&project_path(p)).is_some())
@@ -819,18 +832,5 @@ async fn bump_revision(db: &impl ConnectionTrait, task_id: Uuid) -> Result<()> {
     Ok(())
 }
 
-/// A task and the task it is related to by a dependency edge (see `related_tasks`).
-struct RelatedTask {
-    owner: Uuid,
-    task: task::Model,
-}
-
-impl RelatedTask {
-    const OWNER: &str = "related_owner";
-}
-
-impl FromQueryResult for RelatedTask {
-    fn from_query_result(row: &QueryResult, prefix: &str) -> std::result::Result<Self, DbErr> {
-        Ok(Self { owner: row.try_get(prefix, Self::OWNER)?, task: task::Model::from_query_result(row, prefix)? })
-    }
-}
+/// The column a related task comes with: the task it is related to (see `related_tasks`).
+const RELATED_TO: &str = "related_to";

@@ -118,12 +118,13 @@ impl RunService {
     /// An approval the caller may read (a hidden one is `NOT_FOUND`).
     pub async fn approval(&self, actor: &Actor, id: Uuid) -> Result<approval::Model> {
         let not_found = || RunError::from(CommonError::NotFound("approval"));
-        let row = approval::Entity::find_by_id(id)
-            .one(&self.db)
+        let row = self
+            .reads
+            .one(approval::Entity::find_by_id(id))
             .await?
             .filter(|a| a.organization_id == actor.organization_id)
             .ok_or_else(not_found)?;
-        let project = project::Entity::find_by_id(row.project_id).one(&self.db).await?.ok_or_else(not_found)?;
+        let project = self.reads.one(project::Entity::find_by_id(row.project_id)).await?.ok_or_else(not_found)?;
         actor.authorize(Permission::Read, &path(&project), "approval").map_err(|_| not_found())?;
         Ok(row)
     }
@@ -141,7 +142,7 @@ impl RunService {
         if let Some(status) = status {
             select = select.filter(approval::Column::Status.eq(status));
         }
-        Ok(paginate(&self.db, select, approval::Column::Id, page, self.max_page_size).await?)
+        Ok(paginate(&self.reads, select, approval::Column::Id, page, self.max_page_size).await?)
     }
 
     /// Whose approvals a subscription of the caller shows: one project, the whole organization
@@ -206,7 +207,7 @@ impl RunService {
     /// Tells the agent's connector how an approval was decided. The command id is the approval
     /// id, so sending it again (after a reconnect) is harmless.
     async fn send_decision(&self, approval: &approval::Model) -> Result<()> {
-        let Some(attempt) = run_attempt::Entity::find_by_id(approval.attempt_id).one(&self.db).await? else {
+        let Some(attempt) = self.reads.one(run_attempt::Entity::find_by_id(approval.attempt_id)).await? else {
             return Ok(());
         };
         let approved = approval.status == Approved;
@@ -246,10 +247,13 @@ impl RunService {
 
     /// Resends the decisions of an attempt's approvals (its connector reconnected).
     pub(super) async fn resend_decisions(&self, attempt: &run_attempt::Model) -> Result<()> {
-        let decided = approval::Entity::find()
-            .filter(approval::Column::AttemptId.eq(attempt.id))
-            .filter(approval::Column::Status.is_in([Approved, Denied, Expired]))
-            .all(&self.db)
+        let decided = self
+            .reads
+            .all(
+                approval::Entity::find()
+                    .filter(approval::Column::AttemptId.eq(attempt.id))
+                    .filter(approval::Column::Status.is_in([Approved, Denied, Expired])),
+            )
             .await?;
         for approval in &decided {
             self.send_decision(approval).await?;
@@ -277,10 +281,13 @@ impl RunService {
         status: ApprovalStatus,
         reason: &str,
     ) -> Result<()> {
-        let pending = approval::Entity::find()
-            .filter(approval::Column::RunId.eq(run_id))
-            .filter(approval::Column::Status.eq(Pending))
-            .all(&self.db)
+        let pending = self
+            .reads
+            .all(
+                approval::Entity::find()
+                    .filter(approval::Column::RunId.eq(run_id))
+                    .filter(approval::Column::Status.eq(Pending)),
+            )
             .await?;
         for approval in pending {
             if let Some(closed) = self.close_approval(&approval, status, reason).await? {
@@ -312,15 +319,18 @@ impl RunService {
         if closed.rows_affected == 0 {
             return Ok(None);
         }
-        Ok(approval::Entity::find_by_id(approval.id).one(&self.db).await?)
+        Ok(self.reads.one(approval::Entity::find_by_id(approval.id)).await?)
     }
 
     /// Expires approvals nobody decided in time: the agent is told (as a denial) and the run goes on.
     pub(super) async fn expire_approvals(&self) -> Result<()> {
-        let overdue = approval::Entity::find()
-            .filter(approval::Column::Status.eq(Pending))
-            .filter(approval::Column::ExpiresAt.lt(Utc::now()))
-            .all(&self.db)
+        let overdue = self
+            .reads
+            .all(
+                approval::Entity::find()
+                    .filter(approval::Column::Status.eq(Pending))
+                    .filter(approval::Column::ExpiresAt.lt(Utc::now())),
+            )
             .await?;
         for approval in overdue {
             let Some(expired) = self.close_approval(&approval, Expired, "nobody decided in time").await? else {

@@ -60,10 +60,13 @@ impl RunService {
         let project = self.project_of(&run).await?;
         let required = required_capabilities(&run);
         let wanted = run.handoff_target_id.or(run.requested_agent_id);
-        let candidates = agent::Entity::find()
-            .filter(agent::Column::WorkspaceId.eq(project.workspace_id))
-            .order_by_asc(agent::Column::Id)
-            .all(&self.db)
+        let candidates = self
+            .reads
+            .all(
+                agent::Entity::find()
+                    .filter(agent::Column::WorkspaceId.eq(project.workspace_id))
+                    .order_by_asc(agent::Column::Id),
+            )
             .await?;
         let suitable: Vec<agent::Model> = candidates
             .into_iter()
@@ -186,24 +189,30 @@ impl RunService {
     /// latest earlier attempt started (its `started` event's `session_id`), if the agent declares
     /// `native_resume`.
     async fn resumable_session(&self, run_id: Uuid, agent_id: Uuid) -> Result<Option<String>> {
-        let agent = agent::Entity::find_by_id(agent_id).one(&self.db).await?;
+        let agent = self.reads.one(agent::Entity::find_by_id(agent_id)).await?;
         if !agent.is_some_and(|a| capabilities(&a).contains(&Capability::NativeResume)) {
             return Ok(None);
         }
-        let earlier: Vec<Uuid> = run_attempt::Entity::find()
-            .filter(run_attempt::Column::RunId.eq(run_id))
-            .filter(run_attempt::Column::AgentId.eq(agent_id))
-            .all(&self.db)
+        let earlier: Vec<Uuid> = self
+            .reads
+            .all(
+                run_attempt::Entity::find()
+                    .filter(run_attempt::Column::RunId.eq(run_id))
+                    .filter(run_attempt::Column::AgentId.eq(agent_id)),
+            )
             .await?
             .into_iter()
             .map(|a| a.id)
             .collect();
-        let started = run_event::Entity::find()
-            .filter(run_event::Column::RunId.eq(run_id))
-            .filter(run_event::Column::Kind.eq(RunEventKind::Started))
-            .filter(run_event::Column::AttemptId.is_in(earlier))
-            .order_by_desc(run_event::Column::Sequence)
-            .one(&self.db)
+        let started = self
+            .reads
+            .one(
+                run_event::Entity::find()
+                    .filter(run_event::Column::RunId.eq(run_id))
+                    .filter(run_event::Column::Kind.eq(RunEventKind::Started))
+                    .filter(run_event::Column::AttemptId.is_in(earlier))
+                    .order_by_desc(run_event::Column::Sequence),
+            )
             .await?;
         Ok(started.and_then(|e| e.data.get("session_id")?.as_str().map(str::to_owned)))
     }
@@ -288,11 +297,14 @@ impl RunService {
 
     /// Closes the attempts that handed a run off (their leases end now).
     async fn close_handed_off(&self, run_id: Uuid, status: AttemptStatus) -> Result<()> {
-        let sources = run_attempt::Entity::find()
-            .filter(run_attempt::Column::RunId.eq(run_id))
-            .filter(run_attempt::Column::Status.is_in([HandingOff, Stopped]))
-            .filter(run_attempt::Column::EndedAt.is_null())
-            .all(&self.db)
+        let sources = self
+            .reads
+            .all(
+                run_attempt::Entity::find()
+                    .filter(run_attempt::Column::RunId.eq(run_id))
+                    .filter(run_attempt::Column::Status.is_in([HandingOff, Stopped]))
+                    .filter(run_attempt::Column::EndedAt.is_null()),
+            )
             .await?;
         for source in sources {
             self.end_attempt(source.id, status).await?;
@@ -310,12 +322,12 @@ impl RunService {
         command_id: Uuid,
         outcome: &CommandOutcome,
     ) -> Result<()> {
-        let attempt = run_attempt::Entity::find_by_id(command_id).one(&self.db).await?;
+        let attempt = self.reads.one(run_attempt::Entity::find_by_id(command_id)).await?;
         if let Some(attempt) = attempt.filter(|a| a.connector_id == connector_id) {
             return self.attempt_answered(attempt, outcome).await;
         }
-        if let Some(approval) = acc_entity::approval::Entity::find_by_id(command_id).one(&self.db).await? {
-            let attempt = run_attempt::Entity::find_by_id(approval.attempt_id).one(&self.db).await?;
+        if let Some(approval) = self.reads.one(acc_entity::approval::Entity::find_by_id(command_id)).await? {
+            let attempt = self.reads.one(run_attempt::Entity::find_by_id(approval.attempt_id)).await?;
             if let (Some(attempt), CommandOutcome::Rejected { reason }) = (attempt, outcome)
                 && attempt.connector_id == connector_id
             {
@@ -325,7 +337,7 @@ impl RunService {
             }
             return Ok(());
         }
-        let request = run_event::Entity::find_by_id(command_id).one(&self.db).await?;
+        let request = self.reads.one(run_event::Entity::find_by_id(command_id)).await?;
         if let (Some(request), CommandOutcome::Rejected { reason }) = (request, outcome)
             && request.kind == RunEventKind::Status
         {
@@ -390,11 +402,14 @@ impl RunService {
             .exec(&self.db)
             .await?;
         for run_id in active_runs {
-            let open = run_attempt::Entity::find()
-                .filter(run_attempt::Column::RunId.eq(*run_id))
-                .filter(run_attempt::Column::ConnectorId.eq(connector_id))
-                .filter(run_attempt::Column::EndedAt.is_null())
-                .one(&self.db)
+            let open = self
+                .reads
+                .one(
+                    run_attempt::Entity::find()
+                        .filter(run_attempt::Column::RunId.eq(*run_id))
+                        .filter(run_attempt::Column::ConnectorId.eq(connector_id))
+                        .filter(run_attempt::Column::EndedAt.is_null()),
+                )
                 .await?;
             if open.is_none() {
                 tracing::warn!(%run_id, "the connector runs a run it no longer owns; stopping it");
@@ -415,12 +430,15 @@ impl RunService {
         reported: &HashSet<Uuid>,
         connected_at: DateTime<Utc>,
     ) -> Result<()> {
-        let accepted = run_attempt::Entity::find()
-            .filter(run_attempt::Column::ConnectorId.eq(connector_id))
-            .filter(run_attempt::Column::EndedAt.is_null())
-            .filter(run_attempt::Column::Status.is_in([Running, HandingOff]))
-            .filter(run_attempt::Column::UpdatedAt.lt(connected_at))
-            .all(&self.db)
+        let accepted = self
+            .reads
+            .all(
+                run_attempt::Entity::find()
+                    .filter(run_attempt::Column::ConnectorId.eq(connector_id))
+                    .filter(run_attempt::Column::EndedAt.is_null())
+                    .filter(run_attempt::Column::Status.is_in([Running, HandingOff]))
+                    .filter(run_attempt::Column::UpdatedAt.lt(connected_at)),
+            )
             .await?;
         for attempt in accepted.into_iter().filter(|a| !reported.contains(&a.run_id)) {
             let reason = format!("attempt {} was gone when its connector came back", attempt.number);
@@ -432,28 +450,34 @@ impl RunService {
     /// A connector (re)connected: resend what its previous connection, or a previous control
     /// plane, may have lost, and dispatch the blocked runs its agents can take.
     pub async fn connector_online(&self, connector_id: Uuid) -> Result<()> {
-        let open = run_attempt::Entity::find()
-            .filter(run_attempt::Column::ConnectorId.eq(connector_id))
-            .filter(run_attempt::Column::EndedAt.is_null())
-            .all(&self.db)
+        let open = self
+            .reads
+            .all(
+                run_attempt::Entity::find()
+                    .filter(run_attempt::Column::ConnectorId.eq(connector_id))
+                    .filter(run_attempt::Column::EndedAt.is_null()),
+            )
             .await?;
         for attempt in &open {
             self.resend(attempt).await?;
         }
-        let agents = agent::Entity::find().filter(agent::Column::ConnectorId.eq(connector_id)).all(&self.db).await?;
+        let agents = self.reads.all(agent::Entity::find().filter(agent::Column::ConnectorId.eq(connector_id))).await?;
         let Some(workspace_id) = agents.first().map(|a| a.workspace_id) else { return Ok(()) };
-        let projects: Vec<Uuid> = project::Entity::find()
-            .filter(project::Column::WorkspaceId.eq(workspace_id))
-            .all(&self.db)
+        let projects: Vec<Uuid> = self
+            .reads
+            .all(project::Entity::find().filter(project::Column::WorkspaceId.eq(workspace_id)))
             .await?
             .into_iter()
             .map(|p| p.id)
             .collect();
-        let blocked = task_run::Entity::find()
-            .filter(task_run::Column::ProjectId.is_in(projects))
-            .filter(task_run::Column::Status.eq(RunStatus::Blocked.as_str()))
-            .order_by_asc(task_run::Column::Id)
-            .all(&self.db)
+        let blocked = self
+            .reads
+            .all(
+                task_run::Entity::find()
+                    .filter(task_run::Column::ProjectId.is_in(projects))
+                    .filter(task_run::Column::Status.eq(RunStatus::Blocked.as_str()))
+                    .order_by_asc(task_run::Column::Id),
+            )
             .await?;
         for run in blocked {
             let wanted = run.handoff_target_id.or(run.requested_agent_id);
@@ -524,10 +548,13 @@ impl RunService {
 
     /// Fails the attempts whose connector stopped renewing their lease.
     async fn lapse_leases(&self) -> Result<()> {
-        let lapsed = run_attempt::Entity::find()
-            .filter(run_attempt::Column::EndedAt.is_null())
-            .filter(run_attempt::Column::LeaseExpiresAt.lt(Utc::now()))
-            .all(&self.db)
+        let lapsed = self
+            .reads
+            .all(
+                run_attempt::Entity::find()
+                    .filter(run_attempt::Column::EndedAt.is_null())
+                    .filter(run_attempt::Column::LeaseExpiresAt.lt(Utc::now())),
+            )
             .await?;
         for attempt in lapsed {
             let reason = format!(
@@ -542,9 +569,9 @@ impl RunService {
 
     /// Dispatches the runs waiting for a retry whose backoff has passed.
     async fn retry_due(&self) -> Result<()> {
-        let waiting = task_run::Entity::find()
-            .filter(task_run::Column::Status.eq(RunStatus::Dispatching.as_str()))
-            .all(&self.db)
+        let waiting = self
+            .reads
+            .all(task_run::Entity::find().filter(task_run::Column::Status.eq(RunStatus::Dispatching.as_str())))
             .await?;
         let now = Utc::now();
         for run in waiting {
@@ -566,10 +593,16 @@ impl RunService {
     /// did not stop in time.
     async fn finish_overdue(&self) -> Result<()> {
         let deadline = Utc::now() - self.policy.cancel_timeout;
-        let overdue = task_run::Entity::find()
-            .filter(task_run::Column::Status.is_in([RunStatus::Cancelling.as_str(), RunStatus::HandoffReady.as_str()]))
-            .filter(task_run::Column::UpdatedAt.lt(deadline))
-            .all(&self.db)
+        let overdue = self
+            .reads
+            .all(
+                task_run::Entity::find()
+                    .filter(
+                        task_run::Column::Status
+                            .is_in([RunStatus::Cancelling.as_str(), RunStatus::HandoffReady.as_str()]),
+                    )
+                    .filter(task_run::Column::UpdatedAt.lt(deadline)),
+            )
             .await?;
         for run in overdue {
             if RunStatus::from_stored(&run.status) == RunStatus::Cancelling {

@@ -146,7 +146,7 @@ impl RunService {
         }
         let attempt = self.current_attempt(run.id).await?.filter(|a| a.ended_at.is_none()).ok_or_else(invalid)?;
         let agent =
-            agent::Entity::find_by_id(attempt.agent_id).one(&self.db).await?.ok_or(CommonError::NotFound("agent"))?;
+            self.reads.one(agent::Entity::find_by_id(attempt.agent_id)).await?.ok_or(CommonError::NotFound("agent"))?;
         Ok((attempt, agent))
     }
 
@@ -213,11 +213,14 @@ impl RunService {
     /// request. Its id is the `checkpoint` command's id and its reason the command's reason, so a
     /// resend (after a reconnect or a restart) is the same command, and an answer finds its request.
     pub(super) async fn checkpoint_request(&self, run_id: Uuid) -> Result<Option<run_event::Model>> {
-        let latest = run_event::Entity::find()
-            .filter(run_event::Column::RunId.eq(run_id))
-            .filter(run_event::Column::Kind.eq(RunEventKind::Status))
-            .order_by_desc(run_event::Column::Sequence)
-            .one(&self.db)
+        let latest = self
+            .reads
+            .one(
+                run_event::Entity::find()
+                    .filter(run_event::Column::RunId.eq(run_id))
+                    .filter(run_event::Column::Kind.eq(RunEventKind::Status))
+                    .order_by_desc(run_event::Column::Sequence),
+            )
             .await?;
         Ok(latest.filter(|e| e.data.get("status").and_then(Value::as_str) == Some(RunStatus::Checkpointing.as_str())))
     }
@@ -265,7 +268,7 @@ impl RunService {
                 let reason = Some("checkpoint taken; the source agent stops and the target takes over".to_owned());
                 self.set_status(run.id, RunStatus::HandoffReady, reason).await?;
                 self.mark_attempt(attempt_id, HandingOff).await?;
-                if let Some(attempt) = run_attempt::Entity::find_by_id(attempt_id).one(&self.db).await? {
+                if let Some(attempt) = self.reads.one(run_attempt::Entity::find_by_id(attempt_id)).await? {
                     self.send_cancel(attempt.connector_id, run.id, Some(attempt_id), CancelMode::Graceful);
                 }
             }
@@ -295,21 +298,27 @@ impl RunService {
     }
 
     pub(super) async fn latest_checkpoint(&self, run_id: Uuid) -> Result<Option<checkpoint::Model>> {
-        Ok(checkpoint::Entity::find()
-            .filter(checkpoint::Column::RunId.eq(run_id))
-            .order_by_desc(checkpoint::Column::Id)
-            .one(&self.db)
+        Ok(self
+            .reads
+            .one(
+                checkpoint::Entity::find()
+                    .filter(checkpoint::Column::RunId.eq(run_id))
+                    .order_by_desc(checkpoint::Column::Id),
+            )
             .await?)
     }
 
     /// The most recent events of the given kinds, oldest first, with their strings cut short.
     async fn recent(&self, run_id: Uuid, kinds: &[RunEventKind], limit: u64) -> Result<Vec<Item>> {
-        let mut rows = run_event::Entity::find()
-            .filter(run_event::Column::RunId.eq(run_id))
-            .filter(run_event::Column::Kind.is_in(kinds.iter().copied()))
-            .order_by_desc(run_event::Column::Sequence)
-            .limit(limit)
-            .all(&self.db)
+        let mut rows = self
+            .reads
+            .all(
+                run_event::Entity::find()
+                    .filter(run_event::Column::RunId.eq(run_id))
+                    .filter(run_event::Column::Kind.is_in(kinds.iter().copied()))
+                    .order_by_desc(run_event::Column::Sequence)
+                    .limit(limit),
+            )
             .await?;
         rows.reverse();
         Ok(rows
@@ -320,27 +329,35 @@ impl RunService {
 
     /// The handoff bundle of SPEC §7, from what the control plane stored about the run.
     pub(super) async fn handoff_bundle(&self, run: &task_run::Model) -> Result<Value> {
-        let task = task::Entity::find_by_id(run.task_id).one(&self.db).await?.ok_or(CommonError::NotFound("task"))?;
-        let criteria = acceptance_criterion::Entity::find()
-            .filter(acceptance_criterion::Column::TaskId.eq(task.id))
-            .order_by_asc(acceptance_criterion::Column::Id)
-            .all(&self.db)
+        let task = self.reads.one(task::Entity::find_by_id(run.task_id)).await?.ok_or(CommonError::NotFound("task"))?;
+        let criteria = self
+            .reads
+            .all(
+                acceptance_criterion::Entity::find()
+                    .filter(acceptance_criterion::Column::TaskId.eq(task.id))
+                    .order_by_asc(acceptance_criterion::Column::Id),
+            )
             .await?;
         let checkpoint = self.latest_checkpoint(run.id).await?;
-        let decisions = approval::Entity::find()
-            .filter(approval::Column::RunId.eq(run.id))
-            .order_by_asc(approval::Column::Id)
-            .all(&self.db)
+        let decisions = self
+            .reads
+            .all(approval::Entity::find().filter(approval::Column::RunId.eq(run.id)).order_by_asc(approval::Column::Id))
             .await?;
-        let attempts = run_attempt::Entity::find()
-            .filter(run_attempt::Column::RunId.eq(run.id))
-            .order_by_asc(run_attempt::Column::Number)
-            .all(&self.db)
+        let attempts = self
+            .reads
+            .all(
+                run_attempt::Entity::find()
+                    .filter(run_attempt::Column::RunId.eq(run.id))
+                    .order_by_asc(run_attempt::Column::Number),
+            )
             .await?;
-        let events_through = run_event::Entity::find()
-            .filter(run_event::Column::RunId.eq(run.id))
-            .order_by_desc(run_event::Column::Sequence)
-            .one(&self.db)
+        let events_through = self
+            .reads
+            .one(
+                run_event::Entity::find()
+                    .filter(run_event::Column::RunId.eq(run.id))
+                    .order_by_desc(run_event::Column::Sequence),
+            )
             .await?
             .map_or(0, |e| e.sequence);
         let conversation = self

@@ -33,9 +33,9 @@ pub struct RunFilter {
 impl RunService {
     /// The projects the caller may read: `project_id` alone (not found unless readable), or all.
     pub(super) async fn readable_projects(&self, actor: &Actor, project_id: Option<Uuid>) -> Result<HashSet<Uuid>> {
-        let readable: HashSet<Uuid> = project::Entity::find()
-            .filter(project::Column::OrganizationId.eq(actor.organization_id))
-            .all(&self.db)
+        let readable: HashSet<Uuid> = self
+            .reads
+            .all(project::Entity::find().filter(project::Column::OrganizationId.eq(actor.organization_id)))
             .await?
             .into_iter()
             .filter(|p| actor.role_on(&path(p)).is_some())
@@ -67,7 +67,7 @@ impl RunService {
         if filter.latest_of_task {
             select = select.filter(latest_of_its_task());
         }
-        Ok(paginate(&self.db, select, task_run::Column::Id, page, self.max_page_size).await?)
+        Ok(paginate(&self.reads, select, task_run::Column::Id, page, self.max_page_size).await?)
     }
 
     /// The latest run of each of the tasks the caller may read that has one.
@@ -76,22 +76,28 @@ impl RunService {
         actor: &Actor,
         task_ids: &[Uuid],
     ) -> Result<HashMap<Uuid, task_run::Model>> {
-        let runs = task_run::Entity::find()
-            .filter(task_run::Column::TaskId.is_in(task_ids.iter().copied()))
-            .filter(task_run::Column::ProjectId.is_in(self.readable_projects(actor, None).await?))
-            .filter(latest_of_its_task())
-            .all(&self.db)
+        let runs = self
+            .reads
+            .all(
+                task_run::Entity::find()
+                    .filter(task_run::Column::TaskId.is_in(task_ids.iter().copied()))
+                    .filter(task_run::Column::ProjectId.is_in(self.readable_projects(actor, None).await?))
+                    .filter(latest_of_its_task()),
+            )
             .await?;
         Ok(runs.into_iter().map(|run| (run.task_id, run)).collect())
     }
 
     /// The runs of the tasks the caller may read, oldest first, grouped by task.
     pub async fn runs_of_tasks(&self, actor: &Actor, task_ids: &[Uuid]) -> Result<HashMap<Uuid, Vec<task_run::Model>>> {
-        let runs = task_run::Entity::find()
-            .filter(task_run::Column::TaskId.is_in(task_ids.iter().copied()))
-            .filter(task_run::Column::ProjectId.is_in(self.readable_projects(actor, None).await?))
-            .order_by_asc(task_run::Column::Id)
-            .all(&self.db)
+        let runs = self
+            .reads
+            .all(
+                task_run::Entity::find()
+                    .filter(task_run::Column::TaskId.is_in(task_ids.iter().copied()))
+                    .filter(task_run::Column::ProjectId.is_in(self.readable_projects(actor, None).await?))
+                    .order_by_asc(task_run::Column::Id),
+            )
             .await?;
         let mut grouped: HashMap<Uuid, Vec<task_run::Model>> = HashMap::new();
         for run in runs {

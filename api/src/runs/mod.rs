@@ -35,6 +35,7 @@ use serde::Serialize;
 use uuid::Uuid;
 
 use crate::broker::{Broker, Event, Topic};
+use crate::db::{Reads, Store};
 use crate::error::{CommonError, DomainError, ErrorCode, is_unique_violation};
 use crate::gateway::{GatewayService, capabilities};
 use crate::idempotency::{self, Outcome};
@@ -145,6 +146,7 @@ impl RunPolicy {
 #[derive(Clone)]
 pub struct RunService {
     db: DatabaseConnection,
+    reads: Reads,
     broker: Broker,
     gateway: GatewayService,
     /// Each task's status follows its runs.
@@ -157,7 +159,7 @@ pub struct RunService {
 
 impl RunService {
     pub fn new(
-        db: DatabaseConnection,
+        store: Store,
         broker: Broker,
         gateway: GatewayService,
         tasks: ProjectService,
@@ -165,21 +167,22 @@ impl RunService {
         policy: RunPolicy,
         max_page_size: u64,
     ) -> Self {
+        let Store { pool: db, reads } = store;
         let events = ingest::EventWriter::new(db.clone());
-        Self { db, broker, gateway, tasks, keys, policy, max_page_size, events }
+        Self { db, reads, broker, gateway, tasks, keys, policy, max_page_size, events }
     }
 
     async fn project_of(&self, run: &task_run::Model) -> Result<project::Model> {
-        Ok(project::Entity::find_by_id(run.project_id).one(&self.db).await?.ok_or(CommonError::NotFound("run"))?)
+        Ok(self.reads.one(project::Entity::find_by_id(run.project_id)).await?.ok_or(CommonError::NotFound("run"))?)
     }
 
     /// A run, without any permission check (for connectors and the sweeper).
     async fn load(&self, run_id: Uuid) -> Result<task_run::Model> {
-        Ok(task_run::Entity::find_by_id(run_id).one(&self.db).await?.ok_or(CommonError::NotFound("run"))?)
+        Ok(self.reads.one(task_run::Entity::find_by_id(run_id)).await?.ok_or(CommonError::NotFound("run"))?)
     }
 
     pub async fn run(&self, actor: &Actor, id: Uuid) -> Result<task_run::Model> {
-        let run = task_run::Entity::find_by_id(id).one(&self.db).await?.ok_or(CommonError::NotFound("run"))?;
+        let run = self.reads.one(task_run::Entity::find_by_id(id)).await?.ok_or(CommonError::NotFound("run"))?;
         if run.organization_id != actor.organization_id {
             return Err(CommonError::NotFound("run").into());
         }
@@ -198,15 +201,18 @@ impl RunService {
 
     /// Of `run_ids`, the runs the caller may read.
     async fn readable_runs(&self, actor: &Actor, run_ids: &[Uuid]) -> Result<Vec<task_run::Model>> {
-        let runs = task_run::Entity::find()
-            .filter(task_run::Column::Id.is_in(run_ids.iter().copied()))
-            .filter(task_run::Column::OrganizationId.eq(actor.organization_id))
-            .all(&self.db)
+        let runs = self
+            .reads
+            .all(
+                task_run::Entity::find()
+                    .filter(task_run::Column::Id.is_in(run_ids.iter().copied()))
+                    .filter(task_run::Column::OrganizationId.eq(actor.organization_id)),
+            )
             .await?;
         let project_ids: Vec<Uuid> = runs.iter().map(|r| r.project_id).collect();
-        let readable: Vec<Uuid> = project::Entity::find()
-            .filter(project::Column::Id.is_in(project_ids))
-            .all(&self.db)
+        let readable: Vec<Uuid> = self
+            .reads
+            .all(project::Entity::find().filter(project::Column::Id.is_in(project_ids)))
             .await?
             .into_iter()
             .filter(|p| actor.role_on(&path(p)).is_some())
@@ -269,13 +275,14 @@ impl RunService {
                 new.required_capabilities.push(Capability::UsageExact);
             }
         }
-        let task = task::Entity::find_by_id(new.task_id)
-            .one(&self.db)
+        let task = self
+            .reads
+            .one(task::Entity::find_by_id(new.task_id))
             .await?
             .filter(|t| t.organization_id == actor.organization_id)
             .ok_or(CommonError::NotFound("task"))?;
         let project =
-            project::Entity::find_by_id(task.project_id).one(&self.db).await?.ok_or(CommonError::NotFound("task"))?;
+            self.reads.one(project::Entity::find_by_id(task.project_id)).await?.ok_or(CommonError::NotFound("task"))?;
         actor.authorize(Permission::Read, &path(&project), "task")?;
         actor.authorize(Permission::OperateRuns, &path(&project), "task")?;
         if let Some(agent_id) = new.agent_id {
@@ -438,10 +445,13 @@ impl RunService {
 
     /// The run's latest attempt: the one that owns the run.
     async fn current_attempt(&self, run_id: Uuid) -> Result<Option<run_attempt::Model>> {
-        Ok(run_attempt::Entity::find()
-            .filter(run_attempt::Column::RunId.eq(run_id))
-            .order_by_desc(run_attempt::Column::Number)
-            .one(&self.db)
+        Ok(self
+            .reads
+            .one(
+                run_attempt::Entity::find()
+                    .filter(run_attempt::Column::RunId.eq(run_id))
+                    .order_by_desc(run_attempt::Column::Number),
+            )
             .await?)
     }
 
@@ -538,7 +548,7 @@ impl RunService {
             .exec(&self.db)
             .await?;
         let live: Vec<&str> = RunStatus::ALL.iter().filter(|s| !s.is_terminal()).map(|s| s.as_str()).collect();
-        let runs = task_run::Entity::find().filter(task_run::Column::Status.is_in(live)).all(&self.db).await?;
+        let runs = self.reads.all(task_run::Entity::find().filter(task_run::Column::Status.is_in(live))).await?;
         for run in runs.iter().filter(|r| RunStatus::from_stored(&r.status) == RunStatus::Queued) {
             let reason = Some("the control plane restarted before dispatching it".to_owned());
             self.set_status_if(run.id, RunStatus::Queued, RunStatus::Dispatching, reason).await?;

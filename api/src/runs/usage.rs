@@ -132,10 +132,13 @@ impl RunService {
         let Some(budget) = run.budget.clone().and_then(|b| serde_json::from_value::<RunBudget>(b).ok()) else {
             return Ok(None);
         };
-        let events = run_event::Entity::find()
-            .filter(run_event::Column::RunId.eq(run.id))
-            .filter(run_event::Column::Kind.eq(RunEventKind::Usage))
-            .all(&self.db)
+        let events = self
+            .reads
+            .all(
+                run_event::Entity::find()
+                    .filter(run_event::Column::RunId.eq(run.id))
+                    .filter(run_event::Column::Kind.eq(RunEventKind::Usage)),
+            )
             .await?;
         let mut used = Tally::default();
         for event in events.iter().filter(|e| e.data.get("source").and_then(Value::as_str) == Some("gateway")) {
@@ -157,15 +160,18 @@ impl RunService {
     pub async fn usage_of(&self, actor: &Actor, run_ids: &[Uuid]) -> Result<HashMap<Uuid, RunUsage>> {
         let runs = self.readable_runs(actor, run_ids).await?;
         let ids: Vec<Uuid> = runs.iter().map(|r| r.id).collect();
-        let events = run_event::Entity::find()
-            .filter(run_event::Column::RunId.is_in(ids.iter().copied()))
-            .filter(run_event::Column::Kind.eq(RunEventKind::Usage))
-            .order_by_asc(run_event::Column::Sequence)
-            .all(&self.db)
+        let events = self
+            .reads
+            .all(
+                run_event::Entity::find()
+                    .filter(run_event::Column::RunId.is_in(ids.iter().copied()))
+                    .filter(run_event::Column::Kind.eq(RunEventKind::Usage))
+                    .order_by_asc(run_event::Column::Sequence),
+            )
             .await?;
-        let attempts = run_attempt::Entity::find()
-            .filter(run_attempt::Column::RunId.is_in(ids.iter().copied()))
-            .all(&self.db)
+        let attempts = self
+            .reads
+            .all(run_attempt::Entity::find().filter(run_attempt::Column::RunId.is_in(ids.iter().copied())))
             .await?;
         let now = Utc::now();
         Ok(runs

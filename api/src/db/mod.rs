@@ -1,5 +1,10 @@
 //! Database connection: SQLite (WAL, synchronous=FULL) by default, PostgreSQL when the URL says so.
 
+mod reads;
+
+pub use reads::{Reads, StatementCounter};
+
+use std::path::PathBuf;
 use std::time::Duration;
 
 use acc_migration::{Migrator, MigratorTrait};
@@ -28,6 +33,14 @@ pub async fn connect(url: &str) -> Result<DatabaseConnection, DbErr> {
     Database::connect(options).await
 }
 
+/// The database as a service uses it: writes and transactions through the pool, and reads that
+/// need no transaction through [`Reads`].
+#[derive(Clone)]
+pub struct Store {
+    pub pool: DatabaseConnection,
+    pub reads: Reads,
+}
+
 /// Whose turn it is to write to SQLite, in this process.
 static SQLITE_WRITER: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
 
@@ -48,6 +61,13 @@ pub async fn begin_write(db: &DatabaseConnection) -> Result<(DatabaseTransaction
     let options =
         TransactionOptions { sqlite_transaction_mode: Some(SqliteTransactionMode::Immediate), ..Default::default() };
     Ok((db.begin_with_options(options).await?, turn))
+}
+
+/// The file a `sqlite:` URL names, if it names one (not `sqlite::memory:`).
+pub fn sqlite_file(url: &str) -> Option<PathBuf> {
+    let rest = url.strip_prefix("sqlite://").or_else(|| url.strip_prefix("sqlite:"))?;
+    let path = rest.split('?').next().unwrap_or_default();
+    (!path.is_empty() && !path.starts_with(":memory:")).then(|| PathBuf::from(path))
 }
 
 pub async fn migrate(db: &DatabaseConnection) -> Result<(), DbErr> {
