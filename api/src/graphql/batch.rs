@@ -53,7 +53,10 @@ impl<T> BatchLoader<T> {
                 tokio::task::yield_now().await;
                 self.close::<K>(&batch);
                 let keys = batch.keys.lock().map(|keys| keys.clone()).unwrap_or_default();
-                self.loader.load(&keys).await
+                // Boxed: a load carries a database query's state, and unboxed it would size every
+                // field future of the objects that use this loader (a page's hundreds of them),
+                // which the engine moves around as it resolves them. Only the batch's opener loads.
+                Box::pin(self.loader.load(&keys)).await
             })
             .await;
         match loaded {

@@ -7,6 +7,7 @@ pub mod graphql;
 pub mod keys;
 pub mod login_limiter;
 pub mod secrets;
+mod verified_tokens;
 
 use std::sync::{Arc, Mutex};
 
@@ -30,6 +31,7 @@ use actor::{Actor, Grant, Permission, Role, ScopeKind, ScopePath};
 use actor_cache::ActorCache;
 use keys::SigningKeys;
 use login_limiter::LoginLimiter;
+use verified_tokens::{VerifiedToken, VerifiedTokens};
 
 #[derive(Debug, thiserror::Error)]
 pub enum IdentityError {
@@ -246,6 +248,7 @@ pub struct IdentityService {
     bootstrap: Arc<Bootstrap>,
     broker: Broker,
     actors: Arc<ActorCache>,
+    verified: Arc<VerifiedTokens>,
 }
 
 impl IdentityService {
@@ -257,7 +260,17 @@ impl IdentityService {
         bootstrap: Arc<Bootstrap>,
         broker: Broker,
     ) -> Self {
-        Self { db: store.pool, reads: store.reads, keys, lifetimes, limiter, bootstrap, broker, actors: Arc::default() }
+        Self {
+            db: store.pool,
+            reads: store.reads,
+            keys,
+            lifetimes,
+            limiter,
+            bootstrap,
+            broker,
+            actors: Arc::default(),
+            verified: Arc::default(),
+        }
     }
 
     /// Tells open connections of `organization_id` that access changed (after the commit).
@@ -458,16 +471,24 @@ impl IdentityService {
         if bearer.starts_with("acc_pat_") {
             return self.authenticate_api_token(bearer).await;
         }
-        let claims: AccessClaims = self.keys.verify(bearer).map_err(|_| CommonError::Unauthenticated)?;
-        if let Some(actor) = self.actors.get(claims.sid).filter(|a| a.user_id == claims.sub) {
+        let claims = match self.verified.get(bearer) {
+            Some(claims) => claims,
+            None => {
+                let claims: AccessClaims = self.keys.verify(bearer).map_err(|_| CommonError::Unauthenticated)?;
+                let claims = VerifiedToken { session_id: claims.sid, user_id: claims.sub, expires_at: claims.exp };
+                self.verified.keep(bearer, claims);
+                claims
+            }
+        };
+        if let Some(actor) = self.actors.get(claims.session_id).filter(|a| a.user_id == claims.user_id) {
             return Ok(actor);
         }
         let generation = self.actors.generation();
         let session = self
             .reads
-            .one(device_session::Entity::find_by_id(claims.sid))
+            .one(device_session::Entity::find_by_id(claims.session_id))
             .await?
-            .filter(|s| s.revoked_at.is_none() && s.user_id == claims.sub)
+            .filter(|s| s.revoked_at.is_none() && s.user_id == claims.user_id)
             .ok_or(IdentityError::SessionEnded)?;
         let actor = self.actor_for(session.user_id, Credential::Session(session.id)).await?;
         self.actors.keep(session.id, &actor, generation);
