@@ -319,7 +319,7 @@ impl Shape {
         };
         state.subscribers += 1;
         Some(Subscriber {
-            backlog: backlog.into_iter(),
+            backlog: Some(backlog.into_iter()),
             live: Some(BroadcastStream::new(receiver)),
             correlation_id,
             max_bytes,
@@ -357,7 +357,9 @@ impl Drop for Membership {
 
 /// What one subscriber reads: its shape's history when it joined late, then live results.
 struct Subscriber {
-    backlog: std::vec::IntoIter<Payload>,
+    /// Its shape's history when it joined, until handed out (then dropped, so an idle subscriber
+    /// does not keep its copy).
+    backlog: Option<std::vec::IntoIter<Payload>>,
     /// `None` after it fell behind: nothing follows the error that said so.
     live: Option<BroadcastStream<Payload>>,
     correlation_id: String,
@@ -369,8 +371,11 @@ impl Stream for Subscriber {
     type Item = Payload;
 
     fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Payload>> {
-        if let Some(payload) = self.backlog.next() {
-            return Poll::Ready(Some(payload));
+        if let Some(backlog) = self.backlog.as_mut() {
+            match backlog.next() {
+                Some(payload) => return Poll::Ready(Some(payload)),
+                None => self.backlog = None,
+            }
         }
         let Some(live) = self.live.as_mut() else { return Poll::Ready(None) };
         match live.poll_next_unpin(cx) {

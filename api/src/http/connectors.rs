@@ -21,9 +21,9 @@ use serde::Deserialize;
 use tokio::sync::mpsc;
 use tracing::Instrument;
 
-use super::AppState;
 use super::request::bearer;
 use super::tls::TlsConnection;
+use super::{AppState, SharedState};
 use crate::config::{Config, ConnectorClientCertificate, DEFAULT_CERTIFICATE_HEADER};
 use crate::error::DomainError;
 use crate::gateway::{CertificateCheck, GatewayError, OUTBOX_CAPACITY};
@@ -59,7 +59,7 @@ fn status_of(e: &GatewayError) -> StatusCode {
     }
 }
 
-pub async fn enroll(State(state): State<AppState>, Json(request): Json<EnrollRequest>) -> Response {
+pub async fn enroll(State(state): State<SharedState>, Json(request): Json<EnrollRequest>) -> Response {
     let gateway = &state.services.gateway;
     match gateway.enroll(&request.token, request.name.as_deref(), request.csr.as_deref()).await {
         Ok(enrolled) => Json(serde_json::json!({
@@ -120,7 +120,7 @@ fn proxied_certificate(headers: &HeaderMap, header: &HeaderName) -> Option<Vec<u
 }
 
 pub async fn upgrade(
-    State(state): State<AppState>,
+    State(state): State<SharedState>,
     tls: Option<Extension<TlsConnection>>,
     ConnectInfo(peer): ConnectInfo<SocketAddr>,
     headers: HeaderMap,
@@ -195,7 +195,7 @@ fn close(code: u16, reason: &str) -> Message {
     Message::Close(Some(CloseFrame { code, reason: reason.to_owned().into() }))
 }
 
-async fn serve(state: AppState, connector: acc_entity::connector::Model, socket: WebSocket) {
+async fn serve(state: SharedState, connector: acc_entity::connector::Model, socket: WebSocket) {
     let (mut sink, mut stream) = socket.split();
     let (outbox, mut outgoing) = mpsc::channel::<Envelope>(OUTBOX_CAPACITY);
     let services = &state.services;

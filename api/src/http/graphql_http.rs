@@ -10,8 +10,8 @@ use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 
-use super::AppState;
 use super::request::{ClientAddress, CorrelationId, bearer, context, device};
+use super::{AppState, SharedState};
 use crate::error::{CommonError, DomainError};
 use crate::graphql::{request_data, request_error, response_json};
 
@@ -61,7 +61,7 @@ async fn run(
 }
 
 pub async fn post(
-    State(state): State<AppState>,
+    State(state): State<SharedState>,
     Extension(CorrelationId(correlation_id)): Extension<CorrelationId>,
     address: ClientAddress,
     headers: HeaderMap,
@@ -108,7 +108,7 @@ pub struct GetParams {
 }
 
 pub async fn get(
-    State(state): State<AppState>,
+    State(state): State<SharedState>,
     Extension(CorrelationId(correlation_id)): Extension<CorrelationId>,
     address: ClientAddress,
     headers: HeaderMap,

@@ -26,7 +26,7 @@ use tokio_stream::StreamMap;
 use tracing::Instrument;
 use uuid::Uuid;
 
-use super::AppState;
+use super::SharedState;
 use super::request::{ClientAddress, CorrelationId, context, device};
 use crate::broker::{Delivery, Event, Topic};
 use crate::error::{DomainError, ErrorCode};
@@ -95,7 +95,7 @@ fn token(payload: &serde_json::Value) -> Option<String> {
 }
 
 pub async fn upgrade(
-    State(state): State<AppState>,
+    State(state): State<SharedState>,
     Extension(CorrelationId(correlation_id)): Extension<CorrelationId>,
     address: ClientAddress,
     headers: HeaderMap,
@@ -110,8 +110,6 @@ pub async fn upgrade(
     // request's span alive for the socket's whole life.
     let span = tracing::info_span!(parent: None, "graphql_ws", correlation_id = %correlation_id, user_id = tracing::field::Empty);
     let max_message_size = state.max_body_bytes;
-    // Shared, not copied: a socket's task lives as long as the socket, and should be small.
-    let state = Arc::new(state);
     upgrade
         .protocols([PROTOCOL])
         .max_message_size(max_message_size)
@@ -127,7 +125,7 @@ enum End {
 
 type Step = Result<(), End>;
 
-async fn serve(state: Arc<AppState>, mut socket: WebSocket, correlation_id: String, device: DeviceInfo) {
+async fn serve(state: SharedState, mut socket: WebSocket, correlation_id: String, device: DeviceInfo) {
     // Boxed, as the handlers below: a socket spends its life waiting, and its task should not
     // carry the space of a database round trip all that time.
     let end = match Box::pin(initialise(&state, &mut socket, correlation_id, device)).await {
@@ -142,7 +140,7 @@ async fn serve(state: Arc<AppState>, mut socket: WebSocket, correlation_id: Stri
 
 /// Waits for `connection_init`, authenticates it and takes a place among the identity's sockets.
 async fn initialise(
-    state: &Arc<AppState>,
+    state: &SharedState,
     socket: &mut WebSocket,
     correlation_id: String,
     device: DeviceInfo,
@@ -192,7 +190,7 @@ type Operation = BoxStream<'static, Option<Payload>>;
 
 /// An initialised socket: its caller, the operations it runs and what may end it.
 struct Connection {
-    state: Arc<AppState>,
+    state: SharedState,
     /// The caller as last checked, with the socket's correlation id and device.
     request: RequestContext,
     operations: StreamMap<String, Operation>,

@@ -48,8 +48,11 @@ pub struct AppState {
     pub connector_certificates: connectors::CertificateSource,
 }
 
-impl FromRef<AppState> for Services {
-    fn from_ref(state: &AppState) -> Self {
+/// What every request handler gets: the state, shared (cloning it is one reference count).
+pub type SharedState = Arc<AppState>;
+
+impl FromRef<SharedState> for Services {
+    fn from_ref(state: &SharedState) -> Self {
         state.services.clone()
     }
 }
@@ -73,7 +76,7 @@ pub fn router(state: AppState, web: WebClient, allowed_origins: &[String], tls: 
     web.routes(api)
         .layer(axum::middleware::from_fn(request::correlate))
         .layer(axum::middleware::map_response(move |response| async move { headers::defend(tls, response) }))
-        .with_state(state)
+        .with_state(Arc::new(state))
 }
 
 /// GraphiQL for a browser that opens `/graphql` (it asks for HTML and sends no `query`);
@@ -107,7 +110,7 @@ fn cors(allowed_origins: &[String]) -> CorsLayer {
 }
 
 /// Ready when the database answers and its migrations are current.
-async fn readyz(State(state): State<AppState>) -> impl IntoResponse {
+async fn readyz(State(state): State<SharedState>) -> impl IntoResponse {
     match crate::db::readiness(&state.db).await {
         Ok(()) => (StatusCode::OK, "ready".to_owned()),
         Err(reason) => (StatusCode::SERVICE_UNAVAILABLE, reason),

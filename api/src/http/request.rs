@@ -12,7 +12,7 @@ use axum::middleware::Next;
 use axum::response::Response;
 use tracing::Instrument;
 
-use super::AppState;
+use super::SharedState;
 use crate::app::Services;
 use crate::config::TrustedProxies;
 use crate::graphql::RequestContext;
@@ -75,10 +75,10 @@ pub fn client_address(peer: IpAddr, headers: &HeaderMap, trusted: &TrustedProxie
 /// The client's address as [`client_address`] finds it, for handlers.
 pub struct ClientAddress(pub IpAddr);
 
-impl FromRequestParts<AppState> for ClientAddress {
+impl FromRequestParts<SharedState> for ClientAddress {
     type Rejection = ExtensionRejection;
 
-    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
+    async fn from_request_parts(parts: &mut Parts, state: &SharedState) -> Result<Self, Self::Rejection> {
         let ConnectInfo(peer) = ConnectInfo::<SocketAddr>::from_request_parts(parts, state).await?;
         Ok(Self(client_address(peer.ip(), &parts.headers, &state.trusted_proxies)))
     }

@@ -11,7 +11,7 @@ use axum::response::{Html, IntoResponse, Response};
 use axum::routing::get;
 use tower_http::services::{ServeDir, ServeFile};
 
-use super::AppState;
+use super::SharedState;
 
 /// The built web client's files by URL path, sorted; empty when the build had no Node.js.
 static BUILT_IN: &[(&str, &[u8])] = include!(concat!(env!("OUT_DIR"), "/web_client.rs"));
@@ -42,7 +42,7 @@ impl WebClient {
     /// Serves the client's files, and its `index.html` for any other path so that the client's
     /// own router shows the page (a reload of `/runs/…` works). Unknown API paths stay 404s
     /// rather than turning into HTML a client would misread.
-    pub fn routes(&self, api: Router<AppState>) -> Router<AppState> {
+    pub fn routes(&self, api: Router<SharedState>) -> Router<SharedState> {
         let not_found = || async { StatusCode::NOT_FOUND };
         let api = api
             .route("/graphql/{*rest}", axum::routing::any(not_found))
