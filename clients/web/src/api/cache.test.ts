@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { cacheExchange } from "@urql/exchange-graphcache";
 import { Client, gql, makeResult, type Exchange } from "urql";
-import { filter, map, pipe, tap } from "wonka";
+import { filter, map, pipe, take, tap, toPromise } from "wonka";
 import schema from "../gql/introspection";
 import { QUERY_ROOT, keysFor, updates } from "./cache";
 
@@ -134,5 +134,67 @@ describe("a task's latest run", () => {
 
   it("stays when an older run is heard of", async () => {
     expect(await latestAfterStart(clientAnswering(run("r0", "2026-12-04T08:00:00Z"), run("r1", "2026-12-04T09:00:00Z")))).toBe("r1");
+  });
+});
+
+describe("a requested approval joins its run's cached approvals", () => {
+  const RunApprovals = gql`
+    query RunApprovals($runId: ID!) {
+      node(id: $runId) {
+        __typename
+        id
+        ... on TaskRun {
+          status
+          approvals {
+            id
+            status
+          }
+        }
+      }
+    }
+  `;
+  const ApprovalUpdated = gql`
+    subscription ApprovalUpdated {
+      approvalUpdated {
+        id
+        status
+        run {
+          id
+        }
+      }
+    }
+  `;
+  const approval = (id: string) => ({ __typename: "Approval", id, status: "PENDING", run: { __typename: "TaskRun", id: "r1" } });
+
+  /** The run as its update delivered it, waiting but without its request; then the request. */
+  const client = (approvals: ReturnType<typeof approval>[]) => {
+    const server: Exchange = () => (operations$) =>
+      pipe(
+        operations$,
+        filter((op) => op.kind !== "teardown"),
+        map((op) =>
+          makeResult(op, {
+            data:
+              op.kind === "subscription"
+                ? { __typename: "SubscriptionRoot", approvalUpdated: approval("a1") }
+                : { __typename: "QueryRoot", node: { __typename: "TaskRun", id: "r1", status: "WAITING_APPROVAL", approvals } },
+          }),
+        ),
+      );
+    return new Client({ url: "/graphql", exchanges: [cacheExchange({ schema, keys: keysFor(schema), updates }), server] });
+  };
+  const approvalsAfterNotice = async (client: Client) => {
+    await client.query(RunApprovals, { runId: "r1" }).toPromise();
+    await pipe(client.subscription(ApprovalUpdated, {}), take(1), toPromise);
+    const after = await client.query(RunApprovals, { runId: "r1" }, { requestPolicy: "cache-only" }).toPromise();
+    return after.data?.node.approvals.map((a: { id: string }) => a.id);
+  };
+
+  it("when the run's own update came without it", async () => {
+    expect(await approvalsAfterNotice(client([]))).toEqual(["a1"]);
+  });
+
+  it("once", async () => {
+    expect(await approvalsAfterNotice(client([approval("a1")]))).toEqual(["a1"]);
   });
 });

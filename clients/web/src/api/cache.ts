@@ -33,16 +33,23 @@ export function invalidateField(cache: Cache, entity: string | { __typename: str
 }
 
 /**
- * Appends a run to its task's cached run list. The list is extended in place rather than
- * refetched, so that it stays whole in the offline cache while nobody is looking at it.
+ * Appends `entity` to `parent`'s cached list `field`, if that list is cached and lacks it. The
+ * list is extended in place rather than refetched, so that it stays whole in the offline cache
+ * while nobody is looking at it.
  */
-function addRun(cache: Cache, runId: string, taskId: string) {
-  const task = { __typename: "Task", id: taskId };
-  const list = cache.resolve(task, "runs");
-  const key = cache.keyOfEntity({ __typename: "TaskRun", id: runId });
+function appendTo(cache: Cache, parent: { __typename: string; id: string }, field: string, entity: { __typename: string; id: string }) {
+  const list = cache.resolve(parent, field);
+  const key = cache.keyOfEntity(entity);
   // A resolved list of entities is a list of their keys.
   const keys = Array.isArray(list) ? (list as unknown as string[]) : null;
-  if (keys && key && !keys.includes(key)) cache.link(task, "runs", [...keys, key]);
+  if (keys && key && !keys.includes(key)) cache.link(parent, field, [...keys, key]);
+  return key;
+}
+
+/** Appends a run to its task's cached run list (appendTo), and makes it the latest if newer. */
+function addRun(cache: Cache, runId: string, taskId: string) {
+  const task = { __typename: "Task", id: taskId };
+  const key = appendTo(cache, task, "runs", { __typename: "TaskRun", id: runId });
   // The task's latest run, on its card, is the newest one the page has heard of.
   const latest = cache.resolve(task, "latestRun") as string | null | undefined;
   const created = (run: string | null | undefined) => (run ? (cache.resolve(run, "createdAt") as string | null) : null);
@@ -82,7 +89,13 @@ export const updates: UpdatesConfig = {
       const kind = (result.taskEvents as { kind: string } | null)?.kind;
       if (kind !== "UPDATED") invalidateField(cache, QUERY_ROOT, "tasks");
     },
-    approvalUpdated: refetchRoot("approvals"),
+    approvalUpdated: (result, _args, cache) => {
+      // A run's page lists its approvals: a new request joins it, whichever of the run's update
+      // and the request's own reaches the page first.
+      const approval = result.approvalUpdated as { id: string; run?: { id: string } } | null;
+      if (approval?.run) appendTo(cache, { __typename: "TaskRun", id: approval.run.id }, "approvals", { __typename: "Approval", id: approval.id });
+      invalidateField(cache, QUERY_ROOT, "approvals");
+    },
     runUpdated: (result, _args, cache) => {
       const run = result.runUpdated as { id: string; task?: { id: string } } | null;
       if (run?.task) addRun(cache, run.id, run.task.id);
