@@ -126,17 +126,33 @@ export async function startProxy(target) {
   };
 }
 
+/** The environment a command shown to the person runs in: theirs, with `acc-connector` on PATH. */
+const connectorOnPath = () => ({ ...process.env, PATH: `${dirname(connectorBin)}:${process.env.PATH}` });
+
 /**
  * Runs the enroll command exactly as the UI showed it, from `dir`, with the connector on PATH.
  * Asynchronously: the proxy it reaches the server through runs in this process.
  */
 export async function enrollAsShown(command, dir) {
   mkdirSync(dir, { recursive: true });
-  await promisify(execFile)("sh", ["-c", command], {
-    cwd: dir,
-    env: { ...process.env, PATH: `${dirname(connectorBin)}:${process.env.PATH}` },
-  });
+  await promisify(execFile)("sh", ["-c", command], { cwd: dir, env: connectorOnPath() });
   return join(dir, "acc-connector", "credential.json");
+}
+
+/**
+ * Starts a long-running command exactly as the UI showed it (`acc-connector run --config …`),
+ * from `dir`, with the connector on PATH; its output goes to `log` in `dir`.
+ */
+export function startAsShown(command, dir, log = "connector.log") {
+  const child = track(
+    spawn("sh", ["-c", `exec ${command}`], {
+      cwd: dir,
+      stdio: ["ignore", "ignore", "pipe"],
+      env: connectorOnPath(),
+    }),
+  );
+  child.stderr.on("data", (chunk) => writeFileSync(join(dir, log), chunk, { flag: "a" }));
+  return { stop: () => child.kill("SIGTERM"), log: () => readFileSync(join(dir, log), "utf8") };
 }
 
 /** A `command` agent running `script` with sh (TOML basic strings read JSON's escapes alike). */
@@ -226,6 +242,13 @@ export async function screenshot(page, name) {
   await page.screenshot({ path: join(artifacts, `${String(shot).padStart(2, "0")}-${name}.png`), fullPage: true });
 }
 
+/** Follows the main menu's link `label`, opening the menu first where it is folded (a phone). */
+export async function followMenu(page, label) {
+  const menu = page.getByRole("button", { name: "Menu" });
+  if ((await menu.isVisible()) && (await menu.getAttribute("aria-expanded")) !== "true") await menu.click();
+  await page.locator("#nav").getByRole("link", { name: new RegExp(`^${label}\\b`) }).click();
+}
+
 /**
  * Answers the confirmation a destructive action asks for (`Confirm` in ui/components.tsx) with
  * the button named `choice`, and waits for the dialog to close.
@@ -310,6 +333,21 @@ export async function openSignedIn(browser, pages, options, url) {
   await page.goto(url);
   await signInAsOwner(page);
   return page;
+}
+
+/**
+ * Sets up a fresh server from its first page: the bootstrap code, the organization Acme and its
+ * owner; the page is then signed in as the owner. `shot` is taken with the form filled in.
+ */
+export async function bootstrapOwner(page, shot) {
+  await page.getByRole("heading", { name: "Set up this server" }).waitFor({ timeout: 30_000 });
+  await page.getByLabel("Bootstrap code").fill(BOOTSTRAP_CODE);
+  await page.getByLabel("Organization name").fill("Acme");
+  await page.getByLabel("Your name").fill("Olive Owner");
+  await page.getByLabel("Email").fill(OWNER.email);
+  await page.getByLabel(/^Password/).fill(OWNER.password);
+  await screenshot(page, shot);
+  await page.getByRole("button", { name: "Create owner and sign in" }).click();
 }
 
 /** Signs the page in as the owner, from the sign-in page any path shows first. */

@@ -118,8 +118,9 @@ function Shell() {
   useEffect(() => {
     setMenuOpen(false);
     // A new page takes the focus, as a page load would, so keyboard and screen reader users
-    // start at its content rather than on the link they left.
-    if (path !== firstPath.current) document.getElementById("main")?.focus();
+    // start at its content rather than on the link they left; a link to a part of a page
+    // (`#enroll`) leaves it to that part.
+    if (path !== firstPath.current && !window.location.hash) document.getElementById("main")?.focus();
   }, [path]);
   const signOut = async () => {
     await logout({});

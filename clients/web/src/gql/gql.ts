@@ -35,6 +35,8 @@ type Documents = {
     "\n  subscription TaskEvents($projectId: ID!) {\n    taskEvents(projectId: $projectId) {\n      kind\n      taskId\n      task {\n        ...TaskCard\n      }\n    }\n  }\n": typeof types.TaskEventsDocument,
     "\n  mutation UpdateTaskStatus($id: ID!, $expectedRevision: Int!, $status: TaskStatus!) {\n    updateTask(input: { id: $id, expectedRevision: $expectedRevision, status: $status }) {\n      ...TaskCard\n    }\n  }\n": typeof types.UpdateTaskStatusDocument,
     "\n  mutation CreateTask($input: CreateTaskInput!) {\n    createTask(input: $input) {\n      ...TaskCard\n    }\n  }\n": typeof types.CreateTaskDocument,
+    "\n  query FirstTask($projectId: ID!) {\n    tasks(projectId: $projectId, first: 1) {\n      nodes {\n        id\n      }\n    }\n  }\n": typeof types.FirstTaskDocument,
+    "\n  query AnyRun {\n    runs(last: 1) {\n      edges {\n        node {\n          id\n        }\n      }\n    }\n  }\n": typeof types.AnyRunDocument,
     "\n  query AllConnectors {\n    connectors {\n      ...ConnectorFields\n      workspaceId\n    }\n  }\n": typeof types.AllConnectorsDocument,
     "\n  fragment HomeRun on TaskRun {\n    ...RunSummary\n    task {\n      id\n      title\n      project {\n        id\n        name\n      }\n    }\n  }\n": typeof types.HomeRunFragmentDoc,
     "\n  query HomeRuns($live: [RunStatus!]!, $failed: [RunStatus!]!, $recent: Int!) {\n    inProgress: runs(filter: { status: $live }, last: 100) {\n      edges {\n        node {\n          ...HomeRun\n        }\n      }\n    }\n    failures: runs(filter: { status: $failed, latestOfTask: true }, last: $recent) {\n      edges {\n        node {\n          ...HomeRun\n        }\n      }\n    }\n  }\n": typeof types.HomeRunsDocument,
@@ -92,6 +94,8 @@ const documents: Documents = {
     "\n  subscription TaskEvents($projectId: ID!) {\n    taskEvents(projectId: $projectId) {\n      kind\n      taskId\n      task {\n        ...TaskCard\n      }\n    }\n  }\n": types.TaskEventsDocument,
     "\n  mutation UpdateTaskStatus($id: ID!, $expectedRevision: Int!, $status: TaskStatus!) {\n    updateTask(input: { id: $id, expectedRevision: $expectedRevision, status: $status }) {\n      ...TaskCard\n    }\n  }\n": types.UpdateTaskStatusDocument,
     "\n  mutation CreateTask($input: CreateTaskInput!) {\n    createTask(input: $input) {\n      ...TaskCard\n    }\n  }\n": types.CreateTaskDocument,
+    "\n  query FirstTask($projectId: ID!) {\n    tasks(projectId: $projectId, first: 1) {\n      nodes {\n        id\n      }\n    }\n  }\n": types.FirstTaskDocument,
+    "\n  query AnyRun {\n    runs(last: 1) {\n      edges {\n        node {\n          id\n        }\n      }\n    }\n  }\n": types.AnyRunDocument,
     "\n  query AllConnectors {\n    connectors {\n      ...ConnectorFields\n      workspaceId\n    }\n  }\n": types.AllConnectorsDocument,
     "\n  fragment HomeRun on TaskRun {\n    ...RunSummary\n    task {\n      id\n      title\n      project {\n        id\n        name\n      }\n    }\n  }\n": types.HomeRunFragmentDoc,
     "\n  query HomeRuns($live: [RunStatus!]!, $failed: [RunStatus!]!, $recent: Int!) {\n    inProgress: runs(filter: { status: $live }, last: 100) {\n      edges {\n        node {\n          ...HomeRun\n        }\n      }\n    }\n    failures: runs(filter: { status: $failed, latestOfTask: true }, last: $recent) {\n      edges {\n        node {\n          ...HomeRun\n        }\n      }\n    }\n  }\n": types.HomeRunsDocument,
@@ -226,6 +230,14 @@ export function graphql(source: "\n  mutation UpdateTaskStatus($id: ID!, $expect
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  mutation CreateTask($input: CreateTaskInput!) {\n    createTask(input: $input) {\n      ...TaskCard\n    }\n  }\n"): (typeof documents)["\n  mutation CreateTask($input: CreateTaskInput!) {\n    createTask(input: $input) {\n      ...TaskCard\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query FirstTask($projectId: ID!) {\n    tasks(projectId: $projectId, first: 1) {\n      nodes {\n        id\n      }\n    }\n  }\n"): (typeof documents)["\n  query FirstTask($projectId: ID!) {\n    tasks(projectId: $projectId, first: 1) {\n      nodes {\n        id\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query AnyRun {\n    runs(last: 1) {\n      edges {\n        node {\n          id\n        }\n      }\n    }\n  }\n"): (typeof documents)["\n  query AnyRun {\n    runs(last: 1) {\n      edges {\n        node {\n          id\n        }\n      }\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

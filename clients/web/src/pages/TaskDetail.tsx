@@ -9,6 +9,7 @@ import { Link, navigate } from "../ui/router";
 import { STATUSES, UpdateTaskStatusMutation } from "./Board";
 import { useCurrentProject } from "../notifications";
 import { dependencyCandidates, openDependencies } from "./taskGraph";
+import { ENROLL_HREF } from "./onboarding";
 
 const TaskQuery = graphql(`
   query Task($id: ID!) {
@@ -428,6 +429,22 @@ function StartRun({ taskId, projectId, waitsFor }: { taskId: string; projectId: 
     const result = await start({ taskId, agentId: agentId || null, input: objective ? { objective } : null });
     if (result.data) navigate(`/runs/${result.data.startRun.id}`);
   };
+  // A run with no agent to take it would only wait (blocked): the way forward is an agent.
+  if (data && !data.agents.some((a) => a.online)) {
+    return (
+      <div className="notice stack" data-testid="no-agent-online">
+        <p>
+          {data.agents.length === 0 ? "No agent can take a run of this project yet." : "None of this project's agents is online."} A run
+          needs an agent host connected to the workspace.
+        </p>
+        <p>
+          <Link href={ENROLL_HREF} className="button primary">
+            Connect an agent host
+          </Link>
+        </p>
+      </div>
+    );
+  }
   return (
     <form onSubmit={submit} className="stack" aria-label="Start a run">
       <div className="inline">
