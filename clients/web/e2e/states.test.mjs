@@ -145,7 +145,7 @@ test("no page is wider than a phone, with an approval's alert showing", { timeou
     [`/runs/${run}`, () => page.getByTestId("run-status").getByText("Waiting approval").waitFor(WAIT)],
     ["/approvals", () => page.locator(".approval").first().waitFor(WAIT)],
     ["/agents", () => page.locator('[data-connector="e2e-host"]').waitFor(WAIT)],
-    ["/settings", () => page.getByLabel("Merge patch").waitFor(WAIT)],
+    ["/settings", () => page.getByRole("heading", { name: "What the control plane does here" }).waitFor(WAIT)],
     ["/people", () => page.getByRole("cell", { name: OWNER.email }).waitFor(WAIT)],
     ["/sessions", () => page.getByText("this device").waitFor(WAIT)],
     ["/nowhere", () => page.getByTestId("not-found").waitFor(WAIT)],
