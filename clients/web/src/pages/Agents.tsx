@@ -5,7 +5,7 @@ import { useEffect, useRef, useState, type FormEvent } from "react";
 import { useMutation, useQuery, useSubscription } from "urql";
 import { graphql } from "../gql";
 import { serverOrigin } from "../api/platform";
-import { Action, Badge, Confirm, ErrorBox, Loading, Status, When, humanize, usePageTitle } from "../ui/components";
+import { Action, Badge, Confirm, ErrorBox, Loading, Status, Table, When, humanize, usePageTitle } from "../ui/components";
 import { Link } from "../ui/router";
 import { WorkspacesQuery } from "./Workspaces";
 import { AgentsQuery } from "./TaskDetail";
@@ -169,39 +169,26 @@ function AgentList({ projectId }: { projectId: string }) {
       <h2>Agents</h2>
       <ErrorBox error={error} />
       {data?.agents.length === 0 && <p className="muted">No agents yet: they appear when a connector offers them.</p>}
-      <div className="table-wrap">
-        <table>
-          <thead>
-            <tr>
-              <th>Agent</th>
-              <th>Connector</th>
-              <th>Adapter</th>
-              <th>Capabilities</th>
-              <th>Status</th>
-            </tr>
-          </thead>
-          <tbody>
-            {data?.agents.map((a) => (
-              <tr key={a.id} data-agent={a.name}>
-                <td>{a.name}</td>
-                <td>{a.connector.name}</td>
-                <td>
-                  {a.adapter} {a.adapterVersion}
-                  {a.runtimeVersion && <span className="muted"> · runtime {a.runtimeVersion}</span>}
-                </td>
-                <td>
-                  {a.capabilities.map((c) => (
-                    <Badge key={c}>{humanize(c)}</Badge>
-                  ))}
-                </td>
-                <td>
-                  <Status of={a.online ? "ONLINE" : "OFFLINE"} />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <Table
+        rows={data?.agents ?? []}
+        rowKey={(a) => a.id}
+        rowData={(a) => ({ "data-agent": a.name })}
+        columns={[
+          { head: "Agent", cell: (a) => a.name },
+          { head: "Connector", cell: (a) => a.connector.name },
+          {
+            head: "Adapter",
+            cell: (a) => (
+              <>
+                {a.adapter} {a.adapterVersion}
+                {a.runtimeVersion && <span className="muted"> · runtime {a.runtimeVersion}</span>}
+              </>
+            ),
+          },
+          { head: "Capabilities", cell: (a) => a.capabilities.map((c) => <Badge key={c}>{humanize(c)}</Badge>) },
+          { head: "Status", cell: (a) => <Status of={a.online ? "ONLINE" : "OFFLINE"} /> },
+        ]}
+      />
     </article>
   );
 }

@@ -1,5 +1,5 @@
-// One task: its status, dependencies, acceptance criteria checklist, and its runs, where a new
-// run is started.
+// One task: its status, its runs, where a new run is started (first, as the page's purpose),
+// its dependencies and acceptance criteria checklist.
 import { useState, type FormEvent } from "react";
 import { useMutation, useQuery, useSubscription } from "urql";
 import { graphql } from "../gql";
@@ -212,6 +212,24 @@ export function TaskDetail({ taskId }: { taskId: string }) {
           <Badge key={l}>{l}</Badge>
         ))}
       </div>
+      {/* Running the task is what this page is for: on a phone too, it is on the first screen. */}
+      <article className="card stack" aria-labelledby="runs-title">
+        <h2 id="runs-title">Runs</h2>
+        {projectId && <RunsLive projectId={projectId} />}
+        {projectId && <StartRun taskId={task.id} projectId={projectId} waitsFor={openDependencies(task.dependencies)} />}
+        <ul className="runs">
+          {task.runs.map((run) => (
+            <li key={run.id}>
+              <Link href={`/runs/${run.id}`}>
+                Run started <When at={run.createdAt} />
+              </Link>{" "}
+              <Status of={run.status} /> {run.agent && <span className="muted">on {run.agent.name}</span>}
+              {run.statusReason && <p className="muted">{run.statusReason}</p>}
+            </li>
+          ))}
+          {task.runs.length === 0 && <li className="muted">No runs yet.</li>}
+        </ul>
+      </article>
       {task.description && <p className="description">{task.description}</p>}
 
       <div className="grid-2">
@@ -261,24 +279,6 @@ export function TaskDetail({ taskId }: { taskId: string }) {
           </ul>
         </article>
       </div>
-
-      <article className="card stack">
-        <h2>Runs</h2>
-        {projectId && <RunsLive projectId={projectId} />}
-        <ul className="runs">
-          {task.runs.map((run) => (
-            <li key={run.id}>
-              <Link href={`/runs/${run.id}`}>
-                Run started <When at={run.createdAt} />
-              </Link>{" "}
-              <Status of={run.status} /> {run.agent && <span className="muted">on {run.agent.name}</span>}
-              {run.statusReason && <p className="muted">{run.statusReason}</p>}
-            </li>
-          ))}
-          {task.runs.length === 0 && <li className="muted">No runs yet.</li>}
-        </ul>
-        {projectId && <StartRun taskId={task.id} projectId={projectId} waitsFor={openDependencies(task.dependencies)} />}
-      </article>
     </section>
   );
 }
