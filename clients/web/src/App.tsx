@@ -17,6 +17,9 @@ import { clearEvents } from "./api/eventArchive";
 import { Notifications, Toasts, onOpenRequest } from "./notifications";
 import { NotFound, useOnline } from "./ui/components";
 import { Link, match, navigate, usePath } from "./ui/router";
+import { PAGES } from "./ui/shortcuts";
+import { Keyboard, type KeyboardDialog } from "./ui/Keyboard";
+import { useFocusKeeper } from "./ui/focus";
 import { SignIn } from "./pages/SignIn";
 import { ChooseServer } from "./pages/ChooseServer";
 import { Home } from "./pages/Home";
@@ -98,23 +101,16 @@ export function App() {
   );
 }
 
-const NAV = [
-  ["/", "Home"],
-  ["/workspaces", "Workspaces"],
-  ["/approvals", "Approvals"],
-  ["/agents", "Agents"],
-  ["/settings", "Settings"],
-  ["/people", "People"],
-  ["/sessions", "Sessions"],
-] as const;
-
 function Shell() {
   const path = usePath();
   const online = useOnline();
   const [{ data }] = useQuery({ query: ViewerQuery });
   const [, logout] = useMutation(LogoutMutation);
   const [menuOpen, setMenuOpen] = useState(false);
+  const [dialog, setDialog] = useState<KeyboardDialog | null>(null);
   const menuButton = useRef<HTMLButtonElement>(null);
+  const main = useRef<HTMLElement>(null);
+  useFocusKeeper(main);
   // Escape folds the open menu and gives the focus back to its button.
   const closeOnEscape = (event: KeyboardEvent) => {
     if (event.key !== "Escape" || !menuOpen) return;
@@ -129,8 +125,8 @@ function Shell() {
     // start at its content rather than on the link they left; unless the page gave it to a part
     // of itself already (a request opened from its notification) or a link names a part that
     // will (`#enroll`).
-    const main = document.getElementById("main");
-    if (path !== firstPath.current && !window.location.hash && !main?.contains(document.activeElement)) main?.focus();
+    const page = main.current;
+    if (path !== firstPath.current && !window.location.hash && !page?.contains(document.activeElement)) page?.focus();
   }, [path]);
   const signOut = async () => {
     await logout({});
@@ -159,7 +155,7 @@ function Shell() {
         {/* On a phone the navigation and the account fold into the menu, so the header is one line. */}
         <div id="menu-panel" className={menuOpen ? "panel open" : "panel"} onKeyDown={closeOnEscape}>
           <nav id="nav" aria-label="Main">
-            {NAV.map(([href, label]) => (
+            {PAGES.map(({ href, label }) => (
               <Link key={href} href={href} aria-current={isCurrent(path, href) ? "page" : undefined}>
                 {label}
                 {href === "/approvals" && <PendingCount count={pending.length} />}
@@ -167,6 +163,9 @@ function Shell() {
             ))}
           </nav>
           <div className="who">
+            <button type="button" onClick={() => setDialog("palette")} aria-keyshortcuts="Control+K Meta+K">
+              Jump to… <kbd className="hint">Ctrl K</kbd>
+            </button>
             <NotificationPermission />
             <span className="muted">{data?.viewer.displayName || data?.viewer.email}</span>
             <button type="button" onClick={signOut}>
@@ -181,9 +180,10 @@ function Shell() {
           Offline: showing what this device last saw. Changes are disabled until the connection returns.
         </p>
       )}
-      <main id="main" tabIndex={-1}>
+      <main id="main" tabIndex={-1} ref={main}>
         <Route path={path} />
       </main>
+      <Keyboard open={dialog} setOpen={setDialog} />
     </>
   );
 }

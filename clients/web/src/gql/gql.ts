@@ -71,6 +71,7 @@ type Documents = {
     "\n  query Workspaces {\n    workspaces(first: 20) {\n      pageInfo {\n        hasNextPage\n      }\n      nodes {\n        id\n        name\n        description\n        projects(first: 50) {\n          nodes {\n            id\n            name\n            description\n          }\n        }\n      }\n    }\n  }\n": typeof types.WorkspacesDocument,
     "\n  mutation CreateWorkspace($name: String!, $description: String!) {\n    createWorkspace(name: $name, description: $description) {\n      id\n      name\n    }\n  }\n": typeof types.CreateWorkspaceDocument,
     "\n  mutation CreateProject($workspaceId: ID!, $name: String!) {\n    createProject(workspaceId: $workspaceId, name: $name) {\n      id\n      name\n    }\n  }\n": typeof types.CreateProjectDocument,
+    "\n  query Palette($typed: String!, $searching: Boolean!) {\n    workspaces(first: 10) {\n      nodes {\n        id\n        name\n        projects(first: 20) {\n          nodes {\n            id\n            name\n            tasks(first: 5, filter: { titleContains: $typed }) @include(if: $searching) {\n              nodes {\n                id\n                title\n              }\n            }\n          }\n        }\n      }\n    }\n    runs(last: 10) {\n      edges {\n        node {\n          id\n          status\n          createdAt\n          task {\n            id\n            title\n          }\n        }\n      }\n    }\n  }\n": typeof types.PaletteDocument,
 };
 const documents: Documents = {
     "\n  mutation Logout {\n    logout\n  }\n": types.LogoutDocument,
@@ -130,6 +131,7 @@ const documents: Documents = {
     "\n  query Workspaces {\n    workspaces(first: 20) {\n      pageInfo {\n        hasNextPage\n      }\n      nodes {\n        id\n        name\n        description\n        projects(first: 50) {\n          nodes {\n            id\n            name\n            description\n          }\n        }\n      }\n    }\n  }\n": types.WorkspacesDocument,
     "\n  mutation CreateWorkspace($name: String!, $description: String!) {\n    createWorkspace(name: $name, description: $description) {\n      id\n      name\n    }\n  }\n": types.CreateWorkspaceDocument,
     "\n  mutation CreateProject($workspaceId: ID!, $name: String!) {\n    createProject(workspaceId: $workspaceId, name: $name) {\n      id\n      name\n    }\n  }\n": types.CreateProjectDocument,
+    "\n  query Palette($typed: String!, $searching: Boolean!) {\n    workspaces(first: 10) {\n      nodes {\n        id\n        name\n        projects(first: 20) {\n          nodes {\n            id\n            name\n            tasks(first: 5, filter: { titleContains: $typed }) @include(if: $searching) {\n              nodes {\n                id\n                title\n              }\n            }\n          }\n        }\n      }\n    }\n    runs(last: 10) {\n      edges {\n        node {\n          id\n          status\n          createdAt\n          task {\n            id\n            title\n          }\n        }\n      }\n    }\n  }\n": types.PaletteDocument,
 };
 
 /**
@@ -374,6 +376,10 @@ export function graphql(source: "\n  mutation CreateWorkspace($name: String!, $d
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  mutation CreateProject($workspaceId: ID!, $name: String!) {\n    createProject(workspaceId: $workspaceId, name: $name) {\n      id\n      name\n    }\n  }\n"): (typeof documents)["\n  mutation CreateProject($workspaceId: ID!, $name: String!) {\n    createProject(workspaceId: $workspaceId, name: $name) {\n      id\n      name\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query Palette($typed: String!, $searching: Boolean!) {\n    workspaces(first: 10) {\n      nodes {\n        id\n        name\n        projects(first: 20) {\n          nodes {\n            id\n            name\n            tasks(first: 5, filter: { titleContains: $typed }) @include(if: $searching) {\n              nodes {\n                id\n                title\n              }\n            }\n          }\n        }\n      }\n    }\n    runs(last: 10) {\n      edges {\n        node {\n          id\n          status\n          createdAt\n          task {\n            id\n            title\n          }\n        }\n      }\n    }\n  }\n"): (typeof documents)["\n  query Palette($typed: String!, $searching: Boolean!) {\n    workspaces(first: 10) {\n      nodes {\n        id\n        name\n        projects(first: 20) {\n          nodes {\n            id\n            name\n            tasks(first: 5, filter: { titleContains: $typed }) @include(if: $searching) {\n              nodes {\n                id\n                title\n              }\n            }\n          }\n        }\n      }\n    }\n    runs(last: 10) {\n      edges {\n        node {\n          id\n          status\n          createdAt\n          task {\n            id\n            title\n          }\n        }\n      }\n    }\n  }\n"];
 
 export function graphql(source: string) {
   return (documents as any)[source] ?? {};
