@@ -9,6 +9,7 @@ import { createServer, connect } from "node:net";
 import { tmpdir } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { createRequire } from "node:module";
 import { chromium } from "playwright-core";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -298,6 +299,25 @@ export async function assertFitsPhone(page, what) {
   });
   assert.ok(width <= 390, `${what}: the page is ${width}px wide on a 390px phone: ${wider.join(", ")}`);
   assert.deepEqual(wider, [], `${what}: drawn past the phone's edge`);
+}
+
+const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
+
+/**
+ * Runs axe-core on the page as it is now and fails on any serious or critical violation, naming
+ * each rule and where it failed. axe is evaluated through the DevTools protocol rather than added
+ * with `page.addScriptTag`: that adds an inline script, which the page's Content-Security-Policy
+ * refuses, as it should.
+ */
+export async function assertAccessible(page, what) {
+  if (!(await page.evaluate(() => "axe" in window))) await page.evaluate(axeSource);
+  const violations = await page.evaluate(async () => {
+    const { violations } = await window.axe.run(document, { resultTypes: ["violations"] });
+    return violations
+      .filter((v) => v.impact === "serious" || v.impact === "critical")
+      .map((v) => `${v.impact} ${v.id} (${v.help}): ${v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(", ")}`);
+  });
+  assert.deepEqual(violations, [], `${what}: accessibility violations`);
 }
 
 /** Polls `check` until it answers something, for what the server does on its own time. */
