@@ -3,7 +3,7 @@ import { cacheExchange } from "@urql/exchange-graphcache";
 import { Client, gql, makeResult, type Exchange } from "urql";
 import { filter, map, pipe, take, tap, toPromise } from "wonka";
 import schema from "../gql/introspection";
-import { QUERY_ROOT, keysFor, updates } from "./cache";
+import { QUERY_ROOT, cacheConfig, keysFor } from "./cache";
 
 describe("cache keys", () => {
   const keys = keysFor(schema);
@@ -70,7 +70,7 @@ describe("a started run joins its task's cached run list", () => {
   it("without a refetch, so the list stays whole in the offline cache", async () => {
     let fetches = 0;
     const counting: Exchange = (input) => (ops$) => server(input)(pipe(ops$, tap((op) => op.kind === "query" && fetches++)));
-    const client = new Client({ url: "/graphql", exchanges: [cacheExchange({ schema, keys: keysFor(schema), updates }), counting] });
+    const client = new Client({ url: "/graphql", exchanges: [cacheExchange({ schema, ...cacheConfig() }), counting] });
     const first = await client.query(RunsOfTask, { taskId: "t1" }).toPromise();
     expect(first.data?.node.runs.map((r: { id: string }) => r.id)).toEqual(["r1"]);
     await client.mutation(StartRun, { taskId: "t1" }).toPromise();
@@ -118,7 +118,7 @@ describe("a task's latest run", () => {
           }),
         ),
       );
-    return new Client({ url: "/graphql", exchanges: [cacheExchange({ schema, keys: keysFor(schema), updates }), server] });
+    return new Client({ url: "/graphql", exchanges: [cacheExchange({ schema, ...cacheConfig() }), server] });
   };
   const latestAfterStart = async (client: Client) => {
     await client.query(LatestRun, { taskId: "t1" }).toPromise();
@@ -181,7 +181,7 @@ describe("a requested approval joins its run's cached approvals", () => {
           }),
         ),
       );
-    return new Client({ url: "/graphql", exchanges: [cacheExchange({ schema, keys: keysFor(schema), updates }), server] });
+    return new Client({ url: "/graphql", exchanges: [cacheExchange({ schema, ...cacheConfig() }), server] });
   };
   const approvalsAfterNotice = async (client: Client) => {
     await client.query(RunApprovals, { runId: "r1" }).toPromise();
@@ -196,5 +196,68 @@ describe("a requested approval joins its run's cached approvals", () => {
 
   it("once", async () => {
     expect(await approvalsAfterNotice(client([approval("a1")]))).toEqual(["a1"]);
+  });
+});
+
+describe("a run shows the newest state heard of it", () => {
+  const RunState = gql`
+    query RunState($runId: ID!) {
+      node(id: $runId) {
+        __typename
+        id
+        ... on TaskRun {
+          status
+          statusReason
+          updatedAt
+        }
+      }
+    }
+  `;
+  const RunUpdated = gql`
+    subscription RunUpdated {
+      runUpdated(projectId: "p1") {
+        id
+        status
+        statusReason
+        updatedAt
+      }
+    }
+  `;
+  const run = (status: string, updatedAt: string) => ({ __typename: "TaskRun", id: "r1", status, statusReason: null, updatedAt });
+
+  /** A client whose server answers each query with the next of `answers`, and the update heard live. */
+  const client = (answers: ReturnType<typeof run>[], heard: ReturnType<typeof run>) => {
+    const server: Exchange = () => (operations$) =>
+      pipe(
+        operations$,
+        filter((op) => op.kind !== "teardown"),
+        map((op) =>
+          makeResult(op, {
+            data:
+              op.kind === "subscription"
+                ? { __typename: "SubscriptionRoot", runUpdated: heard }
+                : { __typename: "QueryRoot", node: answers.shift() },
+          }),
+        ),
+      );
+    return new Client({ url: "/graphql", exchanges: [cacheExchange({ schema, ...cacheConfig() }), server] });
+  };
+  const statusAfter = async (client: Client) => {
+    await client.query(RunState, { runId: "r1" }).toPromise();
+    await pipe(client.subscription(RunUpdated, {}), take(1), toPromise);
+    // The list asked again because of the update; its answer may be older or newer than it.
+    await client.query(RunState, { runId: "r1" }, { requestPolicy: "network-only" }).toPromise();
+    const after = await client.query(RunState, { runId: "r1" }, { requestPolicy: "cache-only" }).toPromise();
+    return after.data?.node.status;
+  };
+
+  it("when an answer older than the update arrives after it", async () => {
+    const answers = [run("RUNNING", "2026-12-04T10:00:01Z"), run("RUNNING", "2026-12-04T10:00:01Z")];
+    expect(await statusAfter(client(answers, run("WAITING_APPROVAL", "2026-12-04T10:00:02Z")))).toBe("WAITING_APPROVAL");
+  });
+
+  it("and a newer answer wins over the update", async () => {
+    const answers = [run("RUNNING", "2026-12-04T10:00:01Z"), run("SUCCEEDED", "2026-12-04T10:00:03Z")];
+    expect(await statusAfter(client(answers, run("WAITING_APPROVAL", "2026-12-04T10:00:02Z")))).toBe("SUCCEEDED");
   });
 });

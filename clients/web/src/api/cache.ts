@@ -1,6 +1,7 @@
 // The normalised cache, persisted to IndexedDB so the last-seen projects, tasks and runs open
-// without a network. Lists are refetched when a mutation or a live event changes what they hold.
-import type { Cache, KeyingConfig, UpdatesConfig } from "@urql/exchange-graphcache";
+// without a network. Lists are refetched when a mutation or a live event changes what they hold,
+// and a run shows the newest state heard of it, whatever order the answers come in.
+import type { Cache, Data, KeyingConfig, ResolverConfig, UpdatesConfig } from "@urql/exchange-graphcache";
 import schema from "../gql/introspection";
 
 type Introspection = typeof schema;
@@ -66,7 +67,49 @@ const refetchConnectors = (_result: unknown, _args: unknown, cache: Cache) => {
   invalidateField(cache, QUERY_ROOT, "agents");
 };
 
-export const updates: UpdatesConfig = {
+interface HeardRun {
+  status: string;
+  statusReason: string | null;
+  updatedAt: string;
+}
+
+/**
+ * The newest state each run was heard in, live. A list asked again because a run changed can
+ * answer after the run's next update arrived, with the state before it: an answer older than
+ * what was heard (by `updatedAt`) does not get to show the older status.
+ */
+export class HeardRuns {
+  private runs = new Map<string, HeardRun>();
+
+  hear(run: { id: string; status?: unknown; statusReason?: unknown; updatedAt?: unknown }) {
+    if (typeof run.updatedAt !== "string" || typeof run.status !== "string") return;
+    const known = this.runs.get(run.id);
+    if (!known || known.updatedAt < run.updatedAt) {
+      const statusReason = typeof run.statusReason === "string" ? run.statusReason : null;
+      this.runs.set(run.id, { status: run.status, statusReason, updatedAt: run.updatedAt });
+    }
+  }
+
+  /** Run fields read as the newer of the cached and the heard state. */
+  resolvers(): ResolverConfig {
+    const newest = (field: keyof HeardRun) => (parent: Data, _args: unknown, cache: Cache): string | null => {
+      const heard = typeof parent.id === "string" ? this.runs.get(parent.id) : undefined;
+      const storedAt = cache.resolve(parent as { __typename: string; id: string }, "updatedAt");
+      const stale = heard && (typeof storedAt !== "string" || storedAt < heard.updatedAt);
+      return stale ? heard[field] : (parent[field] as string | null);
+    };
+    return { TaskRun: { status: newest("status"), statusReason: newest("statusReason"), updatedAt: newest("updatedAt") } };
+  }
+}
+
+/** What one client's cache (one session's) is told: its keys, updates and resolvers. */
+export function cacheConfig() {
+  const heard = new HeardRuns();
+  return { keys: keysFor(schema), updates: updates(heard), resolvers: heard.resolvers() };
+}
+
+function updates(heard: HeardRuns): UpdatesConfig {
+  return {
   [schema.__schema.mutationType!.name]: {
     createWorkspace: refetchRoot("workspaces"),
     createProject: (_r, args, cache) =>
@@ -98,10 +141,12 @@ export const updates: UpdatesConfig = {
     },
     runUpdated: (result, _args, cache) => {
       const run = result.runUpdated as { id: string; task?: { id: string } } | null;
+      if (run) heard.hear(run);
       if (run?.task) addRun(cache, run.id, run.task.id);
       // Lists of runs by status (Home's) gain and lose runs as their statuses change.
       invalidateField(cache, QUERY_ROOT, "runs");
     },
     connectorStatus: refetchConnectors,
   },
-};
+  };
+}

@@ -17,7 +17,7 @@ import { createClient as createWsClient, type Client as WsClient } from "graphql
 import { filter, map, merge, pipe, share, tap } from "wonka";
 import schema from "../gql/introspection";
 import { accessRefused, accessToken, currentAccessToken, refresh } from "./auth";
-import { keysFor, updates } from "./cache";
+import { cacheConfig } from "./cache";
 import { OFFLINE_MESSAGE } from "./errors";
 import { serverUrl, socketUrl } from "./platform";
 
@@ -129,7 +129,7 @@ export function makeClient(): { client: Client; ws: WsClient } {
     exchanges: [
       resyncOnReconnect,
       refuseOfflineWrites,
-      offlineExchange({ schema, storage: cacheStorage(), keys: keysFor(schema), updates }),
+      offlineExchange({ schema, storage: cacheStorage(), ...cacheConfig() }),
       auth,
       fetchExchange,
       subscriptionExchange({

@@ -38,6 +38,8 @@ export const TaskCardFragment = graphql(`
     latestRun {
       id
       status
+      # With its status always, so that an older answer does not win over a newer update (api/cache.ts).
+      updatedAt
     }
   }
 `);

@@ -36,6 +36,7 @@ const PaletteQuery = graphql(`
         node {
           id
           status
+          updatedAt
           createdAt
           task {
             id
