@@ -5,76 +5,38 @@
 // task, a run waiting for approval, Approvals, Agents with an enrollment's steps, Settings, People,
 // Sessions and an unknown address; and the open phone menu, the command palette and the shortcut
 // list. On the phone, each page also fits its width.
-import { after, afterEach, before, test } from "node:test";
-import assert from "node:assert/strict";
+import { test } from "node:test";
 import {
   CAREFUL,
   OWNER,
   WIDTHS,
   assertAccessible,
   assertFitsPhone,
-  assertNoCspViolations,
-  launchBrowser,
-  openSignedIn,
-  resetArtifacts,
   screenshot,
-  setUpServer,
+  serverForTests,
   startServer,
-  until,
   watch,
 } from "./harness.mjs";
 
 const WAIT = { timeout: 30_000 };
 
-let server, browser, connector, api, ids;
-const pages = [];
-
-before(async () => {
-  resetArtifacts();
-  ({ server, connector, api, ids } = await setUpServer(CAREFUL));
-  browser = await launchBrowser();
-});
-
-afterEach(async () => {
-  for (const page of pages.splice(0)) {
-    if (!page.isClosed()) {
-      await screenshot(page, "end-of-test");
-      await page.context().close();
-    }
-  }
-  assertNoCspViolations(assert);
-});
-
-after(async () => {
-  await browser?.close();
-  connector?.stop();
-  await server?.stop();
-});
+const suite = serverForTests(CAREFUL);
 
 /** The run waiting for approval that the run page and the inbox show, started once. */
 let waiting = null;
-async function runWaitingForApproval() {
-  if (waiting) return waiting;
-  const { startRun } = await api("mutation($t: ID!, $a: ID!) { startRun(taskId: $t, agentId: $a, input: {}) { id } }", { t: ids.task, a: ids.careful });
-  await until(async () => {
-    const { node } = await api("query($id: ID!) { node(id: $id) { ... on TaskRun { status } } }", { id: startRun.id });
-    return node.status === "WAITING_APPROVAL";
-  });
-  waiting = startRun.id;
-  return waiting;
-}
+const runWaitingForApproval = async () => (waiting ??= await suite.runUntil(suite.ids.careful, "WAITING_APPROVAL"));
 
 test("a new server's first page, sign-in, and Home while the server is being set up", { timeout: 60_000 }, async () => {
   const fresh = await startServer();
   for (const width of Object.keys(WIDTHS)) {
-    const context = await browser.newContext(WIDTHS[width]);
+    const context = await suite.browser.newContext(WIDTHS[width]);
     const page = await context.newPage();
-    pages.push(page);
+    suite.pages.push(page);
     await watch(page);
     await page.goto(fresh.url);
     await page.getByRole("heading", { name: "Set up this server" }).waitFor(WAIT);
     await assertAccessible(page, `${width} bootstrap`);
-    await page.goto(server.url);
+    await page.goto(suite.server.url);
     await page.getByRole("heading", { name: "Sign in" }).waitFor(WAIT);
     await assertAccessible(page, `${width} sign-in`);
     await page.getByLabel("Email").fill(OWNER.email);
@@ -91,12 +53,12 @@ test("a new server's first page, sign-in, and Home while the server is being set
 for (const width of Object.keys(WIDTHS)) {
   test(`${width}: every page`, { timeout: 180_000 }, async () => {
     const run = await runWaitingForApproval();
-    const page = await openSignedIn(browser, pages, WIDTHS[width], `${server.url}/`);
+    const page = await suite.signedIn(WIDTHS[width]);
     for (const [path, ready] of [
       ["/", () => page.locator(`[data-testid="home-approvals"][data-count="1"]`).waitFor(WAIT)],
       ["/workspaces", () => page.getByRole("link", { name: "Website" }).waitFor(WAIT)],
-      [`/projects/${ids.project}`, () => page.locator(".task-card").first().waitFor(WAIT)],
-      [`/tasks/${ids.task}`, () => page.getByRole("button", { name: "Start run" }).waitFor(WAIT)],
+      [`/projects/${suite.ids.project}`, () => page.locator(".task-card").first().waitFor(WAIT)],
+      [`/tasks/${suite.ids.task}`, () => page.getByRole("button", { name: "Start run" }).waitFor(WAIT)],
       [`/runs/${run}`, () => page.getByTestId("run-approvals").getByRole("button", { name: "Approve" }).waitFor(WAIT)],
       ["/approvals", () => page.locator(".approval").first().waitFor(WAIT)],
       ["/agents", () => page.locator('[data-agent="careful"]').getByText("Online").waitFor(WAIT)],
@@ -105,7 +67,7 @@ for (const width of Object.keys(WIDTHS)) {
       ["/sessions", () => page.getByText("this device").waitFor(WAIT)],
       ["/nowhere", () => page.getByTestId("not-found").waitFor(WAIT)],
     ]) {
-      await page.goto(`${server.url}${path}`);
+      await page.goto(`${suite.server.url}${path}`);
       await ready();
       await assertAccessible(page, `${width} ${path}`);
       if (width === "phone") await assertFitsPhone(page, path);
@@ -113,7 +75,7 @@ for (const width of Object.keys(WIDTHS)) {
     }
 
     // What opens on a page: an enrollment's steps, the menu on a phone, the palette, the shortcuts.
-    await page.goto(`${server.url}/agents`);
+    await page.goto(`${suite.server.url}/agents`);
     await page.getByLabel("Host name").fill(`${width}-host`);
     await page.getByRole("button", { name: "Create enrollment token" }).click();
     await page.getByTestId("enrollment-state").waitFor(WAIT);

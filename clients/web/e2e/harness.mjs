@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createRequire } from "node:module";
+import { after, afterEach, before } from "node:test";
 import { chromium } from "playwright-core";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -421,4 +422,58 @@ export async function setUpServer(agents) {
     ...Object.fromEntries(online.map((a) => [a.name, a.id])),
   };
   return { server, connector, api, ids };
+}
+
+/**
+ * A test file's server, set up through the API (setUpServer) with `agents`, and its browser:
+ * started before the file's first test and stopped after its last. After each test the pages it
+ * opened (`signedIn`) are kept as a screenshot and closed, and no Content-Security-Policy
+ * violation may have been seen. With `proxy`, pages reach the server through one (startProxy),
+ * whose held sockets are released after each test. The returned object is filled in before the
+ * first test: `server`, `connector`, `api`, `ids`, `browser`, `proxy`, and the helpers below.
+ */
+export function serverForTests(agents, { proxy = false } = {}) {
+  const suite = {
+    pages: [],
+    /** A signed-in page in a new browser context with `options` (a WIDTHS entry), on `path`. */
+    signedIn: (options, path = "/") => openSignedIn(suite.browser, suite.pages, options, `${(suite.proxy ?? suite.server).url}${path}`),
+    /** Starts a run of the set-up task (or `task`) on `agentId`; its id. */
+    startRun: async (agentId, task = suite.ids.task) => {
+      const { startRun } = await suite.api("mutation($t: ID!, $a: ID!) { startRun(taskId: $t, agentId: $a, input: {}) { id } }", { t: task, a: agentId });
+      return startRun.id;
+    },
+    runStatus: async (runId) => (await suite.api("query($id: ID!) { node(id: $id) { ... on TaskRun { status } } }", { id: runId })).node.status,
+    /** A run on `agentId`, once it reached `status`. */
+    runUntil: async (agentId, status) => {
+      const runId = await suite.startRun(agentId);
+      await until(async () => (await suite.runStatus(runId)) === status);
+      return runId;
+    },
+    approvalsOf: async (runId) =>
+      (await suite.api("query($id: ID!) { node(id: $id) { ... on TaskRun { approvals { id status } } } }", { id: runId })).node.approvals,
+    cancelRun: (runId) => suite.api("mutation($r: ID!) { cancelRun(runId: $r) { id } }", { r: runId }),
+  };
+  before(async () => {
+    resetArtifacts();
+    Object.assign(suite, await setUpServer(agents));
+    if (proxy) suite.proxy = await startProxy(suite.server.url);
+    suite.browser = await launchBrowser();
+  });
+  afterEach(async () => {
+    suite.proxy?.releaseSockets();
+    for (const page of suite.pages.splice(0)) {
+      if (!page.isClosed()) {
+        await screenshot(page, "end-of-test");
+        await page.context().close();
+      }
+    }
+    assertNoCspViolations(assert);
+  });
+  after(async () => {
+    await suite.browser?.close();
+    suite.connector?.stop();
+    suite.proxy?.stop();
+    await suite.server?.stop();
+  });
+  return suite;
 }

@@ -4,62 +4,22 @@
 // project, a task or a run; and after an action the focus stays where the person was — on the
 // next approval once one is decided, on a card moved to another column, on what the run offers
 // once it is cancelled.
-import { after, afterEach, before, test } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import {
   CAREFUL,
   SAVER,
   WIDTHS,
-  assertNoCspViolations,
-  launchBrowser,
-  openSignedIn,
-  resetArtifacts,
   screenshot,
-  setUpServer,
+  serverForTests,
   until,
 } from "./harness.mjs";
 
 const WAIT = { timeout: 30_000 };
 
-let server, browser, connector, api, ids;
-const pages = [];
-
-before(async () => {
-  resetArtifacts();
-  ({ server, connector, api, ids } = await setUpServer(CAREFUL + SAVER));
-  browser = await launchBrowser();
-});
-
-afterEach(async () => {
-  for (const page of pages.splice(0)) {
-    if (!page.isClosed()) {
-      await screenshot(page, "end-of-test");
-      await page.context().close();
-    }
-  }
-  assertNoCspViolations(assert);
-});
-
-after(async () => {
-  await browser?.close();
-  connector?.stop();
-  await server?.stop();
-});
-
-const signedIn = (width, path = "/") => openSignedIn(browser, pages, WIDTHS[width], `${server.url}${path}`);
-
-async function startRun(agentId) {
-  const { startRun } = await api("mutation($t: ID!, $a: ID!) { startRun(taskId: $t, agentId: $a, input: {}) { id } }", { t: ids.task, a: agentId });
-  return startRun.id;
-}
-
-const runStatus = async (runId) => (await api("query($id: ID!) { node(id: $id) { ... on TaskRun { status } } }", { id: runId })).node.status;
-
-async function runUntil(agentId, status) {
-  const runId = await startRun(agentId);
-  await until(async () => (await runStatus(runId)) === status);
-  return runId;
-}
+const suite = serverForTests(CAREFUL + SAVER);
+const { runStatus, runUntil } = suite;
+const signedIn = (width, path = "/") => suite.signedIn(WIDTHS[width], path);
 
 /** What has the focus, as a person would point at it. */
 const focused = (page) =>
@@ -120,7 +80,7 @@ test("desktop: shortcuts go to pages, search and create; ? lists them; keys in a
 });
 
 test("desktop: the command palette jumps to a project, a task and a run", { timeout: 60_000 }, async () => {
-  const run = await runUntil(ids.saver, "RUNNING");
+  const run = await runUntil(suite.ids.saver, "RUNNING");
   const page = await signedIn("desktop");
   await page.getByRole("heading", { name: "Home" }).waitFor(WAIT);
   const palette = page.getByTestId("palette");
@@ -160,7 +120,7 @@ test("desktop: the command palette jumps to a project, a task and a run", { time
   await page.keyboard.press("Escape");
   await palette.waitFor({ state: "detached", ...WAIT });
   await focusIs(page, (f) => f.text === "Checkpoint", "after the palette is closed");
-  await api("mutation($r: ID!) { cancelRun(runId: $r) { id } }", { r: run });
+  await suite.api("mutation($r: ID!) { cancelRun(runId: $r) { id } }", { r: run });
 });
 
 test("phone: the palette opens from the menu and jumps where it is tapped", { timeout: 60_000 }, async () => {
@@ -176,8 +136,8 @@ test("phone: the palette opens from the menu and jumps where it is tapped", { ti
 
 for (const width of Object.keys(WIDTHS)) {
   test(`${width}: after deciding an approval the focus is on the next one, then on the empty inbox`, { timeout: 90_000 }, async () => {
-    const first = await runUntil(ids.careful, "WAITING_APPROVAL");
-    const second = await runUntil(ids.careful, "WAITING_APPROVAL");
+    const first = await runUntil(suite.ids.careful, "WAITING_APPROVAL");
+    const second = await runUntil(suite.ids.careful, "WAITING_APPROVAL");
     const page = await signedIn(width, "/approvals");
     const cards = page.locator(".approval");
     await until(async () => (await cards.count()) === 2);
@@ -202,21 +162,21 @@ for (const width of Object.keys(WIDTHS)) {
 }
 
 test("desktop: a card moved with its status menu keeps the focus in its new column", { timeout: 60_000 }, async () => {
-  const page = await signedIn("desktop", `/projects/${ids.project}`);
-  const card = page.locator(`.task-card[data-task-id="${ids.task}"]`);
+  const page = await signedIn("desktop", `/projects/${suite.ids.project}`);
+  const card = page.locator(`.task-card[data-task-id="${suite.ids.task}"]`);
   const menu = card.getByLabel(/^Status of/);
   await menu.waitFor(WAIT);
   const from = await card.evaluate((el) => el.closest("[data-status]").getAttribute("data-status"));
   const to = from === "BLOCKED" ? "TODO" : "BLOCKED";
   await menu.focus();
   await menu.selectOption(to);
-  await page.locator(`.column[data-status="${to}"] .task-card[data-task-id="${ids.task}"]`).waitFor(WAIT);
-  await focusIs(page, (f) => f.task === ids.task && f.column === to && f.tag === "select", "after moving the card");
+  await page.locator(`.column[data-status="${to}"] .task-card[data-task-id="${suite.ids.task}"]`).waitFor(WAIT);
+  await focusIs(page, (f) => f.task === suite.ids.task && f.column === to && f.tag === "select", "after moving the card");
   await screenshot(page, "focus-moved-card");
 });
 
 test("desktop: a run cancelled from the keyboard leaves the focus on what it offers next", { timeout: 60_000 }, async () => {
-  const run = await runUntil(ids.saver, "RUNNING");
+  const run = await runUntil(suite.ids.saver, "RUNNING");
   const page = await signedIn("desktop", `/runs/${run}`);
   await page.getByTestId("run-status").getByText("Running").waitFor(WAIT);
   await page.getByRole("button", { name: "Cancel run" }).focus();

@@ -3,71 +3,24 @@
 // the account; tables that become labelled lists; a task's Start run on its first screen; notices
 // that never cover a run's log; and an approval decided from its system notification — the
 // service worker's handler opens the request with the decision chosen, one tap confirms it.
-import { after, afterEach, before, test } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import {
   CAREFUL,
   SAVER,
   WIDTHS,
   assertFitsPhone,
-  assertNoCspViolations,
   followMenu,
-  launchBrowser,
-  openSignedIn,
-  resetArtifacts,
   screenshot,
-  setUpServer,
+  serverForTests,
   until,
 } from "./harness.mjs";
 
 const WAIT = { timeout: 30_000 };
 
-let server, browser, connector, api, ids;
-const pages = [];
-
-before(async () => {
-  resetArtifacts();
-  ({ server, connector, api, ids } = await setUpServer(CAREFUL + SAVER));
-  browser = await launchBrowser();
-});
-
-afterEach(async () => {
-  for (const page of pages.splice(0)) {
-    if (!page.isClosed()) {
-      await screenshot(page, "end-of-test");
-      await page.context().close();
-    }
-  }
-  assertNoCspViolations(assert);
-});
-
-after(async () => {
-  await browser?.close();
-  connector?.stop();
-  await server?.stop();
-});
-
-async function signedIn(width, path = "/", options = {}) {
-  return openSignedIn(browser, pages, { ...WIDTHS[width], ...options }, `${server.url}${path}`);
-}
-
-async function startRun(agentId) {
-  const { startRun } = await api("mutation($t: ID!, $a: ID!) { startRun(taskId: $t, agentId: $a, input: {}) { id } }", { t: ids.task, a: agentId });
-  return startRun.id;
-}
-
-const runStatus = async (runId) => (await api("query($id: ID!) { node(id: $id) { ... on TaskRun { status } } }", { id: runId })).node.status;
-
-async function runUntil(agentId, status) {
-  const runId = await startRun(agentId);
-  await until(async () => (await runStatus(runId)) === status);
-  return runId;
-}
-
-const approvalsOf = async (runId) =>
-  (await api("query($id: ID!) { node(id: $id) { ... on TaskRun { approvals { id status } } } }", { id: runId })).node.approvals;
-
-const cancel = (runId) => api("mutation($r: ID!) { cancelRun(runId: $r) { id } }", { r: runId });
+const suite = serverForTests(CAREFUL + SAVER);
+const { startRun, runStatus, runUntil, approvalsOf, cancelRun } = suite;
+const signedIn = (width, path = "/", options = {}) => suite.signedIn({ ...WIDTHS[width], ...options }, path);
 
 /** Where `locator` is drawn in the window. */
 const box = (locator) => locator.evaluate((el) => el.getBoundingClientRect().toJSON());
@@ -131,7 +84,7 @@ for (const width of Object.keys(WIDTHS)) {
     await page.getByRole("cell", { name: /this device/ }).waitFor(WAIT);
     await screenshot(page, `${width}-sessions`);
 
-    await page.goto(`${server.url}/agents`);
+    await page.goto(`${suite.server.url}/agents`);
     const agent = page.locator('tr[data-agent="careful"]');
     await agent.getByText("Online").waitFor(WAIT);
     await screenshot(page, `${width}-agents`);
@@ -140,11 +93,11 @@ for (const width of Object.keys(WIDTHS)) {
 
   test(`${width}: a task's Start run is on its first screen`, { timeout: 60_000 }, async () => {
     // Real tasks have a description and criteria: they must not push the action off the screen.
-    const { node } = await api("query($id: ID!) { node(id: $id) { ... on Task { revision } } }", { id: ids.task });
-    await api("mutation($i: UpdateTaskInput!) { updateTask(input: $i) { id } }", {
-      i: { id: ids.task, expectedRevision: node.revision, description: "Build the site, upload it, and check that it answers.\n".repeat(6) },
+    const { node } = await suite.api("query($id: ID!) { node(id: $id) { ... on Task { revision } } }", { id: suite.ids.task });
+    await suite.api("mutation($i: UpdateTaskInput!) { updateTask(input: $i) { id } }", {
+      i: { id: suite.ids.task, expectedRevision: node.revision, description: "Build the site, upload it, and check that it answers.\n".repeat(6) },
     });
-    const page = await signedIn(width, `/tasks/${ids.task}`);
+    const page = await signedIn(width, `/tasks/${suite.ids.task}`);
     const start = page.getByRole("button", { name: "Start run" });
     await start.waitFor(WAIT);
     const viewport = page.viewportSize();
@@ -155,7 +108,7 @@ for (const width of Object.keys(WIDTHS)) {
   });
 
   test(`${width}: a notice never covers the run's log`, { timeout: 90_000 }, async () => {
-    const running = await runUntil(ids.saver, "RUNNING");
+    const running = await runUntil(suite.ids.saver, "RUNNING");
     const page = await signedIn(width, `/runs/${running}`);
     const log = page.locator(".event-scroller");
     await page.locator(".event", { hasText: "ready" }).waitFor(WAIT);
@@ -167,7 +120,7 @@ for (const width of Object.keys(WIDTHS)) {
     }, header.bottom);
 
     // An agent asks elsewhere: the notice shows, and the log moves down rather than under it.
-    const asking = await startRun(ids.careful);
+    const asking = await startRun(suite.ids.careful);
     const toast = page.locator(".toast", { hasText: "Approval requested" });
     await toast.waitFor(WAIT);
     const notice = await box(toast);
@@ -180,8 +133,8 @@ for (const width of Object.keys(WIDTHS)) {
     assert.ok(under, "the log's first line is what is drawn there");
     await screenshot(page, `${width}-run-notice`);
     if (width === "phone") await assertFitsPhone(page, "the run with a notice");
-    await cancel(asking);
-    await cancel(running);
+    await cancelRun(asking);
+    await cancelRun(running);
   });
 }
 
@@ -191,14 +144,14 @@ for (const [width, choice] of [
 ]) {
   test(`${width}: an approval is decided from its notification — ${choice}, then one confirming tap`, { timeout: 90_000 }, async () => {
     // The page notifies the system only while hidden: it is, for this test.
-    const page = await signedIn(width, `/projects/${ids.project}`, { permissions: ["notifications"] });
+    const page = await signedIn(width, `/projects/${suite.ids.project}`, { permissions: ["notifications"] });
     await page.evaluate(() => {
       Object.defineProperty(document, "hidden", { configurable: true, get: () => true });
     });
     await page.evaluate(() => navigator.serviceWorker.ready);
     const worker = page.context().serviceWorkers()[0] ?? (await page.context().waitForEvent("serviceworker"));
 
-    const run = await startRun(ids.careful);
+    const run = await startRun(suite.ids.careful);
     const shown = await until(() =>
       worker.evaluate(async () => {
         const [notification] = await self.registration.getNotifications();
@@ -241,9 +194,9 @@ for (const [width, choice] of [
 }
 
 test("a request opened from a notification after it was decided says so", { timeout: 60_000 }, async () => {
-  const run = await runUntil(ids.careful, "WAITING_APPROVAL");
+  const run = await runUntil(suite.ids.careful, "WAITING_APPROVAL");
   const [approval] = await approvalsOf(run);
-  await api('mutation($a: ID!) { decideApproval(approvalId: $a, decision: APPROVE, reason: "elsewhere") { id } }', { a: approval.id });
+  await suite.api('mutation($a: ID!) { decideApproval(approvalId: $a, decision: APPROVE, reason: "elsewhere") { id } }', { a: approval.id });
   const page = await signedIn("phone", `/approvals?approval=${encodeURIComponent(approval.id)}&decision=deny`);
   await page.getByTestId("approval-gone").getByText(/no longer waits for a decision/).waitFor(WAIT);
   assert.equal(await page.getByRole("button", { name: "Deny" }).count(), 0);
