@@ -53,7 +53,7 @@ test("a new server's first page, sign-in, and Home while the server is being set
 for (const width of Object.keys(WIDTHS)) {
   test(`${width}: every page`, { timeout: 180_000 }, async () => {
     const run = await runWaitingForApproval();
-    const page = await suite.signedIn(WIDTHS[width]);
+    const page = await suite.signedIn(width);
     for (const [path, ready] of [
       ["/", () => page.locator(`[data-testid="home-approvals"][data-count="1"]`).waitFor(WAIT)],
       ["/workspaces", () => page.getByRole("link", { name: "Website" }).waitFor(WAIT)],

@@ -435,8 +435,12 @@ export async function setUpServer(agents) {
 export function serverForTests(agents, { proxy = false } = {}) {
   const suite = {
     pages: [],
-    /** A signed-in page in a new browser context with `options` (a WIDTHS entry), on `path`. */
-    signedIn: (options, path = "/") => openSignedIn(suite.browser, suite.pages, options, `${(suite.proxy ?? suite.server).url}${path}`),
+    /**
+     * A signed-in page on `path`, in a new browser context at `width` (a WIDTHS name, or its own
+     * options) with `more` options.
+     */
+    signedIn: (width, path = "/", more = {}) =>
+      openSignedIn(suite.browser, suite.pages, { ...(WIDTHS[width] ?? width), ...more }, `${(suite.proxy ?? suite.server).url}${path}`),
     /** Starts a run of the set-up task (or `task`) on `agentId`; its id. */
     startRun: async (agentId, task = suite.ids.task) => {
       const { startRun } = await suite.api("mutation($t: ID!, $a: ID!) { startRun(taskId: $t, agentId: $a, input: {}) { id } }", { t: task, a: agentId });

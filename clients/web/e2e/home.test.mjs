@@ -23,7 +23,7 @@ const WAIT = { timeout: 30_000 };
 
 const suite = serverForTests(CAREFUL + FAILING + SAVER, { proxy: true });
 const { startRun, runStatus, runUntil } = suite;
-const signedIn = (options, path = "/") => suite.signedIn(options, path);
+const { signedIn } = suite;
 
 const pendingApproval = async (runId) => until(async () => (await suite.approvalsOf(runId)).find((a) => a.status === "PENDING"));
 

@@ -19,7 +19,7 @@ const WAIT = { timeout: 30_000 };
 
 const suite = serverForTests(CAREFUL + SAVER);
 const { runStatus, runUntil } = suite;
-const signedIn = (width, path = "/") => suite.signedIn(WIDTHS[width], path);
+const { signedIn } = suite;
 
 /** What has the focus, as a person would point at it. */
 const focused = (page) =>

@@ -20,7 +20,7 @@ const WAIT = { timeout: 30_000 };
 
 const suite = serverForTests(CAREFUL + SAVER);
 const { startRun, runStatus, runUntil, approvalsOf, cancelRun } = suite;
-const signedIn = (width, path = "/", options = {}) => suite.signedIn({ ...WIDTHS[width], ...options }, path);
+const { signedIn } = suite;
 
 /** Where `locator` is drawn in the window. */
 const box = (locator) => locator.evaluate((el) => el.getBoundingClientRect().toJSON());

@@ -52,7 +52,7 @@ for (const [width, decision] of [
 ]) {
   test(`${width}: a pending approval is decided on the run page (${decision}), and the run goes on; its duration ticks, then stops`, { timeout: 90_000 }, async () => {
     const run = await runUntil(suite.ids.careful, "WAITING_APPROVAL");
-    const page = await suite.signedIn(WIDTHS[width], `/runs/${run}`);
+    const page = await suite.signedIn(width, `/runs/${run}`);
     await page.getByTestId("run-status").getByText("Waiting approval").waitFor(WAIT);
     await page.getByRole("heading", { name: "Deploy the site" }).waitFor(WAIT);
     assert.match(await page.getByTestId("run-attempt").textContent(), /^attempt 1 of \d+$/);
@@ -93,7 +93,7 @@ for (const [width, decision] of [
 for (const width of Object.keys(WIDTHS)) {
   test(`${width}: the log marks stderr and errors, opens a tool call to its JSON, searches, jumps to the first error and downloads`, { timeout: 90_000 }, async () => {
     const run = await runUntil(suite.ids.builder, "SUCCEEDED");
-    const page = await suite.signedIn(WIDTHS[width], `/runs/${run}`);
+    const page = await suite.signedIn(width, `/runs/${run}`);
     await page.locator('[data-testid="stream-state"][data-state="ended"]').waitFor(WAIT);
     const summary = page.getByTestId("event-summary");
     const events = Number(await summary.getAttribute("data-count"));

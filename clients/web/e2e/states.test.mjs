@@ -35,8 +35,7 @@ const WAIT = { timeout: 30_000 };
 const suite = serverForTests(CAREFUL + FAILING + SAVER + DEPLOYER + CHATTY, { proxy: true });
 const { runUntil, cancelRun } = suite;
 
-/** A signed-in page at `width`, opened on `path`. */
-const signedIn = (width, path = "/") => suite.signedIn(WIDTHS[width], path);
+const { signedIn } = suite;
 
 const runWaitingForApproval = () => runUntil(suite.ids.careful, "WAITING_APPROVAL");
 

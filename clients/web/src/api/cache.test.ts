@@ -1,9 +1,23 @@
 import { describe, expect, it } from "vitest";
 import { cacheExchange } from "@urql/exchange-graphcache";
-import { Client, gql, makeResult, type Exchange } from "urql";
-import { filter, map, pipe, take, tap, toPromise } from "wonka";
+import { Client, gql, makeResult, type Exchange, type Operation } from "urql";
+import { filter, map, pipe, take, toPromise } from "wonka";
 import schema from "../gql/introspection";
 import { QUERY_ROOT, cacheConfig, keysFor } from "./cache";
+
+/**
+ * A client on a fresh cache whose server answers each operation (not its teardown) with the data
+ * `answer` gives for it.
+ */
+function clientAnswering(answer: (op: Operation) => Record<string, unknown>) {
+  const server: Exchange = () => (operations$) =>
+    pipe(
+      operations$,
+      filter((op) => op.kind !== "teardown"),
+      map((op) => makeResult(op, { data: answer(op) })),
+    );
+  return new Client({ url: "/graphql", exchanges: [cacheExchange({ schema, ...cacheConfig() }), server] });
+}
 
 describe("cache keys", () => {
   const keys = keysFor(schema);
@@ -52,25 +66,14 @@ describe("a started run joins its task's cached run list", () => {
   `;
   const run = (id: string, status: string) => ({ __typename: "TaskRun", id, status });
 
-  /** The server's side: one run at first, and the run `startRun` creates. */
-  const server: Exchange = () => (operations$) =>
-    pipe(
-      operations$,
-      filter((op) => op.kind !== "teardown"),
-      map((op) =>
-        makeResult(op, {
-          data:
-            op.kind === "mutation"
-              ? { __typename: "MutationRoot", startRun: run("r2", "QUEUED") }
-              : { __typename: "QueryRoot", node: { __typename: "Task", id: "t1", runs: [run("r1", "SUCCEEDED")] } },
-        }),
-      ),
-    );
-
   it("without a refetch, so the list stays whole in the offline cache", async () => {
     let fetches = 0;
-    const counting: Exchange = (input) => (ops$) => server(input)(pipe(ops$, tap((op) => op.kind === "query" && fetches++)));
-    const client = new Client({ url: "/graphql", exchanges: [cacheExchange({ schema, ...cacheConfig() }), counting] });
+    // The server's side: one run at first, and the run `startRun` creates.
+    const client = clientAnswering((op) => {
+      if (op.kind === "mutation") return { __typename: "MutationRoot", startRun: run("r2", "QUEUED") };
+      fetches++;
+      return { __typename: "QueryRoot", node: { __typename: "Task", id: "t1", runs: [run("r1", "SUCCEEDED")] } };
+    });
     const first = await client.query(RunsOfTask, { taskId: "t1" }).toPromise();
     expect(first.data?.node.runs.map((r: { id: string }) => r.id)).toEqual(["r1"]);
     await client.mutation(StartRun, { taskId: "t1" }).toPromise();
@@ -104,22 +107,12 @@ describe("a task's latest run", () => {
     }
   `;
   const run = (id: string, createdAt: string) => ({ __typename: "TaskRun", id, createdAt });
-  const clientAnswering = (started: ReturnType<typeof run>, latest: ReturnType<typeof run> | null) => {
-    const server: Exchange = () => (operations$) =>
-      pipe(
-        operations$,
-        filter((op) => op.kind !== "teardown"),
-        map((op) =>
-          makeResult(op, {
-            data:
-              op.kind === "mutation"
-                ? { __typename: "MutationRoot", startRun: started }
-                : { __typename: "QueryRoot", node: { __typename: "Task", id: "t1", latestRun: latest } },
-          }),
-        ),
-      );
-    return new Client({ url: "/graphql", exchanges: [cacheExchange({ schema, ...cacheConfig() }), server] });
-  };
+  const answering = (started: ReturnType<typeof run>, latest: ReturnType<typeof run> | null) =>
+    clientAnswering((op) =>
+      op.kind === "mutation"
+        ? { __typename: "MutationRoot", startRun: started }
+        : { __typename: "QueryRoot", node: { __typename: "Task", id: "t1", latestRun: latest } },
+    );
   const latestAfterStart = async (client: Client) => {
     await client.query(LatestRun, { taskId: "t1" }).toPromise();
     await client.mutation(StartRun, { taskId: "t1" }).toPromise();
@@ -128,12 +121,12 @@ describe("a task's latest run", () => {
   };
 
   it("becomes a run newer than the one the card shows, or the first one", async () => {
-    expect(await latestAfterStart(clientAnswering(run("r2", "2026-12-04T10:00:00Z"), run("r1", "2026-12-04T09:00:00Z")))).toBe("r2");
-    expect(await latestAfterStart(clientAnswering(run("r1", "2026-12-04T09:00:00Z"), null))).toBe("r1");
+    expect(await latestAfterStart(answering(run("r2", "2026-12-04T10:00:00Z"), run("r1", "2026-12-04T09:00:00Z")))).toBe("r2");
+    expect(await latestAfterStart(answering(run("r1", "2026-12-04T09:00:00Z"), null))).toBe("r1");
   });
 
   it("stays when an older run is heard of", async () => {
-    expect(await latestAfterStart(clientAnswering(run("r0", "2026-12-04T08:00:00Z"), run("r1", "2026-12-04T09:00:00Z")))).toBe("r1");
+    expect(await latestAfterStart(answering(run("r0", "2026-12-04T08:00:00Z"), run("r1", "2026-12-04T09:00:00Z")))).toBe("r1");
   });
 });
 
@@ -167,22 +160,12 @@ describe("a requested approval joins its run's cached approvals", () => {
   const approval = (id: string) => ({ __typename: "Approval", id, status: "PENDING", run: { __typename: "TaskRun", id: "r1" } });
 
   /** The run as its update delivered it, waiting but without its request; then the request. */
-  const client = (approvals: ReturnType<typeof approval>[]) => {
-    const server: Exchange = () => (operations$) =>
-      pipe(
-        operations$,
-        filter((op) => op.kind !== "teardown"),
-        map((op) =>
-          makeResult(op, {
-            data:
-              op.kind === "subscription"
-                ? { __typename: "SubscriptionRoot", approvalUpdated: approval("a1") }
-                : { __typename: "QueryRoot", node: { __typename: "TaskRun", id: "r1", status: "WAITING_APPROVAL", approvals } },
-          }),
-        ),
-      );
-    return new Client({ url: "/graphql", exchanges: [cacheExchange({ schema, ...cacheConfig() }), server] });
-  };
+  const client = (approvals: ReturnType<typeof approval>[]) =>
+    clientAnswering((op) =>
+      op.kind === "subscription"
+        ? { __typename: "SubscriptionRoot", approvalUpdated: approval("a1") }
+        : { __typename: "QueryRoot", node: { __typename: "TaskRun", id: "r1", status: "WAITING_APPROVAL", approvals } },
+    );
   const approvalsAfterNotice = async (client: Client) => {
     await client.query(RunApprovals, { runId: "r1" }).toPromise();
     await pipe(client.subscription(ApprovalUpdated, {}), take(1), toPromise);
@@ -226,22 +209,10 @@ describe("a run shows the newest state heard of it", () => {
   const run = (status: string, updatedAt: string) => ({ __typename: "TaskRun", id: "r1", status, statusReason: null, updatedAt });
 
   /** A client whose server answers each query with the next of `answers`, and the update heard live. */
-  const client = (answers: ReturnType<typeof run>[], heard: ReturnType<typeof run>) => {
-    const server: Exchange = () => (operations$) =>
-      pipe(
-        operations$,
-        filter((op) => op.kind !== "teardown"),
-        map((op) =>
-          makeResult(op, {
-            data:
-              op.kind === "subscription"
-                ? { __typename: "SubscriptionRoot", runUpdated: heard }
-                : { __typename: "QueryRoot", node: answers.shift() },
-          }),
-        ),
-      );
-    return new Client({ url: "/graphql", exchanges: [cacheExchange({ schema, ...cacheConfig() }), server] });
-  };
+  const client = (answers: ReturnType<typeof run>[], heard: ReturnType<typeof run>) =>
+    clientAnswering((op) =>
+      op.kind === "subscription" ? { __typename: "SubscriptionRoot", runUpdated: heard } : { __typename: "QueryRoot", node: answers.shift() },
+    );
   const statusAfter = async (client: Client) => {
     await client.query(RunState, { runId: "r1" }).toPromise();
     await pipe(client.subscription(RunUpdated, {}), take(1), toPromise);

@@ -150,6 +150,11 @@ export function Approvals() {
   );
 }
 
+const DECISIONS: { decision: ApprovalDecision; label: string; tone: string }[] = [
+  { decision: "APPROVE", label: "Approve", tone: "primary" },
+  { decision: "DENY", label: "Deny", tone: "danger" },
+];
+
 /**
  * One request, approved or denied here with a reason: in the inbox, and on its run's page, which
  * (`onRunPage`) leaves out where it comes from. A request opened from its notification is
@@ -177,7 +182,6 @@ export function ApprovalCard({
     if (status) onClosed(status);
     else if (result.data) onDecided?.();
   };
-  const deciding = (decision: ApprovalDecision) => fetching && operation?.variables.decision === decision;
   const card = useRef<HTMLLIElement>(null);
   const confirm = useRef<HTMLButtonElement>(null);
   useEffect(() => {
@@ -186,7 +190,7 @@ export function ApprovalCard({
     (chosen === "OPEN" ? card.current : confirm.current)?.focus({ preventScroll: true });
   }, [chosen]);
   const task = approval.run.task;
-  const tone = (decision: ApprovalDecision, own: string) => (chosen === decision ? `${own} chosen` : own);
+  const chosenDecision = DECISIONS.find((d) => d.decision === chosen);
   return (
     <li className="card stack approval" data-approval-id={approval.id} tabIndex={-1} ref={card} data-chosen={chosen ?? undefined}>
       <p>
@@ -209,30 +213,24 @@ export function ApprovalCard({
         Reason (sent to the agent)
         <input value={reason} onChange={(e) => setReason(e.target.value)} />
       </label>
-      {(chosen === "APPROVE" || chosen === "DENY") && (
+      {chosenDecision && (
         <p className="notice" data-testid="chosen-decision">
-          You chose <strong>{chosen === "APPROVE" ? "Approve" : "Deny"}</strong> in a notification. Tap it below to confirm.
+          You chose <strong>{chosenDecision.label}</strong> in a notification. Tap it below to confirm.
         </p>
       )}
       <div className="inline">
-        <Action
-          busy={deciding("APPROVE")}
-          disabled={fetching}
-          onClick={() => send("APPROVE")}
-          className={tone("APPROVE", "primary")}
-          ref={chosen === "APPROVE" ? confirm : undefined}
-        >
-          Approve
-        </Action>
-        <Action
-          busy={deciding("DENY")}
-          disabled={fetching}
-          onClick={() => send("DENY")}
-          className={tone("DENY", "danger")}
-          ref={chosen === "DENY" ? confirm : undefined}
-        >
-          Deny
-        </Action>
+        {DECISIONS.map((d) => (
+          <Action
+            key={d.decision}
+            busy={fetching && operation?.variables.decision === d.decision}
+            disabled={fetching}
+            onClick={() => send(d.decision)}
+            className={chosen === d.decision ? `${d.tone} chosen` : d.tone}
+            ref={chosen === d.decision ? confirm : undefined}
+          >
+            {d.label}
+          </Action>
+        ))}
       </div>
       <ErrorBox error={error} />
     </li>
