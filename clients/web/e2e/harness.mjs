@@ -302,7 +302,6 @@ export async function assertFitsPhone(page, what) {
   assert.deepEqual(wider, [], `${what}: drawn past the phone's edge`);
 }
 
-const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8");
 
 /**
  * Runs axe-core on the page as it is now and fails on any serious or critical violation, naming
@@ -311,7 +310,9 @@ const axeSource = readFileSync(createRequire(import.meta.url).resolve("axe-core/
  * refuses, as it should.
  */
 export async function assertAccessible(page, what) {
-  if (!(await page.evaluate(() => "axe" in window))) await page.evaluate(axeSource);
+  if (!(await page.evaluate(() => "axe" in window))) {
+    await page.evaluate(readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8"));
+  }
   const violations = await page.evaluate(async () => {
     const { violations } = await window.axe.run(document, { resultTypes: ["violations"] });
     return violations

@@ -18,8 +18,7 @@ import {
 const WAIT = { timeout: 30_000 };
 
 const suite = serverForTests(CAREFUL + SAVER);
-const { runStatus, runUntil } = suite;
-const { signedIn } = suite;
+const { runStatus, runUntil, signedIn } = suite;
 
 /** What has the focus, as a person would point at it. */
 const focused = (page) =>

@@ -19,8 +19,7 @@ import {
 const WAIT = { timeout: 30_000 };
 
 const suite = serverForTests(CAREFUL + SAVER);
-const { startRun, runStatus, runUntil, approvalsOf, cancelRun } = suite;
-const { signedIn } = suite;
+const { startRun, runStatus, runUntil, approvalsOf, cancelRun, signedIn } = suite;
 
 /** Where `locator` is drawn in the window. */
 const box = (locator) => locator.evaluate((el) => el.getBoundingClientRect().toJSON());

@@ -1,7 +1,9 @@
 // The normalised cache, persisted to IndexedDB so the last-seen projects, tasks and runs open
 // without a network. Lists are refetched when a mutation or a live event changes what they hold,
-// and a run shows the newest state heard of it, whatever order the answers come in.
-import type { Cache, Data, KeyingConfig, ResolverConfig, UpdatesConfig } from "@urql/exchange-graphcache";
+// and asked again when their answer is older than what was heard of a run meanwhile.
+import type { Cache, KeyingConfig, UpdatesConfig } from "@urql/exchange-graphcache";
+import { makeOperation, type Exchange } from "urql";
+import { pipe, tap } from "wonka";
 import schema from "../gql/introspection";
 
 type Introspection = typeof schema;
@@ -67,45 +69,56 @@ const refetchConnectors = (_result: unknown, _args: unknown, cache: Cache) => {
   invalidateField(cache, QUERY_ROOT, "agents");
 };
 
-interface HeardRun {
-  status: string;
-  statusReason: string | null;
-  updatedAt: string;
+/**
+ * When each run last changed, as heard live. A list asked again because a run changed can answer
+ * after the run's next update arrived, with the state before it; and the same list asked again
+ * meanwhile is not sent twice. `askAgainWhenBehind` notices such an answer and asks once more.
+ */
+export class HeardRuns {
+  private changed = new Map<string, string>();
+
+  hear(run: { id: string; updatedAt?: unknown }) {
+    const known = this.changed.get(run.id);
+    if (typeof run.updatedAt === "string" && (!known || known < run.updatedAt)) this.changed.set(run.id, run.updatedAt);
+  }
+
+  /** The newest change heard of a run that `data` (an answer) shows older, if any. */
+  behind(data: unknown): string | null {
+    if (Array.isArray(data)) return data.map((item) => this.behind(item)).find((found) => found !== null) ?? null;
+    if (data === null || typeof data !== "object") return null;
+    const run = data as { __typename?: unknown; id?: unknown; updatedAt?: unknown };
+    const heard = typeof run.id === "string" ? this.changed.get(run.id) : undefined;
+    if (run.__typename === "TaskRun" && heard && typeof run.updatedAt === "string" && run.updatedAt < heard) return heard;
+    return this.behind(Object.values(data));
+  }
 }
 
 /**
- * The newest state each run was heard in, live. A list asked again because a run changed can
- * answer after the run's next update arrived, with the state before it: an answer older than
- * what was heard (by `updatedAt`) does not get to show the older status.
+ * Between the cache and the network: a query's answer that shows a run older than what was
+ * heard of it is asked again, once for each newer change heard, after the cache took it.
  */
-export class HeardRuns {
-  private runs = new Map<string, HeardRun>();
-
-  hear(run: { id: string; status?: unknown; statusReason?: unknown; updatedAt?: unknown }) {
-    if (typeof run.updatedAt !== "string" || typeof run.status !== "string") return;
-    const known = this.runs.get(run.id);
-    if (!known || known.updatedAt < run.updatedAt) {
-      const statusReason = typeof run.statusReason === "string" ? run.statusReason : null;
-      this.runs.set(run.id, { status: run.status, statusReason, updatedAt: run.updatedAt });
-    }
-  }
-
-  /** Run fields read as the newer of the cached and the heard state. */
-  resolvers(): ResolverConfig {
-    const newest = (field: keyof HeardRun) => (parent: Data, _args: unknown, cache: Cache): string | null => {
-      const heard = typeof parent.id === "string" ? this.runs.get(parent.id) : undefined;
-      const storedAt = cache.resolve(parent as { __typename: string; id: string }, "updatedAt");
-      const stale = heard && (typeof storedAt !== "string" || storedAt < heard.updatedAt);
-      return stale ? heard[field] : (parent[field] as string | null);
-    };
-    return { TaskRun: { status: newest("status"), statusReason: newest("statusReason"), updatedAt: newest("updatedAt") } };
-  }
+export function askAgainWhenBehind(heard: HeardRuns): Exchange {
+  return ({ forward, client }) => {
+    const askedFor = new Map<number, string>();
+    return (operations$) =>
+      pipe(
+        forward(operations$),
+        tap(({ operation, data }) => {
+          if (operation.kind !== "query") return;
+          const newer = heard.behind(data);
+          if (!newer || askedFor.get(operation.key) === newer) return;
+          askedFor.set(operation.key, newer);
+          const again = makeOperation("query", operation, { ...operation.context, requestPolicy: "network-only" });
+          void Promise.resolve().then(() => client.reexecuteOperation(again));
+        }),
+      );
+  };
 }
 
-/** What one client's cache (one session's) is told: its keys, updates and resolvers. */
-export function cacheConfig() {
+/** What one client's cache (one session's) is told, and the exchange that follows its runs. */
+export function liveCache() {
   const heard = new HeardRuns();
-  return { keys: keysFor(schema), updates: updates(heard), resolvers: heard.resolvers() };
+  return { config: { keys: keysFor(schema), updates: updates(heard) }, askAgainWhenBehind: askAgainWhenBehind(heard) };
 }
 
 function updates(heard: HeardRuns): UpdatesConfig {
