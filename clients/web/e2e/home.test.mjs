@@ -246,6 +246,11 @@ test("on a touch screen every button and menu link is at least 44 px tall", { ti
 });
 
 test("Home asks the server the same few questions however many tasks and runs there are", { timeout: 90_000 }, async () => {
+  // Runs of earlier tests that are still ending would make a list ask again while it loads.
+  await until(async () => {
+    const { runs } = await suite.api("{ runs(filter: { status: [QUEUED, DISPATCHING, RUNNING, WAITING_APPROVAL, CANCELLING] }, last: 1) { edges { node { id } } } }");
+    return runs.edges.length === 0;
+  });
   const page = await signedIn(WIDTHS.desktop);
   /** The GraphQL requests a fresh load of Home sends until its lists are shown. */
   const requests = async () => {

@@ -1,5 +1,5 @@
-// The steps from an empty server to a first run (onboarding.ts), on Home while any is missing:
-// each links to where it is done and ticks as it is done. Live: connectors and runs through the
+// The steps from an empty server to a first run (onboarding.ts), on Home until the server has a
+// run: each links to where it is done and ticks as it is done. Live: connectors and runs through the
 // subscriptions Home keeps, tasks through the first project's task events, and everything asked
 // again when the person comes back to this tab from another where they did a step.
 import { useEffect } from "react";
@@ -44,22 +44,24 @@ export function GettingStarted({
 }) {
   const workspaceId = workspaces?.[0]?.id ?? null;
   const projectId = workspaces?.flatMap((w) => w.projects.nodes)[0]?.id ?? null;
-  const [tasks, refetchTasks] = useQuery({ query: FirstTaskQuery, variables: { projectId: projectId ?? "" }, pause: !projectId });
   const [runs, refetchRuns] = useQuery({ query: AnyRunQuery });
-  useSubscription({ query: TaskEventsSubscription, variables: { projectId: projectId ?? "" }, pause: !projectId });
+  // A server with a run is set up: the steps are gone for good, and ask nothing more.
+  const setUp = runs.data === undefined || runs.data.runs.edges.length > 0;
+  const [tasks, refetchTasks] = useQuery({ query: FirstTaskQuery, variables: { projectId: projectId ?? "" }, pause: !projectId || setUp });
+  useSubscription({ query: TaskEventsSubscription, variables: { projectId: projectId ?? "" }, pause: !projectId || setUp });
   useEffect(() => {
     const back = () => {
       if (document.visibilityState !== "visible") return;
       onReturn();
       refetchRuns({ requestPolicy: "network-only" });
-      if (projectId) refetchTasks({ requestPolicy: "network-only" });
+      if (projectId && !setUp) refetchTasks({ requestPolicy: "network-only" });
     };
     document.addEventListener("visibilitychange", back);
     return () => document.removeEventListener("visibilitychange", back);
-  }, [onReturn, refetchRuns, refetchTasks, projectId]);
+  }, [onReturn, refetchRuns, refetchTasks, projectId, setUp]);
 
-  const loaded = workspaces !== null && connectors !== null && runs.data !== undefined && (!projectId || tasks.data !== undefined);
-  if (!loaded) return null;
+  const loaded = workspaces !== null && connectors !== null && (!projectId || tasks.data !== undefined);
+  if (setUp || !loaded) return null;
   const steps = onboardingSteps({
     workspaceId,
     projectId,

@@ -1,6 +1,6 @@
 // What a new server still lacks before its first run, in the order a person sets it up:
-// workspace → project → a connected agent host → a task → a run. Home shows these steps while any
-// is missing; the Agents page writes the connector's configuration the third step needs.
+// workspace → project → a connected agent host → a task → a run. Home shows these steps until the
+// server has a run (a host that goes offline later is Home's "Connectors offline", not a step); the Agents page writes the connector's configuration the third step needs.
 
 export interface Progress {
   workspaceId: string | null;
