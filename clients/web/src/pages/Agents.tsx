@@ -245,7 +245,8 @@ function Enroll({
         <ol className="stack enroll-steps" key={created.token}>
           <li className="stack">
             <p>
-              Enroll the host, before <When at={created.enrollmentToken.expiresAt} />. The token works once and is shown only now.
+              Enroll the host. The token expires <When at={created.enrollmentToken.expiresAt} />, works once and is shown only
+              now.
             </p>
             <Copyable testId="enroll-command" what="enroll command" text={enrollCommand(serverOrigin(), created.token, created.enrollmentToken.name)} />
           </li>
