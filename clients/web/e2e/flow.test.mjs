@@ -9,12 +9,12 @@ import { after, afterEach, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import {
-  BOOTSTRAP_CODE,
   CHATTY,
   OWNER,
   SAVER,
   answerConfirmation,
   assertNoCspViolations,
+  bootstrapOwner,
   commandAgent,
   enrollAsShown,
   gql,
@@ -66,14 +66,7 @@ after(async () => {
 test("bootstrap, set up, run an agent, approve from the inbox, watch it complete", { timeout: 180_000 }, async () => {
   // The browser talks to the server through the proxy, on one origin for the page and the API.
   await page.goto(`${proxy.url}/`);
-  await page.getByRole("heading", { name: "Set up this server" }).waitFor(WAIT);
-  await page.getByLabel("Bootstrap code").fill(BOOTSTRAP_CODE);
-  await page.getByLabel("Organization name").fill("Acme");
-  await page.getByLabel("Your name").fill("Olive Owner");
-  await page.getByLabel("Email").fill(OWNER.email);
-  await page.getByLabel(/^Password/).fill(OWNER.password);
-  await screenshot(page, "bootstrap");
-  await page.getByRole("button", { name: "Create owner and sign in" }).click();
+  await bootstrapOwner(page, "bootstrap");
   // Signing in lands on Home; an empty server has nothing there yet.
   await page.getByRole("heading", { name: "Home" }).waitFor(WAIT);
   await page.getByRole("link", { name: "Workspaces" }).click();

@@ -9,6 +9,8 @@ import { createServer, connect } from "node:net";
 import { tmpdir } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { createRequire } from "node:module";
+import { after, afterEach, before } from "node:test";
 import { chromium } from "playwright-core";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -126,17 +128,33 @@ export async function startProxy(target) {
   };
 }
 
+/** The environment a command shown to the person runs in: theirs, with `acc-connector` on PATH. */
+const connectorOnPath = () => ({ ...process.env, PATH: `${dirname(connectorBin)}:${process.env.PATH}` });
+
 /**
  * Runs the enroll command exactly as the UI showed it, from `dir`, with the connector on PATH.
  * Asynchronously: the proxy it reaches the server through runs in this process.
  */
 export async function enrollAsShown(command, dir) {
   mkdirSync(dir, { recursive: true });
-  await promisify(execFile)("sh", ["-c", command], {
-    cwd: dir,
-    env: { ...process.env, PATH: `${dirname(connectorBin)}:${process.env.PATH}` },
-  });
+  await promisify(execFile)("sh", ["-c", command], { cwd: dir, env: connectorOnPath() });
   return join(dir, "acc-connector", "credential.json");
+}
+
+/**
+ * Starts a long-running command exactly as the UI showed it (`acc-connector run --config …`),
+ * from `dir`, with the connector on PATH; its output goes to `log` in `dir`.
+ */
+export function startAsShown(command, dir, log = "connector.log") {
+  const child = track(
+    spawn("sh", ["-c", `exec ${command}`], {
+      cwd: dir,
+      stdio: ["ignore", "ignore", "pipe"],
+      env: connectorOnPath(),
+    }),
+  );
+  child.stderr.on("data", (chunk) => writeFileSync(join(dir, log), chunk, { flag: "a" }));
+  return { stop: () => child.kill("SIGTERM"), log: () => readFileSync(join(dir, log), "utf8") };
 }
 
 /** A `command` agent running `script` with sh (TOML basic strings read JSON's escapes alike). */
@@ -226,6 +244,13 @@ export async function screenshot(page, name) {
   await page.screenshot({ path: join(artifacts, `${String(shot).padStart(2, "0")}-${name}.png`), fullPage: true });
 }
 
+/** Follows the main menu's link `label`, opening the menu first where it is folded (a phone). */
+export async function followMenu(page, label) {
+  const menu = page.getByRole("button", { name: "Menu" });
+  if ((await menu.isVisible()) && (await menu.getAttribute("aria-expanded")) !== "true") await menu.click();
+  await page.locator("#nav").getByRole("link", { name: new RegExp(`^${label}\\b`) }).click();
+}
+
 /**
  * Answers the confirmation a destructive action asks for (`Confirm` in ui/components.tsx) with
  * the button named `choice`, and waits for the dialog to close.
@@ -277,6 +302,26 @@ export async function assertFitsPhone(page, what) {
   assert.deepEqual(wider, [], `${what}: drawn past the phone's edge`);
 }
 
+
+/**
+ * Runs axe-core on the page as it is now and fails on any serious or critical violation, naming
+ * each rule and where it failed. axe is evaluated through the DevTools protocol rather than added
+ * with `page.addScriptTag`: that adds an inline script, which the page's Content-Security-Policy
+ * refuses, as it should.
+ */
+export async function assertAccessible(page, what) {
+  if (!(await page.evaluate(() => "axe" in window))) {
+    await page.evaluate(readFileSync(createRequire(import.meta.url).resolve("axe-core/axe.min.js"), "utf8"));
+  }
+  const violations = await page.evaluate(async () => {
+    const { violations } = await window.axe.run(document, { resultTypes: ["violations"] });
+    return violations
+      .filter((v) => v.impact === "serious" || v.impact === "critical")
+      .map((v) => `${v.impact} ${v.id} (${v.help}): ${v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(", ")}`);
+  });
+  assert.deepEqual(violations, [], `${what}: accessibility violations`);
+}
+
 /** Polls `check` until it answers something, for what the server does on its own time. */
 export async function until(check, timeout = 30_000) {
   const end = Date.now() + timeout;
@@ -312,12 +357,28 @@ export async function openSignedIn(browser, pages, options, url) {
   return page;
 }
 
+/**
+ * Sets up a fresh server from its first page: the bootstrap code, the organization Acme and its
+ * owner; the page is then signed in as the owner. `shot` is taken with the form filled in.
+ */
+export async function bootstrapOwner(page, shot) {
+  await page.getByRole("heading", { name: "Set up this server" }).waitFor({ timeout: 30_000 });
+  await page.getByLabel("Bootstrap code").fill(BOOTSTRAP_CODE);
+  await page.getByLabel("Organization name").fill("Acme");
+  await page.getByLabel("Your name").fill("Olive Owner");
+  await page.getByLabel("Email").fill(OWNER.email);
+  await page.getByLabel(/^Password/).fill(OWNER.password);
+  await screenshot(page, shot);
+  await page.getByRole("button", { name: "Create owner and sign in" }).click();
+}
+
 /** Signs the page in as the owner, from the sign-in page any path shows first. */
 export async function signInAsOwner(page) {
   await page.getByLabel("Email").fill(OWNER.email);
   await page.getByLabel("Password").fill(OWNER.password);
   await page.getByRole("button", { name: "Sign in" }).click();
-  await page.getByRole("button", { name: "Sign out" }).waitFor({ timeout: 30_000 });
+  // The signed-in pages' main part (on a phone, Sign out is folded into the menu).
+  await page.locator("main#main").waitFor({ timeout: 30_000 });
 }
 
 /**
@@ -362,4 +423,62 @@ export async function setUpServer(agents) {
     ...Object.fromEntries(online.map((a) => [a.name, a.id])),
   };
   return { server, connector, api, ids };
+}
+
+/**
+ * A test file's server, set up through the API (setUpServer) with `agents`, and its browser:
+ * started before the file's first test and stopped after its last. After each test the pages it
+ * opened (`signedIn`) are kept as a screenshot and closed, and no Content-Security-Policy
+ * violation may have been seen. With `proxy`, pages reach the server through one (startProxy),
+ * whose held sockets are released after each test. The returned object is filled in before the
+ * first test: `server`, `connector`, `api`, `ids`, `browser`, `proxy`, and the helpers below.
+ */
+export function serverForTests(agents, { proxy = false } = {}) {
+  const suite = {
+    pages: [],
+    /**
+     * A signed-in page on `path`, in a new browser context at `width` (a WIDTHS name, or its own
+     * options) with `more` options.
+     */
+    signedIn: (width, path = "/", more = {}) =>
+      openSignedIn(suite.browser, suite.pages, { ...(WIDTHS[width] ?? width), ...more }, `${(suite.proxy ?? suite.server).url}${path}`),
+    /** Starts a run of the set-up task (or `task`) on `agentId`; its id. */
+    startRun: async (agentId, task = suite.ids.task) => {
+      const { startRun } = await suite.api("mutation($t: ID!, $a: ID!) { startRun(taskId: $t, agentId: $a, input: {}) { id } }", { t: task, a: agentId });
+      return startRun.id;
+    },
+    runStatus: async (runId) => (await suite.api("query($id: ID!) { node(id: $id) { ... on TaskRun { status } } }", { id: runId })).node.status,
+    /** A run on `agentId`, once it reached `status`. */
+    runUntil: async (agentId, status) => {
+      const runId = await suite.startRun(agentId);
+      await until(async () => (await suite.runStatus(runId)) === status);
+      return runId;
+    },
+    approvalsOf: async (runId) =>
+      (await suite.api("query($id: ID!) { node(id: $id) { ... on TaskRun { approvals { id status } } } }", { id: runId })).node.approvals,
+    cancelRun: (runId) => suite.api("mutation($r: ID!) { cancelRun(runId: $r) { id } }", { r: runId }),
+  };
+  before(async () => {
+    resetArtifacts();
+    Object.assign(suite, await setUpServer(agents));
+    if (proxy) suite.proxy = await startProxy(suite.server.url);
+    suite.browser = await launchBrowser();
+  });
+  afterEach(async () => {
+    suite.proxy?.releaseSockets();
+    for (const page of suite.pages.splice(0)) {
+      if (!page.isClosed()) {
+        await screenshot(page, "end-of-test");
+        await page.context().close();
+      }
+    }
+    assertNoCspViolations(assert);
+  });
+  after(async () => {
+    await suite.browser?.close();
+    suite.connector?.stop();
+    suite.proxy?.stop();
+    await suite.server?.stop();
+  });
+  return suite;
 }

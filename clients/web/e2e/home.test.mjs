@@ -4,7 +4,7 @@
 // keeping it changes nothing (disabling a person can also be undone); the browser tab names the
 // page; light and dark follow the system;
 // controls are big enough to tap. The server is set up through the API; the pages are under test.
-import { after, afterEach, before, test } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import {
@@ -13,72 +13,19 @@ import {
   SAVER,
   WIDTHS,
   answerConfirmation,
-  assertNoCspViolations,
   enrollAsShown,
-  launchBrowser,
-  openSignedIn,
-  resetArtifacts,
   screenshot,
-  setUpServer,
-  startProxy,
+  serverForTests,
   until,
 } from "./harness.mjs";
 
 const WAIT = { timeout: 30_000 };
 
-let server, proxy, browser, connector, api, ids;
-const pages = [];
+const suite = serverForTests(CAREFUL + FAILING + SAVER, { proxy: true });
+const { startRun, runStatus, runUntil } = suite;
+const { signedIn } = suite;
 
-before(async () => {
-  resetArtifacts();
-  ({ server, connector, api, ids } = await setUpServer(CAREFUL + FAILING + SAVER));
-  proxy = await startProxy(server.url);
-  browser = await launchBrowser();
-});
-
-afterEach(async () => {
-  for (const page of pages.splice(0)) {
-    if (!page.isClosed()) {
-      await screenshot(page, "end-of-test");
-      await page.context().close();
-    }
-  }
-  assertNoCspViolations(assert);
-});
-
-after(async () => {
-  await browser?.close();
-  connector?.stop();
-  proxy?.stop();
-  await server?.stop();
-});
-
-/** A signed-in page, opened on `path`, in a browser context with `options`. */
-async function signedIn(options, path = "/") {
-  return openSignedIn(browser, pages, options, `${proxy.url}${path}`);
-}
-
-async function startRun(agentId) {
-  const { startRun } = await api("mutation($t: ID!, $a: ID!) { startRun(taskId: $t, agentId: $a, input: {}) { id } }", {
-    t: ids.task,
-    a: agentId,
-  });
-  return startRun.id;
-}
-
-const runStatus = async (runId) => (await api("query($id: ID!) { node(id: $id) { ... on TaskRun { status } } }", { id: runId })).node.status;
-
-async function runUntil(agentId, status) {
-  const runId = await startRun(agentId);
-  await until(async () => (await runStatus(runId)) === status);
-  return runId;
-}
-
-const pendingApproval = async (runId) =>
-  until(async () => {
-    const { node } = await api("query($id: ID!) { node(id: $id) { ... on TaskRun { approvals { id status } } } }", { id: runId });
-    return node.approvals.find((a) => a.status === "PENDING");
-  });
+const pendingApproval = async (runId) => until(async () => (await suite.approvalsOf(runId)).find((a) => a.status === "PENDING"));
 
 /** The pending count the menu shows: on its Approvals link, and on a phone on the Menu button too. */
 const menuCount = (page) => page.locator('#nav a[href="/approvals"] [data-testid="pending-count"]');
@@ -92,7 +39,7 @@ for (const width of Object.keys(WIDTHS)) {
     assert.equal(await menuCount(page).count(), 0, "no count while nothing waits");
 
     // An agent asks while Home is open: it appears without a reload, counted in the menu.
-    const run = await startRun(ids.careful);
+    const run = await startRun(suite.ids.careful);
     const approval = await pendingApproval(run);
     const item = approvals.locator(`[data-approval-id="${approval.id}"]`);
     await item.getByText("deploy the site", { exact: true }).waitFor(WAIT);
@@ -113,7 +60,7 @@ for (const width of Object.keys(WIDTHS)) {
     await screenshot(page, `${width}-home-approval`);
 
     // Decided elsewhere (here: through the API): it leaves Home and the count, live.
-    await api('mutation($a: ID!) { decideApproval(approvalId: $a, decision: APPROVE, reason: "from the test") { id } }', {
+    await suite.api('mutation($a: ID!) { decideApproval(approvalId: $a, decision: APPROVE, reason: "from the test") { id } }', {
       a: approval.id,
     });
     await item.waitFor({ state: "detached", ...WAIT });
@@ -128,25 +75,25 @@ for (const width of Object.keys(WIDTHS)) {
 test("Home shows a failure and an offline connector as they happen", { timeout: 90_000 }, async () => {
   const page = await signedIn(WIDTHS.desktop);
   await page.getByTestId("home-offline-empty").waitFor(WAIT);
-  const failed = await startRun(ids.failing);
+  const failed = await startRun(suite.ids.failing);
   await page.locator(`[data-testid="home-failures"] [data-run-id="${failed}"]`).getByText("Failed").waitFor(WAIT);
 
   // Enrolled but not started: a connector that is offline, on Home without a reload.
-  const { createEnrollmentToken } = await api('mutation($w: ID!) { createEnrollmentToken(workspaceId: $w, name: "spare-host") { token } }', {
-    w: ids.workspace,
+  const { createEnrollmentToken } = await suite.api('mutation($w: ID!) { createEnrollmentToken(workspaceId: $w, name: "spare-host") { token } }', {
+    w: suite.ids.workspace,
   });
   await enrollAsShown(
-    `ACC_ENROLL_TOKEN=${createEnrollmentToken.token} acc-connector enroll --server ${server.url} --name spare-host`,
-    join(server.dir, "spare-host"),
+    `ACC_ENROLL_TOKEN=${createEnrollmentToken.token} acc-connector enroll --server ${suite.server.url} --name spare-host`,
+    join(suite.server.dir, "spare-host"),
   );
   await page.locator('[data-testid="home-offline"] [data-connector="spare-host"]').getByText("Offline").waitFor(WAIT);
   assert.equal(await page.locator('[data-testid="home-offline"] [data-connector="e2e-host"]').count(), 0, "an online connector is not listed");
   await screenshot(page, "home-failure-offline");
 
   // A newer run of the task that does not fail replaces the failure.
-  const running = await runUntil(ids.saver, "RUNNING");
+  const running = await runUntil(suite.ids.saver, "RUNNING");
   await page.locator(`[data-testid="home-failures"] [data-run-id="${failed}"]`).waitFor({ state: "detached", ...WAIT });
-  await api("mutation($r: ID!) { cancelRun(runId: $r) { id } }", { r: running });
+  await suite.api("mutation($r: ID!) { cancelRun(runId: $r) { id } }", { r: running });
 });
 
 /** Waits until the browser tab's title is `title`. */
@@ -157,7 +104,7 @@ async function titleIs(page, title) {
 }
 
 test("the tab's title follows the page", { timeout: 60_000 }, async () => {
-  const run = await runUntil(ids.failing, "FAILED");
+  const run = await runUntil(suite.ids.failing, "FAILED");
   const page = await signedIn(WIDTHS.desktop);
   await titleIs(page, "Home · Agent Control Center");
   await page.getByRole("link", { name: "Workspaces" }).click();
@@ -170,7 +117,7 @@ test("the tab's title follows the page", { timeout: 60_000 }, async () => {
   await titleIs(page, "Run · Deploy the site · Website · Agent Control Center");
   await page.getByRole("link", { name: "Approvals" }).click();
   await titleIs(page, "Approvals · Agent Control Center");
-  await page.goto(`${proxy.url}/nowhere`);
+  await page.goto(`${suite.proxy.url}/nowhere`);
   await titleIs(page, "Page not found · Agent Control Center");
   // Going back names the page gone back to.
   await page.goBack();
@@ -178,7 +125,7 @@ test("the tab's title follows the page", { timeout: 60_000 }, async () => {
 });
 
 test("a destructive action asks first, and keeping it changes nothing", { timeout: 90_000 }, async () => {
-  const run = await runUntil(ids.saver, "RUNNING");
+  const run = await runUntil(suite.ids.saver, "RUNNING");
   const page = await signedIn(WIDTHS.desktop, `/runs/${run}`);
   const actions = page.getByTestId("run-actions");
   await page.getByTestId("run-status").getByText("Running").waitFor(WAIT);
@@ -209,7 +156,7 @@ test("a destructive action asks first, and keeping it changes nothing", { timeou
   await page.getByRole("dialog", { name: "Revoke the connector e2e-host?" }).waitFor(WAIT);
   await answerConfirmation(page, "Keep it");
   await page.waitForTimeout(1_500);
-  const { connectors } = await api("{ connectors { name online revokedAt } }");
+  const { connectors } = await suite.api("{ connectors { name online revokedAt } }");
   assert.deepEqual(
     connectors.find((c) => c.name === "e2e-host"),
     { name: "e2e-host", online: true, revokedAt: null },
@@ -238,10 +185,10 @@ test("a destructive action asks first, and keeping it changes nothing", { timeou
 });
 
 test("disabling a person asks first, and can be undone", { timeout: 60_000 }, async () => {
-  await api('mutation { createUser(email: "bob@acme.test", password: "correct horse battery staple", role: MEMBER) { id } }');
+  await suite.api('mutation { createUser(email: "bob@acme.test", password: "correct horse battery staple", role: MEMBER) { id } }');
   const page = await signedIn(WIDTHS.desktop, "/people");
   const row = page.locator("tr", { hasText: "bob@acme.test" });
-  const disabled = async () => (await api("{ users(first: 100) { nodes { email disabled } } }")).users.nodes.find((u) => u.email === "bob@acme.test").disabled;
+  const disabled = async () => (await suite.api("{ users(first: 100) { nodes { email disabled } } }")).users.nodes.find((u) => u.email === "bob@acme.test").disabled;
 
   await row.getByRole("button", { name: "Disable" }).click();
   await page.getByRole("dialog", { name: "Disable bob@acme.test?" }).waitFor(WAIT);
@@ -284,7 +231,7 @@ test("light and dark follow the system setting", { timeout: 60_000 }, async () =
 });
 
 test("on a touch screen every button and menu link is at least 44 px tall", { timeout: 60_000 }, async () => {
-  const run = await runUntil(ids.saver, "RUNNING");
+  const run = await runUntil(suite.ids.saver, "RUNNING");
   const page = await signedIn(WIDTHS.phone, `/runs/${run}`);
   await page.getByTestId("run-status").getByText("Running").waitFor(WAIT);
   await page.getByRole("button", { name: "Menu" }).click();
@@ -295,10 +242,15 @@ test("on a touch screen every button and menu link is at least 44 px tall", { ti
       .filter((el) => el.height < 44),
   );
   assert.deepEqual(small, [], "targets smaller than 44 px");
-  await api("mutation($r: ID!) { cancelRun(runId: $r) { id } }", { r: run });
+  await suite.api("mutation($r: ID!) { cancelRun(runId: $r) { id } }", { r: run });
 });
 
 test("Home asks the server the same few questions however many tasks and runs there are", { timeout: 90_000 }, async () => {
+  // Runs of earlier tests that are still ending would make a list ask again while it loads.
+  await until(async () => {
+    const { runs } = await suite.api("{ runs(filter: { status: [QUEUED, DISPATCHING, RUNNING, WAITING_APPROVAL, CANCELLING] }, last: 1) { edges { node { id } } } }");
+    return runs.edges.length === 0;
+  });
   const page = await signedIn(WIDTHS.desktop);
   /** The GraphQL requests a fresh load of Home sends until its lists are shown. */
   const requests = async () => {
@@ -317,10 +269,10 @@ test("Home asks the server the same few questions however many tasks and runs th
   };
   const before = await requests();
   for (let i = 0; i < 4; i++) {
-    const { createTask } = await api("mutation($i: CreateTaskInput!) { createTask(input: $i) { id } }", {
-      i: { projectId: ids.project, title: `One more ${i}` },
+    const { createTask } = await suite.api("mutation($i: CreateTaskInput!) { createTask(input: $i) { id } }", {
+      i: { projectId: suite.ids.project, title: `One more ${i}` },
     });
-    await api("mutation($t: ID!, $a: ID!) { startRun(taskId: $t, agentId: $a, input: {}) { id } }", { t: createTask.id, a: ids.failing });
+    await suite.api("mutation($t: ID!, $a: ID!) { startRun(taskId: $t, agentId: $a, input: {}) { id } }", { t: createTask.id, a: suite.ids.failing });
   }
   const failures = page.getByTestId("home-failures");
   await until(async () => Number(await failures.getAttribute("data-count")) >= 4);

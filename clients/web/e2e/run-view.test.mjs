@@ -3,20 +3,16 @@
 // its duration ticks while it runs and stops when it ends; the log marks stderr and errors, opens
 // a tool call to its JSON, searches with a count, jumps to the first error and downloads as text
 // and as JSON lines.
-import { after, afterEach, before, test } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import {
   CAREFUL,
   WIDTHS,
   assertFitsPhone,
-  assertNoCspViolations,
   commandAgent,
-  launchBrowser,
-  openSignedIn,
-  resetArtifacts,
   screenshot,
-  setUpServer,
+  serverForTests,
   until,
 } from "./harness.mjs";
 
@@ -44,43 +40,8 @@ const BUILDER = commandAgent(
 
 const WAIT = { timeout: 30_000 };
 
-let server, browser, connector, api, ids;
-const pages = [];
-
-before(async () => {
-  resetArtifacts();
-  ({ server, connector, api, ids } = await setUpServer(CAREFUL + BUILDER));
-  browser = await launchBrowser();
-});
-
-afterEach(async () => {
-  for (const page of pages.splice(0)) {
-    if (!page.isClosed()) {
-      await screenshot(page, "end-of-test");
-      await page.context().close();
-    }
-  }
-  assertNoCspViolations(assert);
-});
-
-after(async () => {
-  await browser?.close();
-  connector?.stop();
-  await server?.stop();
-});
-
-/** A run of the task on `agentId`, once it reached `status`. */
-async function runUntil(agentId, status) {
-  const { startRun } = await api("mutation($t: ID!, $a: ID!) { startRun(taskId: $t, agentId: $a, input: {}) { id } }", {
-    t: ids.task,
-    a: agentId,
-  });
-  await until(async () => {
-    const { node } = await api("query($id: ID!) { node(id: $id) { ... on TaskRun { status } } }", { id: startRun.id });
-    return node.status === status;
-  });
-  return startRun.id;
-}
+const suite = serverForTests(CAREFUL + BUILDER);
+const { runUntil } = suite;
 
 const duration = (page) => page.getByTestId("run-duration").locator(".elapsed");
 
@@ -90,8 +51,8 @@ for (const [width, decision] of [
   ["phone", "Deny"],
 ]) {
   test(`${width}: a pending approval is decided on the run page (${decision}), and the run goes on; its duration ticks, then stops`, { timeout: 90_000 }, async () => {
-    const run = await runUntil(ids.careful, "WAITING_APPROVAL");
-    const page = await openSignedIn(browser, pages, WIDTHS[width], `${server.url}/runs/${run}`);
+    const run = await runUntil(suite.ids.careful, "WAITING_APPROVAL");
+    const page = await suite.signedIn(width, `/runs/${run}`);
     await page.getByTestId("run-status").getByText("Waiting approval").waitFor(WAIT);
     await page.getByRole("heading", { name: "Deploy the site" }).waitFor(WAIT);
     assert.match(await page.getByTestId("run-attempt").textContent(), /^attempt 1 of \d+$/);
@@ -116,7 +77,7 @@ for (const [width, decision] of [
     await page.locator(".event", { hasText: `"approved":${approved}` }).waitFor(WAIT);
     const approvals = page.locator("article", { has: page.getByRole("heading", { name: "Approvals" }) });
     await approvals.locator("li", { hasText: "deploy the site" }).getByText(approved ? "Approved" : "Denied").waitFor(WAIT);
-    const { node } = await api("query($id: ID!) { node(id: $id) { ... on TaskRun { approvals { status decisionReason } } } }", { id: run });
+    const { node } = await suite.api("query($id: ID!) { node(id: $id) { ... on TaskRun { approvals { status decisionReason } } } }", { id: run });
     assert.deepEqual(node.approvals, [{ status: approved ? "APPROVED" : "DENIED", decisionReason: `${decision.toLowerCase()}d from the run page` }]);
 
     // Once it ended, the duration is what the run took, and stays so.
@@ -131,8 +92,8 @@ for (const [width, decision] of [
 
 for (const width of Object.keys(WIDTHS)) {
   test(`${width}: the log marks stderr and errors, opens a tool call to its JSON, searches, jumps to the first error and downloads`, { timeout: 90_000 }, async () => {
-    const run = await runUntil(ids.builder, "SUCCEEDED");
-    const page = await openSignedIn(browser, pages, WIDTHS[width], `${server.url}/runs/${run}`);
+    const run = await runUntil(suite.ids.builder, "SUCCEEDED");
+    const page = await suite.signedIn(width, `/runs/${run}`);
     await page.locator('[data-testid="stream-state"][data-state="ended"]').waitFor(WAIT);
     const summary = page.getByTestId("event-summary");
     const events = Number(await summary.getAttribute("data-count"));

@@ -4,27 +4,22 @@
 // page is wider than a phone, a run offers only the actions its state allows and shows its real
 // state, a wrong address says so with a way back, and a connector shows as soon as it enrolls.
 // The server is set up through the API; the pages are what is under test.
-import { after, afterEach, before, test } from "node:test";
+import { test } from "node:test";
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import {
   CAREFUL,
-  FAILING,
   CHATTY,
+  FAILING,
   OWNER,
   SAVER,
   WIDTHS,
   answerConfirmation,
   assertFitsPhone,
-  assertNoCspViolations,
   commandAgent,
   enrollAsShown,
-  launchBrowser,
-  openSignedIn,
-  resetArtifacts,
   screenshot,
-  setUpServer,
-  startProxy,
+  serverForTests,
   until,
 } from "./harness.mjs";
 
@@ -37,55 +32,12 @@ const DEPLOYER = commandAgent(
 
 const WAIT = { timeout: 30_000 };
 
-let server, proxy, browser, connector, api, ids;
-const pages = [];
+const suite = serverForTests(CAREFUL + FAILING + SAVER + DEPLOYER + CHATTY, { proxy: true });
+const { runUntil, cancelRun } = suite;
 
-before(async () => {
-  resetArtifacts();
-  ({ server, connector, api, ids } = await setUpServer(CAREFUL + FAILING + SAVER + DEPLOYER + CHATTY));
-  proxy = await startProxy(server.url);
-  browser = await launchBrowser();
-});
+const { signedIn } = suite;
 
-afterEach(async () => {
-  proxy.releaseSockets();
-  for (const page of pages.splice(0)) {
-    if (!page.isClosed()) {
-      await screenshot(page, "end-of-test");
-      await page.context().close();
-    }
-  }
-  assertNoCspViolations(assert);
-});
-
-after(async () => {
-  await browser?.close();
-  connector?.stop();
-  proxy?.stop();
-  await server?.stop();
-});
-
-/** A signed-in page at `width`, opened on `path`. */
-async function signedIn(width, path = "/") {
-  return openSignedIn(browser, pages, WIDTHS[width], `${proxy.url}${path}`);
-}
-
-/** A run of the task on `agentId`, once it reached `status`. */
-async function runUntil(agentId, status) {
-  const { startRun } = await api("mutation($t: ID!, $a: ID!) { startRun(taskId: $t, agentId: $a, input: {}) { id } }", {
-    t: ids.task,
-    a: agentId,
-  });
-  await until(async () => {
-    const { node } = await api("query($id: ID!) { node(id: $id) { ... on TaskRun { status } } }", { id: startRun.id });
-    return node.status === status;
-  });
-  return startRun.id;
-}
-
-const runWaitingForApproval = () => runUntil(ids.careful, "WAITING_APPROVAL");
-
-const cancelRun = (runId) => api("mutation($r: ID!) { cancelRun(runId: $r) { id } }", { r: runId });
+const runWaitingForApproval = () => runUntil(suite.ids.careful, "WAITING_APPROVAL");
 
 for (const width of Object.keys(WIDTHS)) {
   test(`${width}: after a reconnect the inbox shows only what still waits, and a decision that came too late leaves it`, { timeout: 120_000 }, async () => {
@@ -100,7 +52,7 @@ for (const width of Object.keys(WIDTHS)) {
     ];
 
     // The live connection drops; meanwhile both runs are cancelled, and with them their approvals.
-    proxy.holdSockets();
+    suite.proxy.holdSockets();
     await cancelRun(first);
     await cancelRun(second);
     await screenshot(page, `${width}-inbox-missed-updates`);
@@ -112,7 +64,7 @@ for (const width of Object.keys(WIDTHS)) {
     await screenshot(page, `${width}-inbox-too-late`);
 
     // The connection returns: the inbox asks again, and the second leaves without a reload.
-    proxy.releaseSockets();
+    suite.proxy.releaseSockets();
     await secondCard.waitFor({ state: "detached", timeout: 45_000 });
     await page.getByTestId("approvals-empty").waitFor(WAIT);
     await screenshot(page, `${width}-inbox-resynchronised`);
@@ -122,15 +74,15 @@ for (const width of Object.keys(WIDTHS)) {
 test("no page is wider than a phone, with an approval's alert showing", { timeout: 120_000 }, async () => {
   // Real content has long words: addresses, commands, labels.
   const long = "https://acme.example.com/docs/getting-started/installation/troubleshooting-network-errors";
-  const { createTask } = await api(
+  const { createTask } = await suite.api(
     'mutation($p: ID!, $t: String!) { createTask(input: { projectId: $p, title: $t, labels: ["infrastructure-migration-2026", "customer-escalation"] }) { id } }',
-    { p: ids.project, t: `Fix ${long}` },
+    { p: suite.ids.project, t: `Fix ${long}` },
   );
-  await api("mutation($t: ID!, $d: ID!) { addTaskDependency(taskId: $t, dependsOnId: $d) { id } }", { t: createTask.id, d: ids.task });
-  const page = await signedIn("phone", `/projects/${ids.project}`);
+  await suite.api("mutation($t: ID!, $d: ID!) { addTaskDependency(taskId: $t, dependsOnId: $d) { id } }", { t: createTask.id, d: suite.ids.task });
+  const page = await signedIn("phone", `/projects/${suite.ids.project}`);
   await page.locator(`.task-card[data-task-id="${createTask.id}"]`).waitFor(WAIT);
   // An agent asks while the board is open: the alert must be on the screen.
-  const run = await runUntil(ids.deployer, "WAITING_APPROVAL");
+  const run = await runUntil(suite.ids.deployer, "WAITING_APPROVAL");
   const toast = page.locator(".toast", { hasText: "Approval requested" });
   await toast.waitFor(WAIT);
   await screenshot(page, "phone-board-alert");
@@ -145,12 +97,12 @@ test("no page is wider than a phone, with an approval's alert showing", { timeou
     [`/runs/${run}`, () => page.getByTestId("run-status").getByText("Waiting approval").waitFor(WAIT)],
     ["/approvals", () => page.locator(".approval").first().waitFor(WAIT)],
     ["/agents", () => page.locator('[data-connector="e2e-host"]').waitFor(WAIT)],
-    ["/settings", () => page.getByLabel("Merge patch").waitFor(WAIT)],
+    ["/settings", () => page.getByRole("heading", { name: "What the control plane does here" }).waitFor(WAIT)],
     ["/people", () => page.getByRole("cell", { name: OWNER.email }).waitFor(WAIT)],
     ["/sessions", () => page.getByText("this device").waitFor(WAIT)],
     ["/nowhere", () => page.getByTestId("not-found").waitFor(WAIT)],
   ]) {
-    await page.goto(`${proxy.url}${path}`);
+    await page.goto(`${suite.proxy.url}${path}`);
     await ready();
     await screenshot(page, `phone-${path.split("/")[1] || "home"}`);
     await assertFitsPhone(page, path);
@@ -180,8 +132,8 @@ for (const width of Object.keys(WIDTHS)) {
     await actions.getByRole("button", { name: "Run again" }).waitFor(WAIT);
 
     // A failed run: its attempt says it failed, the stream is not live, and Retry starts it again.
-    const failed = await runUntil(ids.failing, "FAILED");
-    await page.goto(`${proxy.url}/runs/${failed}`);
+    const failed = await runUntil(suite.ids.failing, "FAILED");
+    await page.goto(`${suite.proxy.url}/runs/${failed}`);
     await page.getByTestId("run-status").getByText("Failed").waitFor(WAIT);
     await page.locator('[data-testid="stream-state"][data-state="ended"]').waitFor(WAIT);
     await page.locator(".timeline li", { hasText: "#1 Start" }).getByText("Failed").waitFor(WAIT);
@@ -194,8 +146,8 @@ for (const width of Object.keys(WIDTHS)) {
     await page.locator(".timeline li", { hasText: "on failing" }).waitFor(WAIT);
 
     // Running on an agent that checkpoints: checkpoint, and hand off once a target is chosen.
-    const running = await runUntil(ids.saver, "RUNNING");
-    await page.goto(`${proxy.url}/runs/${running}`);
+    const running = await runUntil(suite.ids.saver, "RUNNING");
+    await page.goto(`${suite.proxy.url}/runs/${running}`);
     await page.getByTestId("run-status").getByText("Running").waitFor(WAIT);
     await actions.getByRole("button", { name: "Checkpoint" }).waitFor(WAIT);
     const handOff = actions.getByRole("button", { name: "Hand off" });
@@ -224,7 +176,7 @@ for (const width of Object.keys(WIDTHS)) {
       ["/runs/nope", "run"],
       ["/projects/nope", "project"],
     ]) {
-      await page.goto(`${proxy.url}${path}`);
+      await page.goto(`${suite.proxy.url}${path}`);
       await page.getByRole("heading", { name: `No such ${what}` }).waitFor(WAIT);
       assert.equal(await page.getByText("`nope` is not a valid id").count(), 1, `${path}: the server's reason once`);
       await screenshot(page, `${width}-no-such-${what}`);
@@ -242,7 +194,7 @@ for (const width of Object.keys(WIDTHS)) {
     await page.getByLabel("Host name").fill(name);
     await page.getByRole("button", { name: "Create enrollment token" }).click();
     const command = await page.getByTestId("enroll-command").textContent(WAIT);
-    await enrollAsShown(command, join(server.dir, name));
+    await enrollAsShown(command, join(suite.server.dir, name));
     // Enrolled but not yet running: listed, offline, without a reload.
     await page.locator(`[data-connector="${name}"]`).getByText("offline").waitFor(WAIT);
     await screenshot(page, `${width}-agents-enrolled`);
@@ -250,7 +202,7 @@ for (const width of Object.keys(WIDTHS)) {
 }
 
 test("an ended run's event stream is never called live, even while its history arrives", { timeout: 90_000 }, async () => {
-  const run = await runUntil(ids.chatty, "SUCCEEDED");
+  const run = await runUntil(suite.ids.chatty, "SUCCEEDED");
   const page = await signedIn("desktop", "/workspaces");
   // Every state the stream's label takes, from the page's first render on.
   await page.evaluate(() => {
@@ -273,8 +225,8 @@ test("an ended run's event stream is never called live, even while its history a
 for (const width of Object.keys(WIDTHS)) {
   test(`${width}: the dependency picker offers no task that would close a cycle, and a run of a waiting task is started knowingly`, { timeout: 60_000 }, async () => {
     const task = async (title) =>
-      (await api("mutation($i: CreateTaskInput!) { createTask(input: $i) { id } }", { i: { projectId: ids.project, title } })).createTask.id;
-    const waitFor = (t, d) => api("mutation($t: ID!, $d: ID!) { addTaskDependency(taskId: $t, dependsOnId: $d) { id } }", { t, d });
+      (await suite.api("mutation($i: CreateTaskInput!) { createTask(input: $i) { id } }", { i: { projectId: suite.ids.project, title } })).createTask.id;
+    const waitFor = (t, d) => suite.api("mutation($t: ID!, $d: ID!) { addTaskDependency(taskId: $t, dependsOnId: $d) { id } }", { t, d });
     // Build ← Test ← Release.
     const [build, check, release] = [await task(`Build ${width}`), await task(`Test ${width}`), await task(`Release ${width}`)];
     await waitFor(check, build);
@@ -290,7 +242,7 @@ for (const width of Object.keys(WIDTHS)) {
     assert.equal(await page.getByTestId("waits-for").count(), 0, "Build waits for nothing");
     await page.getByRole("button", { name: "Start run" }).waitFor(WAIT);
 
-    await page.goto(`${proxy.url}/tasks/${release}`);
+    await page.goto(`${suite.proxy.url}/tasks/${release}`);
     const warning = page.getByTestId("waits-for");
     await warning.getByRole("link", { name: `Test ${width}` }).waitFor(WAIT);
     await page.getByRole("button", { name: "Start anyway" }).waitFor(WAIT);
@@ -301,12 +253,12 @@ for (const width of Object.keys(WIDTHS)) {
 
 for (const width of Object.keys(WIDTHS)) {
   test(`${width}: a card shows who has the task and how its latest run went, live; search and filters narrow the board; a task is edited and deleted`, { timeout: 90_000 }, async () => {
-    const { viewer } = await api("{ viewer { id } }");
+    const { viewer } = await suite.api("{ viewer { id } }");
     const title = `Card ${width}`;
-    const { createTask } = await api("mutation($i: CreateTaskInput!) { createTask(input: $i) { id } }", {
-      i: { projectId: ids.project, title, priority: "HIGH", labels: ["web"], assigneeId: viewer.id },
+    const { createTask } = await suite.api("mutation($i: CreateTaskInput!) { createTask(input: $i) { id } }", {
+      i: { projectId: suite.ids.project, title, priority: "HIGH", labels: ["web"], assigneeId: viewer.id },
     });
-    const page = await signedIn(width, `/projects/${ids.project}`);
+    const page = await signedIn(width, `/projects/${suite.ids.project}`);
     const card = page.locator(`.task-card[data-task-id="${createTask.id}"]`);
     await card.getByText("Olive Owner").waitFor(WAIT);
     await card.getByText("High").waitFor(WAIT);
@@ -314,9 +266,9 @@ for (const width of Object.keys(WIDTHS)) {
     assert.equal(await card.locator(".latest-run").count(), 0, "no run yet");
 
     // A run starts and fails while the board is open: the card says so, and moved to In progress.
-    const { startRun } = await api("mutation($t: ID!, $a: ID!) { startRun(taskId: $t, agentId: $a, input: {}) { id } }", {
+    const { startRun } = await suite.api("mutation($t: ID!, $a: ID!) { startRun(taskId: $t, agentId: $a, input: {}) { id } }", {
       t: createTask.id,
-      a: ids.failing,
+      a: suite.ids.failing,
     });
     const latest = card.getByRole("link", { name: "Latest run: Failed" });
     await latest.waitFor(WAIT);
@@ -349,7 +301,7 @@ for (const width of Object.keys(WIDTHS)) {
     await page.getByText("urgent-fix").waitFor(WAIT);
     await page.getByRole("button", { name: "Delete task" }).click();
     await answerConfirmation(page, "Delete the task");
-    await page.waitForURL((url) => url.pathname === `/projects/${ids.project}`, WAIT);
+    await page.waitForURL((url) => url.pathname === `/projects/${suite.ids.project}`, WAIT);
     await page.locator(".task-card").first().waitFor(WAIT);
     assert.equal(await page.locator(`.task-card[data-task-id="${createTask.id}"]`).count(), 0, "the card is gone");
   });

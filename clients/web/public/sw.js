@@ -61,14 +61,22 @@ self.addEventListener("fetch", (event) => {
   );
 });
 
-self.addEventListener("notificationclick", (event) => {
-  event.notification.close();
-  const href = event.notification.data?.href ?? "/";
-  event.waitUntil(
-    self.clients.matchAll({ type: "window" }).then((windows) => {
-      const open = windows.find((w) => "focus" in w);
-      if (open) return open.navigate(href).then((w) => w?.focus());
-      return self.clients.openWindow(href);
-    }),
-  );
-});
+/**
+ * A tap on a notification, or on one of its actions ("approve", "deny"): the app shows the
+ * page its data names for that action (notices.ts), else its own page. An approval is never
+ * decided here: the page named shows the request with the decision chosen, for one confirming
+ * tap (docs/clients.md). An open window of the app goes there itself, without loading the app
+ * again (its access token lives only in its memory); without one, a new window opens there.
+ */
+async function openFromNotification(notification, action) {
+  notification.close();
+  const data = notification.data ?? {};
+  const href = data.actions?.[action] ?? data.href ?? "/";
+  const windows = await self.clients.matchAll({ type: "window", includeUncontrolled: true });
+  const open = windows.find((w) => new URL(w.url).origin === self.location.origin);
+  if (!open) return self.clients.openWindow(href);
+  open.postMessage({ type: "acc:open", href });
+  return open.focus();
+}
+
+self.addEventListener("notificationclick", (event) => event.waitUntil(openFromNotification(event.notification, event.action)));

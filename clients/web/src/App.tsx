@@ -1,6 +1,6 @@
 // The shell: one urql client per signed-in session, the navigation, the offline banner and the
 // routes.
-import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
+import { useEffect, useMemo, useRef, useState, useSyncExternalStore, type KeyboardEvent } from "react";
 import { Provider, useMutation, useQuery } from "urql";
 import { graphql } from "./gql";
 import { forget, hasSession, onSessionChange } from "./api/auth";
@@ -14,9 +14,12 @@ import {
   serverOrigin,
 } from "./api/platform";
 import { clearEvents } from "./api/eventArchive";
-import { Notifications } from "./notifications";
+import { Notifications, Toasts, onOpenRequest } from "./notifications";
 import { NotFound, useOnline } from "./ui/components";
 import { Link, match, navigate, usePath } from "./ui/router";
+import { PAGES } from "./ui/shortcuts";
+import { Keyboard, type KeyboardDialog } from "./ui/Keyboard";
+import { useFocusKeeper } from "./ui/focus";
 import { SignIn } from "./pages/SignIn";
 import { ChooseServer } from "./pages/ChooseServer";
 import { Home } from "./pages/Home";
@@ -62,6 +65,7 @@ export function App() {
   const { client, ws } = useMemo(() => makeClient(), [session, server]);
   useEffect(() => () => void ws.dispose(), [ws]);
   const keystore = useSyncExternalStore(onKeystoreError, keystoreError);
+  useEffect(() => onOpenRequest(navigate), []);
   if (server === null) return <ChooseServer onChosen={() => setServer(serverOrigin())} />;
   return (
     <Provider value={client}>
@@ -97,29 +101,32 @@ export function App() {
   );
 }
 
-const NAV = [
-  ["/", "Home"],
-  ["/workspaces", "Workspaces"],
-  ["/approvals", "Approvals"],
-  ["/agents", "Agents"],
-  ["/settings", "Settings"],
-  ["/people", "People"],
-  ["/sessions", "Sessions"],
-] as const;
-
 function Shell() {
   const path = usePath();
   const online = useOnline();
   const [{ data }] = useQuery({ query: ViewerQuery });
   const [, logout] = useMutation(LogoutMutation);
   const [menuOpen, setMenuOpen] = useState(false);
+  const [dialog, setDialog] = useState<KeyboardDialog | null>(null);
+  const menuButton = useRef<HTMLButtonElement>(null);
+  const main = useRef<HTMLElement>(null);
+  useFocusKeeper(main);
+  // Escape folds the open menu and gives the focus back to its button.
+  const closeOnEscape = (event: KeyboardEvent) => {
+    if (event.key !== "Escape" || !menuOpen) return;
+    setMenuOpen(false);
+    menuButton.current?.focus();
+  };
   const { pending } = usePendingApprovals();
   const firstPath = useRef(path);
   useEffect(() => {
     setMenuOpen(false);
     // A new page takes the focus, as a page load would, so keyboard and screen reader users
-    // start at its content rather than on the link they left.
-    if (path !== firstPath.current) document.getElementById("main")?.focus();
+    // start at its content rather than on the link they left; unless the page gave it to a part
+    // of itself already (a request opened from its notification) or a link names a part that
+    // will (`#enroll`).
+    const page = main.current;
+    if (path !== firstPath.current && !window.location.hash && !page?.contains(document.activeElement)) page?.focus();
   }, [path]);
   const signOut = async () => {
     await logout({});
@@ -135,33 +142,48 @@ function Shell() {
         <Link href="/" className="brand">
           ACC
         </Link>
-        <button type="button" className="menu" aria-expanded={menuOpen} aria-controls="nav" onClick={() => setMenuOpen(!menuOpen)}>
+        <button
+          type="button"
+          className="menu"
+          ref={menuButton}
+          aria-expanded={menuOpen}
+          aria-controls="menu-panel"
+          onClick={() => setMenuOpen(!menuOpen)}
+        >
           Menu <PendingCount count={pending.length} />
         </button>
-        <nav id="nav" className={menuOpen ? "open" : ""} aria-label="Main">
-          {NAV.map(([href, label]) => (
-            <Link key={href} href={href} aria-current={isCurrent(path, href) ? "page" : undefined}>
-              {label}
-              {href === "/approvals" && <PendingCount count={pending.length} />}
-            </Link>
-          ))}
-        </nav>
-        <div className="who">
-          <NotificationPermission />
-          <span className="muted">{data?.viewer.displayName || data?.viewer.email}</span>
-          <button type="button" onClick={signOut}>
-            Sign out
-          </button>
+        {/* On a phone the navigation and the account fold into the menu, so the header is one line. */}
+        <div id="menu-panel" className={menuOpen ? "panel open" : "panel"} onKeyDown={closeOnEscape}>
+          <nav id="nav" aria-label="Main">
+            {PAGES.map(({ href, label }) => (
+              <Link key={href} href={href} aria-current={isCurrent(path, href) ? "page" : undefined}>
+                {label}
+                {href === "/approvals" && <PendingCount count={pending.length} />}
+              </Link>
+            ))}
+          </nav>
+          <div className="who">
+            <button type="button" onClick={() => setDialog("palette")} aria-keyshortcuts="Control+K Meta+K">
+              Jump to… <kbd className="hint">Ctrl K</kbd>
+            </button>
+            <NotificationPermission />
+            <span className="muted">{data?.viewer.displayName || data?.viewer.email}</span>
+            <button type="button" onClick={signOut}>
+              Sign out
+            </button>
+          </div>
         </div>
+        <Toasts />
       </header>
       {!online && (
         <p className="offline" role="status" data-testid="offline-banner">
           Offline: showing what this device last saw. Changes are disabled until the connection returns.
         </p>
       )}
-      <main id="main" tabIndex={-1}>
+      <main id="main" tabIndex={-1} ref={main}>
         <Route path={path} />
       </main>
+      <Keyboard open={dialog} setOpen={setDialog} />
     </>
   );
 }

@@ -1,9 +1,11 @@
 // In-app notifications: a pending approval anywhere, or a run of the project in view reaching
-// its end, shows a toast (and a system notification while the page is hidden, if allowed).
-import { useCallback, useEffect, useRef, useState, useSyncExternalStore, type ReactNode } from "react";
+// its end, shows a toast (and a system notification while the page is hidden, if allowed; an
+// approval's has actions, notices.ts). A decided approval's notification is withdrawn.
+import { createContext, useCallback, useContext, useEffect, useRef, useState, useSyncExternalStore, type ReactNode } from "react";
 import { useSubscription } from "urql";
 import { graphql } from "./gql";
-import { humanize } from "./ui/components";
+import { PRODUCT, humanize } from "./ui/components";
+import { approvalNotice, approvalTag, type Notice } from "./notices";
 import { Link } from "./ui/router";
 import { TERMINAL } from "./pages/runState";
 
@@ -33,6 +35,12 @@ interface Toast {
   href: string;
 }
 
+/** The system's notifications, once the service worker runs (never in the desktop and Android apps). */
+function systemNotifications(): Promise<ServiceWorkerRegistration> | null {
+  if (!("Notification" in window) || Notification.permission !== "granted" || !navigator.serviceWorker) return null;
+  return navigator.serviceWorker.ready;
+}
+
 // The project the user looks at, so run notices follow what they are working on.
 let currentProject: string | null = null;
 const projectListeners = new Set<() => void>();
@@ -55,46 +63,78 @@ function useWatchedProject(): string | null {
   );
 }
 
+/**
+ * Calls `open` with each page the service worker asks this window to show: a notification was
+ * tapped (sw.js). The page goes there itself, keeping its session, which lives in its memory.
+ * Returns the way to stop listening.
+ */
+export function onOpenRequest(open: (href: string) => void): () => void {
+  const container = navigator.serviceWorker;
+  if (!container) return () => {};
+  const listener = (event: MessageEvent) => {
+    const href = (event.data as { type?: unknown; href?: unknown } | null)?.href;
+    if (event.data?.type === "acc:open" && typeof href === "string" && /^\/(?!\/)/.test(href)) open(href);
+  };
+  container.addEventListener("message", listener);
+  return () => container.removeEventListener("message", listener);
+}
+
+const ToastsContext = createContext<Toast[]>([]);
+
 export function Notifications({ children }: { children: ReactNode }) {
   const [toasts, setToasts] = useState<Toast[]>([]);
   const next = useRef(1);
-  const notify = useCallback((text: string, href: string) => {
+  const notify = useCallback(({ text, href, system }: Notice) => {
     const id = next.current++;
     setToasts((all) => [...all.slice(-3), { id, text, href }]);
     setTimeout(() => setToasts((all) => all.filter((t) => t.id !== id)), 8_000);
-    if (document.hidden && "Notification" in window && Notification.permission === "granted") {
-      void navigator.serviceWorker?.ready.then((registration) =>
-        registration.showNotification("Agent Control Center", { body: text, data: { href }, tag: href }),
-      );
-    }
+    if (!document.hidden) return;
+    const { title, options } = system ?? { title: PRODUCT, options: { body: text, data: { href }, tag: href } };
+    void systemNotifications()?.then((registration) => registration.showNotification(title, options));
   }, []);
   const project = useWatchedProject();
   return (
     <>
       <ApprovalNotices notify={notify} />
       {project && <RunNotices key={project} projectId={project} notify={notify} />}
-      {children}
-      <div className="toasts" role="status" aria-live="polite">
-        {toasts.map((t) => (
-          <Link key={t.id} href={t.href} className="toast">
-            {t.text}
-          </Link>
-        ))}
-      </div>
+      <ToastsContext.Provider value={toasts}>{children}</ToastsContext.Provider>
     </>
   );
 }
 
-type Notify = (text: string, href: string) => void;
+/**
+ * The notices, where the shell puts them: in its sticky header, below the menu, so that they push
+ * the page down rather than cover it (a run's log above all) and stay in view as it scrolls.
+ */
+export function Toasts() {
+  const toasts = useContext(ToastsContext);
+  return (
+    <div className="toasts" role="status" aria-live="polite">
+      {toasts.map((t) => (
+        <Link key={t.id} href={t.href} className="toast">
+          {t.text}
+        </Link>
+      ))}
+    </div>
+  );
+}
+
+type Notify = (notice: Notice) => void;
 
 function ApprovalNotices({ notify }: { notify: Notify }) {
   const seen = useRef(new Set<string>());
   const [{ data }] = useSubscription({ query: ApprovalNoticeSubscription });
   const approval = data?.approvalUpdated;
   useEffect(() => {
-    if (approval?.status === "PENDING" && !seen.current.has(approval.id)) {
+    if (!approval) return;
+    if (approval.status === "PENDING" && !seen.current.has(approval.id)) {
       seen.current.add(approval.id);
-      notify(`Approval requested: ${approval.action} (${approval.run.task.title})`, "/approvals");
+      notify(approvalNotice(approval));
+    } else if (approval.status !== "PENDING") {
+      // Decided, here or elsewhere, or gone: its notification has nothing left to ask.
+      void systemNotifications()
+        ?.then((registration) => registration.getNotifications({ tag: approvalTag(approval.id) }))
+        .then((shown) => shown.forEach((n) => n.close()));
     }
   }, [approval, notify]);
   return null;
@@ -107,7 +147,7 @@ function RunNotices({ projectId, notify }: { projectId: string; notify: Notify }
   useEffect(() => {
     if (run && TERMINAL.has(run.status) && !seen.current.has(run.id)) {
       seen.current.add(run.id);
-      notify(`Run of “${run.task.title}” ${humanize(run.status).toLowerCase()}`, `/runs/${run.id}`);
+      notify({ text: `Run of “${run.task.title}” ${humanize(run.status).toLowerCase()}`, href: `/runs/${run.id}` });
     }
   }, [run, notify]);
   return null;

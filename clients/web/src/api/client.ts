@@ -17,7 +17,7 @@ import { createClient as createWsClient, type Client as WsClient } from "graphql
 import { filter, map, merge, pipe, share, tap } from "wonka";
 import schema from "../gql/introspection";
 import { accessRefused, accessToken, currentAccessToken, refresh } from "./auth";
-import { keysFor, updates } from "./cache";
+import { liveCache } from "./cache";
 import { OFFLINE_MESSAGE } from "./errors";
 import { serverUrl, socketUrl } from "./platform";
 
@@ -123,13 +123,15 @@ export function makeClient(): { client: Client; ws: WsClient } {
       },
     },
   });
+  const cache = liveCache();
   const client = new Client({
     url: serverUrl("/graphql"),
     requestPolicy: "cache-and-network",
     exchanges: [
       resyncOnReconnect,
       refuseOfflineWrites,
-      offlineExchange({ schema, storage: cacheStorage(), keys: keysFor(schema), updates }),
+      offlineExchange({ schema, storage: cacheStorage(), ...cache.config }),
+      cache.askAgainWhenBehind,
       auth,
       fetchExchange,
       subscriptionExchange({

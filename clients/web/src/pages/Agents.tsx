@@ -1,12 +1,15 @@
-// Connectors and their agents per workspace, online status live, and enrollment tokens with the
-// exact `acc-connector enroll` command to run on the agent host.
-import { useState, type FormEvent } from "react";
+// Connectors and their agents per workspace, online status live, and enrollment: a token with
+// the exact `acc-connector enroll` command, a configuration to paste and the command that starts
+// the connector on the agent host, then whether the host came online.
+import { useEffect, useRef, useState, type FormEvent } from "react";
 import { useMutation, useQuery, useSubscription } from "urql";
 import { graphql } from "../gql";
 import { serverOrigin } from "../api/platform";
-import { Action, Badge, Confirm, ErrorBox, Loading, Status, When, humanize, usePageTitle } from "../ui/components";
+import { Action, Badge, Confirm, ErrorBox, Loading, Status, Table, When, humanize, usePageTitle } from "../ui/components";
+import { Link } from "../ui/router";
 import { WorkspacesQuery } from "./Workspaces";
 import { AgentsQuery } from "./TaskDetail";
+import { CONFIG_FILE, connectorConfig, runCommand } from "./onboarding";
 
 export const ConnectorFieldsFragment = graphql(`
   fragment ConnectorFields on Connector {
@@ -94,7 +97,11 @@ export function Agents() {
           </select>
         </label>
       )}
-      {data && !workspace && <p className="muted">Create a workspace first.</p>}
+      {data && !workspace && (
+        <p className="muted">
+          Connectors belong to a workspace: <Link href="/workspaces">create a workspace</Link> first.
+        </p>
+      )}
       {workspace && (
         <WorkspaceAgents key={workspace.id} workspaceId={workspace.id} projectId={workspace.projects.nodes[0]?.id ?? null} />
       )}
@@ -148,7 +155,7 @@ function WorkspaceAgents({ workspaceId, projectId }: { workspaceId: string; proj
             </li>
           ))}
         </ul>
-        <Enroll workspaceId={workspaceId} />
+        <Enroll workspaceId={workspaceId} connectors={data?.connectors ?? []} boardHref={projectId && `/projects/${projectId}`} />
       </article>
       {projectId && <AgentList projectId={projectId} />}
     </>
@@ -162,61 +169,68 @@ function AgentList({ projectId }: { projectId: string }) {
       <h2>Agents</h2>
       <ErrorBox error={error} />
       {data?.agents.length === 0 && <p className="muted">No agents yet: they appear when a connector offers them.</p>}
-      <div className="table-wrap">
-        <table>
-          <thead>
-            <tr>
-              <th>Agent</th>
-              <th>Connector</th>
-              <th>Adapter</th>
-              <th>Capabilities</th>
-              <th>Status</th>
-            </tr>
-          </thead>
-          <tbody>
-            {data?.agents.map((a) => (
-              <tr key={a.id} data-agent={a.name}>
-                <td>{a.name}</td>
-                <td>{a.connector.name}</td>
-                <td>
-                  {a.adapter} {a.adapterVersion}
-                  {a.runtimeVersion && <span className="muted"> · runtime {a.runtimeVersion}</span>}
-                </td>
-                <td>
-                  {a.capabilities.map((c) => (
-                    <Badge key={c}>{humanize(c)}</Badge>
-                  ))}
-                </td>
-                <td>
-                  <Status of={a.online ? "ONLINE" : "OFFLINE"} />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <Table
+        rows={data?.agents ?? []}
+        rowKey={(a) => a.id}
+        rowData={(a) => ({ "data-agent": a.name })}
+        columns={[
+          { head: "Agent", cell: (a) => a.name },
+          { head: "Connector", cell: (a) => a.connector.name },
+          {
+            head: "Adapter",
+            cell: (a) => (
+              <>
+                {a.adapter} {a.adapterVersion}
+                {a.runtimeVersion && <span className="muted"> · runtime {a.runtimeVersion}</span>}
+              </>
+            ),
+          },
+          { head: "Capabilities", cell: (a) => a.capabilities.map((c) => <Badge key={c}>{humanize(c)}</Badge>) },
+          { head: "Status", cell: (a) => <Status of={a.online ? "ONLINE" : "OFFLINE"} /> },
+        ]}
+      />
     </article>
   );
 }
 
-function Enroll({ workspaceId }: { workspaceId: string }) {
+/**
+ * The three steps on the agent host, each ready to paste: enroll with a new single-use token,
+ * save the connector's configuration (onboarding.ts), start it; then, live, whether it came.
+ */
+function Enroll({
+  workspaceId,
+  connectors,
+  boardHref,
+}: {
+  workspaceId: string;
+  connectors: readonly { name: string; online: boolean; revokedAt?: string | null }[];
+  boardHref: string | null;
+}) {
   const [{ data, fetching, error }, create] = useMutation(CreateEnrollmentTokenMutation);
   const [name, setName] = useState("");
   const [minutes, setMinutes] = useState(15);
-  const [copied, setCopied] = useState(false);
+  // Links that lead here to enroll a host (ENROLL_HREF) start at the form.
+  const hostName = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    if (window.location.hash !== "#enroll") return;
+    hostName.current?.scrollIntoView({ block: "center" });
+    hostName.current?.focus();
+  }, []);
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    setCopied(false);
     void create({ workspaceId, name, expiresIn: minutes * 60 });
   };
   const created = data?.createEnrollmentToken;
-  const command = created ? enrollCommand(serverOrigin(), created.token, created.enrollmentToken.name) : null;
   return (
-    <div className="stack">
+    <div className="stack" id="enroll">
       <h3>Enroll a connector</h3>
+      <p className="muted small">
+        On a machine where agents run, with <code>acc-connector</code> installed: enroll it with a token made here, give it a
+        configuration, and start it.
+      </p>
       <form onSubmit={submit} className="inline" aria-label="Create enrollment token">
         <label>
-          Host name <input required value={name} onChange={(e) => setName(e.target.value)} placeholder="build-host-1" />
+          Host name <input ref={hostName} required value={name} onChange={(e) => setName(e.target.value)} placeholder="build-host-1" />
         </label>
         <label>
           Valid for (minutes){" "}
@@ -227,21 +241,74 @@ function Enroll({ workspaceId }: { workspaceId: string }) {
         </Action>
       </form>
       <ErrorBox error={error} />
-      {command && created && (
-        <div className="stack">
-          <p>
-            Run this on the agent host before <When at={created.enrollmentToken.expiresAt} />. The token works once and is
-            shown only now.
-          </p>
-          <pre className="command" data-testid="enroll-command">{command}</pre>
-          <button
-            type="button"
-            onClick={() => navigator.clipboard.writeText(command).then(() => setCopied(true))}
-          >
-            {copied ? "Copied" : "Copy command"}
-          </button>
-        </div>
+      {created && (
+        <ol className="stack enroll-steps" key={created.token}>
+          <li className="stack">
+            <p>
+              Enroll the host. The token expires <When at={created.enrollmentToken.expiresAt} />, works once and is shown only
+              now.
+            </p>
+            <Copyable testId="enroll-command" what="enroll command" text={enrollCommand(serverOrigin(), created.token, created.enrollmentToken.name)} />
+          </li>
+          <li className="stack">
+            <p>
+              In the same directory, save this as <code>{CONFIG_FILE}</code>. Its example agent asks before it acts, so your
+              first run shows you an approval.
+            </p>
+            <Copyable testId="connector-config" what="configuration" text={connectorConfig()} file />
+          </li>
+          <li className="stack">
+            <p>Start the connector there, and leave it running:</p>
+            <Copyable testId="connector-run-command" what="run command" text={runCommand} />
+          </li>
+        </ol>
       )}
+      {created && <EnrollmentState name={created.enrollmentToken.name} connectors={connectors} boardHref={boardHref} />}
+    </div>
+  );
+}
+
+/** How far the host just given a token got, as its connector appears and comes online. */
+function EnrollmentState({
+  name,
+  connectors,
+  boardHref,
+}: {
+  name: string;
+  connectors: readonly { name: string; online: boolean; revokedAt?: string | null }[];
+  boardHref: string | null;
+}) {
+  const connector = connectors.find((c) => c.name === name && !c.revokedAt);
+  return (
+    <p className="notice" role="status" data-testid="enrollment-state" data-state={connector ? (connector.online ? "online" : "enrolled") : "waiting"}>
+      {!connector ? (
+        <>Waiting for {name} to enroll…</>
+      ) : !connector.online ? (
+        <>{name} is enrolled. Waiting for it to start…</>
+      ) : (
+        <>
+          {name} is online: its agents are listed below.{" "}
+          {boardHref && <Link href={boardHref}>Next: add a task and start a run</Link>}
+        </>
+      )}
+    </p>
+  );
+}
+
+/**
+ * Text to paste elsewhere, and a button that copies it. A `file` keeps its lines whole and
+ * scrolls sideways instead, by keyboard too.
+ */
+function Copyable({ text, what, testId, file = false }: { text: string; what: string; testId: string; file?: boolean }) {
+  const [copied, setCopied] = useState(false);
+  return (
+    <div className="stack copyable">
+      <pre className={file ? "command config" : "command"} data-testid={testId} tabIndex={file ? 0 : undefined}>
+        {text}
+      </pre>
+      <button type="button" onClick={() => navigator.clipboard.writeText(text).then(() => setCopied(true))}>
+        {copied ? "Copied" : `Copy ${what}`}
+      </button>
     </div>
   );
 }

@@ -1,11 +1,13 @@
 // The approvals inbox: what agents ask before they act, across every project the user can
-// read, live; each is approved or denied with a reason.
-import { useState } from "react";
+// read, live; each is approved or denied with a reason, and the focus moves on to the next. A
+// request opened from its notification comes first, with the decision tapped there to confirm.
+import { useEffect, useRef, useState } from "react";
 import { useMutation, useQuery, type CombinedError } from "urql";
 import { graphql } from "../gql";
 import type { ApprovalDecision, ApprovalItemFragment } from "../gql/graphql";
 import { Action, ErrorBox, Loading, When, usePageTitle } from "../ui/components";
-import { Link } from "../ui/router";
+import { Link, navigate, useSearch } from "../ui/router";
+import { chosenInNotification } from "../notices";
 
 export const ApprovalItemFragmentDoc = graphql(`
   fragment ApprovalItem on Approval {
@@ -81,15 +83,33 @@ export function usePendingApprovals() {
 export function Approvals() {
   usePageTitle("Approvals");
   const { pending: open, loaded, fetching, error, refetch } = usePendingApprovals();
+  // A request opened from its notification (notices.ts): first, with the decision chosen there.
+  const { approvalId: opened, decision: chosen } = chosenInNotification(useSearch());
   // Requests the server said were already closed: they leave at once, before the list's refetch.
   const [closed, setClosed] = useState<{ ids: string[]; notice: string | null }>({ ids: [], notice: null });
-  const pending = open.filter((a) => !closed.ids.includes(a.id));
+  const pending = open.filter((a) => !closed.ids.includes(a.id)).sort((a, b) => Number(b.id === opened) - Number(a.id === opened));
   const onClosed = (approval: ApprovalItemFragment, status: string) => {
     setClosed(({ ids }) => ({
       ids: [...ids, approval.id],
       notice: `“${approval.action}” (${approval.run.task.title}) was already ${status}, so your decision was not applied. It has left the list.`,
     }));
     refetch({ requestPolicy: "network-only" });
+  };
+  // The card that was decided leaves; the focus goes to the one that takes its place, so that a
+  // keyboard goes on down the list instead of starting again from the top of the page.
+  const [leaving, setLeaving] = useState<{ id: string; index: number } | null>(null);
+  const list = useRef<HTMLUListElement>(null);
+  const empty = useRef<HTMLParagraphElement>(null);
+  useEffect(() => {
+    if (!leaving || pending.some((a) => a.id === leaving.id)) return;
+    const cards = list.current?.querySelectorAll<HTMLElement>(":scope > li") ?? [];
+    (cards[Math.min(leaving.index, cards.length - 1)] ?? empty.current)?.focus();
+    setLeaving(null);
+  });
+  const decided = (approval: ApprovalItemFragment, index: number) => {
+    setLeaving({ id: approval.id, index });
+    // Decided: a reload of this address must not offer the notification's choice again.
+    if (approval.id === opened) navigate("/approvals", { replace: true });
   };
   return (
     <section className="stack">
@@ -101,29 +121,58 @@ export function Approvals() {
           {closed.notice}
         </p>
       )}
+      {opened && loaded && !leaving && !pending.some((a) => a.id === opened) && (
+        <p className="notice" role="status" data-testid="approval-gone">
+          The request you opened no longer waits for a decision: it was decided, cancelled or it expired.
+        </p>
+      )}
       {fetching && !loaded && <Loading what="approvals" />}
-      {loaded && pending.length === 0 && <p data-testid="approvals-empty">Nothing waits for a decision.</p>}
-      <ul className="stack plain" aria-label="Pending approvals">
-        {pending.map((approval) => (
-          <ApprovalCard key={approval.id} approval={approval} onClosed={(status) => onClosed(approval, status)} />
+      {loaded && pending.length === 0 && (
+        <p data-testid="approvals-empty" tabIndex={-1} ref={empty}>
+          Nothing waits for a decision.
+        </p>
+      )}
+      <ul className="stack plain" aria-label="Pending approvals" ref={list}>
+        {pending.map((approval, index) => (
+          <ApprovalCard
+            key={approval.id}
+            approval={approval}
+            chosen={approval.id === opened ? (chosen ?? "OPEN") : null}
+            onDecided={() => decided(approval, index)}
+            onClosed={(status) => {
+              decided(approval, index);
+              onClosed(approval, status);
+            }}
+          />
         ))}
       </ul>
     </section>
   );
 }
 
+const DECISIONS: { decision: ApprovalDecision; label: string; tone: string }[] = [
+  { decision: "APPROVE", label: "Approve", tone: "primary" },
+  { decision: "DENY", label: "Deny", tone: "danger" },
+];
+
 /**
  * One request, approved or denied here with a reason: in the inbox, and on its run's page, which
- * (`onRunPage`) leaves out where it comes from.
+ * (`onRunPage`) leaves out where it comes from. A request opened from its notification is
+ * `chosen`: in view and focused, and with the decision tapped there, that decision's button is the
+ * one confirming tap.
  */
 export function ApprovalCard({
   approval,
   onClosed,
+  onDecided,
   onRunPage = false,
+  chosen = null,
 }: {
   approval: ApprovalItemFragment;
   onClosed: (status: string) => void;
+  onDecided?: () => void;
   onRunPage?: boolean;
+  chosen?: ApprovalDecision | "OPEN" | null;
 }) {
   const [{ fetching, error, operation }, decide] = useMutation(DecideMutation);
   const [reason, setReason] = useState("");
@@ -131,11 +180,19 @@ export function ApprovalCard({
     const result = await decide({ approvalId: approval.id, decision, reason: reason || null });
     const status = alreadyClosed(result.error);
     if (status) onClosed(status);
+    else if (result.data) onDecided?.();
   };
-  const deciding = (decision: ApprovalDecision) => fetching && operation?.variables.decision === decision;
+  const card = useRef<HTMLLIElement>(null);
+  const confirm = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (!chosen) return;
+    card.current?.scrollIntoView({ block: "center" });
+    (chosen === "OPEN" ? card.current : confirm.current)?.focus({ preventScroll: true });
+  }, [chosen]);
   const task = approval.run.task;
+  const chosenDecision = DECISIONS.find((d) => d.decision === chosen);
   return (
-    <li className="card stack approval" data-approval-id={approval.id}>
+    <li className="card stack approval" data-approval-id={approval.id} tabIndex={-1} ref={card} data-chosen={chosen ?? undefined}>
       <p>
         <strong>{approval.run.agent?.name ?? "An agent"}</strong> wants to run <code className="action">{approval.action}</code>
       </p>
@@ -156,13 +213,24 @@ export function ApprovalCard({
         Reason (sent to the agent)
         <input value={reason} onChange={(e) => setReason(e.target.value)} />
       </label>
+      {chosenDecision && (
+        <p className="notice" data-testid="chosen-decision">
+          You chose <strong>{chosenDecision.label}</strong> in a notification. Tap it below to confirm.
+        </p>
+      )}
       <div className="inline">
-        <Action busy={deciding("APPROVE")} disabled={fetching} onClick={() => send("APPROVE")} className="primary">
-          Approve
-        </Action>
-        <Action busy={deciding("DENY")} disabled={fetching} onClick={() => send("DENY")} className="danger">
-          Deny
-        </Action>
+        {DECISIONS.map((d) => (
+          <Action
+            key={d.decision}
+            busy={fetching && operation?.variables.decision === d.decision}
+            disabled={fetching}
+            onClick={() => send(d.decision)}
+            className={chosen === d.decision ? `${d.tone} chosen` : d.tone}
+            ref={chosen === d.decision ? confirm : undefined}
+          >
+            {d.label}
+          </Action>
+        ))}
       </div>
       <ErrorBox error={error} />
     </li>

@@ -1,7 +1,7 @@
 // A project's task board: a column per status, cards dragged between columns (or moved with the
 // status menu on each card, from a keyboard or a phone), live through `taskEvents`. Cards show
 // priority, labels, criteria, assignee and the latest run; search and filters narrow them.
-import { useState, type DragEvent, type FormEvent } from "react";
+import { useEffect, useState, type DragEvent, type FormEvent } from "react";
 import { useMutation, useQuery, useSubscription } from "urql";
 import { graphql } from "../gql";
 import type { TaskCardFragment as Card, TaskPriority, TaskStatus } from "../gql/graphql";
@@ -38,6 +38,8 @@ export const TaskCardFragment = graphql(`
     latestRun {
       id
       status
+      # With its status always, so that an older answer does not win over a newer update (api/cache.ts).
+      updatedAt
     }
   }
 `);
@@ -112,6 +114,18 @@ export function Board({ projectId }: { projectId: string }) {
   const moveTo = (task: Card, status: TaskStatus) => {
     if (task.status !== status) void move({ id: task.id, expectedRevision: task.revision, status });
   };
+  // A card moved with its status menu is drawn again in its new column: the focus follows it
+  // there, so that a keyboard stays on the card it just moved.
+  const [following, setFollowing] = useState<{ id: string; status: TaskStatus } | null>(null);
+  useEffect(() => {
+    if (!following) return;
+    const menu = document.querySelector<HTMLSelectElement>(
+      `.column[data-status="${following.status}"] .task-card[data-task-id="${CSS.escape(following.id)}"] select`,
+    );
+    if (!menu) return;
+    menu.focus();
+    setFollowing(null);
+  });
   const drop = (event: DragEvent, status: TaskStatus) => {
     event.preventDefault();
     setOver(null);
@@ -159,7 +173,14 @@ export function Board({ projectId }: { projectId: string }) {
               {tasks
                 .filter((t) => t.status === status)
                 .map((task) => (
-                  <TaskCard key={task.id} task={task} onMove={(s) => moveTo(task, s)} />
+                  <TaskCard
+                    key={task.id}
+                    task={task}
+                    onMove={(s) => {
+                      setFollowing({ id: task.id, status: s });
+                      moveTo(task, s);
+                    }}
+                  />
                 ))}
             </ul>
           </div>
@@ -245,6 +266,7 @@ function Filters({ tasks, filter, onChange }: { tasks: Card[]; filter: BoardFilt
       <input
         type="search"
         aria-label="Search tasks"
+        data-shortcut="search"
         placeholder="Search titles and labels"
         value={filter.search}
         onChange={(e) => onChange({ ...filter, search: e.target.value })}
@@ -280,7 +302,7 @@ function NewTask({ projectId }: { projectId: string }) {
   };
   return (
     <form onSubmit={submit} className="inline" aria-label="New task">
-      <input aria-label="Task title" placeholder="New task" required value={title} onChange={(e) => setTitle(e.target.value)} />
+      <input aria-label="Task title" placeholder="New task" data-shortcut="new" required value={title} onChange={(e) => setTitle(e.target.value)} />
       <Action type="submit" busy={fetching}>
         Add task
       </Action>

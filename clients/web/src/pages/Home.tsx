@@ -2,7 +2,7 @@
 // approvals waiting for a decision, runs in progress, tasks whose latest run failed, connectors
 // offline. Live through the subscriptions the other pages use, and asked again after a reconnect
 // like every list on screen (api/client.ts).
-import type { ReactNode } from "react";
+import { useCallback, type ReactNode } from "react";
 import { useQuery, useSubscription } from "urql";
 import { graphql } from "../gql";
 import type { HomeRunFragment, RunStatus, RunSummaryFragment } from "../gql/graphql";
@@ -12,6 +12,7 @@ import { usePendingApprovals } from "./Approvals";
 import { ConnectorStatusSubscription } from "./Agents";
 import { RunUpdatedSubscription } from "./TaskDetail";
 import { WorkspacesQuery } from "./Workspaces";
+import { GettingStarted } from "./GettingStarted";
 import { TERMINAL } from "./runState";
 
 const AllConnectorsQuery = graphql(`
@@ -68,8 +69,12 @@ const newestFirst = (a: RunSummaryFragment, b: RunSummaryFragment) => b.updatedA
 export function Home() {
   usePageTitle("Home");
   const approvals = usePendingApprovals();
-  const [{ data: spaces, error }] = useQuery({ query: WorkspacesQuery });
-  const [{ data: connectorList, error: connectorError }] = useQuery({ query: AllConnectorsQuery });
+  const [{ data: spaces, error }, refetchSpaces] = useQuery({ query: WorkspacesQuery });
+  const [{ data: connectorList, error: connectorError }, refetchConnectors] = useQuery({ query: AllConnectorsQuery });
+  const askAgain = useCallback(() => {
+    refetchSpaces({ requestPolicy: "network-only" });
+    refetchConnectors({ requestPolicy: "network-only" });
+  }, [refetchSpaces, refetchConnectors]);
   const workspaces = spaces?.workspaces.nodes ?? [];
   const projects = workspaces.flatMap((w) => w.projects.nodes.map((p) => p.id));
   const [{ data: runs, error: runsError }] = useQuery({
@@ -95,6 +100,7 @@ export function Home() {
         <ConnectorsLive key={w.id} workspaceId={w.id} />
       ))}
       <ErrorBox error={error ?? approvals.error ?? connectorError ?? runsError} />
+      <GettingStarted workspaces={spaces ? workspaces : null} connectors={connectorList?.connectors ?? null} onReturn={askAgain} />
       <div className="grid-2">
         <Needs
           id="home-approvals"

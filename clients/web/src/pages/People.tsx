@@ -3,7 +3,7 @@
 import { useState } from "react";
 import { useMutation, useQuery } from "urql";
 import { graphql } from "../gql";
-import { Action, Confirm, ErrorBox, Loading, Status, humanize, usePageTitle } from "../ui/components";
+import { Action, Confirm, ErrorBox, Loading, Status, Table, humanize, usePageTitle } from "../ui/components";
 
 const PeopleQuery = graphql(`
   query People {
@@ -63,53 +63,38 @@ export function People() {
         </p>
       )}
       {fetching && !data && <Loading what="people" />}
-      <div className="table-wrap">
-        <table>
-          <thead>
-            <tr>
-              <th>Name</th>
-              <th>Email</th>
-              <th>Roles</th>
-              <th>State</th>
-              <th />
-            </tr>
-          </thead>
-          <tbody>
-            {data?.users.nodes.map((u) => {
+      <Table
+        rows={data?.users.nodes ?? []}
+        rowKey={(u) => u.id}
+        columns={[
+          { head: "Name", cell: (u) => u.displayName },
+          { head: "Email", cell: (u) => u.email },
+          { head: "Roles", cell: (u) => [...new Set(u.roleBindings.map((b) => humanize(b.role)))].join(", ") || "—" },
+          { head: "State", cell: (u) => <Status of={u.disabled ? "DISABLED" : "ACTIVE"} /> },
+          {
+            head: "",
+            cell: (u) => {
               const busy = changing.fetching && changing.operation?.variables.id === u.id;
-              const roles = [...new Set(u.roleBindings.map((b) => humanize(b.role)))].join(", ");
-              return (
-                <tr key={u.id}>
-                  <td>{u.displayName}</td>
-                  <td>{u.email}</td>
-                  <td>{roles || "—"}</td>
-                  <td>
-                    <Status of={u.disabled ? "DISABLED" : "ACTIVE"} />
-                  </td>
-                  <td>
-                    {u.id !== data.viewer.id &&
-                      (u.disabled ? (
-                        <Action busy={busy} onClick={() => enable(u.id)}>
-                          Enable
-                        </Action>
-                      ) : (
-                        <Confirm
-                          label="Disable"
-                          question={`Disable ${u.email}?`}
-                          consequence="Their sessions end now, on every device, and they cannot sign in until enabled again."
-                          confirm="Disable the account"
-                          keep="Keep the account"
-                          busy={busy}
-                          onConfirm={() => disable(u.id, u.email)}
-                        />
-                      ))}
-                  </td>
-                </tr>
+              if (u.id === data?.viewer.id) return null;
+              return u.disabled ? (
+                <Action busy={busy} onClick={() => enable(u.id)}>
+                  Enable
+                </Action>
+              ) : (
+                <Confirm
+                  label="Disable"
+                  question={`Disable ${u.email}?`}
+                  consequence="Their sessions end now, on every device, and they cannot sign in until enabled again."
+                  confirm="Disable the account"
+                  keep="Keep the account"
+                  busy={busy}
+                  onConfirm={() => disable(u.id, u.email)}
+                />
               );
-            })}
-          </tbody>
-        </table>
-      </div>
+            },
+          },
+        ]}
+      />
       {data?.users.pageInfo.hasNextPage && <p className="muted">Showing the first 100 people.</p>}
     </section>
   );

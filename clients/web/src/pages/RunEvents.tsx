@@ -109,6 +109,7 @@ export function RunEvents({
           type="search"
           className="grow"
           aria-label="Search the log"
+          data-shortcut="search"
           placeholder="Search the log"
           value={query}
           onChange={(e) => setQuery(e.target.value)}
@@ -130,7 +131,7 @@ export function RunEvents({
           Download JSON lines
         </button>
       </div>
-      <div className="event-scroller" ref={scroller} onScroll={onScroll} tabIndex={0} aria-label="Run events">
+      <div className="event-scroller" ref={scroller} onScroll={onScroll} tabIndex={0} role="region" aria-label="Run events" data-virtual>
         <div style={{ height: virtualizer.getTotalSize(), position: "relative" }}>
           {virtualizer.getVirtualItems().map((item) => {
             const line = shown[item.index];

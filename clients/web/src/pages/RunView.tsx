@@ -220,7 +220,8 @@ function RunActions({ run, projectId }: { run: Run; projectId: string }) {
     if (result.data) navigate(`/runs/${result.data.startRun.id}`);
   };
   return (
-    <div className="card stack" data-testid="run-actions">
+    // Focusable, so that the focus stays here while an action's outcome offers nothing (ui/focus.ts).
+    <div className="card stack" data-testid="run-actions" tabIndex={-1}>
       <div className="inline">
         {offer.again && (
           <Action busy={starting.fetching} onClick={again} className="primary">

@@ -3,7 +3,7 @@
 import { useMutation, useQuery } from "urql";
 import { graphql } from "../gql";
 import { forget } from "../api/auth";
-import { Badge, Confirm, ErrorBox, Loading, Status, When, usePageTitle } from "../ui/components";
+import { Badge, Confirm, ErrorBox, Loading, Status, Table, When, usePageTitle } from "../ui/components";
 
 const SessionsQuery = graphql(`
   query Sessions {
@@ -45,60 +45,51 @@ export function Sessions() {
       <h1>Sessions</h1>
       <ErrorBox error={error ?? revoking.error} />
       {fetching && !data && <Loading what="sessions" />}
-      <div className="table-wrap">
-        <table>
-          <thead>
-            <tr>
-              <th>Device</th>
-              <th>Address</th>
-              <th>Signed in</th>
-              <th>Last used</th>
-              <th>State</th>
-              <th />
-            </tr>
-          </thead>
-          <tbody>
-            {data?.sessions.nodes.map((s) => (
-              <tr key={s.id}>
-                <td>
-                  {s.deviceName} {s.current && <Badge accent>this device</Badge>}
-                </td>
-                <td>{s.clientAddress ?? "—"}</td>
-                <td>
-                  <When at={s.createdAt} />
-                </td>
-                <td>
-                  <When at={s.lastUsedAt} />
-                </td>
-                <td>
-                  {s.revokedAt ? (
-                    <Status of="REVOKED">Revoked{s.revokedReason && s.revokedReason !== "revoked" ? `: ${s.revokedReason}` : ""}</Status>
-                  ) : (
-                    <Status of="ACTIVE" />
-                  )}
-                </td>
-                <td>
-                  {!s.revokedAt && (
-                    <Confirm
-                      label="Revoke"
-                      question={s.current ? "Sign this device out?" : `Revoke the session of ${s.deviceName}?`}
-                      consequence={
-                        s.current
-                          ? "This session ends now and this device has to sign in again."
-                          : "That device is signed out at once and has to sign in again. This cannot be undone."
-                      }
-                      confirm="Revoke the session"
-                      keep="Keep it"
-                      busy={revoking.fetching && revoking.operation?.variables.id === s.id}
-                      onConfirm={() => revokeOne(s.id, s.current)}
-                    />
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <Table
+        rows={data?.sessions.nodes ?? []}
+        rowKey={(s) => s.id}
+        columns={[
+          {
+            head: "Device",
+            cell: (s) => (
+              <>
+                {s.deviceName} {s.current && <Badge accent>this device</Badge>}
+              </>
+            ),
+          },
+          { head: "Address", cell: (s) => s.clientAddress ?? "—" },
+          { head: "Signed in", cell: (s) => <When at={s.createdAt} /> },
+          { head: "Last used", cell: (s) => <When at={s.lastUsedAt} /> },
+          {
+            head: "State",
+            cell: (s) =>
+              s.revokedAt ? (
+                <Status of="REVOKED">Revoked{s.revokedReason && s.revokedReason !== "revoked" ? `: ${s.revokedReason}` : ""}</Status>
+              ) : (
+                <Status of="ACTIVE" />
+              ),
+          },
+          {
+            head: "",
+            cell: (s) =>
+              !s.revokedAt && (
+                <Confirm
+                  label="Revoke"
+                  question={s.current ? "Sign this device out?" : `Revoke the session of ${s.deviceName}?`}
+                  consequence={
+                    s.current
+                      ? "This session ends now and this device has to sign in again."
+                      : "That device is signed out at once and has to sign in again. This cannot be undone."
+                  }
+                  confirm="Revoke the session"
+                  keep="Keep it"
+                  busy={revoking.fetching && revoking.operation?.variables.id === s.id}
+                  onConfirm={() => revokeOne(s.id, s.current)}
+                />
+              ),
+          },
+        ]}
+      />
     </section>
   );
 }

@@ -4,7 +4,7 @@
 import { useEffect, useState, type FormEvent } from "react";
 import { useMutation, useQuery } from "urql";
 import { graphql } from "../gql";
-import { Action, Badge, ErrorBox, Loading, usePageTitle } from "../ui/components";
+import { Action, Badge, ErrorBox, Loading, Table, usePageTitle } from "../ui/components";
 import { WorkspacesQuery } from "./Workspaces";
 import { ViewerQuery } from "../api/viewer";
 import { knownRows, patchFor, type Entry } from "./settingsForm";
@@ -117,36 +117,19 @@ function ScopeSettings({ scopeId }: { scopeId: string }) {
       <article className="card stack">
         <h2>In force here</h2>
         {settings?.entries.length === 0 && <p className="muted">Nothing is set at this scope or above it.</p>}
-        <div className="table-wrap">
-          <table>
-            <thead>
-              <tr>
-                <th>Key</th>
-                <th>Value</th>
-                <th>From</th>
-              </tr>
-            </thead>
-            <tbody>
-              {settings?.entries.map((e) => (
-                <tr key={e.key}>
-                  <td>
-                    <code>{e.key}</code>
-                  </td>
-                  <td>
-                    <code>{JSON.stringify(e.value)}</code>
-                  </td>
-                  <td>
-                    {e.sourceScopeId === scopeId ? (
-                      <Badge accent>this {e.sourceScopeKind}</Badge>
-                    ) : (
-                      <Badge>inherited from {e.sourceScopeKind}</Badge>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <Table
+          rows={settings?.entries ?? []}
+          rowKey={(e) => e.key}
+          columns={[
+            { head: "Key", cell: (e) => <code>{e.key}</code> },
+            { head: "Value", cell: (e) => <code>{JSON.stringify(e.value)}</code> },
+            {
+              head: "From",
+              cell: (e) =>
+                e.sourceScopeId === scopeId ? <Badge accent>this {e.sourceScopeKind}</Badge> : <Badge>inherited from {e.sourceScopeKind}</Badge>,
+            },
+          ]}
+        />
         <p className="muted small">Inheritance: {settings?.layers.map((l) => `${l.scopeKind} (revision ${l.revision})`).join(" → ")}</p>
       </article>
       <details className="card">

@@ -1,5 +1,5 @@
-// One task: its status, dependencies, acceptance criteria checklist, and its runs, where a new
-// run is started.
+// One task: its status, its runs, where a new run is started (first, as the page's purpose),
+// its dependencies and acceptance criteria checklist.
 import { useState, type FormEvent } from "react";
 import { useMutation, useQuery, useSubscription } from "urql";
 import { graphql } from "../gql";
@@ -9,6 +9,7 @@ import { Link, navigate } from "../ui/router";
 import { STATUSES, UpdateTaskStatusMutation } from "./Board";
 import { useCurrentProject } from "../notifications";
 import { dependencyCandidates, openDependencies } from "./taskGraph";
+import { ENROLL_HREF } from "./onboarding";
 
 const TaskQuery = graphql(`
   query Task($id: ID!) {
@@ -211,6 +212,24 @@ export function TaskDetail({ taskId }: { taskId: string }) {
           <Badge key={l}>{l}</Badge>
         ))}
       </div>
+      {/* Running the task is what this page is for: on a phone too, it is on the first screen. */}
+      <article className="card stack" aria-labelledby="runs-title">
+        <h2 id="runs-title">Runs</h2>
+        {projectId && <RunsLive projectId={projectId} />}
+        {projectId && <StartRun taskId={task.id} projectId={projectId} waitsFor={openDependencies(task.dependencies)} />}
+        <ul className="runs">
+          {task.runs.map((run) => (
+            <li key={run.id}>
+              <Link href={`/runs/${run.id}`}>
+                Run started <When at={run.createdAt} />
+              </Link>{" "}
+              <Status of={run.status} /> {run.agent && <span className="muted">on {run.agent.name}</span>}
+              {run.statusReason && <p className="muted">{run.statusReason}</p>}
+            </li>
+          ))}
+          {task.runs.length === 0 && <li className="muted">No runs yet.</li>}
+        </ul>
+      </article>
       {task.description && <p className="description">{task.description}</p>}
 
       <div className="grid-2">
@@ -260,24 +279,6 @@ export function TaskDetail({ taskId }: { taskId: string }) {
           </ul>
         </article>
       </div>
-
-      <article className="card stack">
-        <h2>Runs</h2>
-        {projectId && <RunsLive projectId={projectId} />}
-        <ul className="runs">
-          {task.runs.map((run) => (
-            <li key={run.id}>
-              <Link href={`/runs/${run.id}`}>
-                Run started <When at={run.createdAt} />
-              </Link>{" "}
-              <Status of={run.status} /> {run.agent && <span className="muted">on {run.agent.name}</span>}
-              {run.statusReason && <p className="muted">{run.statusReason}</p>}
-            </li>
-          ))}
-          {task.runs.length === 0 && <li className="muted">No runs yet.</li>}
-        </ul>
-        {projectId && <StartRun taskId={task.id} projectId={projectId} waitsFor={openDependencies(task.dependencies)} />}
-      </article>
     </section>
   );
 }
@@ -428,6 +429,22 @@ function StartRun({ taskId, projectId, waitsFor }: { taskId: string; projectId: 
     const result = await start({ taskId, agentId: agentId || null, input: objective ? { objective } : null });
     if (result.data) navigate(`/runs/${result.data.startRun.id}`);
   };
+  // A run with no agent to take it would only wait (blocked): the way forward is an agent.
+  if (data && !data.agents.some((a) => a.online)) {
+    return (
+      <div className="notice stack" data-testid="no-agent-online">
+        <p>
+          {data.agents.length === 0 ? "No agent can take a run of this project yet." : "None of this project's agents is online."} A run
+          needs an agent host connected to the workspace.
+        </p>
+        <p>
+          <Link href={ENROLL_HREF} className="button primary">
+            Connect an agent host
+          </Link>
+        </p>
+      </div>
+    );
+  }
   return (
     <form onSubmit={submit} className="stack" aria-label="Start a run">
       <div className="inline">

@@ -85,7 +85,7 @@ function NewWorkspace() {
   };
   return (
     <form onSubmit={submit} className="inline" aria-label="New workspace">
-      <input aria-label="Workspace name" placeholder="New workspace" required value={name} onChange={(e) => setName(e.target.value)} />
+      <input aria-label="Workspace name" placeholder="New workspace" data-shortcut="new" required value={name} onChange={(e) => setName(e.target.value)} />
       <Action type="submit" busy={fetching}>
         Create workspace
       </Action>

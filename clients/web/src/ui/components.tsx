@@ -1,7 +1,7 @@
 // Building blocks every page uses: errors with their code and correlation id, busy buttons and
-// their confirmation, the online flag, times and durations, status badges, breadcrumbs and the
-// tab's title.
-import { useEffect, useId, useRef, useState, type ButtonHTMLAttributes, type ReactNode } from "react";
+// their confirmation, the online flag, times and durations, status badges, breadcrumbs, tables
+// that become lists on a phone, and the tab's title.
+import { useEffect, useId, useRef, useState, type ComponentProps, type ReactNode } from "react";
 import type { CombinedError } from "urql";
 import { describeError } from "../api/errors";
 import { Link } from "./router";
@@ -41,7 +41,7 @@ export function Action({
   children,
   disabled,
   ...rest
-}: ButtonHTMLAttributes<HTMLButtonElement> & { busy?: boolean; write?: boolean }) {
+}: ComponentProps<"button"> & { busy?: boolean; write?: boolean }) {
   const online = useOnline();
   const offlineWrite = write && !online;
   return (
@@ -312,5 +312,53 @@ export function Confirm({
         )}
       </dialog>
     </>
+  );
+}
+
+export interface Column<T> {
+  /** The column's heading, and on a phone each cell's label; empty for a column of actions. */
+  head: string;
+  cell: (row: T) => ReactNode;
+}
+
+/**
+ * Rows of the same things: a table, and on a phone (styles.css) a list of cards, each cell
+ * labelled with its column's heading, since a phone has no room for columns.
+ */
+export function Table<T>({
+  columns,
+  rows,
+  rowKey,
+  rowData,
+}: {
+  columns: Column<T>[];
+  rows: readonly T[];
+  rowKey: (row: T) => string;
+  /** `data-` attributes for a row, by which tests and styles find it. */
+  rowData?: (row: T) => Record<`data-${string}`, string>;
+}) {
+  return (
+    <div className="table-wrap">
+      <table className="listing">
+        <thead>
+          <tr>
+            {columns.map((c, i) => (
+              <th key={i}>{c.head || <span className="sr-only">Actions</span>}</th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row) => (
+            <tr key={rowKey(row)} {...rowData?.(row)}>
+              {columns.map((c, i) => (
+                <td key={i} data-label={c.head || undefined}>
+                  {c.cell(row)}
+                </td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
   );
 }

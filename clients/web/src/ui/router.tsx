@@ -1,27 +1,34 @@
 // A small history router: the server answers every unknown path with index.html, so paths are
 // plain URLs that can be bookmarked and shared.
-import { useEffect, useState, type AnchorHTMLAttributes, type MouseEvent } from "react";
+import { useSyncExternalStore, type AnchorHTMLAttributes, type MouseEvent } from "react";
 
 const NAVIGATE = "acc:navigate";
 
-export function navigate(path: string) {
-  if (path === window.location.pathname) return;
-  window.history.pushState(null, "", path);
+/** Goes to `path` (with its query, if any); `replace` leaves no entry to go back to. */
+export function navigate(path: string, { replace = false } = {}) {
+  const { pathname, search, hash } = window.location;
+  if (path === pathname + search + hash) return;
+  if (replace) window.history.replaceState(null, "", path);
+  else window.history.pushState(null, "", path);
   window.dispatchEvent(new Event(NAVIGATE));
 }
 
+function onLocationChange(listener: () => void) {
+  window.addEventListener("popstate", listener);
+  window.addEventListener(NAVIGATE, listener);
+  return () => {
+    window.removeEventListener("popstate", listener);
+    window.removeEventListener(NAVIGATE, listener);
+  };
+}
+
 export function usePath(): string {
-  const [path, setPath] = useState(window.location.pathname);
-  useEffect(() => {
-    const update = () => setPath(window.location.pathname);
-    window.addEventListener("popstate", update);
-    window.addEventListener(NAVIGATE, update);
-    return () => {
-      window.removeEventListener("popstate", update);
-      window.removeEventListener(NAVIGATE, update);
-    };
-  }, []);
-  return path;
+  return useSyncExternalStore(onLocationChange, () => window.location.pathname);
+}
+
+/** The address's query (`?approval=…`), for pages that it tells what to show first. */
+export function useSearch(): string {
+  return useSyncExternalStore(onLocationChange, () => window.location.search);
 }
 
 /** Matches `/runs/:id`-style patterns; returns the parameters, or null. */
