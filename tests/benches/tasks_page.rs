@@ -58,28 +58,28 @@ const BREAKDOWN: [Probe; 6] = [
         token: true,
     },
     Probe {
-        label: "`tasks(first: 50) { id title }`: + project check and the page",
-        statements: 2,
+        label: "`tasks(first: 50) { id title }`: + the page (the project is checked from memory)",
+        statements: 1,
         query: "query Flat($projectId: ID!) { tasks(projectId: $projectId, first: 50) { edges { node { id title } } } }",
         token: true,
     },
     Probe {
         label: "the flat page + assignees (one batch)",
-        statements: 3,
+        statements: 2,
         query: "query Assignees($projectId: ID!) { tasks(projectId: $projectId, first: 50) { edges { node { id title \
                 assignee { id email } } } } }",
         token: true,
     },
     Probe {
         label: "the flat page + dependencies (one batch, one joined statement)",
-        statements: 3,
+        statements: 2,
         query: "query Dependencies($projectId: ID!) { tasks(projectId: $projectId, first: 50) { edges { node { id title \
                 dependencies { id title } } } } }",
         token: true,
     },
     Probe {
         label: "the full page: + assignees and dependencies (DataLoader)",
-        statements: 4,
+        statements: 3,
         query: PAGE_QUERY,
         token: true,
     },

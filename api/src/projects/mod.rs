@@ -5,6 +5,7 @@ pub mod graphql;
 mod model;
 
 use std::collections::{HashMap, HashSet, VecDeque};
+use std::sync::Arc;
 
 use acc_entity::{acceptance_criterion, project, task, task_dependency, user, workspace};
 use chrono::Utc;
@@ -140,6 +141,7 @@ fn conflict(expected: i64, current: i64) -> ProjectError {
 pub struct ProjectService {
     db: DatabaseConnection,
     reads: Reads,
+    paths: Arc<ProjectPaths>,
     broker: Broker,
     settings: SettingsService,
     max_page_size: u64,
@@ -154,7 +156,7 @@ pub enum RunMilestone {
 
 impl ProjectService {
     pub fn new(store: Store, broker: Broker, settings: SettingsService, max_page_size: u64) -> Self {
-        Self { db: store.pool, reads: store.reads, broker, settings, max_page_size }
+        Self { db: store.pool, reads: store.reads, paths: Arc::default(), broker, settings, max_page_size }
     }
 
     /// Moves a task's status after its run did something, unless its project's settings say
@@ -323,8 +325,18 @@ impl ProjectService {
 
     pub async fn project(&self, actor: &Actor, id: Uuid) -> Result<project::Model> {
         let project = self.reads.one(project::Entity::find_by_id(id)).await?.ok_or(CommonError::NotFound("project"))?;
+        self.paths.keep(&project);
         actor.authorize(Permission::Read, &project_path(&project), "project")?;
         Ok(project)
+    }
+
+    /// Checks that the caller may read a project, by where it is: from memory when the project
+    /// was read before (a project never moves and is never deleted), else from the database.
+    async fn authorize_project_read(&self, actor: &Actor, id: Uuid) -> Result<()> {
+        match self.paths.get(id) {
+            Some(path) => Ok(actor.authorize(Permission::Read, &path, "project")?),
+            None => self.project(actor, id).await.map(drop),
+        }
     }
 
     pub async fn projects(
@@ -454,8 +466,8 @@ impl ProjectService {
         filter: &TaskFilter,
         page: &PageRequest,
     ) -> Result<Page<task::Model>> {
-        let project = self.project(actor, project_id).await?;
-        let mut select = task::Entity::find().filter(task::Column::ProjectId.eq(project.id));
+        self.authorize_project_read(actor, project_id).await?;
+        let mut select = task::Entity::find().filter(task::Column::ProjectId.eq(project_id));
         if let Some(statuses) = &filter.statuses {
             select = select.filter(task::Column::Status.is_in(statuses.iter().map(|s| s.as_str())));
         }
@@ -753,6 +765,34 @@ impl ProjectService {
             .into_iter()
             .filter(|p| actor.role_on(&project_path(p)).is_some())
             .collect())
+    }
+}
+
+/// Where projects are (organization, workspace), by id, for the projects read so far: a project
+/// never moves and is never deleted, so what was read stays true.
+#[derive(Default)]
+struct ProjectPaths {
+    paths: std::sync::Mutex<HashMap<Uuid, ScopePath>>,
+}
+
+/// Beyond this many projects the memory starts over, so it stays bounded.
+const MAX_PROJECT_PATHS: usize = 10_000;
+
+impl ProjectPaths {
+    fn paths(&self) -> std::sync::MutexGuard<'_, HashMap<Uuid, ScopePath>> {
+        self.paths.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    fn get(&self, id: Uuid) -> Option<ScopePath> {
+        self.paths().get(&id).copied()
+    }
+
+    fn keep(&self, project: &project::Model) {
+        let mut paths = self.paths();
+        if paths.len() >= MAX_PROJECT_PATHS {
+            paths.clear();
+        }
+        paths.insert(project.id, project_path(project));
     }
 }
 
