@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use crate::broker::Broker;
 use crate::config::Config;
-use crate::db::{Reads, Store};
+use crate::db::{Pool, Reads, Store};
 use crate::gateway::GatewayService;
 use crate::gateway::ca::ConnectorCa;
 use crate::graphql::{AppSchema, build_schema};
@@ -80,7 +80,8 @@ impl App {
         db: DatabaseConnection,
         reads: Reads,
     ) -> Result<Self, StartError> {
-        let store = Store { pool: db.clone(), reads };
+        let pool = Pool::new(db.clone());
+        let store = Store { pool: pool.clone(), reads };
         let keys_for = |purpose| SigningKeys::load_or_create(&config.data_dir, purpose, config.token_lifetime(purpose));
         let keys = Arc::new(keys_for(KeyPurpose::Access)?);
         let approval_keys = Arc::new(keys_for(KeyPurpose::Approval)?);
@@ -92,7 +93,7 @@ impl App {
         let broker = Broker::new();
         let connector_ca = Arc::new(ConnectorCa::load_or_create(&config.data_dir)?);
         let heartbeat = Duration::from_millis(config.runs.heartbeat_interval_ms);
-        let gateway = GatewayService::new(db.clone(), broker.clone(), connector_ca, heartbeat);
+        let gateway = GatewayService::new(pool.clone(), broker.clone(), connector_ca, heartbeat);
         let timings = &config.runs;
         let policy = RunPolicy {
             cancel_timeout: Duration::from_millis(timings.cancel_timeout_ms),
@@ -102,7 +103,7 @@ impl App {
             approval_timeout: Duration::from_millis(timings.approval_timeout_ms),
             approval_token: Duration::from_millis(timings.approval_token_ms),
         };
-        let settings = SettingsService::new(db.clone());
+        let settings = SettingsService::new(pool);
         let projects =
             ProjectService::new(store.clone(), broker.clone(), settings.clone(), config.limits.max_page_size);
         let runs = RunService::new(

@@ -3,13 +3,12 @@
 
 use acc_entity::idempotency_record;
 use chrono::Utc;
-use sea_orm::{
-    ActiveModelTrait, ColumnTrait, DatabaseConnection, DatabaseTransaction, DbErr, EntityTrait, QueryFilter, Set,
-};
+use sea_orm::{ActiveModelTrait, ColumnTrait, DatabaseTransaction, DbErr, EntityTrait, QueryFilter, Set};
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 use uuid::Uuid;
 
+use crate::db::Pool;
 use crate::error::{CommonError, is_unique_violation};
 use crate::identity::actor::Actor;
 use crate::ids::new_id;
@@ -41,7 +40,7 @@ fn request_hash(operation: &str, input: &impl Serialize) -> Result<String, Commo
 }
 
 async fn earlier(
-    db: &DatabaseConnection,
+    db: &Pool,
     actor: &Actor,
     key: &str,
     operation: &str,
@@ -62,7 +61,7 @@ async fn earlier(
 /// Runs `create` in a transaction, at most once per key: the record and the created row
 /// commit together, so a crash between them cannot leave one without the other.
 pub async fn create_once<E>(
-    db: &DatabaseConnection,
+    db: &Pool,
     actor: &Actor,
     key: Option<&str>,
     operation: &'static str,
@@ -73,7 +72,7 @@ where
     E: From<CommonError> + From<DbErr>,
 {
     let Some(key) = key else {
-        let (txn, _turn) = crate::db::begin_write(db).await?;
+        let txn = db.begin_write().await?;
         let id = create(&txn).await?;
         txn.commit().await?;
         return Ok(Outcome::Created(id));
@@ -85,7 +84,7 @@ where
     if let Some(id) = earlier(db, actor, key, operation, &hash).await? {
         return Ok(Outcome::Replayed(id));
     }
-    let (txn, _turn) = crate::db::begin_write(db).await?;
+    let txn = db.begin_write().await?;
     let id = create(&txn).await?;
     let recorded = idempotency_record::ActiveModel {
         id: Set(new_id()),

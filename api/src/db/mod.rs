@@ -9,8 +9,8 @@ use std::time::Duration;
 
 use acc_migration::{Migrator, MigratorTrait};
 use sea_orm::{
-    ConnectOptions, ConnectionTrait, Database, DatabaseConnection, DatabaseTransaction, DbBackend, DbErr,
-    SqliteTransactionMode, TransactionOptions, TransactionTrait,
+    ConnectOptions, ConnectionTrait, Database, DatabaseConnection, DatabaseTransaction, DbBackend, DbErr, ExecResult,
+    QueryResult, SqliteTransactionMode, Statement, TransactionOptions, TransactionTrait,
 };
 
 /// Opens the database and applies the pragmas the embedded profile relies on.
@@ -23,7 +23,7 @@ pub async fn connect(url: &str) -> Result<DatabaseConnection, DbErr> {
         options.map_sqlx_sqlite_opts(|opts| {
             opts.journal_mode(sea_orm::sqlx::sqlite::SqliteJournalMode::Wal)
                 .synchronous(sea_orm::sqlx::sqlite::SqliteSynchronous::Full)
-                .busy_timeout(Duration::from_secs(10))
+                .busy_timeout(BUSY_TIMEOUT)
                 .foreign_keys(true)
                 .create_if_missing(true)
         });
@@ -37,30 +37,148 @@ pub async fn connect(url: &str) -> Result<DatabaseConnection, DbErr> {
 /// need no transaction through [`Reads`].
 #[derive(Clone)]
 pub struct Store {
-    pub pool: DatabaseConnection,
+    pub pool: Pool,
     pub reads: Reads,
 }
 
 /// Whose turn it is to write to SQLite, in this process.
 static SQLITE_WRITER: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
 
+/// As long as SQLite's own busy timeout: a writer that waits longer fails as SQLite would have
+/// failed it, rather than hang (say, a write outside the transaction its task holds the turn for).
+const WRITE_TURN_TIMEOUT: Duration = BUSY_TIMEOUT;
+const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
+
 /// The turn to write to SQLite, held until dropped (after the commit); `None` on PostgreSQL.
 pub type WriteTurn = Option<tokio::sync::MutexGuard<'static, ()>>;
 
-/// Begins a transaction that writes. On SQLite, writers first take their turn in a queue in
-/// this process, so they wake the moment the writer before them is done instead of polling
-/// the busy handler; then the write lock at `BEGIN IMMEDIATE`, since a deferred transaction
-/// that reads first cannot become the writer once another one committed in between
-/// (SQLITE_BUSY, which the busy timeout cannot wait out). PostgreSQL needs neither. Keep the
-/// turn until the transaction has ended.
-pub async fn begin_write(db: &DatabaseConnection) -> Result<(DatabaseTransaction, WriteTurn), DbErr> {
-    let turn = match db.get_database_backend() {
-        DbBackend::Sqlite => Some(SQLITE_WRITER.lock().await),
-        _ => None,
-    };
-    let options =
-        TransactionOptions { sqlite_transaction_mode: Some(SqliteTransactionMode::Immediate), ..Default::default() };
-    Ok((db.begin_with_options(options).await?, turn))
+/// The pool services write through. On SQLite every writer of this process waits for its turn
+/// in one queue and wakes the moment the writer before it is done: transactions
+/// ([`Pool::begin_write`]) and single statements that write alike. A write that went straight
+/// to SQLite would poll its busy handler instead, whose back-off grows to 100 ms a try; behind a
+/// steady writer (run events coming in) a connector's heartbeat waited hundreds of milliseconds
+/// that way, and every event behind it on the connector's socket with it.
+#[derive(Clone)]
+pub struct Pool(DatabaseConnection);
+
+impl Pool {
+    pub fn new(db: DatabaseConnection) -> Self {
+        Self(db)
+    }
+
+    pub fn connection(&self) -> &DatabaseConnection {
+        &self.0
+    }
+
+    /// Begins a transaction that writes. On SQLite, after the turn, it takes the write lock at
+    /// `BEGIN IMMEDIATE`, since a deferred transaction that reads first cannot become the writer
+    /// once another one committed in between (SQLITE_BUSY, which the busy timeout cannot wait
+    /// out). PostgreSQL needs neither. The turn ends with the transaction.
+    pub async fn begin_write(&self) -> Result<WriteTransaction, DbErr> {
+        let turn = self.turn().await?;
+        let options = TransactionOptions {
+            sqlite_transaction_mode: Some(SqliteTransactionMode::Immediate),
+            ..Default::default()
+        };
+        Ok(WriteTransaction { txn: self.0.begin_with_options(options).await?, _turn: turn })
+    }
+
+    async fn turn(&self) -> Result<WriteTurn, DbErr> {
+        if self.0.get_database_backend() != DbBackend::Sqlite {
+            return Ok(None);
+        }
+        match tokio::time::timeout(WRITE_TURN_TIMEOUT, SQLITE_WRITER.lock()).await {
+            Ok(turn) => Ok(Some(turn)),
+            Err(_) => Err(DbErr::Custom("database is locked: no turn to write within the busy timeout".into())),
+        }
+    }
+
+    /// The turn for a single statement: only one that may write needs it.
+    async fn turn_for(&self, sql: &str) -> Result<WriteTurn, DbErr> {
+        let reads_only = sql.trim_start().get(..6).is_some_and(|verb| verb.eq_ignore_ascii_case("select"));
+        if reads_only { Ok(None) } else { self.turn().await }
+    }
+}
+
+/// A transaction that writes, holding the turn (on SQLite) until it commits, rolls back or is
+/// dropped; so whatever the caller writes after it waits in the queue like everyone else.
+pub struct WriteTransaction {
+    // Declared first, so a dropped transaction rolls back before the turn is given back.
+    txn: DatabaseTransaction,
+    _turn: WriteTurn,
+}
+
+impl WriteTransaction {
+    pub async fn commit(self) -> Result<(), DbErr> {
+        self.txn.commit().await
+    }
+
+    pub async fn rollback(self) -> Result<(), DbErr> {
+        self.txn.rollback().await
+    }
+}
+
+impl std::ops::Deref for WriteTransaction {
+    type Target = DatabaseTransaction;
+
+    fn deref(&self) -> &DatabaseTransaction {
+        &self.txn
+    }
+}
+
+#[async_trait::async_trait]
+impl ConnectionTrait for WriteTransaction {
+    fn get_database_backend(&self) -> DbBackend {
+        self.txn.get_database_backend()
+    }
+
+    async fn execute_raw(&self, stmt: Statement) -> Result<ExecResult, DbErr> {
+        self.txn.execute_raw(stmt).await
+    }
+
+    async fn execute_unprepared(&self, sql: &str) -> Result<ExecResult, DbErr> {
+        self.txn.execute_unprepared(sql).await
+    }
+
+    async fn query_one_raw(&self, stmt: Statement) -> Result<Option<QueryResult>, DbErr> {
+        self.txn.query_one_raw(stmt).await
+    }
+
+    async fn query_all_raw(&self, stmt: Statement) -> Result<Vec<QueryResult>, DbErr> {
+        self.txn.query_all_raw(stmt).await
+    }
+}
+
+#[async_trait::async_trait]
+impl ConnectionTrait for Pool {
+    fn get_database_backend(&self) -> DbBackend {
+        self.0.get_database_backend()
+    }
+
+    async fn execute_raw(&self, stmt: Statement) -> Result<ExecResult, DbErr> {
+        let _turn = self.turn_for(&stmt.sql).await?;
+        self.0.execute_raw(stmt).await
+    }
+
+    async fn execute_unprepared(&self, sql: &str) -> Result<ExecResult, DbErr> {
+        let _turn = self.turn_for(sql).await?;
+        self.0.execute_unprepared(sql).await
+    }
+
+    // `INSERT … RETURNING` and `UPDATE … RETURNING` come this way too.
+    async fn query_one_raw(&self, stmt: Statement) -> Result<Option<QueryResult>, DbErr> {
+        let _turn = self.turn_for(&stmt.sql).await?;
+        self.0.query_one_raw(stmt).await
+    }
+
+    async fn query_all_raw(&self, stmt: Statement) -> Result<Vec<QueryResult>, DbErr> {
+        let _turn = self.turn_for(&stmt.sql).await?;
+        self.0.query_all_raw(stmt).await
+    }
+
+    fn support_returning(&self) -> bool {
+        self.0.support_returning()
+    }
 }
 
 /// The file a `sqlite:` URL names, if it names one (not `sqlite::memory:`).
@@ -86,5 +204,40 @@ pub fn backend_name(db: &DatabaseConnection) -> &'static str {
         DbBackend::Sqlite => "sqlite",
         DbBackend::Postgres => "postgres",
         _ => "other",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    async fn marks(pool: &Pool) -> Vec<i64> {
+        let select = Statement::from_string(DbBackend::Sqlite, "SELECT n FROM marks ORDER BY rowid");
+        let rows = pool.query_all_raw(select).await.unwrap();
+        rows.iter().map(|row| row.try_get::<i64>("", "n").unwrap()).collect()
+    }
+
+    /// A single statement that writes waits in the same queue as transactions: nothing of it
+    /// reaches SQLite while another writer of this process holds the turn, even when SQLite's
+    /// own lock is free; and it runs as soon as the turn is given back.
+    #[tokio::test]
+    async fn a_single_write_waits_for_the_turn() {
+        let dir = std::env::temp_dir().join(format!("acc-turn-{}", uuid::Uuid::now_v7().simple()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let pool = Pool::new(connect(&format!("sqlite://{}?mode=rwc", dir.join("acc.db").display())).await.unwrap());
+        pool.execute_unprepared("CREATE TABLE marks (n INTEGER NOT NULL)").await.unwrap();
+
+        let turn = SQLITE_WRITER.lock().await;
+        let single = tokio::spawn({
+            let pool = pool.clone();
+            async move { pool.execute_unprepared("INSERT INTO marks VALUES (1)").await.map(drop) }
+        });
+        // Time enough for a write that skipped the queue to land.
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        assert_eq!(marks(&pool).await, Vec::<i64>::new(), "the write went ahead of the turn");
+        drop(turn);
+        single.await.unwrap().unwrap();
+        assert_eq!(marks(&pool).await, [1]);
+        std::fs::remove_dir_all(dir).ok();
     }
 }

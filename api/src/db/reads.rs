@@ -6,7 +6,7 @@
 //! a library, and a read from its page cache takes microseconds, so a read is better done where
 //! it is asked for, as better-sqlite3 does in Node.js: [`Reads`] keeps one read-only connection
 //! per thread and runs each statement on the thread that awaits it. Writes and transactions stay
-//! on the sqlx pool, behind the writer's turn ([`super::begin_write`]). In WAL mode a reader never
+//! on the sqlx pool, behind the writer's turn ([`super::Pool::begin_write`]). In WAL mode a reader never
 //! waits for the writer, and sees every transaction committed before its statement starts, so a
 //! read after a write sees the write.
 //!

@@ -12,11 +12,12 @@ use acc_entity::{agent, capability_snapshot, connector, enrollment_token, projec
 use acc_protocol::{AgentDescriptor, AgentId, Capability, Envelope, HealthStatus};
 use chrono::Utc;
 use sea_orm::sea_query::{Expr, ExprTrait, Query};
-use sea_orm::{ActiveModelTrait, ColumnTrait, DatabaseConnection, EntityTrait, QueryFilter, QueryOrder, Set};
+use sea_orm::{ActiveModelTrait, ColumnTrait, EntityTrait, QueryFilter, QueryOrder, Set};
 use tokio::sync::mpsc;
 use uuid::Uuid;
 
 use crate::broker::{Broker, Event, Topic};
+use crate::db::Pool;
 use crate::error::{CommonError, DomainError, ErrorCode};
 use crate::identity::actor::{Actor, Permission, ScopePath};
 use crate::identity::secrets;
@@ -114,7 +115,7 @@ impl std::fmt::Debug for Enrolled {
 
 #[derive(Clone)]
 pub struct GatewayService {
-    db: DatabaseConnection,
+    db: Pool,
     broker: Broker,
     registry: Arc<Registry>,
     ca: Arc<ca::ConnectorCa>,
@@ -122,7 +123,7 @@ pub struct GatewayService {
 }
 
 impl GatewayService {
-    pub fn new(db: DatabaseConnection, broker: Broker, ca: Arc<ca::ConnectorCa>, heartbeat_interval: Duration) -> Self {
+    pub fn new(db: Pool, broker: Broker, ca: Arc<ca::ConnectorCa>, heartbeat_interval: Duration) -> Self {
         Self { db, broker, registry: Arc::default(), ca, heartbeat_interval }
     }
 
@@ -183,7 +184,7 @@ impl GatewayService {
     /// bad request rolls the claim back, so it uses the token up only once a certificate is issued.
     pub async fn enroll(&self, token: &str, name: Option<&str>, csr: Option<&str>) -> Result<Enrolled> {
         let now = Utc::now();
-        let (txn, _turn) = crate::db::begin_write(&self.db).await?;
+        let txn = self.db.begin_write().await?;
         let found = enrollment_token::Entity::find()
             .filter(enrollment_token::Column::TokenHash.eq(secrets::hash_secret(token)))
             .one(&txn)
@@ -262,7 +263,7 @@ impl GatewayService {
         outbox: mpsc::Sender<Envelope>,
     ) -> Result<Vec<AgentId>> {
         let now = Utc::now();
-        let (txn, _turn) = crate::db::begin_write(&self.db).await?;
+        let txn = self.db.begin_write().await?;
         let mut ids = Vec::with_capacity(agents.len());
         for descriptor in agents {
             let capabilities = serde_json::json!(descriptor.capabilities);

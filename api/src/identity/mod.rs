@@ -15,14 +15,14 @@ use acc_entity::{api_token, device_session, organization, project, refresh_token
 use chrono::{DateTime, Duration, Utc};
 use sea_orm::sea_query::{ExprTrait, IntoCondition};
 use sea_orm::{
-    ActiveModelTrait, ColumnTrait, ConnectionTrait, DatabaseConnection, EntityTrait, PaginatorTrait, QueryFilter,
-    QueryOrder, Set,
+    ActiveModelTrait, ColumnTrait, ConnectionTrait, EntityTrait, PaginatorTrait, QueryFilter, QueryOrder, Set,
 };
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
 use crate::broker::{Broker, Event, Topic};
 use crate::config::TokenLifetimes;
+use crate::db::Pool;
 use crate::db::{Reads, Store};
 use crate::error::{CommonError, DomainError, ErrorCode, is_unique_violation};
 use crate::ids::new_id;
@@ -240,7 +240,7 @@ impl NewUser {
 
 #[derive(Clone)]
 pub struct IdentityService {
-    db: DatabaseConnection,
+    db: Pool,
     reads: Reads,
     keys: Arc<SigningKeys>,
     lifetimes: TokenLifetimes,
@@ -324,7 +324,7 @@ impl IdentityService {
         let email = owner.normalized_email()?;
         let password_hash = secrets::hash_password(&owner.password).await?;
         let now = Utc::now();
-        let (txn, _turn) = crate::db::begin_write(&self.db).await?;
+        let txn = self.db.begin_write().await?;
         let org = organization::ActiveModel {
             id: Set(new_id()),
             name: Set(name.to_owned()),
@@ -358,7 +358,7 @@ impl IdentityService {
 
     async fn start_session(&self, user: user::Model, device: DeviceInfo) -> Result<SignIn> {
         let now = Utc::now();
-        let (txn, _turn) = crate::db::begin_write(&self.db).await?;
+        let txn = self.db.begin_write().await?;
         let session = device_session::ActiveModel {
             id: Set(new_id()),
             organization_id: Set(user.organization_id),
@@ -434,7 +434,7 @@ impl IdentityService {
         if session.revoked_at.is_some() {
             return Err(IdentityError::SessionEnded);
         }
-        let (txn, _turn) = crate::db::begin_write(&self.db).await?;
+        let txn = self.db.begin_write().await?;
         // Only one presenter can win the rotation; a second one is a replay.
         let rotated = refresh_token::Entity::update_many()
             .col_expr(refresh_token::Column::RotatedAt, sea_orm::sea_query::Expr::value(now))
@@ -759,7 +759,7 @@ impl IdentityService {
         }
         let email = new.normalized_email()?;
         let password_hash = secrets::hash_password(&new.password).await?;
-        let (txn, _turn) = crate::db::begin_write(&self.db).await?;
+        let txn = self.db.begin_write().await?;
         let user = insert_user(&txn, actor.organization_id, &email, &new.display_name, password_hash, false).await?;
         if let Some(role) = role {
             insert_grant(&txn, actor.organization_id, user.id, role, ScopeKind::Organization, actor.organization_id)
@@ -831,7 +831,7 @@ impl IdentityService {
         let permission = if role == Role::Owner { Permission::Own } else { Permission::Administer };
         actor.authorize(permission, &path, scope.0.as_str())?;
         let subject = self.member_of_tenant(actor, subject_id).await?;
-        let (txn, _turn) = crate::db::begin_write(&self.db).await?;
+        let txn = self.db.begin_write().await?;
         let deleted = role_binding::Entity::delete_many()
             .filter(role_binding::Column::SubjectId.eq(subject.id))
             .filter(role_binding::Column::Role.eq(role.as_str()))
@@ -879,7 +879,7 @@ impl IdentityService {
             return Ok(target);
         }
         let now = Utc::now();
-        let (txn, _turn) = crate::db::begin_write(&self.db).await?;
+        let txn = self.db.begin_write().await?;
         let revision = target.revision;
         let mut active: user::ActiveModel = target.into();
         active.disabled = Set(disabled);

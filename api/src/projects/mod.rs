@@ -11,13 +11,14 @@ use acc_entity::{acceptance_criterion, project, task, task_dependency, user, wor
 use chrono::Utc;
 use sea_orm::sea_query::{Expr, ExprTrait};
 use sea_orm::{
-    ActiveModelTrait, ColumnTrait, ConnectionTrait, DatabaseConnection, EntityTrait, JoinType, PaginatorTrait,
-    QueryFilter, QueryOrder, QuerySelect, Set,
+    ActiveModelTrait, ColumnTrait, ConnectionTrait, EntityTrait, JoinType, PaginatorTrait, QueryFilter, QueryOrder,
+    QuerySelect, Set,
 };
 use serde::Serialize;
 use uuid::Uuid;
 
 use crate::broker::{Broker, Event, TaskChange, Topic};
+use crate::db::Pool;
 use crate::db::{Reads, Store};
 use crate::error::{CommonError, DomainError, ErrorCode, is_unique_violation};
 use crate::idempotency::{self, Outcome};
@@ -139,7 +140,7 @@ fn conflict(expected: i64, current: i64) -> ProjectError {
 
 #[derive(Clone)]
 pub struct ProjectService {
-    db: DatabaseConnection,
+    db: Pool,
     reads: Reads,
     paths: Arc<ProjectPaths>,
     broker: Broker,
@@ -641,7 +642,7 @@ impl ProjectService {
         if prerequisite.project_id != task.project_id {
             return Err(CommonError::validation("a task can only depend on a task of the same project").into());
         }
-        let (txn, _turn) = crate::db::begin_write(&self.db).await?;
+        let txn = self.db.begin_write().await?;
         // Dependency changes of one project are serialized, so two concurrent edges cannot close a
         // cycle between them. Writing the project row first takes its row lock on PostgreSQL and
         // SQLite's write lock before any read, so a concurrent change waits instead of failing.

@@ -12,8 +12,7 @@ use acc_entity::{run_attempt, run_event, task_run};
 use acc_protocol::{Envelope, EventKind, Frame, OUTCOME_LOST, RunCursor};
 use chrono::{DateTime, Utc};
 use sea_orm::{
-    ColumnTrait, ConnectionTrait, DatabaseConnection, DatabaseTransaction, DbBackend, EntityTrait, QueryFilter,
-    QueryOrder, QuerySelect,
+    ColumnTrait, ConnectionTrait, DatabaseTransaction, DbBackend, EntityTrait, QueryFilter, QueryOrder, QuerySelect,
 };
 use tokio::sync::{mpsc, oneshot};
 use tracing::Instrument;
@@ -22,6 +21,7 @@ use uuid::Uuid;
 use super::state::RunStatus;
 use super::{Result, RunError, RunService, last_sequence, stored_kind};
 use crate::broker::{Event, Topic};
+use crate::db::Pool;
 use crate::error::{CommonError, is_unique_violation};
 use crate::ids::new_id;
 
@@ -108,7 +108,7 @@ const MAX_EVENTS_PER_COMMIT: usize = 1024;
 /// connectors.
 #[derive(Clone)]
 pub(super) enum EventWriter {
-    Direct(DatabaseConnection),
+    Direct(Pool),
     Queued(mpsc::Sender<WriteRequest>),
 }
 
@@ -121,7 +121,7 @@ pub(super) struct WriteRequest {
 impl EventWriter {
     /// Needs a tokio runtime on SQLite, where it starts the writer task; the task ends when the
     /// last `EventWriter` is dropped.
-    pub(super) fn new(db: DatabaseConnection) -> Self {
+    pub(super) fn new(db: Pool) -> Self {
         match db.get_database_backend() {
             DbBackend::Sqlite => {
                 let (queue, requests) = mpsc::channel(256);
@@ -149,7 +149,7 @@ impl EventWriter {
 }
 
 /// SQLite's writer: takes every batch waiting, stores them in one transaction, answers each.
-async fn write_queued(db: DatabaseConnection, mut requests: mpsc::Receiver<WriteRequest>) {
+async fn write_queued(db: Pool, mut requests: mpsc::Receiver<WriteRequest>) {
     while let Some(first) = requests.recv().await {
         let mut count = first.events.len();
         let mut waiting = vec![first];
@@ -177,14 +177,11 @@ async fn write_queued(db: DatabaseConnection, mut requests: mpsc::Receiver<Write
 }
 
 /// Stores connectors' batches of events in one transaction (group commit).
-async fn store_batches(
-    db: &DatabaseConnection,
-    batches: &[(Uuid, &[ConnectorEvent])],
-) -> Result<Vec<Stored>, sea_orm::DbErr> {
+async fn store_batches(db: &Pool, batches: &[(Uuid, &[ConnectorEvent])]) -> Result<Vec<Stored>, sea_orm::DbErr> {
     let mut tries = 0;
     loop {
         tries += 1;
-        let (txn, _turn) = crate::db::begin_write(db).await?;
+        let txn = db.begin_write().await?;
         match store_in(&txn, batches).await {
             Ok(stored) => {
                 txn.commit().await?;

@@ -27,14 +27,12 @@ use acc_protocol::{CancelMode, Capability, Command, Envelope, EventKind, Frame, 
 use chrono::Utc;
 use futures_util::{Stream, StreamExt};
 use sea_orm::sea_query::{Expr, ExprTrait};
-use sea_orm::{
-    ActiveModelTrait, ColumnTrait, ConnectionTrait, DatabaseConnection, EntityTrait, QueryFilter, QueryOrder,
-    QuerySelect, Set,
-};
+use sea_orm::{ActiveModelTrait, ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter, QueryOrder, QuerySelect, Set};
 use serde::Serialize;
 use uuid::Uuid;
 
 use crate::broker::{Broker, Event, Topic};
+use crate::db::Pool;
 use crate::db::{Reads, Store};
 use crate::error::{CommonError, DomainError, ErrorCode, is_unique_violation};
 use crate::gateway::{GatewayService, capabilities};
@@ -145,7 +143,7 @@ impl RunPolicy {
 
 #[derive(Clone)]
 pub struct RunService {
-    db: DatabaseConnection,
+    db: Pool,
     reads: Reads,
     broker: Broker,
     gateway: GatewayService,
@@ -365,7 +363,7 @@ impl RunService {
         reason: Option<String>,
     ) -> Result<Option<task_run::Model>> {
         for _ in 0..5 {
-            let (txn, _turn) = crate::db::begin_write(&self.db).await?;
+            let txn = self.db.begin_write().await?;
             let run = task_run::Entity::find_by_id(run_id).one(&txn).await?.ok_or(CommonError::NotFound("run"))?;
             let from = RunStatus::from_stored(&run.status);
             if only_from.is_some_and(|only| only != from) {
@@ -425,7 +423,7 @@ impl RunService {
     /// run has ended.
     async fn note(&self, run_id: Uuid, kind: RunEventKind, data: serde_json::Value) -> Result<()> {
         for _ in 0..5 {
-            let (txn, _turn) = crate::db::begin_write(&self.db).await?;
+            let txn = self.db.begin_write().await?;
             if lock_run(&txn, run_id).await?.is_terminal() {
                 txn.rollback().await?;
                 return Ok(());
@@ -567,7 +565,7 @@ impl RunService {
         // Subscribed before the first read, so an event stored in between is not missed.
         let live = self.broker.subscribe(Topic::RunEvents(run_id)).boxed();
         self.run(actor, run_id).await?;
-        Ok(feed::EventFeed::start(self.db.clone(), run_id, live, after))
+        Ok(feed::EventFeed::start(self.db.connection().clone(), run_id, live, after))
     }
 
     /// A run's events after `after` (a sequence), oldest first.

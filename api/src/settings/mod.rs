@@ -10,10 +10,11 @@ use std::collections::BTreeMap;
 use acc_entity::{config_layer, project, task, workspace};
 use chrono::Utc;
 use sea_orm::sea_query::Expr;
-use sea_orm::{ActiveModelTrait, ColumnTrait, DatabaseConnection, EntityTrait, QueryFilter, Set};
+use sea_orm::{ActiveModelTrait, ColumnTrait, EntityTrait, QueryFilter, Set};
 use serde_json::{Map, Value};
 use uuid::Uuid;
 
+use crate::db::Pool;
 use crate::error::{CommonError, is_unique_violation};
 use crate::identity::actor::{Actor, Permission, ScopePath};
 use crate::ids::new_id;
@@ -78,11 +79,11 @@ pub struct Effective {
 
 #[derive(Clone)]
 pub struct SettingsService {
-    db: DatabaseConnection,
+    db: Pool,
 }
 
 impl SettingsService {
-    pub fn new(db: DatabaseConnection) -> Self {
+    pub fn new(db: Pool) -> Self {
         Self { db }
     }
 
