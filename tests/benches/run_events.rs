@@ -647,6 +647,8 @@ struct SubLog {
     /// Messages of an earlier phase that came after it was counted: late, so counted as lost there.
     late: u64,
     latencies_us: Vec<u32>,
+    /// Per event (by number): its latency to this subscriber, `u32::MAX` until received.
+    by_event_us: Vec<u32>,
     last_us: u64,
 }
 
@@ -660,6 +662,7 @@ impl SubLog {
             duplicates: 0,
             late: 0,
             latencies_us: Vec::with_capacity(count),
+            by_event_us: vec![u32::MAX; count],
             last_us: 0,
         }
     }
@@ -680,7 +683,9 @@ impl SubLog {
             Some(seen) => {
                 *seen = true;
                 self.unique += 1;
-                self.latencies_us.push(now.saturating_sub(sent).min(u64::from(u32::MAX)) as u32);
+                let latency = now.saturating_sub(sent).min(u64::from(u32::MAX - 1)) as u32;
+                self.latencies_us.push(latency);
+                self.by_event_us[n as usize] = latency;
                 self.last_us = now;
             }
             None => self.duplicates += 1,
@@ -704,6 +709,10 @@ struct Phase {
     delivered: u64,
     duplicates: u64,
     latency: PercentilesUs,
+    /// Per event, the latency to the first subscriber that received it (the path up to the sockets) and from
+    /// there to the last (the walk over every subscriber's socket).
+    first_receipt: PercentilesUs,
+    receipt_spread: PercentilesUs,
     /// Deliveries per second, from the first send to the last receipt.
     delivered_per_second: f64,
     /// CPU the `acc` process spent per delivered message, when known.
@@ -736,13 +745,20 @@ async fn end_phase(logs: &Logs, rate: u64, events: u64, first_send_us: u64, last
     }
     let (mut delivered, mut duplicates, mut last_us) = (0, 0, first_send_us);
     let mut latencies = Vec::with_capacity(expected as usize);
+    let (mut first, mut last) = (vec![u32::MAX; events as usize], vec![0; events as usize]);
     for log in logs {
         let log = log.lock().unwrap();
         delivered += log.unique;
         duplicates += log.duplicates;
         last_us = last_us.max(log.last_us);
         latencies.extend_from_slice(&log.latencies_us);
+        for (n, &latency) in log.by_event_us.iter().enumerate().filter(|(_, l)| **l != u32::MAX) {
+            first[n] = first[n].min(latency);
+            last[n] = last[n].max(latency);
+        }
     }
+    let received = first.iter().zip(&last).filter(|(f, _)| **f != u32::MAX);
+    let (first_receipt, receipt_spread): (Vec<u32>, Vec<u32>) = received.map(|(f, l)| (*f, l - f)).unzip();
     let span = (last_us.saturating_sub(first_send_us)).max(1) as f64 / 1e6;
     Phase {
         rate,
@@ -751,6 +767,8 @@ async fn end_phase(logs: &Logs, rate: u64, events: u64, first_send_us: u64, last
         delivered,
         duplicates,
         latency: PercentilesUs::of(latencies),
+        first_receipt: PercentilesUs::of(first_receipt),
+        receipt_spread: PercentilesUs::of(receipt_spread),
         delivered_per_second: delivered as f64 / span,
         cpu_us_per_delivery: None,
     }
@@ -1154,7 +1172,8 @@ async fn fanout_on(server: &Server, config: &Config, node: Option<&str>) -> Resu
 fn phase_line(side: &str, seconds: u64, phase: &Phase, load_before: &str) -> String {
     format!(
         "{side} at {} events/s for {seconds} s: {} of {} delivered ({} lost, {} duplicates), {:.0} msg/s, \
-         latency p50 {} p99 {} max {}{}; load {load_before} -> {}",
+         latency p50 {} p99 {} max {} (an event's first receipt p50 {} p99 {}, then to its last p50 {} p99 {}){}; \
+         load {load_before} -> {}",
         phase.rate,
         phase.delivered,
         phase.events * phase.subscribers as u64,
@@ -1164,6 +1183,10 @@ fn phase_line(side: &str, seconds: u64, phase: &Phase, load_before: &str) -> Str
         micros(phase.latency.p50),
         micros(phase.latency.p99),
         micros(phase.latency.max),
+        micros(phase.first_receipt.p50),
+        micros(phase.first_receipt.p99),
+        micros(phase.receipt_spread.p50),
+        micros(phase.receipt_spread.p99),
         phase.cpu_us_per_delivery.map_or(String::new(), |c| format!(", {side} CPU {c:.1} µs/delivery")),
         load_average(),
     )
