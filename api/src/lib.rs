@@ -7,6 +7,7 @@ pub mod broker;
 pub mod config;
 pub mod db;
 pub mod error;
+pub mod event_path;
 pub mod gateway;
 pub mod graphql;
 pub mod http;

@@ -226,7 +226,7 @@ impl SubscriptionFanout {
             None => {}
         }
         let (fanout, driven) = (self.clone(), shape.clone());
-        let driver = tokio::spawn(
+        let driver = crate::event_path::spawn(
             async move {
                 while let Some(response) = results.next().await {
                     driven.publish(fanout.serialize(response, &correlation_id, max_bytes));

@@ -151,10 +151,11 @@ pub async fn upgrade(
     let span = tracing::info_span!("connector", connector_id = %connector.id);
     // Twice the frame limit, so a frame somewhat too large is answered with `frame_too_large`
     // before the close; beyond that the socket itself refuses it.
-    upgrade
-        .max_message_size(2 * MAX_FRAME_BYTES)
-        .max_frame_size(2 * MAX_FRAME_BYTES)
-        .on_upgrade(move |socket| serve(state, connector, socket).instrument(span))
+    upgrade.max_message_size(2 * MAX_FRAME_BYTES).max_frame_size(2 * MAX_FRAME_BYTES).on_upgrade(
+        move |socket| async move {
+            let _ = crate::event_path::spawn(serve(state, connector, socket).instrument(span)).await;
+        },
+    )
 }
 
 fn error_frame(connector_id: uuid::Uuid, code: ErrorCode, message: String) -> Message {

@@ -125,7 +125,7 @@ impl EventWriter {
         match db.get_database_backend() {
             DbBackend::Sqlite => {
                 let (queue, requests) = mpsc::channel(256);
-                tokio::spawn(write_queued(db, requests).in_current_span());
+                crate::event_path::spawn(write_queued(db, requests).in_current_span());
                 EventWriter::Queued(queue)
             }
             _ => EventWriter::Direct(db),
