@@ -44,9 +44,9 @@ pub struct Store {
 /// Whose turn it is to write to SQLite, in this process.
 static SQLITE_WRITER: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
 
-/// As long as SQLite's own busy timeout: a writer that waits longer fails as SQLite would have
-/// failed it, rather than hang (say, a write outside the transaction its task holds the turn for).
-const WRITE_TURN_TIMEOUT: Duration = BUSY_TIMEOUT;
+/// SQLite's busy timeout, and the longest a writer waits for its turn: one that waits longer
+/// fails as SQLite would have failed it, rather than hang (say, a write outside the transaction
+/// its task holds the turn for).
 const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// The turn to write to SQLite, held until dropped (after the commit); `None` on PostgreSQL.
@@ -87,7 +87,7 @@ impl Pool {
         if self.0.get_database_backend() != DbBackend::Sqlite {
             return Ok(None);
         }
-        match tokio::time::timeout(WRITE_TURN_TIMEOUT, SQLITE_WRITER.lock()).await {
+        match tokio::time::timeout(BUSY_TIMEOUT, SQLITE_WRITER.lock()).await {
             Ok(turn) => Ok(Some(turn)),
             Err(_) => Err(DbErr::Custom("database is locked: no turn to write within the busy timeout".into())),
         }
