@@ -84,7 +84,15 @@ impl GlobalId {
     }
 
     pub fn encode(self) -> String {
-        URL_SAFE_NO_PAD.encode(format!("{}:{}", self.kind.name(), self.id))
+        // "Kind:uuid" put together on the stack: every object of every response shows its id.
+        let mut text = [0u8; 64];
+        let name = self.kind.name().as_bytes();
+        let colon = name.len();
+        let end = colon + 1 + uuid::fmt::Hyphenated::LENGTH;
+        text[..colon].copy_from_slice(name);
+        text[colon] = b':';
+        self.id.hyphenated().encode_lower(&mut text[colon + 1..end]);
+        URL_SAFE_NO_PAD.encode(&text[..end])
     }
 
     /// Decodes any well-formed global id; a malformed one is a `VALIDATION` error.
@@ -139,6 +147,8 @@ mod tests {
         for kind in NodeKind::ALL {
             let gid = GlobalId::new(kind, new_id());
             assert_eq!(GlobalId::decode(&gid.encode()).unwrap(), gid);
+            // The wire form clients keep: base64url of "Kind:uuid".
+            assert_eq!(gid.encode(), URL_SAFE_NO_PAD.encode(format!("{}:{}", kind.name(), gid.id)));
         }
     }
 

@@ -17,6 +17,7 @@ use std::borrow::Cow;
 use std::pin::Pin;
 
 use async_graphql::indexmap::IndexMap;
+use async_graphql::indexmap::map::Entry;
 use async_graphql::parser::types::{Field, Selection, SelectionSet};
 use async_graphql::registry::Registry;
 use async_graphql::resolver_utils::ContainerType;
@@ -117,16 +118,21 @@ fn applies<T: ContainerType>(ctx: &ContextSelectionSet<'_>, root: &T, condition:
 /// Adds a field's value under its response key; a key asked for twice merges its objects, as the
 /// engine merges them.
 fn merge(object: &mut IndexMap<Name, Value>, key: Name, value: Value) {
-    match (object.get_mut(&key), value) {
-        (None, value) => {
-            object.insert(key, value);
+    // One hash of the key: almost every key is new, and is inserted where it was looked up.
+    let existing = match object.entry(key) {
+        Entry::Vacant(slot) => {
+            slot.insert(value);
+            return;
         }
-        (Some(Value::Object(existing)), Value::Object(more)) => {
+        Entry::Occupied(slot) => slot.into_mut(),
+    };
+    match (existing, value) {
+        (Value::Object(existing), Value::Object(more)) => {
             for (key, value) in more {
                 merge(existing, key, value);
             }
         }
-        (Some(Value::List(existing)), Value::List(more)) => {
+        (Value::List(existing), Value::List(more)) => {
             for (existing, more) in existing.iter_mut().zip(more) {
                 if let (Value::Object(existing), Value::Object(more)) = (existing, more) {
                     for (key, value) in more {
@@ -135,6 +141,6 @@ fn merge(object: &mut IndexMap<Name, Value>, key: Name, value: Value) {
                 }
             }
         }
-        (Some(_), _) => {}
+        _ => {}
     }
 }
