@@ -22,6 +22,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use chrono::{DateTime, NaiveDateTime, Utc};
+use rusqlite::config::DbConfig;
 use rusqlite::types::{ToSqlOutput, Value as SqliteValue, ValueRef};
 use sea_orm::sea_query::{ColumnType, OptionEnum, Value, ValueType};
 use sea_orm::{
@@ -293,6 +294,9 @@ impl SqliteReads {
         // Reads only: a statement that would write fails instead.
         connection.execute_batch("PRAGMA query_only = ON; PRAGMA busy_timeout = 10000;").map_err(sqlite_error)?;
         connection.set_prepared_statement_cache_capacity(PREPARED_STATEMENTS);
+        // Plans that do not depend on bound values: otherwise SQLite plans with a `LIMIT ?`'s
+        // value, and a kept statement is prepared again every time it is bound (every page).
+        connection.set_db_config(DbConfig::SQLITE_DBCONFIG_ENABLE_QPSG, true).map_err(sqlite_error)?;
         Ok(connection)
     }
 
@@ -363,7 +367,7 @@ impl<E: EntityTrait> Target<E> {
 mod tests {
     use acc_entity::{organization, project, run_event, task, task_run, user, workspace};
     use chrono::Duration;
-    use sea_orm::{ActiveModelTrait, ColumnTrait, IntoActiveModel, QueryFilter, QueryOrder};
+    use sea_orm::{ActiveModelTrait, ColumnTrait, IntoActiveModel, QueryFilter, QueryOrder, QuerySelect, QueryTrait};
 
     use super::*;
 
@@ -531,6 +535,24 @@ mod tests {
         let write = sqlite.with_connection(|c| c.execute("DELETE FROM users", []).map_err(sqlite_error));
         assert!(write.is_err(), "a reader's connection refuses to write");
         assert_eq!(user::Entity::find().all(&db).await.unwrap().len(), 1);
+    }
+
+    #[tokio::test]
+    async fn a_kept_statement_is_not_prepared_again_for_each_page() {
+        let (db, reads, _dir) = database().await;
+        seed(&db).await;
+        let page = |size| task::Entity::find().order_by_asc(task::Column::Id).limit(size);
+        for size in [1, 2, 1] {
+            assert_eq!(reads.all(page(size)).await.unwrap().len(), size as usize);
+        }
+        let Reads::Sqlite(sqlite) = &reads else { unreachable!() };
+        let sql = page(1).build(DbBackend::Sqlite).sql;
+        assert!(sql.ends_with("LIMIT ?"), "{sql}");
+        let prepared_again = sqlite.with_connection(|c| {
+            let statement = c.prepare_cached(&sql).map_err(sqlite_error)?;
+            Ok(statement.get_status(rusqlite::StatementStatus::RePrepare))
+        });
+        assert_eq!(prepared_again.unwrap(), 0);
     }
 
     #[tokio::test]
