@@ -17,7 +17,7 @@ use crate::identity::keys::{KeyPurpose, SigningKeys};
 use crate::identity::login_limiter::LoginLimiter;
 use crate::identity::{Bootstrap, IdentityService, secrets};
 use crate::projects::ProjectService;
-use crate::runs::{RunPolicy, RunService};
+use crate::runs::{RunPolicy, RunReader, RunService};
 use crate::settings::SettingsService;
 
 #[derive(Debug, thiserror::Error)]
@@ -41,7 +41,10 @@ pub struct Services {
     pub projects: ProjectService,
     pub settings: SettingsService,
     pub gateway: GatewayService,
+    /// The commands that change runs.
     pub runs: RunService,
+    /// What a caller may read of runs.
+    pub run_reader: RunReader,
     pub broker: Broker,
     pub limits: Arc<crate::config::Limits>,
 }
@@ -106,6 +109,7 @@ impl App {
         let settings = SettingsService::new(pool);
         let projects =
             ProjectService::new(store.clone(), broker.clone(), settings.clone(), config.limits.max_page_size);
+        let run_reader = RunReader::new(db.clone(), store.reads.clone(), broker.clone(), config.limits.max_page_size);
         let runs = RunService::new(
             store.clone(),
             broker.clone(),
@@ -113,7 +117,7 @@ impl App {
             projects.clone(),
             approval_keys,
             policy,
-            config.limits.max_page_size,
+            run_reader.clone(),
         );
         // No connector is connected to a process that just started; their runs live on.
         gateway.mark_all_offline().await.map_err(|e| sea_orm::DbErr::Custom(e.to_string()))?;
@@ -123,8 +127,8 @@ impl App {
         }
         let identity =
             IdentityService::new(store, keys, config.tokens.clone(), limiter, bootstrap.clone(), broker.clone());
-        let services =
-            Services { projects, settings, gateway, runs, identity, broker, limits: Arc::new(config.limits.clone()) };
+        let limits = Arc::new(config.limits.clone());
+        let services = Services { projects, settings, gateway, runs, run_reader, identity, broker, limits };
         let bootstrap_code = if services.identity.has_users().await.map_err(db_error)? {
             None
         } else {

@@ -69,8 +69,10 @@ impl NodeQuery {
                 Node::Connector(Connector(services.gateway.connector(actor, id).await.map_err(gql_error)?))
             }
             NodeKind::Agent => Node::Agent(Agent(services.gateway.agent(actor, id).await.map_err(gql_error)?)),
-            NodeKind::TaskRun => Node::TaskRun(TaskRun(services.runs.run(actor, id).await.map_err(gql_error)?)),
-            NodeKind::Approval => Node::Approval(Approval(services.runs.approval(actor, id).await.map_err(gql_error)?)),
+            NodeKind::TaskRun => Node::TaskRun(TaskRun(services.run_reader.run(actor, id).await.map_err(gql_error)?)),
+            NodeKind::Approval => {
+                Node::Approval(Approval(services.run_reader.approval(actor, id).await.map_err(gql_error)?))
+            }
         })
     }
 }

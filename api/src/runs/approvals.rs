@@ -5,7 +5,7 @@
 use std::collections::HashSet;
 
 use acc_entity::approval::ApprovalStatus::{self, *};
-use acc_entity::{approval, project, run_attempt, run_event};
+use acc_entity::{approval, run_attempt, run_event};
 use acc_protocol::{APPROVAL_AUDIENCE, ApprovalClaims, ApprovalKey, Command};
 use base64::Engine;
 use chrono::Utc;
@@ -14,13 +14,12 @@ use sea_orm::{ActiveModelTrait, ColumnTrait, EntityTrait, PaginatorTrait, QueryF
 use uuid::Uuid;
 
 use super::state::RunStatus;
-use super::{Result, RunError, RunService, path};
+use super::{Result, RunError, RunService};
 use crate::broker::{Event, Topic};
 use crate::error::{CommonError, is_unique_violation};
-use crate::identity::actor::{Actor, Permission, ScopePath};
+use crate::identity::actor::Actor;
 use crate::identity::keys::ISSUER;
 use crate::ids::new_id;
-use crate::pagination::{Page, PageRequest, paginate};
 
 /// The longest reason a person may give.
 const MAX_REASON_CHARS: usize = 2000;
@@ -115,46 +114,6 @@ impl RunService {
         self.broker.publish(Topic::OrganizationApprovals(approval.organization_id), Event::Approval(approval.clone()));
     }
 
-    /// An approval the caller may read (a hidden one is `NOT_FOUND`).
-    pub async fn approval(&self, actor: &Actor, id: Uuid) -> Result<approval::Model> {
-        let not_found = || RunError::from(CommonError::NotFound("approval"));
-        let row = self
-            .reads
-            .one(approval::Entity::find_by_id(id))
-            .await?
-            .filter(|a| a.organization_id == actor.organization_id)
-            .ok_or_else(not_found)?;
-        let project = self.reads.one(project::Entity::find_by_id(row.project_id)).await?.ok_or_else(not_found)?;
-        actor.authorize(Permission::Read, &path(&project), "approval").map_err(|_| not_found())?;
-        Ok(row)
-    }
-
-    /// Approvals of one project, or of every project the caller can read, oldest first.
-    pub async fn approvals(
-        &self,
-        actor: &Actor,
-        project_id: Option<Uuid>,
-        status: Option<ApprovalStatus>,
-        page: &PageRequest,
-    ) -> Result<Page<approval::Model>> {
-        let projects = self.readable_projects(actor, project_id).await?;
-        let mut select = approval::Entity::find().filter(approval::Column::ProjectId.is_in(projects));
-        if let Some(status) = status {
-            select = select.filter(approval::Column::Status.eq(status));
-        }
-        Ok(paginate(&self.reads, select, approval::Column::Id, page, self.max_page_size).await?)
-    }
-
-    /// Whose approvals a subscription of the caller shows: one project, the whole organization
-    /// for those with a role on it, or the projects they can read now.
-    pub async fn approval_audience(&self, actor: &Actor, project_id: Option<Uuid>) -> Result<ApprovalAudience> {
-        let organization = ScopePath::organization(actor.organization_id);
-        if project_id.is_none() && actor.role_on(&organization).is_some() {
-            return Ok(ApprovalAudience::Organization(actor.organization_id));
-        }
-        Ok(ApprovalAudience::Projects(self.readable_projects(actor, project_id).await?))
-    }
-
     /// A person decides a pending approval. Approving issues the token the connector verifies;
     /// either way the agent is told, and the run goes on once nothing else awaits a decision.
     pub async fn decide_approval(
@@ -164,7 +123,7 @@ impl RunService {
         decision: Decision,
         reason: Option<String>,
     ) -> Result<approval::Model> {
-        let approval = self.approval(actor, id).await?;
+        let approval = self.reader.approval(actor, id).await?;
         self.operable_run(actor, approval.run_id).await?;
         let reason = reason.map(|r| r.trim().to_owned()).filter(|r| !r.is_empty());
         if reason.as_ref().is_some_and(|r| r.chars().count() > MAX_REASON_CHARS) {
@@ -192,7 +151,7 @@ impl RunService {
             .filter(approval::Column::Status.eq(Pending))
             .exec(&self.db)
             .await?;
-        let approval = self.approval(actor, id).await?;
+        let approval = self.reader.approval(actor, id).await?;
         if decided.rows_affected == 0 {
             // Someone else decided it (or it expired) in between.
             return Err(RunError::ApprovalClosed { status: approval.status });

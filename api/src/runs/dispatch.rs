@@ -57,7 +57,7 @@ impl RunService {
         if previous.as_ref().is_some_and(|a| a.ended_at.is_none() && !is_handing_off(a)) {
             return Ok(());
         }
-        let project = self.project_of(&run).await?;
+        let project = self.reader.project_of(&run).await?;
         let required = required_capabilities(&run);
         let wanted = run.handoff_target_id.or(run.requested_agent_id);
         let candidates = self

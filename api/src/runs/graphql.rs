@@ -223,7 +223,7 @@ impl Approval {
         gid(NodeKind::Approval, self.0.id)
     }
     async fn run(&self, ctx: &Context<'_>) -> async_graphql::Result<TaskRun> {
-        ctx.services().runs.run(ctx.actor()?, self.0.run_id).await.map(TaskRun).map_err(gql_error)
+        ctx.services().run_reader.run(ctx.actor()?, self.0.run_id).await.map(TaskRun).map_err(gql_error)
     }
     /// What the agent wants to do, as it described it; the approval token is bound to exactly this.
     async fn action(&self) -> &str {
@@ -373,7 +373,7 @@ impl RunQuery {
     ) -> async_graphql::Result<Connection<String, TaskRun>> {
         let filter = filter.unwrap_or_default().into_domain()?;
         let page = page_request(after, before, first, last)?;
-        let rows = ctx.services().runs.runs(ctx.actor()?, &filter, &page).await.map_err(gql_error)?;
+        let rows = ctx.services().run_reader.runs(ctx.actor()?, &filter, &page).await.map_err(gql_error)?;
         Ok(connection(rows, |r| r.id, TaskRun))
     }
 
@@ -393,14 +393,15 @@ impl RunQuery {
         let project = project_id.map(|id| decode(&id, NodeKind::Project)).transpose()?;
         let page = page_request(after, before, first, last)?;
         let status = status.map(Into::into);
-        let rows = ctx.services().runs.approvals(ctx.actor()?, project, status, &page).await.map_err(gql_error)?;
+        let rows =
+            ctx.services().run_reader.approvals(ctx.actor()?, project, status, &page).await.map_err(gql_error)?;
         Ok(connection(rows, |a| a.id, Approval))
     }
 
     /// What a run used: measured by the connector's model gateway, reported by its runtime.
     async fn run_usage(&self, ctx: &Context<'_>, run_id: ID) -> async_graphql::Result<RunUsage> {
         let run = decode(&run_id, NodeKind::TaskRun)?;
-        ctx.services().runs.run_usage(ctx.actor()?, run).await.map(RunUsage).map_err(gql_error)
+        ctx.services().run_reader.run_usage(ctx.actor()?, run).await.map(RunUsage).map_err(gql_error)
     }
 
     /// A run's events after the cursor `after` (a sequence number as text), oldest first.
@@ -413,7 +414,8 @@ impl RunQuery {
     ) -> async_graphql::Result<Connection<String, RunEvent>> {
         let run = decode(&run_id, NodeKind::TaskRun)?;
         let after = cursor(after)?;
-        let (rows, more) = ctx.services().runs.events(ctx.actor()?, run, after, first).await.map_err(gql_error)?;
+        let (rows, more) =
+            ctx.services().run_reader.events(ctx.actor()?, run, after, first).await.map_err(gql_error)?;
         let mut connection = Connection::new(after > 0, more);
         connection.edges = rows.into_iter().map(|e| Edge::new(e.sequence.to_string(), RunEvent(e))).collect();
         Ok(connection)
@@ -513,7 +515,7 @@ impl RunSubscription {
         after: Option<String>,
     ) -> async_graphql::Result<impl Stream<Item = async_graphql::Result<RunEvent>>> {
         let run = decode(&run_id, NodeKind::TaskRun)?;
-        let feed = ctx.services().runs.event_feed(ctx.actor()?, run, cursor(after)?).await.map_err(gql_error)?;
+        let feed = ctx.services().run_reader.event_feed(ctx.actor()?, run, cursor(after)?).await.map_err(gql_error)?;
         Ok(feed.map(|event| event.map(RunEvent).map_err(gql_error)))
     }
 
@@ -529,7 +531,7 @@ impl RunSubscription {
         let services = ctx.services();
         // Listening before the first wait: see `LISTEN_FIRST` in http/graphql_ws.rs.
         let live = services.broker.subscribe(Topic::OrganizationApprovals(actor.organization_id));
-        let audience = services.runs.approval_audience(actor, project).await.map_err(gql_error)?;
+        let audience = services.run_reader.approval_audience(actor, project).await.map_err(gql_error)?;
         Ok(live.filter_map(move |delivery| {
             let shown = match delivery {
                 Delivery::Event(event) => match &*event {
@@ -599,7 +601,7 @@ impl Loader<AttemptsOf> for RunLoader {
 
     async fn load(&self, keys: &[AttemptsOf]) -> Result<HashMap<AttemptsOf, Self::Value>, Self::Error> {
         let ids: Vec<Uuid> = keys.iter().map(|k| k.0).collect();
-        Ok(keyed(self.services.runs.attempts_of(&self.actor, &ids).await.map_err(gql_error)?, AttemptsOf))
+        Ok(keyed(self.services.run_reader.attempts_of(&self.actor, &ids).await.map_err(gql_error)?, AttemptsOf))
     }
 }
 
@@ -609,7 +611,7 @@ impl Loader<ApprovalsOf> for RunLoader {
 
     async fn load(&self, keys: &[ApprovalsOf]) -> Result<HashMap<ApprovalsOf, Self::Value>, Self::Error> {
         let ids: Vec<Uuid> = keys.iter().map(|k| k.0).collect();
-        Ok(keyed(self.services.runs.approvals_of(&self.actor, &ids).await.map_err(gql_error)?, ApprovalsOf))
+        Ok(keyed(self.services.run_reader.approvals_of(&self.actor, &ids).await.map_err(gql_error)?, ApprovalsOf))
     }
 }
 
@@ -619,7 +621,7 @@ impl Loader<CheckpointsOf> for RunLoader {
 
     async fn load(&self, keys: &[CheckpointsOf]) -> Result<HashMap<CheckpointsOf, Self::Value>, Self::Error> {
         let ids: Vec<Uuid> = keys.iter().map(|k| k.0).collect();
-        Ok(keyed(self.services.runs.checkpoints_of(&self.actor, &ids).await.map_err(gql_error)?, CheckpointsOf))
+        Ok(keyed(self.services.run_reader.checkpoints_of(&self.actor, &ids).await.map_err(gql_error)?, CheckpointsOf))
     }
 }
 
@@ -629,7 +631,7 @@ impl Loader<UsageOf> for RunLoader {
 
     async fn load(&self, keys: &[UsageOf]) -> Result<HashMap<UsageOf, Self::Value>, Self::Error> {
         let ids: Vec<Uuid> = keys.iter().map(|k| k.0).collect();
-        Ok(keyed(self.services.runs.usage_of(&self.actor, &ids).await.map_err(gql_error)?, UsageOf))
+        Ok(keyed(self.services.run_reader.usage_of(&self.actor, &ids).await.map_err(gql_error)?, UsageOf))
     }
 }
 
@@ -639,7 +641,7 @@ impl Loader<RunsOfTask> for RunLoader {
 
     async fn load(&self, keys: &[RunsOfTask]) -> Result<HashMap<RunsOfTask, Self::Value>, Self::Error> {
         let ids: Vec<Uuid> = keys.iter().map(|k| k.0).collect();
-        Ok(keyed(self.services.runs.runs_of_tasks(&self.actor, &ids).await.map_err(gql_error)?, RunsOfTask))
+        Ok(keyed(self.services.run_reader.runs_of_tasks(&self.actor, &ids).await.map_err(gql_error)?, RunsOfTask))
     }
 }
 
@@ -649,7 +651,10 @@ impl Loader<LatestRunOf> for RunLoader {
 
     async fn load(&self, keys: &[LatestRunOf]) -> Result<HashMap<LatestRunOf, Self::Value>, Self::Error> {
         let ids: Vec<Uuid> = keys.iter().map(|k| k.0).collect();
-        Ok(keyed(self.services.runs.latest_runs_of_tasks(&self.actor, &ids).await.map_err(gql_error)?, LatestRunOf))
+        Ok(keyed(
+            self.services.run_reader.latest_runs_of_tasks(&self.actor, &ids).await.map_err(gql_error)?,
+            LatestRunOf,
+        ))
     }
 }
 

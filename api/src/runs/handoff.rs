@@ -178,7 +178,7 @@ impl RunService {
         reason: Option<String>,
     ) -> Result<task_run::Model> {
         let run = self.operable_run(actor, run_id).await?;
-        let project = self.project_of(&run).await?;
+        let project = self.reader.project_of(&run).await?;
         let required: Vec<Capability> = serde_json::from_value(run.required_capabilities.clone()).unwrap_or_default();
         let target = self.agent_for(actor, &project, target_id, &required).await?;
         let reason = reason_text(reason, "requested by a person")?;
@@ -206,7 +206,7 @@ impl RunService {
             }
             other => return Err(InvalidTransition { from: other, to: RunStatus::HandoffReady }.into()),
         }
-        self.run(actor, run_id).await
+        self.reader.run(actor, run_id).await
     }
 
     /// The status event that moved the run to `checkpointing`, while it is there: the checkpoint

@@ -1,9 +1,10 @@
 //! Runs: starting a task on an agent, the state machine, and the run's life on its connectors.
 //!
-//! The service is split by what drives it: `dispatch` (attempts, leases, retries, the sweeper,
-//! connectors coming back), `ingest` (events from connectors and what they cause), `approvals`,
-//! `handoff` (checkpoints and handing a run to another agent), `feed` (a run's events for a
-//! subscriber) and `listing` (runs as lists). This file holds what they share.
+//! Two types: [`RunReader`] (`reader`) answers what a caller may read of runs and changes nothing;
+//! [`RunService`] takes the commands that change runs, split by what drives them: `dispatch`
+//! (attempts, leases, retries, the sweeper, connectors coming back), `ingest` (events from
+//! connectors and what they cause), `approvals` and `handoff` (checkpoints and handing a run to
+//! another agent). `feed` is a run's events for a subscriber. This file holds what they share.
 
 mod approvals;
 mod dispatch;
@@ -11,21 +12,19 @@ mod feed;
 pub mod graphql;
 mod handoff;
 mod ingest;
-mod listing;
+mod reader;
 pub mod state;
 pub mod usage;
 
-use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
 
 use acc_entity::approval::ApprovalStatus;
 use acc_entity::run_attempt::AttemptStatus;
 use acc_entity::run_event::RunEventKind;
-use acc_entity::{approval, checkpoint, project, run_attempt, run_event, task, task_run};
+use acc_entity::{project, run_attempt, run_event, task, task_run};
 use acc_protocol::{CancelMode, Capability, Command, Envelope, EventKind, Frame, RunBudget};
 use chrono::Utc;
-use futures_util::{Stream, StreamExt};
 use sea_orm::sea_query::{Expr, ExprTrait};
 use sea_orm::{ActiveModelTrait, ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter, QueryOrder, QuerySelect, Set};
 use serde::Serialize;
@@ -43,7 +42,7 @@ use crate::ids::new_id;
 use crate::projects::{ProjectService, RunMilestone};
 pub use approvals::{ApprovalAudience, Decision};
 pub use ingest::{ConnectorEvent, Ingested};
-pub use listing::RunFilter;
+pub use reader::{RunFilter, RunReader};
 use state::{InvalidTransition, RunStatus, transition};
 
 #[derive(Debug, thiserror::Error)]
@@ -151,8 +150,9 @@ pub struct RunService {
     tasks: ProjectService,
     keys: Arc<SigningKeys>,
     policy: RunPolicy,
-    max_page_size: u64,
     events: ingest::EventWriter,
+    /// Whether a caller may read a run, before it may operate it.
+    reader: RunReader,
 }
 
 impl RunService {
@@ -163,15 +163,11 @@ impl RunService {
         tasks: ProjectService,
         keys: Arc<SigningKeys>,
         policy: RunPolicy,
-        max_page_size: u64,
+        reader: RunReader,
     ) -> Self {
         let Store { pool: db, reads } = store;
         let events = ingest::EventWriter::new(db.clone());
-        Self { db, reads, broker, gateway, tasks, keys, policy, max_page_size, events }
-    }
-
-    async fn project_of(&self, run: &task_run::Model) -> Result<project::Model> {
-        Ok(self.reads.one(project::Entity::find_by_id(run.project_id)).await?.ok_or(CommonError::NotFound("run"))?)
+        Self { db, reads, broker, gateway, tasks, keys, policy, events, reader }
     }
 
     /// A run, without any permission check (for connectors and the sweeper).
@@ -179,88 +175,12 @@ impl RunService {
         Ok(self.reads.one(task_run::Entity::find_by_id(run_id)).await?.ok_or(CommonError::NotFound("run"))?)
     }
 
-    pub async fn run(&self, actor: &Actor, id: Uuid) -> Result<task_run::Model> {
-        let run = self.reads.one(task_run::Entity::find_by_id(id)).await?.ok_or(CommonError::NotFound("run"))?;
-        if run.organization_id != actor.organization_id {
-            return Err(CommonError::NotFound("run").into());
-        }
-        let project = self.project_of(&run).await?;
-        actor.authorize(Permission::Read, &path(&project), "run").map_err(|_| CommonError::NotFound("run"))?;
-        Ok(run)
-    }
-
     /// A run the caller may read and operate (start, cancel, decide, hand off).
     async fn operable_run(&self, actor: &Actor, id: Uuid) -> Result<task_run::Model> {
-        let run = self.run(actor, id).await?;
-        let project = self.project_of(&run).await?;
+        let run = self.reader.run(actor, id).await?;
+        let project = self.reader.project_of(&run).await?;
         actor.authorize(Permission::OperateRuns, &path(&project), "run")?;
         Ok(run)
-    }
-
-    /// Of `run_ids`, the runs the caller may read.
-    async fn readable_runs(&self, actor: &Actor, run_ids: &[Uuid]) -> Result<Vec<task_run::Model>> {
-        let runs = self
-            .reads
-            .all(
-                task_run::Entity::find()
-                    .filter(task_run::Column::Id.is_in(run_ids.iter().copied()))
-                    .filter(task_run::Column::OrganizationId.eq(actor.organization_id)),
-            )
-            .await?;
-        let project_ids: Vec<Uuid> = runs.iter().map(|r| r.project_id).collect();
-        let readable: Vec<Uuid> = self
-            .reads
-            .all(project::Entity::find().filter(project::Column::Id.is_in(project_ids)))
-            .await?
-            .into_iter()
-            .filter(|p| actor.role_on(&path(p)).is_some())
-            .map(|p| p.id)
-            .collect();
-        Ok(runs.into_iter().filter(|r| readable.contains(&r.project_id)).collect())
-    }
-
-    /// Rows of `E` that belong (by `run_column`) to the runs the caller may read, ordered by
-    /// `order`, grouped by run.
-    async fn of_runs<E: EntityTrait>(
-        &self,
-        actor: &Actor,
-        run_ids: &[Uuid],
-        run_column: E::Column,
-        order: E::Column,
-        run_of: impl Fn(&E::Model) -> Uuid,
-    ) -> Result<HashMap<Uuid, Vec<E::Model>>> {
-        let rows = E::find()
-            .filter(run_column.is_in(self.readable_runs(actor, run_ids).await?.into_iter().map(|r| r.id)))
-            .order_by_asc(order)
-            .all(&self.db)
-            .await?;
-        let mut grouped: HashMap<Uuid, Vec<E::Model>> = HashMap::new();
-        for row in rows {
-            grouped.entry(run_of(&row)).or_default().push(row);
-        }
-        Ok(grouped)
-    }
-
-    /// The attempts of the runs the caller may read, oldest first, grouped by run.
-    pub async fn attempts_of(&self, actor: &Actor, run_ids: &[Uuid]) -> Result<HashMap<Uuid, Vec<run_attempt::Model>>> {
-        use run_attempt::Column::{Number, RunId};
-        self.of_runs::<run_attempt::Entity>(actor, run_ids, RunId, Number, |a| a.run_id).await
-    }
-
-    /// The checkpoints of the runs the caller may read, oldest first, grouped by run.
-    pub async fn checkpoints_of(
-        &self,
-        actor: &Actor,
-        run_ids: &[Uuid],
-    ) -> Result<HashMap<Uuid, Vec<checkpoint::Model>>> {
-        use checkpoint::Column::{Id, RunId};
-        self.of_runs::<checkpoint::Entity>(actor, run_ids, RunId, Id, |c| c.run_id).await
-    }
-
-    /// The approvals of the runs the caller may read, oldest first, grouped by run.
-    pub async fn approvals_of(&self, actor: &Actor, run_ids: &[Uuid]) -> Result<HashMap<Uuid, Vec<approval::Model>>> {
-        use approval::Column::{Id, RunId};
-        self.of_runs::<approval::Entity>(actor, run_ids, RunId, Id, |a| a.run_id).await
     }
 
     /// Starts a run of a task: queued, then dispatched to an online agent with the capabilities,
@@ -315,13 +235,13 @@ impl RunService {
             Ok::<_, RunError>(run.id)
         })
         .await?;
-        let run = self.run(actor, outcome.id()).await?;
+        let run = self.reader.run(actor, outcome.id()).await?;
         if let Outcome::Created(_) = outcome {
             self.broker.publish(Topic::ProjectRuns(run.project_id), Event::RunUpdated(run.clone()));
             self.set_status(run.id, RunStatus::Dispatching, None).await?;
             self.dispatch(run.id).await?;
         }
-        self.run(actor, outcome.id()).await
+        self.reader.run(actor, outcome.id()).await
     }
 
     /// An agent of the project's workspace that has every required capability.
@@ -552,44 +472,6 @@ impl RunService {
             self.set_status_if(run.id, RunStatus::Queued, RunStatus::Dispatching, reason).await?;
         }
         Ok(runs.len())
-    }
-
-    /// A run's events after `after` (a sequence) for a subscriber: the stored ones, then live,
-    /// until the run's terminal status (see [`feed`]).
-    pub async fn event_feed(
-        &self,
-        actor: &Actor,
-        run_id: Uuid,
-        after: i64,
-    ) -> Result<impl Stream<Item = Result<run_event::Model>> + Send + 'static> {
-        // Subscribed before the first read, so an event stored in between is not missed.
-        let live = self.broker.subscribe(Topic::RunEvents(run_id)).boxed();
-        self.run(actor, run_id).await?;
-        Ok(feed::EventFeed::start(self.db.connection().clone(), run_id, live, after))
-    }
-
-    /// A run's events after `after` (a sequence), oldest first.
-    pub async fn events(
-        &self,
-        actor: &Actor,
-        run_id: Uuid,
-        after: i64,
-        first: Option<i32>,
-    ) -> Result<(Vec<run_event::Model>, bool)> {
-        self.run(actor, run_id).await?;
-        let limit = match first {
-            Some(n) if n < 0 || n as u64 > self.max_page_size => {
-                return Err(
-                    CommonError::validation(format!("`first` must be between 0 and {}", self.max_page_size)).into()
-                );
-            }
-            Some(n) => n as u64,
-            None => self.max_page_size,
-        };
-        let mut rows = feed::events_after(&self.db, run_id, after, limit + 1).await?;
-        let more = rows.len() as u64 > limit;
-        rows.truncate(limit as usize);
-        Ok((rows, more))
     }
 }
 

@@ -13,7 +13,7 @@ use sea_orm::{ColumnTrait, EntityTrait, QueryFilter, QueryOrder};
 use serde_json::Value;
 use uuid::Uuid;
 
-use super::{Result, RunService};
+use super::{Result, RunReader, RunService};
 use crate::error::CommonError;
 use crate::identity::actor::Actor;
 
@@ -149,7 +149,9 @@ impl RunService {
             max_cost_usd: budget.max_cost_usd.map(|max| (max - used.cost).max(0.0)),
         }))
     }
+}
 
+impl RunReader {
     /// The usage of one run.
     pub async fn run_usage(&self, actor: &Actor, run_id: Uuid) -> Result<RunUsage> {
         let mut usage = self.usage_of(actor, &[run_id]).await?;

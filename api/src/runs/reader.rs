@@ -1,0 +1,304 @@
+//! What a caller may read of runs: runs as lists (dashboards, Home, each task's runs), a run's
+//! attempts, checkpoints, approvals and events. What the caller may read is decided per project,
+//! as everywhere else. Reads only: the commands that change runs are [`RunService`]'s, which
+//! authorizes through this reader.
+//!
+//! [`RunService`]: super::RunService
+
+use std::collections::{HashMap, HashSet};
+
+use acc_entity::approval::ApprovalStatus;
+use acc_entity::{approval, checkpoint, project, run_attempt, run_event, task_run};
+use chrono::{DateTime, Utc};
+use futures_util::{Stream, StreamExt};
+use sea_orm::sea_query::{Alias, Expr, ExprTrait, Query, SimpleExpr};
+use sea_orm::{ColumnTrait, DatabaseConnection, EntityTrait, QueryFilter, QueryOrder};
+use uuid::Uuid;
+
+use super::approvals::ApprovalAudience;
+use super::state::RunStatus;
+use super::{Result, RunError, feed, path};
+use crate::broker::{Broker, Topic};
+use crate::db::Reads;
+use crate::error::CommonError;
+use crate::identity::actor::{Actor, Permission, ScopePath};
+use crate::pagination::{Page, PageRequest, paginate};
+
+/// Runs as the caller may read them.
+#[derive(Clone)]
+pub struct RunReader {
+    db: DatabaseConnection,
+    pub(super) reads: Reads,
+    /// A run's live events, for its subscribers.
+    broker: Broker,
+    max_page_size: u64,
+}
+
+/// Which runs a list holds; every part narrows it, none given is every readable run.
+#[derive(Debug, Clone, Default)]
+pub struct RunFilter {
+    pub project_id: Option<Uuid>,
+    pub agent_id: Option<Uuid>,
+    /// Any of these statuses; empty is any status.
+    pub statuses: Vec<RunStatus>,
+    /// Only each task's latest run (what the task's state is now), not the runs before it.
+    pub latest_of_task: bool,
+    /// Created at or after.
+    pub from: Option<DateTime<Utc>>,
+    /// Created before.
+    pub to: Option<DateTime<Utc>>,
+}
+
+impl RunReader {
+    pub fn new(db: DatabaseConnection, reads: Reads, broker: Broker, max_page_size: u64) -> Self {
+        Self { db, reads, broker, max_page_size }
+    }
+
+    /// The projects the caller may read: `project_id` alone (not found unless readable), or all.
+    pub(super) async fn readable_projects(&self, actor: &Actor, project_id: Option<Uuid>) -> Result<HashSet<Uuid>> {
+        let readable: HashSet<Uuid> = self
+            .reads
+            .all(project::Entity::find().filter(project::Column::OrganizationId.eq(actor.organization_id)))
+            .await?
+            .into_iter()
+            .filter(|p| actor.role_on(&path(p)).is_some())
+            .map(|p| p.id)
+            .collect();
+        match project_id {
+            Some(id) if readable.contains(&id) => Ok(HashSet::from([id])),
+            Some(_) => Err(CommonError::NotFound("project").into()),
+            None => Ok(readable),
+        }
+    }
+
+    /// One page of the runs the caller may read that `filter` keeps, oldest first.
+    pub async fn runs(&self, actor: &Actor, filter: &RunFilter, page: &PageRequest) -> Result<Page<task_run::Model>> {
+        let projects = self.readable_projects(actor, filter.project_id).await?;
+        let mut select = task_run::Entity::find().filter(task_run::Column::ProjectId.is_in(projects));
+        if let Some(agent_id) = filter.agent_id {
+            select = select.filter(task_run::Column::AgentId.eq(agent_id));
+        }
+        if !filter.statuses.is_empty() {
+            select = select.filter(task_run::Column::Status.is_in(filter.statuses.iter().map(|s| s.as_str())));
+        }
+        if let Some(from) = filter.from {
+            select = select.filter(task_run::Column::CreatedAt.gte(from));
+        }
+        if let Some(to) = filter.to {
+            select = select.filter(task_run::Column::CreatedAt.lt(to));
+        }
+        if filter.latest_of_task {
+            select = select.filter(latest_of_its_task());
+        }
+        Ok(paginate(&self.reads, select, task_run::Column::Id, page, self.max_page_size).await?)
+    }
+
+    /// The latest run of each of the tasks the caller may read that has one.
+    pub async fn latest_runs_of_tasks(
+        &self,
+        actor: &Actor,
+        task_ids: &[Uuid],
+    ) -> Result<HashMap<Uuid, task_run::Model>> {
+        let runs = self
+            .reads
+            .all(
+                task_run::Entity::find()
+                    .filter(task_run::Column::TaskId.is_in(task_ids.iter().copied()))
+                    .filter(task_run::Column::ProjectId.is_in(self.readable_projects(actor, None).await?))
+                    .filter(latest_of_its_task()),
+            )
+            .await?;
+        Ok(runs.into_iter().map(|run| (run.task_id, run)).collect())
+    }
+
+    /// The runs of the tasks the caller may read, oldest first, grouped by task.
+    pub async fn runs_of_tasks(&self, actor: &Actor, task_ids: &[Uuid]) -> Result<HashMap<Uuid, Vec<task_run::Model>>> {
+        let runs = self
+            .reads
+            .all(
+                task_run::Entity::find()
+                    .filter(task_run::Column::TaskId.is_in(task_ids.iter().copied()))
+                    .filter(task_run::Column::ProjectId.is_in(self.readable_projects(actor, None).await?))
+                    .order_by_asc(task_run::Column::Id),
+            )
+            .await?;
+        let mut grouped: HashMap<Uuid, Vec<task_run::Model>> = HashMap::new();
+        for run in runs {
+            grouped.entry(run.task_id).or_default().push(run);
+        }
+        Ok(grouped)
+    }
+
+    pub(super) async fn project_of(&self, run: &task_run::Model) -> Result<project::Model> {
+        Ok(self.reads.one(project::Entity::find_by_id(run.project_id)).await?.ok_or(CommonError::NotFound("run"))?)
+    }
+
+    /// A run the caller may read (a hidden one is `NOT_FOUND`).
+    pub async fn run(&self, actor: &Actor, id: Uuid) -> Result<task_run::Model> {
+        let run = self.reads.one(task_run::Entity::find_by_id(id)).await?.ok_or(CommonError::NotFound("run"))?;
+        if run.organization_id != actor.organization_id {
+            return Err(CommonError::NotFound("run").into());
+        }
+        let project = self.project_of(&run).await?;
+        actor.authorize(Permission::Read, &path(&project), "run").map_err(|_| CommonError::NotFound("run"))?;
+        Ok(run)
+    }
+
+    /// Of `run_ids`, the runs the caller may read.
+    pub(super) async fn readable_runs(&self, actor: &Actor, run_ids: &[Uuid]) -> Result<Vec<task_run::Model>> {
+        let runs = self
+            .reads
+            .all(
+                task_run::Entity::find()
+                    .filter(task_run::Column::Id.is_in(run_ids.iter().copied()))
+                    .filter(task_run::Column::OrganizationId.eq(actor.organization_id)),
+            )
+            .await?;
+        let project_ids: Vec<Uuid> = runs.iter().map(|r| r.project_id).collect();
+        let readable: Vec<Uuid> = self
+            .reads
+            .all(project::Entity::find().filter(project::Column::Id.is_in(project_ids)))
+            .await?
+            .into_iter()
+            .filter(|p| actor.role_on(&path(p)).is_some())
+            .map(|p| p.id)
+            .collect();
+        Ok(runs.into_iter().filter(|r| readable.contains(&r.project_id)).collect())
+    }
+
+    /// Rows of `E` that belong (by `run_column`) to the runs the caller may read, ordered by
+    /// `order`, grouped by run.
+    async fn of_runs<E: EntityTrait>(
+        &self,
+        actor: &Actor,
+        run_ids: &[Uuid],
+        run_column: E::Column,
+        order: E::Column,
+        run_of: impl Fn(&E::Model) -> Uuid,
+    ) -> Result<HashMap<Uuid, Vec<E::Model>>> {
+        let rows = E::find()
+            .filter(run_column.is_in(self.readable_runs(actor, run_ids).await?.into_iter().map(|r| r.id)))
+            .order_by_asc(order)
+            .all(&self.db)
+            .await?;
+        let mut grouped: HashMap<Uuid, Vec<E::Model>> = HashMap::new();
+        for row in rows {
+            grouped.entry(run_of(&row)).or_default().push(row);
+        }
+        Ok(grouped)
+    }
+
+    /// The attempts of the runs the caller may read, oldest first, grouped by run.
+    pub async fn attempts_of(&self, actor: &Actor, run_ids: &[Uuid]) -> Result<HashMap<Uuid, Vec<run_attempt::Model>>> {
+        use run_attempt::Column::{Number, RunId};
+        self.of_runs::<run_attempt::Entity>(actor, run_ids, RunId, Number, |a| a.run_id).await
+    }
+
+    /// The checkpoints of the runs the caller may read, oldest first, grouped by run.
+    pub async fn checkpoints_of(
+        &self,
+        actor: &Actor,
+        run_ids: &[Uuid],
+    ) -> Result<HashMap<Uuid, Vec<checkpoint::Model>>> {
+        use checkpoint::Column::{Id, RunId};
+        self.of_runs::<checkpoint::Entity>(actor, run_ids, RunId, Id, |c| c.run_id).await
+    }
+
+    /// The approvals of the runs the caller may read, oldest first, grouped by run.
+    pub async fn approvals_of(&self, actor: &Actor, run_ids: &[Uuid]) -> Result<HashMap<Uuid, Vec<approval::Model>>> {
+        use approval::Column::{Id, RunId};
+        self.of_runs::<approval::Entity>(actor, run_ids, RunId, Id, |a| a.run_id).await
+    }
+
+    /// A run's events after `after` (a sequence) for a subscriber: the stored ones, then live,
+    /// until the run's terminal status (see [`feed`]).
+    pub async fn event_feed(
+        &self,
+        actor: &Actor,
+        run_id: Uuid,
+        after: i64,
+    ) -> Result<impl Stream<Item = Result<run_event::Model>> + Send + 'static> {
+        // Subscribed before the first read, so an event stored in between is not missed.
+        let live = self.broker.subscribe(Topic::RunEvents(run_id)).boxed();
+        self.run(actor, run_id).await?;
+        Ok(feed::EventFeed::start(self.db.clone(), run_id, live, after))
+    }
+
+    /// A run's events after `after` (a sequence), oldest first.
+    pub async fn events(
+        &self,
+        actor: &Actor,
+        run_id: Uuid,
+        after: i64,
+        first: Option<i32>,
+    ) -> Result<(Vec<run_event::Model>, bool)> {
+        self.run(actor, run_id).await?;
+        let limit = match first {
+            Some(n) if n < 0 || n as u64 > self.max_page_size => {
+                return Err(
+                    CommonError::validation(format!("`first` must be between 0 and {}", self.max_page_size)).into()
+                );
+            }
+            Some(n) => n as u64,
+            None => self.max_page_size,
+        };
+        let mut rows = feed::events_after(&self.db, run_id, after, limit + 1).await?;
+        let more = rows.len() as u64 > limit;
+        rows.truncate(limit as usize);
+        Ok((rows, more))
+    }
+
+    /// An approval the caller may read (a hidden one is `NOT_FOUND`).
+    pub async fn approval(&self, actor: &Actor, id: Uuid) -> Result<approval::Model> {
+        let not_found = || RunError::from(CommonError::NotFound("approval"));
+        let row = self
+            .reads
+            .one(approval::Entity::find_by_id(id))
+            .await?
+            .filter(|a| a.organization_id == actor.organization_id)
+            .ok_or_else(not_found)?;
+        let project = self.reads.one(project::Entity::find_by_id(row.project_id)).await?.ok_or_else(not_found)?;
+        actor.authorize(Permission::Read, &path(&project), "approval").map_err(|_| not_found())?;
+        Ok(row)
+    }
+
+    /// Approvals of one project, or of every project the caller can read, oldest first.
+    pub async fn approvals(
+        &self,
+        actor: &Actor,
+        project_id: Option<Uuid>,
+        status: Option<ApprovalStatus>,
+        page: &PageRequest,
+    ) -> Result<Page<approval::Model>> {
+        let projects = self.readable_projects(actor, project_id).await?;
+        let mut select = approval::Entity::find().filter(approval::Column::ProjectId.is_in(projects));
+        if let Some(status) = status {
+            select = select.filter(approval::Column::Status.eq(status));
+        }
+        Ok(paginate(&self.reads, select, approval::Column::Id, page, self.max_page_size).await?)
+    }
+
+    /// Whose approvals a subscription of the caller shows: one project, the whole organization
+    /// for those with a role on it, or the projects they can read now.
+    pub async fn approval_audience(&self, actor: &Actor, project_id: Option<Uuid>) -> Result<ApprovalAudience> {
+        let organization = ScopePath::organization(actor.organization_id);
+        if project_id.is_none() && actor.role_on(&organization).is_some() {
+            return Ok(ApprovalAudience::Organization(actor.organization_id));
+        }
+        Ok(ApprovalAudience::Projects(self.readable_projects(actor, project_id).await?))
+    }
+}
+
+/// A run with no newer run of the same task (ids are time-ordered: UUIDv7).
+fn latest_of_its_task() -> SimpleExpr {
+    let newer = Alias::new("newer");
+    let newer_runs = Query::select()
+        .expr(Expr::val(1))
+        .from_as(task_run::Entity, newer.clone())
+        .and_where(
+            Expr::col((newer.clone(), task_run::Column::TaskId)).equals((task_run::Entity, task_run::Column::TaskId)),
+        )
+        .and_where(Expr::col((newer, task_run::Column::Id)).gt(Expr::col((task_run::Entity, task_run::Column::Id))))
+        .to_owned();
+    Expr::exists(newer_runs).not()
+}
