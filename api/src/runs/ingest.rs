@@ -11,15 +11,17 @@ use acc_entity::run_event::RunEventKind;
 use acc_entity::{run_attempt, run_event, task_run};
 use acc_protocol::{Envelope, EventKind, Frame, OUTCOME_LOST, RunCursor};
 use chrono::{DateTime, Utc};
+use sea_orm::sea_query::{Expr, ExprTrait, Order, Query, SelectStatement};
 use sea_orm::{
-    ColumnTrait, ConnectionTrait, DatabaseTransaction, DbBackend, EntityTrait, QueryFilter, QueryOrder, QuerySelect,
+    ColumnTrait, ConnectionTrait, DatabaseTransaction, DbBackend, EntityTrait, FromQueryResult, QueryFilter,
+    QueryOrder, QuerySelect,
 };
 use tokio::sync::{mpsc, oneshot};
 use tracing::Instrument;
 use uuid::Uuid;
 
 use super::state::RunStatus;
-use super::{Result, RunError, RunService, last_sequence, stored_kind};
+use super::{Result, RunError, RunService, stored_kind};
 use crate::broker::{Event, Topic};
 use crate::db::Pool;
 use crate::error::{CommonError, is_unique_violation};
@@ -229,6 +231,58 @@ async fn latest_attempt_on(
         .await
 }
 
+/// Where a run stands for a connector's events.
+#[derive(FromQueryResult)]
+struct RunPosition {
+    status: String,
+    /// The run's latest attempt on the connector: the one its events from there belong to.
+    attempt_id: Option<Uuid>,
+    /// The highest connector sequence stored from the connector (none yet: `None`).
+    stored_up_to: Option<i64>,
+    /// The run's last event sequence (none yet: `None`).
+    last_sequence: Option<i64>,
+}
+
+/// The run's position for the connector's events, in one statement, with the run locked until
+/// the transaction ends (no terminal status can commit between this read and the insert);
+/// `None` when there is no such run.
+async fn position(
+    txn: &DatabaseTransaction,
+    run_id: Uuid,
+    connector_id: Uuid,
+) -> Result<Option<RunPosition>, sea_orm::DbErr> {
+    let subquery = |select: SelectStatement| Expr::SubQuery(None, Box::new(select.into()));
+    let attempt = Query::select()
+        .column(run_attempt::Column::Id)
+        .from(run_attempt::Entity)
+        .and_where(run_attempt::Column::RunId.eq(run_id))
+        .and_where(run_attempt::Column::ConnectorId.eq(connector_id))
+        .order_by(run_attempt::Column::Number, Order::Desc)
+        .limit(1)
+        .to_owned();
+    let stored_up_to = Query::select()
+        .expr(Expr::col((run_event::Entity, run_event::Column::ConnectorSequence)).max())
+        .from(run_event::Entity)
+        .and_where(run_event::Column::RunId.eq(run_id))
+        .and_where(run_event::Column::ConnectorId.eq(connector_id))
+        .to_owned();
+    let last_sequence = Query::select()
+        .expr(Expr::col((run_event::Entity, run_event::Column::Sequence)).max())
+        .from(run_event::Entity)
+        .and_where(run_event::Column::RunId.eq(run_id))
+        .to_owned();
+    task_run::Entity::find_by_id(run_id)
+        .select_only()
+        .column(task_run::Column::Status)
+        .expr_as(subquery(attempt), "attempt_id")
+        .expr_as(subquery(stored_up_to), "stored_up_to")
+        .expr_as(subquery(last_sequence), "last_sequence")
+        .lock_exclusive()
+        .into_model::<RunPosition>()
+        .one(txn)
+        .await
+}
+
 /// One run's events of a batch, inside the batch's transaction. Per event in the connector's
 /// order: an event already stored (same connector and event id) is acknowledged again and
 /// stored once; one that skips a connector sequence not yet stored is refused (`OutOfOrder`),
@@ -243,19 +297,13 @@ async fn store_run_share(
     refused: &mut Vec<(usize, RunError)>,
 ) -> Result<RunShare, sea_orm::DbErr> {
     let mut share = RunShare { run_id, stored: Vec::new(), resent: Vec::new(), ack: None };
-    // Locked, so no terminal status can commit between this check and the insert.
-    let run = task_run::Entity::find_by_id(run_id).lock_exclusive().one(txn).await?;
-    let attempt = match run {
-        Some(_) => latest_attempt_on(txn, run_id, connector_id).await?,
-        None => None,
-    };
-    let (Some(run), Some(attempt)) = (run, attempt) else {
+    let position = position(txn, run_id, connector_id).await?;
+    let Some((position, attempt_id)) = position.and_then(|p| p.attempt_id.map(|attempt| (p, attempt))) else {
         refused.extend(indices.iter().map(|&i| (i, RunError::UnknownRun)));
         return Ok(share);
     };
-    let status = RunStatus::from_stored(&run.status);
-    let stored_up_to = stored_up_to(txn, run_id, connector_id).await? as u64;
-    let mut next = stored_up_to + 1;
+    let status = RunStatus::from_stored(&position.status);
+    let mut next = position.stored_up_to.unwrap_or(0) as u64 + 1;
     let mut fresh = Vec::new();
     let mut resent = Vec::new();
     for &index in indices {
@@ -272,7 +320,7 @@ async fn store_run_share(
         }
     }
     if !fresh.is_empty() {
-        let last = last_sequence(txn, run_id).await?;
+        let last = position.last_sequence.unwrap_or(0);
         let now = Utc::now();
         for (offset, &index) in fresh.iter().enumerate() {
             let event = &events[index];
@@ -280,7 +328,7 @@ async fn store_run_share(
                 id: new_id(),
                 run_id,
                 sequence: last + 1 + offset as i64,
-                attempt_id: Some(attempt.id),
+                attempt_id: Some(attempt_id),
                 connector_id: Some(connector_id),
                 event_id: Some(event.event_id),
                 connector_sequence: Some(event.sequence as i64),
