@@ -11,7 +11,7 @@
 # sends 20 page requests to warm up, then counts the instructions of the next `requests` (100).
 set -euo pipefail
 
-bench_dir="${1:?the held benchmark's directory, /tmp/acc-bench-...}"
+bench_dir="${1:?the directory of the held benchmark, /tmp/acc-bench-...}"
 requests="${2:-100}"
 acc="${CARGO_TARGET_DIR:-$HOME/.cache/acc-target}/release/acc"
 port=47111
@@ -42,5 +42,7 @@ pages 20
 callgrind_control -z "$server" >/dev/null
 pages "$requests"
 callgrind_control -d "$server" >/dev/null
-total="$(callgrind_annotate "$(ls "$work"/callgrind.*.1)" 2>/dev/null | awk '/PROGRAM TOTALS/ { gsub(",", "", $1); print $1 }')"
-echo "instructions for $requests pages: $total ($((total / requests)) per page); profile in $work"
+profile="$(ls "$work"/callgrind.*.1)"
+total="$(callgrind_annotate "$profile" 2>/dev/null | awk '/PROGRAM TOTALS/ { gsub(/,/, "", $1); print $1 }')"
+per_page=$((total / requests))
+echo "instructions for $requests pages: $total, $per_page per page; profile in $profile"
