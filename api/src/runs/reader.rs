@@ -12,7 +12,7 @@ use acc_entity::{approval, checkpoint, project, run_attempt, run_event, task_run
 use chrono::{DateTime, Utc};
 use futures_util::{Stream, StreamExt};
 use sea_orm::sea_query::{Alias, Expr, ExprTrait, Query, SimpleExpr};
-use sea_orm::{ColumnTrait, DatabaseConnection, EntityTrait, QueryFilter, QueryOrder};
+use sea_orm::{ColumnTrait, DatabaseConnection, EntityTrait, QueryFilter, QueryOrder, Select};
 use uuid::Uuid;
 
 use super::approvals::ApprovalAudience;
@@ -93,35 +93,28 @@ impl RunReader {
         Ok(paginate(&self.reads, select, task_run::Column::Id, page, self.max_page_size).await?)
     }
 
+    /// The runs of those of `task_ids` that are in projects the caller may read.
+    async fn runs_of_readable_tasks(&self, actor: &Actor, task_ids: &[Uuid]) -> Result<Select<task_run::Entity>> {
+        Ok(task_run::Entity::find()
+            .filter(task_run::Column::TaskId.is_in(task_ids.iter().copied()))
+            .filter(task_run::Column::ProjectId.is_in(self.readable_projects(actor, None).await?)))
+    }
+
     /// The latest run of each of the tasks the caller may read that has one.
     pub async fn latest_runs_of_tasks(
         &self,
         actor: &Actor,
         task_ids: &[Uuid],
     ) -> Result<HashMap<Uuid, task_run::Model>> {
-        let runs = self
-            .reads
-            .all(
-                task_run::Entity::find()
-                    .filter(task_run::Column::TaskId.is_in(task_ids.iter().copied()))
-                    .filter(task_run::Column::ProjectId.is_in(self.readable_projects(actor, None).await?))
-                    .filter(latest_of_its_task()),
-            )
-            .await?;
+        let runs =
+            self.reads.all(self.runs_of_readable_tasks(actor, task_ids).await?.filter(latest_of_its_task())).await?;
         Ok(runs.into_iter().map(|run| (run.task_id, run)).collect())
     }
 
     /// The runs of the tasks the caller may read, oldest first, grouped by task.
     pub async fn runs_of_tasks(&self, actor: &Actor, task_ids: &[Uuid]) -> Result<HashMap<Uuid, Vec<task_run::Model>>> {
-        let runs = self
-            .reads
-            .all(
-                task_run::Entity::find()
-                    .filter(task_run::Column::TaskId.is_in(task_ids.iter().copied()))
-                    .filter(task_run::Column::ProjectId.is_in(self.readable_projects(actor, None).await?))
-                    .order_by_asc(task_run::Column::Id),
-            )
-            .await?;
+        let select = self.runs_of_readable_tasks(actor, task_ids).await?.order_by_asc(task_run::Column::Id);
+        let runs = self.reads.all(select).await?;
         let mut grouped: HashMap<Uuid, Vec<task_run::Model>> = HashMap::new();
         for run in runs {
             grouped.entry(run.task_id).or_default().push(run);
