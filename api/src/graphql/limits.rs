@@ -9,7 +9,7 @@
 //! schema lookups per field, per extension): about 6 % of a page of tasks' CPU in perf.
 
 use std::num::NonZeroUsize;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use async_graphql::parser::types::{ExecutableDocument, Selection, SelectionSet};
@@ -72,12 +72,11 @@ pub struct Admission {
     /// Documents parsed before, by their text: clients send the same few queries again and
     /// again, and copying a parsed document costs a fraction of parsing it (about 5 % of a page
     /// of tasks' instructions went to the parser).
-    parsed: Mutex<LruCache<String, Parsed>>,
+    parsed: Mutex<LruCache<String, Arc<Parsed>>>,
 }
 
 /// A document and its alias count, which depend on the query's text alone (its cost does not:
 /// variables can change page sizes).
-#[derive(Clone)]
 struct Parsed {
     document: ExecutableDocument,
     aliases: usize,
@@ -104,34 +103,34 @@ impl Admission {
     /// fragments that each spread the next twice would keep them busy for minutes. A query that
     /// does not parse is left to the engine, which says why.
     pub fn admit(&self, request: &mut Request) -> Result<(), ServerError> {
-        let Some(Parsed { document, aliases }) = self.parse(&request.query) else { return Ok(()) };
-        if aliases > self.max_aliases {
+        let Some(parsed) = self.parse(&request.query) else { return Ok(()) };
+        if parsed.aliases > self.max_aliases {
             return Err(request_error(LimitError::TooManyAliases { max: self.max_aliases }));
         }
-        let cost = self.cost.of(&document, request.operation_name.as_deref(), &request.variables);
+        let cost = self.cost.of(&parsed.document, request.operation_name.as_deref(), &request.variables);
         if cost > self.max_cost {
             return Err(request_error(LimitError::TooCostly { cost, limit: self.max_cost }));
         }
-        // Parsed once: the engine takes this document instead of parsing the query again.
-        request.set_parsed_query(document);
+        // Parsed once: the engine takes a copy of this document instead of parsing the query again.
+        request.set_parsed_query(parsed.document.clone());
         Ok(())
     }
 
     /// `query` parsed, from the cache when it was parsed before; `None` when it does not parse.
-    fn parse(&self, query: &str) -> Option<Parsed> {
+    fn parse(&self, query: &str) -> Option<Arc<Parsed>> {
         if let Ok(mut kept) = self.parsed.lock()
             && let Some(parsed) = kept.get(query)
         {
-            return Some(parsed.clone());
+            return Some(Arc::clone(parsed));
         }
         let document = async_graphql::parser::parse_query(query).ok()?;
         let aliases = document.operations.iter().map(|(_, op)| aliases(&op.node.selection_set.node)).sum::<usize>()
             + document.fragments.values().map(|f| aliases(&f.node.selection_set.node)).sum::<usize>();
-        let parsed = Parsed { document, aliases };
+        let parsed = Arc::new(Parsed { document, aliases });
         if query.len() <= MAX_KEPT_QUERY_BYTES
             && let Ok(mut kept) = self.parsed.lock()
         {
-            kept.put(query.to_owned(), parsed.clone());
+            kept.put(query.to_owned(), Arc::clone(&parsed));
         }
         Some(parsed)
     }

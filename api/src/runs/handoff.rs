@@ -158,7 +158,7 @@ impl RunService {
         run_id: Uuid,
         reason: Option<String>,
     ) -> Result<task_run::Model> {
-        let run = self.operable_run(actor, run_id).await?;
+        let (run, _) = self.operable_run(actor, run_id).await?;
         let reason = reason_text(reason, "requested by a person")?;
         let (attempt, agent) = self.working_agent(&run, RunStatus::Checkpointing).await?;
         require(&agent, &[Capability::Checkpoint])?;
@@ -177,8 +177,7 @@ impl RunService {
         target_id: Uuid,
         reason: Option<String>,
     ) -> Result<task_run::Model> {
-        let run = self.operable_run(actor, run_id).await?;
-        let project = self.reader.project_of(&run).await?;
+        let (run, project) = self.operable_run(actor, run_id).await?;
         let required: Vec<Capability> = serde_json::from_value(run.required_capabilities.clone()).unwrap_or_default();
         let target = self.agent_for(actor, &project, target_id, &required).await?;
         let reason = reason_text(reason, "requested by a person")?;

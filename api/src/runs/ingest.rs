@@ -14,7 +14,7 @@ use chrono::{DateTime, Utc};
 use sea_orm::sea_query::{Expr, ExprTrait, Order, Query, SelectStatement};
 use sea_orm::{
     ColumnTrait, ConnectionTrait, DatabaseTransaction, DbBackend, EntityTrait, FromQueryResult, QueryFilter,
-    QueryOrder, QuerySelect,
+    QueryOrder, QuerySelect, Select,
 };
 use tokio::sync::{mpsc, oneshot};
 use tracing::Instrument;
@@ -26,19 +26,6 @@ use crate::broker::{Event, Topic};
 use crate::db::Pool;
 use crate::error::{CommonError, is_unique_violation};
 use crate::ids::new_id;
-
-/// The highest connector sequence of a run's events stored from a connector (0: none).
-async fn stored_up_to(db: &impl ConnectionTrait, run_id: Uuid, connector_id: Uuid) -> Result<i64, sea_orm::DbErr> {
-    Ok(run_event::Entity::find()
-        .filter(run_event::Column::RunId.eq(run_id))
-        .filter(run_event::Column::ConnectorId.eq(connector_id))
-        .filter(run_event::Column::ConnectorSequence.is_not_null())
-        .order_by_desc(run_event::Column::ConnectorSequence)
-        .one(db)
-        .await?
-        .and_then(|e| e.connector_sequence)
-        .unwrap_or(0))
-}
 
 /// An event frame from a connector, read once at the gateway.
 #[derive(Debug, Clone)]
@@ -217,20 +204,6 @@ async fn store_in(
     Ok(all)
 }
 
-/// The run's latest attempt on a connector: the one its events from there belong to.
-async fn latest_attempt_on(
-    db: &impl ConnectionTrait,
-    run_id: Uuid,
-    connector_id: Uuid,
-) -> Result<Option<run_attempt::Model>, sea_orm::DbErr> {
-    run_attempt::Entity::find()
-        .filter(run_attempt::Column::RunId.eq(run_id))
-        .filter(run_attempt::Column::ConnectorId.eq(connector_id))
-        .order_by_desc(run_attempt::Column::Number)
-        .one(db)
-        .await
-}
-
 /// Where a run stands for a connector's events.
 #[derive(FromQueryResult)]
 struct RunPosition {
@@ -243,14 +216,9 @@ struct RunPosition {
     last_sequence: Option<i64>,
 }
 
-/// The run's position for the connector's events, in one statement, with the run locked until
-/// the transaction ends (no terminal status can commit between this read and the insert);
-/// `None` when there is no such run.
-async fn position(
-    txn: &DatabaseTransaction,
-    run_id: Uuid,
-    connector_id: Uuid,
-) -> Result<Option<RunPosition>, sea_orm::DbErr> {
+/// Where the run stands for the connector's events, in one statement (the run's row, with the
+/// rest as subqueries); no row when there is no such run.
+fn position(run_id: Uuid, connector_id: Uuid) -> Select<task_run::Entity> {
     let subquery = |select: SelectStatement| Expr::SubQuery(None, Box::new(select.into()));
     let attempt = Query::select()
         .column(run_attempt::Column::Id)
@@ -277,10 +245,6 @@ async fn position(
         .expr_as(subquery(attempt), "attempt_id")
         .expr_as(subquery(stored_up_to), "stored_up_to")
         .expr_as(subquery(last_sequence), "last_sequence")
-        .lock_exclusive()
-        .into_model::<RunPosition>()
-        .one(txn)
-        .await
 }
 
 /// One run's events of a batch, inside the batch's transaction. Per event in the connector's
@@ -297,7 +261,8 @@ async fn store_run_share(
     refused: &mut Vec<(usize, RunError)>,
 ) -> Result<RunShare, sea_orm::DbErr> {
     let mut share = RunShare { run_id, stored: Vec::new(), resent: Vec::new(), ack: None };
-    let position = position(txn, run_id, connector_id).await?;
+    // Locked, so no terminal status can commit between this read and the insert.
+    let position = position(run_id, connector_id).lock_exclusive().into_model::<RunPosition>().one(txn).await?;
     let Some((position, attempt_id)) = position.and_then(|p| p.attempt_id.map(|attempt| (p, attempt))) else {
         refused.extend(indices.iter().map(|&i| (i, RunError::UnknownRun)));
         return Ok(share);
@@ -447,13 +412,13 @@ impl RunService {
         let mut cursors = Vec::with_capacity(asked.len());
         for cursor in asked {
             let run_id = cursor.run_id;
-            let run = task_run::Entity::find_by_id(run_id).one(&self.db).await?;
-            let acked_sequence = match run {
+            let position = position(run_id, connector_id).into_model::<RunPosition>().one(&self.db).await?;
+            let acked_sequence = match position {
                 None => u64::MAX,
                 // Never on this connector: nothing to say about it.
-                Some(_) if latest_attempt_on(&self.db, run_id, connector_id).await?.is_none() => continue,
-                Some(run) if RunStatus::from_stored(&run.status).is_terminal() => u64::MAX,
-                Some(_) => stored_up_to(&self.db, run_id, connector_id).await? as u64,
+                Some(RunPosition { attempt_id: None, .. }) => continue,
+                Some(p) if RunStatus::from_stored(&p.status).is_terminal() => u64::MAX,
+                Some(p) => p.stored_up_to.unwrap_or(0) as u64,
             };
             cursors.push(RunCursor { run_id, acked_sequence });
         }

@@ -175,12 +175,11 @@ impl RunService {
         Ok(self.reads.one(task_run::Entity::find_by_id(run_id)).await?.ok_or(CommonError::NotFound("run"))?)
     }
 
-    /// A run the caller may read and operate (start, cancel, decide, hand off).
-    async fn operable_run(&self, actor: &Actor, id: Uuid) -> Result<task_run::Model> {
-        let run = self.reader.run(actor, id).await?;
-        let project = self.reader.project_of(&run).await?;
+    /// A run the caller may read and operate (start, cancel, decide, hand off), with its project.
+    async fn operable_run(&self, actor: &Actor, id: Uuid) -> Result<(task_run::Model, project::Model)> {
+        let (run, project) = self.reader.readable_run(actor, id).await?;
         actor.authorize(Permission::OperateRuns, &path(&project), "run")?;
-        Ok(run)
+        Ok((run, project))
     }
 
     /// Starts a run of a task: queued, then dispatched to an online agent with the capabilities,
@@ -421,7 +420,7 @@ impl RunService {
     /// Each step is taken only from the status it was chosen for; when the run moved meanwhile
     /// (a start acknowledged, say), the step is chosen again from where it is now.
     pub async fn cancel_run(&self, actor: &Actor, run_id: Uuid) -> Result<task_run::Model> {
-        let mut run = self.operable_run(actor, run_id).await?;
+        let (mut run, _) = self.operable_run(actor, run_id).await?;
         for _ in 0..5 {
             let status = RunStatus::from_stored(&run.status);
             let attempt = self.current_attempt(run_id).await?.filter(|a| a.ended_at.is_none());

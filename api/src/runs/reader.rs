@@ -128,13 +128,18 @@ impl RunReader {
 
     /// A run the caller may read (a hidden one is `NOT_FOUND`).
     pub async fn run(&self, actor: &Actor, id: Uuid) -> Result<task_run::Model> {
+        Ok(self.readable_run(actor, id).await?.0)
+    }
+
+    /// [`Self::run`], with the project it was authorized on, for a check that follows.
+    pub(super) async fn readable_run(&self, actor: &Actor, id: Uuid) -> Result<(task_run::Model, project::Model)> {
         let run = self.reads.one(task_run::Entity::find_by_id(id)).await?.ok_or(CommonError::NotFound("run"))?;
         if run.organization_id != actor.organization_id {
             return Err(CommonError::NotFound("run").into());
         }
         let project = self.project_of(&run).await?;
         actor.authorize(Permission::Read, &path(&project), "run").map_err(|_| CommonError::NotFound("run"))?;
-        Ok(run)
+        Ok((run, project))
     }
 
     /// Of `run_ids`, the runs the caller may read.
