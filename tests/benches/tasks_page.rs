@@ -778,7 +778,8 @@ async fn connect_raw(url: &str, sqlite: bool) -> Result<DatabaseConnection> {
         options.max_connections(SQLITE_POOL).min_connections(1);
         options.map_sqlx_sqlite_opts(|opts| opts.read_only(true).busy_timeout(Duration::from_secs(10)));
     } else {
-        options.max_connections(POSTGRES_POOL).min_connections(1);
+        // As the server's pool (api/src/db/mod.rs): no ping before each statement.
+        options.max_connections(POSTGRES_POOL).min_connections(1).test_before_acquire(false);
     }
     Database::connect(options).await.with_context(|| format!("cannot open {url} for the raw loop"))
 }

@@ -28,7 +28,11 @@ pub async fn connect(url: &str) -> Result<DatabaseConnection, DbErr> {
                 .create_if_missing(true)
         });
     } else {
-        options.max_connections(32).min_connections(1);
+        // sqlx pings a connection when it is taken from the pool and again when it goes back:
+        // two round trips to PostgreSQL around every statement a read runs. The first is
+        // skipped; a connection that died while idle fails the one statement that meets it (a
+        // retryable error), and the ping on its way back drops it from the pool.
+        options.max_connections(32).min_connections(1).test_before_acquire(false);
     }
     Database::connect(options).await
 }
