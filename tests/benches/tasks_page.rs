@@ -778,8 +778,11 @@ async fn connect_raw(url: &str, sqlite: bool) -> Result<DatabaseConnection> {
         options.max_connections(SQLITE_POOL).min_connections(1);
         options.map_sqlx_sqlite_opts(|opts| opts.read_only(true).busy_timeout(Duration::from_secs(10)));
     } else {
-        // As the server's pool (api/src/db/mod.rs): no ping before each statement.
-        options.max_connections(POSTGRES_POOL).min_connections(1).test_before_acquire(false);
+        // As the server's pool (api/src/db/mod.rs): no ping before a statement on a busy connection.
+        options
+            .max_connections(POSTGRES_POOL)
+            .min_connections(1)
+            .test_before_acquire_if_idle_for(acc_api::db::PING_AFTER_IDLE);
     }
     Database::connect(options).await.with_context(|| format!("cannot open {url} for the raw loop"))
 }

@@ -1,7 +1,9 @@
-//! Migrations on both databases: up from empty, down to empty, up again, and fresh.
+//! The database layer: migrations on both databases (up from empty, down to empty, up again,
+//! and fresh), and a PostgreSQL pool that gets over its connections being cut.
 
 use acc_migration::{Migrator, MigratorTrait, SchemaManager};
 use acc_tests::{TestDb, on_both_databases};
+use sea_orm::ConnectionTrait;
 
 const TABLES: &[&str] = &[
     "organizations",
@@ -62,3 +64,31 @@ on_both_databases!(migrations_go_up_down_and_fresh, |db: TestDb| async move {
     assert_eq!(present(&conn).await, TABLES);
     assert!(Migrator::get_pending_migrations(&conn).await.unwrap().is_empty());
 });
+
+/// PostgreSQL cut every connection (a restart, a failover). The pool pings a connection on its way
+/// out only once it has sat idle for `PING_AFTER_IDLE`; by then the cut ones are found dead and
+/// replaced, so no statement after that meets one.
+#[tokio::test]
+async fn statements_succeed_after_postgres_cut_the_pools_connections() {
+    let Some(db) = TestDb::postgres().await else { return };
+    let pool = db.connect().await;
+    // Several connections in the pool, all idle afterwards.
+    let busy = futures_util::future::join_all((0..4).map(|_| pool.execute_unprepared("SELECT pg_sleep(0.05)"))).await;
+    assert!(busy.iter().all(Result::is_ok), "{busy:?}");
+
+    let killer = sea_orm::Database::connect(&db.url).await.unwrap();
+    let cut = killer
+        .query_all_raw(sea_orm::Statement::from_string(
+            sea_orm::DbBackend::Postgres,
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity \
+             WHERE datname = current_database() AND pid <> pg_backend_pid()",
+        ))
+        .await
+        .unwrap();
+    assert!(cut.len() >= 4, "the pool's connections were cut: {}", cut.len());
+
+    tokio::time::sleep(acc_api::db::PING_AFTER_IDLE + std::time::Duration::from_millis(200)).await;
+    for attempt in 0..8 {
+        pool.execute_unprepared("SELECT 1").await.unwrap_or_else(|e| panic!("statement {attempt} after the cut: {e}"));
+    }
+}

@@ -29,13 +29,16 @@ pub async fn connect(url: &str) -> Result<DatabaseConnection, DbErr> {
         });
     } else {
         // sqlx pings a connection when it is taken from the pool and again when it goes back:
-        // two round trips to PostgreSQL around every statement a read runs. The first is
-        // skipped; a connection that died while idle fails the one statement that meets it (a
-        // retryable error), and the ping on its way back drops it from the pool.
-        options.max_connections(32).min_connections(1).test_before_acquire(false);
+        // two round trips to PostgreSQL around every statement a read runs. The first is kept
+        // only for a connection idle long enough to have been cut (a server restart, a
+        // failover) since it last worked; one in steady use goes straight to its statement.
+        options.max_connections(32).min_connections(1).test_before_acquire_if_idle_for(PING_AFTER_IDLE);
     }
     Database::connect(options).await
 }
+
+/// How long a PostgreSQL connection may sit in the pool before it is pinged on its way out.
+pub const PING_AFTER_IDLE: Duration = Duration::from_secs(1);
 
 /// The database as a service uses it: writes and transactions through the pool, and reads that
 /// need no transaction through [`Reads`].
