@@ -30,7 +30,7 @@ use super::SharedState;
 use super::request::{ClientAddress, CorrelationId, context, device};
 use crate::broker::{Delivery, Event, Topic};
 use crate::error::{DomainError, ErrorCode};
-use crate::graphql::fanout::{OperationKind, Payload, Start, payload};
+use crate::graphql::fanout::{OperationKind, Start, payload};
 use crate::graphql::{RequestContext, finish_errors, gql_error, request_data};
 use crate::identity::actor::Actor;
 use crate::identity::{AccessVerdict, DeviceInfo};
@@ -186,14 +186,15 @@ async fn initialise(
 }
 
 /// One result of an operation, or `None` once it has no more.
-type Operation = BoxStream<'static, Option<Payload>>;
+/// An operation's messages, ready to send: its `next`s, then its `complete`.
+type Operation = BoxStream<'static, Message>;
 
 /// An initialised socket: its caller, the operations it runs and what may end it.
 struct Connection {
     state: SharedState,
     /// The caller as last checked, with the socket's correlation id and device.
     request: RequestContext,
-    operations: StreamMap<String, Operation>,
+    operations: StreamMap<Arc<str>, Operation>,
     access_changes: BoxStream<'static, Delivery>,
     _registration: Registration,
 }
@@ -215,8 +216,8 @@ impl Connection {
                         Some(Err(_)) | None => Err(End::Gone),
                     }
                 }
-                Some((id, result)) = self.operations.next(), if !self.operations.is_empty() => {
-                    self.on_results(socket, id, result).await
+                Some((_, frame)) = self.operations.next(), if !self.operations.is_empty() => {
+                    self.on_results(socket, frame).await
                 }
                 Some(delivery) = self.access_changes.next() => Box::pin(self.on_access_change(delivery)).await,
                 _ = pings.tick() => {
@@ -243,7 +244,7 @@ impl Connection {
             Some(ClientMessage::Ping {}) => send(socket, ServerMessage::Pong.into_frame()).await,
             Some(ClientMessage::Pong {}) => Ok(()),
             Some(ClientMessage::Complete { id }) => {
-                self.operations.remove(&id);
+                self.operations.remove(id.as_str());
                 Ok(())
             }
             Some(ClientMessage::Subscribe { id, payload }) => self.start(socket, id, *payload).await,
@@ -252,7 +253,7 @@ impl Connection {
 
     /// Starts an operation, after checking that the caller may still act and has room for it.
     async fn start(&mut self, socket: &mut WebSocket, id: String, mut request: async_graphql::Request) -> Step {
-        if self.operations.contains_key(&id) {
+        if self.operations.contains_key(id.as_str()) {
             return Err(End::Close(close::DUPLICATE_ID, format!("Subscriber for {id} already exists")));
         }
         let max = self.state.websocket.max_operations_per_socket;
@@ -284,10 +285,11 @@ impl Connection {
                     ));
                 stream::once(execution).filter_map(|done| async move { done.ok() }).boxed()
             }
-        }
-        .map(Some)
-        .chain(stream::once(async { None }));
-        self.operations.insert(id, results.boxed());
+        };
+        let next = NextFrames::of(&id);
+        let complete = ServerMessage::Complete { id: &id }.into_frame();
+        let frames = results.map(move |payload| next.around(&payload)).chain(stream::once(async move { complete }));
+        self.operations.insert(id.as_str().into(), frames.boxed());
         // LISTEN_FIRST: subscription resolvers subscribe to the broker before their first wait,
         // and `fanout.subscribe` has run them that far (or joined a shape that already listens)
         // before the next client message is read. So a `ping` sent after `subscribe` is answered
@@ -296,26 +298,18 @@ impl Connection {
         self.send_ready(socket).await
     }
 
-    /// Sends an operation's result, and whatever other results are ready, then flushes once.
-    async fn on_results(&mut self, socket: &mut WebSocket, id: String, result: Option<Payload>) -> Step {
-        socket.feed(self.frame(&id, result)).await.map_err(|_| End::Gone)?;
+    /// Sends an operation's message, and whatever other messages are ready, then flushes once.
+    async fn on_results(&mut self, socket: &mut WebSocket, frame: Message) -> Step {
+        socket.feed(frame).await.map_err(|_| End::Gone)?;
         self.send_ready(socket).await
     }
 
-    /// Sends every result that is ready now, then flushes once.
+    /// Sends every message that is ready now, then flushes once.
     async fn send_ready(&mut self, socket: &mut WebSocket) -> Step {
-        while let Some(Some((id, result))) = self.operations.next().now_or_never() {
-            socket.feed(self.frame(&id, result)).await.map_err(|_| End::Gone)?;
+        while let Some(Some((_, frame))) = self.operations.next().now_or_never() {
+            socket.feed(frame).await.map_err(|_| End::Gone)?;
         }
         socket.flush().await.map_err(|_| End::Gone)
-    }
-
-    /// A result (`next`) or the end of an operation (`complete`).
-    fn frame(&self, id: &str, result: Option<Payload>) -> Message {
-        match result {
-            Some(payload) => next_frame(id, &payload),
-            None => ServerMessage::Complete { id }.into_frame(),
-        }
     }
 
     async fn on_access_change(&mut self, delivery: Delivery) -> Step {
@@ -375,11 +369,27 @@ fn refused(id: &str, error: async_graphql::Error, correlation_id: &str) -> Messa
     ServerMessage::Error { id, payload: errors }.into_frame()
 }
 
-/// A `next` message around a result already in JSON.
-fn next_frame(id: &str, payload: &str) -> Message {
-    // The id is the client's own string; serde_json quotes it. The payload is serde_json's output.
-    let id = serde_json::to_string(id).unwrap_or_default();
-    Message::Text(format!(r#"{{"type":"next","id":{id},"payload":{payload}}}"#).into())
+/// The `next` messages of one operation. What comes before the payload is the same in each, so
+/// it is put together once, not for every result of a subscription.
+struct NextFrames {
+    prefix: String,
+}
+
+impl NextFrames {
+    fn of(id: &str) -> Self {
+        // The id is the client's own string; serde_json quotes it.
+        let id = serde_json::to_string(id).unwrap_or_default();
+        Self { prefix: format!(r#"{{"type":"next","id":{id},"payload":"#) }
+    }
+
+    /// A `next` message around a result already in JSON (serde_json's output).
+    fn around(&self, payload: &str) -> Message {
+        let mut text = String::with_capacity(self.prefix.len() + payload.len() + 1);
+        text.push_str(&self.prefix);
+        text.push_str(payload);
+        text.push('}');
+        Message::Text(text.into())
+    }
 }
 
 /// A spawned task that is cancelled with the operation it runs (a `complete`, a closed socket).
