@@ -34,6 +34,16 @@ function track(child) {
 }
 
 /**
+ * Sign-in limits for the browser tests' servers. Each test signs the same owner in from the same
+ * address, and a fast machine runs more than the default ten a minute; the limits themselves are
+ * tested in tests/tests/identity.rs.
+ */
+const LOGIN_LIMITS = {
+  ACC_LIMITS__LOGIN_ATTEMPTS_PER_MINUTE_PER_ACCOUNT: "1000",
+  ACC_LIMITS__LOGIN_ATTEMPTS_PER_MINUTE_PER_ADDRESS: "1000",
+};
+
+/**
  * Starts `acc serve` on a fresh data dir (or again on `dir`) and waits for the address it prints.
  * It serves the bundle in `dist`, or with `builtIn` the copy built into `acc` (api/build.rs).
  */
@@ -45,7 +55,7 @@ export async function startServer(dir = mkdtempSync(join(tmpdir(), "acc-web-e2e-
   const child = track(
     spawn(accBin, ["serve", "--data-dir", join(dir, "data"), "--listen", "127.0.0.1:0", ...web, "--bootstrap-code-file", codeFile], {
       stdio: ["ignore", "pipe", "pipe"],
-      env: { ...process.env, RUST_LOG: "info,sqlx=warn" },
+      env: { ...process.env, RUST_LOG: "info,sqlx=warn", ...LOGIN_LIMITS },
     }),
   );
   child.stderr.on("data", (chunk) => writeFileSync(log, chunk, { flag: "a" }));
