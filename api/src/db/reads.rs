@@ -318,7 +318,8 @@ impl SqliteReads {
     fn open(&self) -> Result<rusqlite::Connection, DbErr> {
         let connection = rusqlite::Connection::open(&self.path).map_err(sqlite_error)?;
         // Reads only: a statement that would write fails instead.
-        connection.execute_batch("PRAGMA query_only = ON; PRAGMA busy_timeout = 10000;").map_err(sqlite_error)?;
+        connection.execute_batch("PRAGMA query_only = ON;").map_err(sqlite_error)?;
+        connection.busy_timeout(super::BUSY_TIMEOUT).map_err(sqlite_error)?;
         connection.set_prepared_statement_cache_capacity(PREPARED_STATEMENTS);
         // Plans that do not depend on bound values: otherwise SQLite plans with a `LIMIT ?`'s
         // value, and a kept statement is prepared again every time it is bound (every page).
