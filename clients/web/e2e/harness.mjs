@@ -210,7 +210,27 @@ export const cspViolations = [];
  * Prints errors thrown inside a page, so a failing test says more than its timeout, and records
  * every Content-Security-Policy violation: the server's policy must never get in the app's way.
  */
+/** The text of every WebSocket frame each watched page has sent. */
+const framesSent = new WeakMap();
+
+/**
+ * Waits until `page` has sent the server a `subscribe` for `field`. A test that makes something
+ * happen to see it arrive live must not make it happen before the page listens: an event before
+ * the subscription is missed until the next reconnect, and on a fast machine a failing run ends
+ * within the moment between a page's first query and its subscribing.
+ */
+export async function subscribedTo(page, field) {
+  const sent = () => (framesSent.get(page) ?? []).some((frame) => frame.includes('"subscribe"') && frame.includes(field));
+  const end = Date.now() + 30_000;
+  while (!sent()) {
+    if (Date.now() > end) throw new Error(`the page did not subscribe to ${field}`);
+    await new Promise((settled) => setTimeout(settled, 50));
+  }
+}
+
 export async function watch(page) {
+  framesSent.set(page, []);
+  page.on("websocket", (socket) => socket.on("framesent", ({ payload }) => framesSent.get(page).push(String(payload))));
   // A rejection with something other than an Error reaches `pageerror` as just "Object".
   await page.addInitScript(() => {
     window.addEventListener("unhandledrejection", (e) => {

@@ -16,6 +16,7 @@ import {
   enrollAsShown,
   screenshot,
   serverForTests,
+  subscribedTo,
   until,
 } from "./harness.mjs";
 
@@ -75,6 +76,7 @@ for (const width of Object.keys(WIDTHS)) {
 test("Home shows a failure and an offline connector as they happen", { timeout: 90_000 }, async () => {
   const page = await signedIn(WIDTHS.desktop);
   await page.getByTestId("home-offline-empty").waitFor(WAIT);
+  await subscribedTo(page, "runUpdated");
   const failed = await startRun(suite.ids.failing);
   await page.locator(`[data-testid="home-failures"] [data-run-id="${failed}"]`).getByText("Failed").waitFor(WAIT);
 
