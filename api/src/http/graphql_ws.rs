@@ -185,7 +185,6 @@ async fn initialise(
     })
 }
 
-/// One result of an operation, or `None` once it has no more.
 /// An operation's messages, ready to send: its `next`s, then its `complete`.
 type Operation = BoxStream<'static, Message>;
 

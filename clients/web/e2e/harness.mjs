@@ -206,10 +206,6 @@ export async function launchBrowser() {
 /** Content-Security-Policy violations seen in the pages being watched; a test ends with none. */
 export const cspViolations = [];
 
-/**
- * Prints errors thrown inside a page, so a failing test says more than its timeout, and records
- * every Content-Security-Policy violation: the server's policy must never get in the app's way.
- */
 /** The text of every WebSocket frame each watched page has sent. */
 const framesSent = new WeakMap();
 
@@ -220,14 +216,13 @@ const framesSent = new WeakMap();
  * within the moment between a page's first query and its subscribing.
  */
 export async function subscribedTo(page, field) {
-  const sent = () => (framesSent.get(page) ?? []).some((frame) => frame.includes('"subscribe"') && frame.includes(field));
-  const end = Date.now() + 30_000;
-  while (!sent()) {
-    if (Date.now() > end) throw new Error(`the page did not subscribe to ${field}`);
-    await new Promise((settled) => setTimeout(settled, 50));
-  }
+  await until(() => framesSent.get(page)?.some((frame) => frame.includes('"subscribe"') && frame.includes(field)));
 }
 
+/**
+ * Prints errors thrown inside a page, so a failing test says more than its timeout, and records
+ * every Content-Security-Policy violation: the server's policy must never get in the app's way.
+ */
 export async function watch(page) {
   framesSent.set(page, []);
   page.on("websocket", (socket) => socket.on("framesent", ({ payload }) => framesSent.get(page).push(String(payload))));
