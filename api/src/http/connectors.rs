@@ -238,6 +238,8 @@ async fn serve(state: SharedState, connector: acc_entity::connector::Model, sock
             return;
         }
     };
+    // Every command sent from now on goes through this connection.
+    let connected_at = chrono::Utc::now();
     let resume = match services.runs.resume_cursors(id, &resume).await {
         Ok(cursors) => cursors,
         Err(e) => {
@@ -248,8 +250,7 @@ async fn serve(state: SharedState, connector: acc_entity::connector::Model, sock
         }
     };
     // Its first heartbeat completes what it says it still has: see `Returning`.
-    let mut returning =
-        Some(Returning { hello_runs: resume.iter().map(|c| c.run_id).collect(), connected_at: chrono::Utc::now() });
+    let mut returning = Some(Returning { hello_runs: resume.iter().map(|c| c.run_id).collect(), connected_at });
     let heartbeat_interval_ms = services.gateway.heartbeat_interval.as_millis() as u64;
     let approval_keys = services.runs.approval_keys();
     let ack = Envelope::new(id, Frame::HelloAck { agents: ids, heartbeat_interval_ms, resume, approval_keys });
@@ -262,7 +263,7 @@ async fn serve(state: SharedState, connector: acc_entity::connector::Model, sock
     let runs = services.runs.clone();
     tokio::spawn(
         async move {
-            if let Err(e) = runs.connector_online(id).await {
+            if let Err(e) = runs.connector_online(id, connected_at).await {
                 tracing::warn!(error = %e, "could not resume the connector's runs");
             }
         }

@@ -448,14 +448,17 @@ impl RunService {
     }
 
     /// A connector (re)connected: resend what its previous connection, or a previous control
-    /// plane, may have lost, and dispatch the blocked runs its agents can take.
-    pub async fn connector_online(&self, connector_id: Uuid) -> Result<()> {
+    /// plane, may have lost, and dispatch the blocked runs its agents can take. Attempts created
+    /// after `connected_at` sent everything through this connection already, so they are left
+    /// alone (a start sent twice in a row would reach a connector that just accepted it).
+    pub async fn connector_online(&self, connector_id: Uuid, connected_at: DateTime<Utc>) -> Result<()> {
         let open = self
             .reads
             .all(
                 run_attempt::Entity::find()
                     .filter(run_attempt::Column::ConnectorId.eq(connector_id))
-                    .filter(run_attempt::Column::EndedAt.is_null()),
+                    .filter(run_attempt::Column::EndedAt.is_null())
+                    .filter(run_attempt::Column::CreatedAt.lt(connected_at)),
             )
             .await?;
         for attempt in &open {
