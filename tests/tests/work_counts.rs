@@ -13,8 +13,9 @@ use acc_tests::{Client, CountedApp, Subscription, TestDb, on_both_databases, op}
 use serde_json::json;
 use uuid::Uuid;
 
-/// The statements a batch of events of one run costs: one read of where the run stands (locked,
-/// with its attempt on the connector and the connector's and the run's last sequences), one insert.
+/// The statements a batch of events costs, of one run or of many: one read of where each run
+/// stands (locked, with its attempt on the connector and the connector's and the run's last
+/// sequences), one insert.
 const STATEMENTS_PER_BATCH: usize = 2;
 
 /// A run started on a connector that speaks the protocol from the test, owned by `owner`.
@@ -22,6 +23,7 @@ struct RunningRun {
     owner: Client,
     connector: RawConnector,
     connector_id: Uuid,
+    project_id: String,
     /// The run's global id, and its id.
     run: String,
     run_id: Uuid,
@@ -64,13 +66,24 @@ async fn running_run(counted: &CountedApp) -> RunningRun {
     let mut connector =
         RawConnector::dial_at(&base, connector_id, enrolled["credential"].as_str().unwrap()).await.unwrap();
     connector.hello("shell", vec![Capability::Stream]).await;
-    let task = common::create_task(&owner, &project_id, "Count").await;
+    let (run, run_id) = start_another(counted, &owner, &mut connector, &project_id).await;
+    RunningRun { owner, connector, connector_id, project_id, run, run_id }
+}
+
+/// Starts a run of a new task on the connector, and waits for the database to settle.
+async fn start_another(
+    counted: &CountedApp,
+    owner: &Client,
+    connector: &mut RawConnector,
+    project_id: &str,
+) -> (String, Uuid) {
+    let task = common::create_task(owner, project_id, "Count").await;
     let started = owner.gql("mutation($t: ID!) { startRun(taskId: $t) { id } }", json!({"t": task["id"]})).await;
     let run = started.data("startRun")["id"].as_str().unwrap().to_owned();
     let (run_id, _) = connector.accept_start().await;
-    common::wait_status_within(&owner, &run, "RUNNING", std::time::Duration::from_secs(10)).await;
+    common::wait_status_within(owner, &run, "RUNNING", std::time::Duration::from_secs(10)).await;
     settled(counted).await;
-    RunningRun { owner, connector, connector_id, run, run_id }
+    (run, run_id)
 }
 
 fn read(envelope: &acc_protocol::Envelope) -> ConnectorEvent {
@@ -79,7 +92,7 @@ fn read(envelope: &acc_protocol::Envelope) -> ConnectorEvent {
 
 on_both_databases!(a_batch_of_events_costs_the_same_statements_whatever_its_size, |db: TestDb| async move {
     let counted = CountedApp::assemble(&db).await;
-    let RunningRun { owner, mut connector, connector_id, run, run_id } = running_run(&counted).await;
+    let RunningRun { owner, mut connector, connector_id, run, run_id, .. } = running_run(&counted).await;
     // Its start is done with: nothing but the events below touches the database from here on.
     let output = |sequence: u64| connector.event(run_id, sequence, EventKind::Output, json!({"line": sequence}));
     let runs = &counted.app.state.services.runs;
@@ -123,6 +136,43 @@ on_both_databases!(a_batch_of_events_costs_the_same_statements_whatever_its_size
         .map(|e| e["data"]["line"].as_u64().unwrap())
         .collect();
     assert_eq!(lines, (1..=301).collect::<Vec<u64>>());
+});
+
+on_both_databases!(events_of_several_runs_stored_together_cost_the_same_statements, |db: TestDb| async move {
+    let counted = CountedApp::assemble(&db).await;
+    let RunningRun { owner, mut connector, connector_id, project_id, run, run_id } = running_run(&counted).await;
+    let mut runs = vec![(run, run_id)];
+    for _ in 0..2 {
+        runs.push(start_another(&counted, &owner, &mut connector, &project_id).await);
+    }
+    // Three events of each run, interleaved as a connector running them side by side sends them.
+    let events: Vec<ConnectorEvent> = (1..=3)
+        .flat_map(|sequence| {
+            let connector = &connector;
+            runs.iter().map(move |(_, run_id)| {
+                read(&connector.event(*run_id, sequence, EventKind::Output, json!({"line": sequence})))
+            })
+        })
+        .collect();
+    let before = counted.statements();
+    let stored = counted.app.state.services.runs.ingest(connector_id, events).await.unwrap();
+    assert_eq!(counted.since(before), STATEMENTS_PER_BATCH, "nine events of three runs");
+    let mut acks = stored.acks;
+    acks.sort();
+    let mut expected: Vec<(Uuid, u64)> = runs.iter().map(|(_, run_id)| (*run_id, 3)).collect();
+    expected.sort();
+    assert_eq!((acks, stored.refused.len()), (expected, 0));
+    // Each run has its own three, in order.
+    for (run, _) in &runs {
+        let lines: Vec<(u64, u64)> = common::events(&owner, run)
+            .await
+            .iter()
+            .filter(|e| e["kind"] == "output")
+            .map(|e| (e["sequence"].as_u64().unwrap(), e["data"]["line"].as_u64().unwrap()))
+            .collect();
+        let first = lines[0].0;
+        assert_eq!(lines, (0..3).map(|i| (first + i, i + 1)).collect::<Vec<_>>(), "{run}");
+    }
 });
 
 on_both_databases!(a_caller_is_read_once_until_its_access_changes, |db: TestDb| async move {
@@ -171,7 +221,7 @@ async fn sequences_until(socket: &mut Subscription, ids: usize, last: u64) -> Ve
 
 on_both_databases!(a_run_event_is_executed_and_serialized_once_however_many_watch_it, |db: TestDb| async move {
     let counted = CountedApp::assemble(&db).await;
-    let RunningRun { owner, connector, connector_id, run, run_id } = running_run(&counted).await;
+    let RunningRun { owner, connector, connector_id, run, run_id, .. } = running_run(&counted).await;
     let fanout = &counted.app.state.fanout;
     let (executions, serializations) = (fanout.executions(), fanout.serializations());
 

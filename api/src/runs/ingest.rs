@@ -3,7 +3,7 @@
 //! never after the run's terminal status; and what they cause: a result ends the attempt, an
 //! approval request pauses the run, a checkpoint is kept.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 use acc_entity::approval::ApprovalStatus;
 use acc_entity::run_attempt::AttemptStatus::*;
@@ -11,10 +11,11 @@ use acc_entity::run_event::RunEventKind;
 use acc_entity::{run_attempt, run_event, task_run};
 use acc_protocol::{Envelope, EventKind, Frame, OUTCOME_LOST, RunCursor};
 use chrono::{DateTime, Utc};
-use sea_orm::sea_query::{Expr, ExprTrait, Order, Query, SelectStatement};
+use sea_orm::sea_query::{
+    Expr, ExprTrait, IntoIden, JoinType, LockType, Order, Query, SelectStatement, TableRef, ValueTuple,
+};
 use sea_orm::{
-    ColumnTrait, ConnectionTrait, DatabaseTransaction, DbBackend, EntityTrait, FromQueryResult, QueryFilter,
-    QueryOrder, QuerySelect, Select,
+    ColumnTrait, ConnectionTrait, DatabaseTransaction, DbBackend, EntityTrait, FromQueryResult, QueryFilter, QueryOrder,
 };
 use tokio::sync::{mpsc, oneshot};
 use tracing::Instrument;
@@ -79,6 +80,8 @@ struct RunShare {
     /// Sent again and found stored: what they caused is done again.
     resent: Vec<run_event::Model>,
     ack: Option<u64>,
+    /// The connector sequence expected next.
+    next: u64,
 }
 
 /// A connector's batch as its transaction left it: each run's share (in run id order) and the
@@ -183,23 +186,57 @@ async fn store_batches(db: &Pool, batches: &[(Uuid, &[ConnectorEvent])]) -> Resu
     }
 }
 
+/// Stores every batch of the group with two statements whatever its size: one read of where
+/// each (run, connector) pair stands, locking the runs, and one insert of every fresh event.
+/// Only resent events cost more: a look-up per run share that has them.
 async fn store_in(
     txn: &DatabaseTransaction,
     batches: &[(Uuid, &[ConnectorEvent])],
 ) -> Result<Vec<Stored>, sea_orm::DbErr> {
+    // Each batch's events by run, in run id order.
+    let by_run: Vec<BTreeMap<Uuid, Vec<usize>>> = batches
+        .iter()
+        .map(|(_, events)| {
+            let mut runs: BTreeMap<Uuid, Vec<usize>> = BTreeMap::new();
+            for (index, event) in events.iter().enumerate() {
+                runs.entry(event.run_id).or_default().push(index);
+            }
+            runs
+        })
+        .collect();
+    let pairs =
+        batches.iter().zip(&by_run).flat_map(|((connector_id, _), runs)| runs.keys().map(|r| (*r, *connector_id)));
+    let mut positions = positions(txn, pairs.collect(), true).await?;
+    // The run's last sequence as this transaction leaves it, for shares of one run from two connectors.
+    let mut last_sequences: HashMap<Uuid, i64> = HashMap::new();
     let mut all = Vec::with_capacity(batches.len());
-    for (connector_id, events) in batches {
-        let mut runs: BTreeMap<Uuid, Vec<usize>> = BTreeMap::new();
-        for (index, event) in events.iter().enumerate() {
-            runs.entry(event.run_id).or_default().push(index);
-        }
+    let mut pending = Vec::new();
+    for ((connector_id, events), runs) in batches.iter().zip(&by_run) {
         let mut stored = Stored { shares: Vec::with_capacity(runs.len()), refused: Vec::new() };
-        // Runs are locked in id order, so two batches never wait on each other in a circle.
-        for (run_id, indices) in &runs {
-            let share = store_run_share(txn, *connector_id, *run_id, indices, events, &mut stored.refused).await?;
+        for (run_id, indices) in runs {
+            let position = positions.remove(&(*run_id, *connector_id));
+            let last = last_sequences
+                .entry(*run_id)
+                .or_insert_with(|| position.as_ref().and_then(|p| p.last_sequence).unwrap_or(0));
+            let (share, resent) =
+                take_run_share(*connector_id, *run_id, position, indices, events, last, &mut stored.refused);
+            pending.push((all.len(), stored.shares.len(), resent));
             stored.shares.push(share);
         }
         all.push(stored);
+    }
+    let rows: Vec<run_event::ActiveModel> = all
+        .iter()
+        .flat_map(|s| &s.shares)
+        .flat_map(|share| share.stored.iter().cloned().map(run_event::ActiveModel::from))
+        .collect();
+    if !rows.is_empty() {
+        run_event::Entity::insert_many(rows).exec_without_returning(txn).await?;
+    }
+    for (batch, share, resent) in pending.into_iter().filter(|(_, _, resent)| !resent.is_empty()) {
+        let (connector_id, events) = batches[batch];
+        let Stored { shares, refused } = &mut all[batch];
+        look_up_resent(txn, connector_id, &mut shares[share], &resent, events, refused).await?;
     }
     Ok(all)
 }
@@ -207,6 +244,8 @@ async fn store_in(
 /// Where a run stands for a connector's events.
 #[derive(FromQueryResult)]
 struct RunPosition {
+    run_id: Uuid,
+    connector_id: Uuid,
     status: String,
     /// The run's latest attempt on the connector: the one its events from there belong to.
     attempt_id: Option<Uuid>,
@@ -216,61 +255,88 @@ struct RunPosition {
     last_sequence: Option<i64>,
 }
 
-/// Where the run stands for the connector's events, in one statement (the run's row, with the
-/// rest as subqueries); no row when there is no such run.
-fn position(run_id: Uuid, connector_id: Uuid) -> Select<task_run::Entity> {
+/// Where each (run, connector) pair stands, in one statement: the runs' rows joined to the pairs,
+/// with the rest as subqueries. A pair whose run does not exist has no entry. `lock` locks the
+/// runs' rows (in id order, so two writers never wait on each other in a circle), so no terminal
+/// status can commit between this read and the insert.
+async fn positions(
+    db: &impl ConnectionTrait,
+    pairs: Vec<(Uuid, Uuid)>,
+    lock: bool,
+) -> Result<HashMap<(Uuid, Uuid), RunPosition>, sea_orm::DbErr> {
+    if pairs.is_empty() {
+        return Ok(HashMap::new());
+    }
+    // A VALUES list's columns are named column1, column2… on both databases.
+    let pair = |column: &'static str| Expr::col(("pair", column));
     let subquery = |select: SelectStatement| Expr::SubQuery(None, Box::new(select.into()));
     let attempt = Query::select()
         .column(run_attempt::Column::Id)
         .from(run_attempt::Entity)
-        .and_where(run_attempt::Column::RunId.eq(run_id))
-        .and_where(run_attempt::Column::ConnectorId.eq(connector_id))
+        .and_where(Expr::col((run_attempt::Entity, run_attempt::Column::RunId)).eq(pair("column1")))
+        .and_where(Expr::col((run_attempt::Entity, run_attempt::Column::ConnectorId)).eq(pair("column2")))
         .order_by(run_attempt::Column::Number, Order::Desc)
         .limit(1)
         .to_owned();
     let stored_up_to = Query::select()
         .expr(Expr::col((run_event::Entity, run_event::Column::ConnectorSequence)).max())
         .from(run_event::Entity)
-        .and_where(run_event::Column::RunId.eq(run_id))
-        .and_where(run_event::Column::ConnectorId.eq(connector_id))
+        .and_where(Expr::col((run_event::Entity, run_event::Column::RunId)).eq(pair("column1")))
+        .and_where(Expr::col((run_event::Entity, run_event::Column::ConnectorId)).eq(pair("column2")))
         .to_owned();
     let last_sequence = Query::select()
         .expr(Expr::col((run_event::Entity, run_event::Column::Sequence)).max())
         .from(run_event::Entity)
-        .and_where(run_event::Column::RunId.eq(run_id))
+        .and_where(Expr::col((run_event::Entity, run_event::Column::RunId)).eq(pair("column1")))
         .to_owned();
-    task_run::Entity::find_by_id(run_id)
-        .select_only()
-        .column(task_run::Column::Status)
+    let values = pairs.into_iter().map(|(run, connector)| ValueTuple::Two(run.into(), connector.into())).collect();
+    let mut select = Query::select()
+        .expr_as(Expr::col((task_run::Entity, task_run::Column::Id)), "run_id")
+        .expr_as(pair("column2"), "connector_id")
+        .column((task_run::Entity, task_run::Column::Status))
         .expr_as(subquery(attempt), "attempt_id")
         .expr_as(subquery(stored_up_to), "stored_up_to")
         .expr_as(subquery(last_sequence), "last_sequence")
+        .from(task_run::Entity)
+        .join(
+            JoinType::InnerJoin,
+            TableRef::ValuesList(values, "pair".into_iden()),
+            Expr::col((task_run::Entity, task_run::Column::Id)).equals(("pair", "column1")),
+        )
+        .order_by((task_run::Entity, task_run::Column::Id), Order::Asc)
+        .to_owned();
+    if lock {
+        select.lock_with_tables(LockType::Update, [task_run::Entity]);
+    }
+    let statement = db.get_database_backend().build(&select);
+    let positions = RunPosition::find_by_statement(statement).all(db).await?;
+    Ok(positions.into_iter().map(|p| ((p.run_id, p.connector_id), p)).collect())
 }
 
-/// One run's events of a batch, inside the batch's transaction. Per event in the connector's
-/// order: an event already stored (same connector and event id) is acknowledged again and
-/// stored once; one that skips a connector sequence not yet stored is refused (`OutOfOrder`),
-/// so acknowledging a sequence always means everything before it is stored too; one for a run
-/// that has ended is refused (`RunEnded`), so nothing is ever stored after a terminal status.
-async fn store_run_share(
-    txn: &DatabaseTransaction,
+/// One run's events of a batch, given where the run stands and its last sequence as the
+/// transaction leaves it (`last`, moved past what is stored here). Per event in the connector's
+/// order: one already stored (a lower connector sequence) is a resend, returned to be looked up;
+/// one that skips a connector sequence not yet stored is refused (`OutOfOrder`), so acknowledging
+/// a sequence always means everything before it is stored too; one for a run that has ended is
+/// refused (`RunEnded`), so nothing is ever stored after a terminal status.
+fn take_run_share(
     connector_id: Uuid,
     run_id: Uuid,
+    position: Option<RunPosition>,
     indices: &[usize],
     events: &[ConnectorEvent],
+    last: &mut i64,
     refused: &mut Vec<(usize, RunError)>,
-) -> Result<RunShare, sea_orm::DbErr> {
-    let mut share = RunShare { run_id, stored: Vec::new(), resent: Vec::new(), ack: None };
-    // Locked, so no terminal status can commit between this read and the insert.
-    let position = position(run_id, connector_id).lock_exclusive().into_model::<RunPosition>().one(txn).await?;
+) -> (RunShare, Vec<usize>) {
+    let mut share = RunShare { run_id, stored: Vec::new(), resent: Vec::new(), ack: None, next: 1 };
     let Some((position, attempt_id)) = position.and_then(|p| p.attempt_id.map(|attempt| (p, attempt))) else {
         refused.extend(indices.iter().map(|&i| (i, RunError::UnknownRun)));
-        return Ok(share);
+        return (share, Vec::new());
     };
     let status = RunStatus::from_stored(&position.status);
     let mut next = position.stored_up_to.unwrap_or(0) as u64 + 1;
-    let mut fresh = Vec::new();
     let mut resent = Vec::new();
+    let now = Utc::now();
     for &index in indices {
         let event = &events[index];
         if event.sequence < next {
@@ -280,19 +346,11 @@ async fn store_run_share(
         } else if status.is_terminal() {
             refused.push((index, RunError::RunEnded { status }));
         } else {
-            fresh.push(index);
-            next += 1;
-        }
-    }
-    if !fresh.is_empty() {
-        let last = position.last_sequence.unwrap_or(0);
-        let now = Utc::now();
-        for (offset, &index) in fresh.iter().enumerate() {
-            let event = &events[index];
+            *last += 1;
             share.stored.push(run_event::Model {
                 id: new_id(),
                 run_id,
-                sequence: last + 1 + offset as i64,
+                sequence: *last,
                 attempt_id: Some(attempt_id),
                 connector_id: Some(connector_id),
                 event_id: Some(event.event_id),
@@ -302,32 +360,44 @@ async fn store_run_share(
                 occurred_at: event.occurred_at,
                 created_at: now,
             });
+            next += 1;
         }
-        let rows = share.stored.iter().cloned().map(run_event::ActiveModel::from);
-        run_event::Entity::insert_many(rows).exec_without_returning(txn).await?;
     }
-    // Only resends are looked up: the same event stored before, else a different one sent
-    // under a sequence already taken.
-    if !resent.is_empty() {
-        let ids: Vec<Uuid> = resent.iter().map(|&i| events[i].event_id).collect();
-        let mut found = run_event::Entity::find()
-            .filter(run_event::Column::ConnectorId.eq(connector_id))
-            .filter(run_event::Column::EventId.is_in(ids))
-            .order_by_asc(run_event::Column::Sequence)
-            .all(txn)
-            .await?;
-        for &index in &resent {
-            if !found.iter().any(|e| e.event_id == Some(events[index].event_id)) {
-                refused.push((index, RunError::OutOfOrder { expected: next }));
-            }
+    share.next = next;
+    share.ack = (!share.stored.is_empty()).then_some(next - 1);
+    (share, resent)
+}
+
+/// Looks up a share's resent events, after the insert: the same event stored before (or earlier
+/// in this batch) is acknowledged again, a different one sent under a sequence already taken is
+/// refused.
+async fn look_up_resent(
+    txn: &DatabaseTransaction,
+    connector_id: Uuid,
+    share: &mut RunShare,
+    resent: &[usize],
+    events: &[ConnectorEvent],
+    refused: &mut Vec<(usize, RunError)>,
+) -> Result<(), sea_orm::DbErr> {
+    let ids: Vec<Uuid> = resent.iter().map(|&i| events[i].event_id).collect();
+    let mut found = run_event::Entity::find()
+        .filter(run_event::Column::ConnectorId.eq(connector_id))
+        .filter(run_event::Column::EventId.is_in(ids))
+        .order_by_asc(run_event::Column::Sequence)
+        .all(txn)
+        .await?;
+    for &index in resent {
+        if !found.iter().any(|e| e.event_id == Some(events[index].event_id)) {
+            refused.push((index, RunError::OutOfOrder { expected: share.next }));
         }
-        // Stored in this very batch: its effects run once, with the rest of the batch.
-        found.retain(|e| !share.stored.iter().any(|s| s.id == e.id));
-        share.resent = found;
     }
-    let answered = !share.stored.is_empty() || !share.resent.is_empty();
-    share.ack = (answered && next > 1).then_some(next - 1);
-    Ok(share)
+    // Stored in this very batch: its effects run once, with the rest of the batch.
+    found.retain(|e| !share.stored.iter().any(|s| s.id == e.id));
+    share.resent = found;
+    if !share.resent.is_empty() {
+        share.ack = Some(share.next - 1);
+    }
+    Ok(())
 }
 
 impl RunService {
@@ -412,7 +482,8 @@ impl RunService {
         let mut cursors = Vec::with_capacity(asked.len());
         for cursor in asked {
             let run_id = cursor.run_id;
-            let position = position(run_id, connector_id).into_model::<RunPosition>().one(&self.db).await?;
+            let position =
+                positions(&self.db, vec![(run_id, connector_id)], false).await?.remove(&(run_id, connector_id));
             let acked_sequence = match position {
                 None => u64::MAX,
                 // Never on this connector: nothing to say about it.
