@@ -165,6 +165,10 @@ async fn write_queued(db: Pool, mut requests: mpsc::Receiver<WriteRequest>) {
                 }
             }
         }
+        // The sockets just answered run before the next commit starts (they share this thread), so
+        // the frames that reached them during this commit go into the next one rather than the one
+        // after it.
+        tokio::task::yield_now().await;
     }
 }
 
@@ -214,7 +218,9 @@ async fn store_in(
     for ((connector_id, events), runs) in batches.iter().zip(&by_run) {
         let mut stored = Stored { shares: Vec::with_capacity(runs.len()), refused: Vec::new() };
         for (run_id, indices) in runs {
-            let position = positions.remove(&(*run_id, *connector_id));
+            // Two batches of one connector (an old connection's and its successor's) read on
+            // from where the first left the pair.
+            let position = positions.get_mut(&(*run_id, *connector_id));
             let last = last_sequences
                 .entry(*run_id)
                 .or_insert_with(|| position.as_ref().and_then(|p| p.last_sequence).unwrap_or(0));
@@ -322,7 +328,7 @@ async fn positions(
 fn take_run_share(
     connector_id: Uuid,
     run_id: Uuid,
-    position: Option<RunPosition>,
+    position: Option<&mut RunPosition>,
     indices: &[usize],
     events: &[ConnectorEvent],
     last: &mut i64,
@@ -364,6 +370,7 @@ fn take_run_share(
         }
     }
     share.next = next;
+    position.stored_up_to = Some(next as i64 - 1);
     share.ack = (!share.stored.is_empty()).then_some(next - 1);
     (share, resent)
 }
