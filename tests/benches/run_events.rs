@@ -54,6 +54,8 @@ const RAW_CAPACITY: usize = 1024;
 const CLIENT_READ_BUFFER: usize = 8 * 1024;
 /// The raw ingest baseline runs this many times; the median counts.
 const RAW_REPEATS: usize = 3;
+/// The most rows [`raw_paced`] commits together, as `acc`'s SQLite writer.
+const RAW_MAX_ROWS_PER_COMMIT: usize = 1024;
 /// Padding of every event payload, so an event's `data` is about 200 bytes of JSON.
 const PAD: usize = 150;
 
@@ -204,6 +206,8 @@ struct IngestRow {
     /// Acknowledgement latency with the connectors sending at half `acc`'s rate, from each event's scheduled time.
     paced: Percentiles,
     paced_rate: u64,
+    /// The ideal group commit's latency at the paced rate ([`raw_paced`]).
+    raw_paced: Percentiles,
     load: String,
 }
 
@@ -330,6 +334,15 @@ async fn ingest_on(
     raw.sort_by(|a, b| (a.0 as f64 / a.1.as_secs_f64()).total_cmp(&(b.0 as f64 / b.1.as_secs_f64())));
     let (raw_rows, raw_elapsed, raw_latencies) = raw.swap_remove(RAW_REPEATS / 2);
     let raw_seconds = raw_elapsed.as_secs_f64();
+    // What the database alone takes at the paced rate, every connector's run in each commit as in acc's.
+    let all: Vec<(Uuid, Uuid, Uuid)> = links.iter().map(|l| (l.run, l.attempt, l.link.id)).collect();
+    let raw_paced = raw_paced(&db, &all, each, Duration::from_secs(config.seconds), &data).await?;
+    let raw_paced = Percentiles::of(raw_paced);
+    println!(
+        "raw group commit paced at {paced_rate} rows/s: commit latency p50 {} / p99 {}",
+        millis(raw_paced.p50),
+        millis(raw_paced.p99)
+    );
     db.close().await.context("closing the raw connection pool")?;
     Ok(IngestRow {
         backend,
@@ -342,6 +355,7 @@ async fn ingest_on(
         raw_latency: Percentiles::of(raw_latencies),
         paced,
         paced_rate,
+        raw_paced,
         load: load_average(),
     })
 }
@@ -479,7 +493,9 @@ async fn raw_ingest(
                 while written < per_writer {
                     let n = (per_writer - written).min(batch as u64) as usize;
                     let begun = Instant::now();
-                    let statement = raw_insert(backend, run, attempt, connector, written, n, &data);
+                    let rows: Vec<RawRow> =
+                        (1..=n as i64).map(|i| ((run, attempt, connector), written as i64 + i)).collect();
+                    let statement = raw_insert(backend, &rows, &data);
                     let txn = db.begin().await?;
                     txn.execute_raw(statement).await?;
                     txn.commit().await?;
@@ -529,24 +545,19 @@ async fn create_scratch_table(db: &DatabaseConnection) -> Result<()> {
     Ok(())
 }
 
-/// One multi-row INSERT of `n` events of a run, numbered after `written`.
-fn raw_insert(
-    backend: DbBackend,
-    run: Uuid,
-    attempt: Uuid,
-    connector: Uuid,
-    written: u64,
-    n: usize,
-    data: &Json,
-) -> Statement {
+/// A row of the scratch table: its run, attempt and connector, and its sequence (also its connector sequence).
+type RawRow = ((Uuid, Uuid, Uuid), i64);
+
+/// One multi-row INSERT of `rows`.
+fn raw_insert(backend: DbBackend, rows: &[RawRow], data: &Json) -> Statement {
     const COLUMNS: usize = 11;
     let mut sql = String::from(
         "INSERT INTO bench_raw_events (id, run_id, sequence, attempt_id, connector_id, event_id, connector_sequence, \
          kind, data, occurred_at, created_at) VALUES ",
     );
-    let mut values: Vec<Value> = Vec::with_capacity(n * COLUMNS);
+    let mut values: Vec<Value> = Vec::with_capacity(rows.len() * COLUMNS);
     let now = chrono::Utc::now();
-    for i in 0..n {
+    for (i, &((run, attempt, connector), sequence)) in rows.iter().enumerate() {
         if i > 0 {
             sql.push_str(", ");
         }
@@ -561,7 +572,6 @@ fn raw_insert(
             }
         }
         sql.push(')');
-        let sequence = (written + i as u64 + 1) as i64;
         values.extend([
             Value::from(Uuid::now_v7()),
             Value::from(run),
@@ -579,18 +589,85 @@ fn raw_insert(
     Statement::from_sql_and_values(backend, sql, values)
 }
 
+/// The ideal group commit at a paced rate: each target's rows come due `each` a second, on the paced connectors'
+/// schedule, and a writer inserts every row due in one multi-row INSERT (at most [`RAW_MAX_ROWS_PER_COMMIT`]) and
+/// commits, again and again: one writer for every target on SQLite, one per target on PostgreSQL, as `acc` stores
+/// them. A row's latency runs from its due time to its commit: an acknowledgement with no network, protocol or
+/// parsing at all, so what the database and the disk alone take at that rate.
+async fn raw_paced(
+    db: &DatabaseConnection,
+    targets: &[(Uuid, Uuid, Uuid)],
+    each: u64,
+    duration: Duration,
+    data: &Json,
+) -> Result<Vec<Duration>> {
+    let backend = db.get_database_backend();
+    create_scratch_table(db).await?;
+    let groups: Vec<Vec<(Uuid, Uuid, Uuid)>> = match backend {
+        DbBackend::Sqlite => vec![targets.to_vec()],
+        _ => targets.iter().map(|t| vec![*t]).collect(),
+    };
+    let started = Instant::now();
+    let until = started + duration;
+    // Rows due by `at`, per target: the row numbered n (from 0) is due at `schedule(each, n)`.
+    let due_by = move |at: Instant| (at.min(until) - started).as_nanos() as u64 * each / 1_000_000_000 + 1;
+    let writers: Vec<_> = groups
+        .into_iter()
+        .map(|group| {
+            let (db, data) = (db.clone(), data.clone());
+            tokio::spawn(async move {
+                let mut latencies = Vec::new();
+                let mut committed = vec![0u64; group.len()];
+                loop {
+                    let due = due_by(Instant::now());
+                    let mut rows: Vec<RawRow> = Vec::new();
+                    let mut due_at = Vec::new();
+                    'targets: for (target, done) in group.iter().zip(&mut committed) {
+                        while *done < due {
+                            if rows.len() == RAW_MAX_ROWS_PER_COMMIT {
+                                break 'targets;
+                            }
+                            rows.push((*target, *done as i64 + 1));
+                            due_at.push(started + schedule(each, *done));
+                            *done += 1;
+                        }
+                    }
+                    if rows.is_empty() {
+                        if Instant::now() >= until {
+                            return anyhow::Ok(latencies);
+                        }
+                        tokio::time::sleep_until((started + schedule(each, due)).into()).await;
+                        continue;
+                    }
+                    let txn = db.begin().await?;
+                    txn.execute_raw(raw_insert(backend, &rows, &data)).await?;
+                    txn.commit().await?;
+                    let now = Instant::now();
+                    latencies.extend(due_at.iter().map(|&at| now - at));
+                }
+            })
+        })
+        .collect();
+    let mut latencies = Vec::new();
+    for writer in writers {
+        latencies.extend(writer.await.context("a raw writer panicked")??);
+    }
+    db.execute_unprepared("DROP TABLE bench_raw_events").await?;
+    Ok(latencies)
+}
+
 fn ingest_table(config: &Config, rows: &[IngestRow]) -> String {
     let mut out = format!(
         "### Ingest: {} connectors, {} events in flight each, {} s; raw: {} rows per INSERT and transaction\n\n",
         config.connectors, config.window, config.seconds, config.batch
     );
     out.push_str(
-        "| database | acc events/s | ack latency p50 / p99 | refusals | raw rows/s (median of 3) | raw commit p50 / p99 | acc/raw | ack p50 / p99 at half acc's rate | load after |\n",
+        "| database | acc events/s | ack latency p50 / p99 | refusals | raw rows/s (median of 3) | raw commit p50 / p99 | acc/raw | ack p50 / p99 at half acc's rate | raw group commit p50 / p99 at that rate | load after |\n",
     );
-    out.push_str("|---|---:|---:|---|---:|---:|---:|---:|---|\n");
+    out.push_str("|---|---:|---:|---|---:|---:|---:|---:|---:|---|\n");
     for row in rows {
         out.push_str(&format!(
-            "| {} | {:.0} ({} in {:.1} s) | {} / {} | {} | {:.0} ({} in {:.2} s) | {} / {} | **{:.3}** | {} / {} ({}/s) | {} |\n",
+            "| {} | {:.0} ({} in {:.1} s) | {} / {} | {} | {:.0} ({} in {:.2} s) | {} / {} | **{:.3}** | {} / {} ({}/s) | {} / {} | {} |\n",
             row.backend,
             row.rate(),
             row.events,
@@ -607,6 +684,8 @@ fn ingest_table(config: &Config, rows: &[IngestRow]) -> String {
             millis(row.paced.p50),
             millis(row.paced.p99),
             row.paced_rate,
+            millis(row.raw_paced.p50),
+            millis(row.raw_paced.p99),
             row.load,
         ));
     }
