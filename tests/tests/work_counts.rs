@@ -7,9 +7,11 @@ mod common;
 
 use acc_api::identity::{DeviceInfo, NewUser};
 use acc_api::runs::ConnectorEvent;
+use acc_entity::run_event::{self, RunEventKind};
 use acc_protocol::{Capability, EventKind, Frame};
 use acc_tests::connector_client::{RawConnector, enroll_at};
 use acc_tests::{Client, CountedApp, Subscription, TestDb, on_both_databases, op};
+use sea_orm::{ColumnTrait, EntityTrait, QueryFilter};
 use serde_json::json;
 use uuid::Uuid;
 
@@ -150,12 +152,12 @@ on_both_databases!(events_of_several_runs_stored_together_cost_the_same_statemen
         .flat_map(|sequence| {
             let connector = &connector;
             runs.iter().map(move |(_, run_id)| {
-                read(&connector.event(*run_id, sequence, EventKind::Output, json!({"line": sequence})))
+                read(&connector.event(*run_id, sequence, EventKind::Output, json!({"line": sequence, "é": [1.5]})))
             })
         })
         .collect();
     let before = counted.statements();
-    let stored = counted.app.state.services.runs.ingest(connector_id, events).await.unwrap();
+    let stored = counted.app.state.services.runs.ingest(connector_id, events.clone()).await.unwrap();
     assert_eq!(counted.since(before), STATEMENTS_PER_BATCH, "nine events of three runs");
     let mut acks = stored.acks;
     acks.sort();
@@ -172,6 +174,22 @@ on_both_databases!(events_of_several_runs_stored_together_cost_the_same_statemen
             .collect();
         let first = lines[0].0;
         assert_eq!(lines, (0..3).map(|i| (first + i, i + 1)).collect::<Vec<_>>(), "{run}");
+    }
+    // Every column as the connector sent it (its time to the microsecond, PostgreSQL's precision).
+    let stored = run_event::Entity::find()
+        .filter(run_event::Column::ConnectorId.eq(connector_id))
+        .all(&counted.app.state.db)
+        .await
+        .unwrap();
+    assert_eq!(stored.len(), events.len());
+    let micros = |at: chrono::DateTime<chrono::Utc>| at.timestamp_micros();
+    for sent in &events {
+        let row = stored.iter().find(|r| r.event_id == Some(sent.event_id)).expect("every event stored");
+        assert_eq!(row.run_id, sent.run_id);
+        assert_eq!(row.connector_sequence, Some(sent.sequence as i64));
+        assert_eq!((row.kind, &row.data), (RunEventKind::Output, &sent.data));
+        assert_eq!(micros(row.occurred_at), micros(sent.occurred_at));
+        assert!(row.attempt_id.is_some());
     }
 });
 
