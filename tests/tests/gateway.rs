@@ -346,10 +346,17 @@ on_both_databases!(
 
         // The connector comes back with only the first run: it re-adopts that one; the other is
         // gone from its host, and is retried there as a second attempt.
+        // It also names a thousand runs the control plane does not have (more than one statement
+        // reads): nothing of those can be stored any more.
         let mut back = RawConnector::dial(&server, connector.id, &credential).await.unwrap();
-        let resume = vec![RunCursor { run_id: waiting_uuid, acked_sequence: 3 }];
-        let welcome = back.hello_with(&[("shell", capabilities)], resume.clone()).await;
-        assert_eq!(welcome.resume, resume);
+        let unknown: Vec<Uuid> = (0..1000).map(|_| Uuid::now_v7()).collect();
+        let cursor = |run_id, acked_sequence| RunCursor { run_id, acked_sequence };
+        let mut resume: Vec<RunCursor> = unknown.iter().map(|&run| cursor(run, 0)).collect();
+        resume.push(cursor(waiting_uuid, 3));
+        let welcome = back.hello_with(&[("shell", capabilities)], resume).await;
+        let mut expected: Vec<RunCursor> = unknown.iter().map(|&run| cursor(run, u64::MAX)).collect();
+        expected.push(cursor(waiting_uuid, 3));
+        assert_eq!(welcome.resume, expected);
         back.heartbeat(vec![waiting_uuid]).await;
         let (command_id, command) = back.command().await;
         let Command::StartRun { run_id, attempt_id, context, .. } = command else {

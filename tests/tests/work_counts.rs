@@ -1,7 +1,8 @@
 //! Work counted, not timed (docs/benchmarks.md measures the speed): run events are stored by
 //! group commit, a batch of events costing the same few SQL statements whatever its size, and the
-//! gateway storing every frame that arrived together as one batch; a signed-in caller is read
-//! from the database once, not at every request, until its access changes.
+//! gateway storing every frame that arrived together as one batch; a returning connector is sent
+//! again only what its earlier connection may have missed; a signed-in caller is read from the
+//! database once, not at every request, until its access changes.
 
 mod common;
 
@@ -191,6 +192,26 @@ on_both_databases!(events_of_several_runs_stored_together_cost_the_same_statemen
         assert_eq!(micros(row.occurred_at), micros(sent.occurred_at));
         assert!(row.attempt_id.is_some());
     }
+});
+
+on_both_databases!(a_returning_connector_is_sent_again_only_starts_from_before_it_connected, |db: TestDb| async move {
+    let counted = CountedApp::assemble(&db).await;
+    let RunningRun { owner, mut connector, connector_id, project_id, .. } = running_run(&counted).await;
+    let runs = &counted.app.state.services.runs;
+    // A start sent through this connection and not answered yet.
+    let connected_at = chrono::Utc::now();
+    let task = common::create_task(&owner, &project_id, "Unanswered").await;
+    owner.gql("mutation($t: ID!) { startRun(taskId: $t) { id } }", json!({"t": task["id"]})).await.data("startRun");
+    let (start, _) = connector.command().await;
+
+    // Come back on a connection older than the start: it is sent again, once. On the connection
+    // the start went through, it is not.
+    runs.connector_online(connector_id, connected_at).await.unwrap();
+    runs.connector_online(connector_id, chrono::Utc::now()).await.unwrap();
+    let (again, _) = connector.command().await;
+    assert_eq!(again, start, "the same command id");
+    let more = tokio::time::timeout(std::time::Duration::from_millis(500), connector.recv()).await;
+    assert!(more.is_err(), "a start sent twice: {more:?}");
 });
 
 on_both_databases!(a_caller_is_read_once_until_its_access_changes, |db: TestDb| async move {

@@ -77,6 +77,8 @@ struct RunShare {
     run_id: Uuid,
     /// Stored now, in order.
     stored: Vec<run_event::Model>,
+    /// The batch's events at or below what was stored (by place in the batch), to be looked up.
+    sent_again: Vec<usize>,
     /// Sent again and found stored: what they caused is done again.
     resent: Vec<run_event::Model>,
     ack: Option<u64>,
@@ -90,6 +92,9 @@ struct Stored {
     shares: Vec<RunShare>,
     refused: Vec<(usize, RunError)>,
 }
+
+/// The most runs whose resume cursors one statement reads.
+const RESUME_PAIRS_PER_STATEMENT: usize = 500;
 
 /// The most events committed together by the SQLite writer.
 const MAX_EVENTS_PER_COMMIT: usize = 1024;
@@ -214,7 +219,6 @@ async fn store_in(
     // The run's last sequence as this transaction leaves it, for shares of one run from two connectors.
     let mut last_sequences: HashMap<Uuid, i64> = HashMap::new();
     let mut all = Vec::with_capacity(batches.len());
-    let mut pending = Vec::new();
     for ((connector_id, events), runs) in batches.iter().zip(&by_run) {
         let mut stored = Stored { shares: Vec::with_capacity(runs.len()), refused: Vec::new() };
         for (run_id, indices) in runs {
@@ -224,9 +228,7 @@ async fn store_in(
             let last = last_sequences
                 .entry(*run_id)
                 .or_insert_with(|| position.as_ref().and_then(|p| p.last_sequence).unwrap_or(0));
-            let (share, resent) =
-                take_run_share(*connector_id, *run_id, position, indices, events, last, &mut stored.refused);
-            pending.push((all.len(), stored.shares.len(), resent));
+            let share = take_run_share(*connector_id, *run_id, position, indices, events, last, &mut stored.refused);
             stored.shares.push(share);
         }
         all.push(stored);
@@ -239,10 +241,10 @@ async fn store_in(
     if !rows.is_empty() {
         run_event::Entity::insert_many(rows).exec_without_returning(txn).await?;
     }
-    for (batch, share, resent) in pending.into_iter().filter(|(_, _, resent)| !resent.is_empty()) {
-        let (connector_id, events) = batches[batch];
-        let Stored { shares, refused } = &mut all[batch];
-        look_up_resent(txn, connector_id, &mut shares[share], &resent, events, refused).await?;
+    for ((connector_id, events), Stored { shares, refused }) in batches.iter().zip(&mut all) {
+        for share in shares.iter_mut().filter(|share| !share.sent_again.is_empty()) {
+            look_up_resent(txn, *connector_id, share, events, refused).await?;
+        }
     }
     Ok(all)
 }
@@ -321,7 +323,7 @@ async fn positions(
 
 /// One run's events of a batch, given where the run stands and its last sequence as the
 /// transaction leaves it (`last`, moved past what is stored here). Per event in the connector's
-/// order: one already stored (a lower connector sequence) is a resend, returned to be looked up;
+/// order: one already stored (a lower connector sequence) is a resend, kept to be looked up;
 /// one that skips a connector sequence not yet stored is refused (`OutOfOrder`), so acknowledging
 /// a sequence always means everything before it is stored too; one for a run that has ended is
 /// refused (`RunEnded`), so nothing is ever stored after a terminal status.
@@ -333,20 +335,20 @@ fn take_run_share(
     events: &[ConnectorEvent],
     last: &mut i64,
     refused: &mut Vec<(usize, RunError)>,
-) -> (RunShare, Vec<usize>) {
-    let mut share = RunShare { run_id, stored: Vec::new(), resent: Vec::new(), ack: None, next: 1 };
+) -> RunShare {
+    let mut share =
+        RunShare { run_id, stored: Vec::new(), sent_again: Vec::new(), resent: Vec::new(), ack: None, next: 1 };
     let Some((position, attempt_id)) = position.and_then(|p| p.attempt_id.map(|attempt| (p, attempt))) else {
         refused.extend(indices.iter().map(|&i| (i, RunError::UnknownRun)));
-        return (share, Vec::new());
+        return share;
     };
     let status = RunStatus::from_stored(&position.status);
     let mut next = position.stored_up_to.unwrap_or(0) as u64 + 1;
-    let mut resent = Vec::new();
     let now = Utc::now();
     for &index in indices {
         let event = &events[index];
         if event.sequence < next {
-            resent.push(index);
+            share.sent_again.push(index);
         } else if event.sequence > next {
             refused.push((index, RunError::OutOfOrder { expected: next }));
         } else if status.is_terminal() {
@@ -372,7 +374,7 @@ fn take_run_share(
     share.next = next;
     position.stored_up_to = Some(next as i64 - 1);
     share.ack = (!share.stored.is_empty()).then_some(next - 1);
-    (share, resent)
+    share
 }
 
 /// Looks up a share's resent events, after the insert: the same event stored before (or earlier
@@ -382,18 +384,17 @@ async fn look_up_resent(
     txn: &DatabaseTransaction,
     connector_id: Uuid,
     share: &mut RunShare,
-    resent: &[usize],
     events: &[ConnectorEvent],
     refused: &mut Vec<(usize, RunError)>,
 ) -> Result<(), sea_orm::DbErr> {
-    let ids: Vec<Uuid> = resent.iter().map(|&i| events[i].event_id).collect();
+    let ids: Vec<Uuid> = share.sent_again.iter().map(|&i| events[i].event_id).collect();
     let mut found = run_event::Entity::find()
         .filter(run_event::Column::ConnectorId.eq(connector_id))
         .filter(run_event::Column::EventId.is_in(ids))
         .order_by_asc(run_event::Column::Sequence)
         .all(txn)
         .await?;
-    for &index in resent {
+    for &index in &share.sent_again {
         if !found.iter().any(|e| e.event_id == Some(events[index].event_id)) {
             refused.push((index, RunError::OutOfOrder { expected: share.next }));
         }
@@ -486,12 +487,16 @@ impl RunService {
     /// no longer has (its task was deleted), is answered with the largest sequence: nothing of it
     /// can be stored any more.
     pub async fn resume_cursors(&self, connector_id: Uuid, asked: &[RunCursor]) -> Result<Vec<RunCursor>> {
+        // A statement per few hundred runs: a hello may name more than a statement can bind.
+        let mut positions = HashMap::with_capacity(asked.len());
+        for chunk in asked.chunks(RESUME_PAIRS_PER_STATEMENT) {
+            let pairs = chunk.iter().map(|c| (c.run_id, connector_id)).collect();
+            positions.extend(self::positions(&self.db, pairs, false).await?);
+        }
         let mut cursors = Vec::with_capacity(asked.len());
         for cursor in asked {
             let run_id = cursor.run_id;
-            let position =
-                positions(&self.db, vec![(run_id, connector_id)], false).await?.remove(&(run_id, connector_id));
-            let acked_sequence = match position {
+            let acked_sequence = match positions.get(&(run_id, connector_id)) {
                 None => u64::MAX,
                 // Never on this connector: nothing to say about it.
                 Some(RunPosition { attempt_id: None, .. }) => continue,
