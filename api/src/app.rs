@@ -16,6 +16,7 @@ use crate::http::{AppState, WebClient, router};
 use crate::identity::keys::{KeyPurpose, SigningKeys};
 use crate::identity::login_limiter::LoginLimiter;
 use crate::identity::{Bootstrap, IdentityService, secrets};
+use crate::memory::MemoryService;
 use crate::projects::ProjectService;
 use crate::runs::{RunPolicy, RunReader, RunService};
 use crate::settings::SettingsService;
@@ -40,6 +41,7 @@ pub struct Services {
     pub identity: IdentityService,
     pub projects: ProjectService,
     pub settings: SettingsService,
+    pub memory: MemoryService,
     pub gateway: GatewayService,
     /// The commands that change runs.
     pub runs: RunService,
@@ -125,10 +127,11 @@ impl App {
         if live > 0 {
             tracing::info!(live, "live runs kept: their connectors have one lease to come back for them");
         }
+        let memory = MemoryService::new(store.clone());
         let identity =
             IdentityService::new(store, keys, config.tokens.clone(), limiter, bootstrap.clone(), broker.clone());
         let limits = Arc::new(config.limits.clone());
-        let services = Services { projects, settings, gateway, runs, run_reader, identity, broker, limits };
+        let services = Services { projects, settings, memory, gateway, runs, run_reader, identity, broker, limits };
         let bootstrap_code = if services.identity.has_users().await.map_err(db_error)? {
             None
         } else {

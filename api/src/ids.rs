@@ -26,10 +26,13 @@ pub enum NodeKind {
     Agent,
     TaskRun,
     Approval,
+    MemoryEntry,
+    MemoryVersion,
+    MemoryConflict,
 }
 
 impl NodeKind {
-    const ALL: [NodeKind; 15] = [
+    const ALL: [NodeKind; 18] = [
         NodeKind::Organization,
         NodeKind::User,
         NodeKind::Session,
@@ -45,6 +48,9 @@ impl NodeKind {
         NodeKind::Agent,
         NodeKind::TaskRun,
         NodeKind::Approval,
+        NodeKind::MemoryEntry,
+        NodeKind::MemoryVersion,
+        NodeKind::MemoryConflict,
     ];
 
     pub fn name(self) -> &'static str {
@@ -64,6 +70,9 @@ impl NodeKind {
             NodeKind::Agent => "Agent",
             NodeKind::TaskRun => "TaskRun",
             NodeKind::Approval => "Approval",
+            NodeKind::MemoryEntry => "MemoryEntry",
+            NodeKind::MemoryVersion => "MemoryVersion",
+            NodeKind::MemoryConflict => "MemoryConflict",
         }
     }
 

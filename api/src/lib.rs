@@ -14,6 +14,7 @@ pub mod http;
 pub mod idempotency;
 pub mod identity;
 pub mod ids;
+pub mod memory;
 pub mod pagination;
 pub mod projects;
 pub mod runs;

@@ -13,6 +13,9 @@ pub mod connector;
 pub mod device_session;
 pub mod enrollment_token;
 pub mod idempotency_record;
+pub mod memory_conflict;
+pub mod memory_entry;
+pub mod memory_version;
 pub mod organization;
 pub mod project;
 pub mod refresh_token;
@@ -38,6 +41,12 @@ macro_rules! display_as_stored {
 
 display_as_stored!(
     approval::ApprovalStatus,
+    memory_conflict::ConflictResolution,
+    memory_conflict::ConflictStatus,
+    memory_entry::MemoryKind,
+    memory_entry::MemoryScopeKind,
+    memory_version::Sensitivity,
+    memory_version::Verification,
     run_attempt::AttemptKind,
     run_attempt::AttemptStatus,
     run_event::RunEventKind

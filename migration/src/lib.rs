@@ -13,6 +13,7 @@ mod m20261203_000003_run_lifecycle;
 mod m20261203_000004_run_usage;
 mod m20261203_000005_connector_removal;
 mod m20261205_000006_dependents_index;
+mod m20261205_000007_memory;
 mod tables;
 
 pub struct Migrator;
@@ -27,6 +28,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261203_000004_run_usage::Migration),
             Box::new(m20261203_000005_connector_removal::Migration),
             Box::new(m20261205_000006_dependents_index::Migration),
+            Box::new(m20261205_000007_memory::Migration),
         ]
     }
 }

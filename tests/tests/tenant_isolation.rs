@@ -50,6 +50,9 @@ struct TenantA {
     agent: String,
     run: String,
     approval: String,
+    memory_entry: String,
+    memory_version: String,
+    memory_conflict: String,
 }
 
 impl TenantA {
@@ -71,6 +74,9 @@ impl TenantA {
             &self.agent,
             &self.run,
             &self.approval,
+            &self.memory_entry,
+            &self.memory_version,
+            &self.memory_conflict,
         ]
     }
 }
@@ -97,6 +103,9 @@ async fn tenant_a(server: &Server) -> (common::Fixture, TenantA) {
     let layer = owner
         .gql(op!("set_settings"), json!({"scopeId": f.project_id, "patch": {"secret": true}, "expectedRevision": 0}))
         .await;
+    let secret = |content: &str| json!({"input": {"scopeId": f.project_id, "kind": "FACT", "subject": "Vault code", "content": content}});
+    let memory = owner.gql(op!("write_memory"), secret("the vault code is 1234")).await;
+    let contradiction = owner.gql(op!("write_memory"), secret("the vault code is 4321")).await;
     let token =
         owner.gql("mutation { createApiToken(name: \"ci\", scopes: [READ]) { apiToken { id } } }", json!({})).await;
     let member = owner
@@ -157,6 +166,9 @@ async fn tenant_a(server: &Server) -> (common::Fixture, TenantA) {
         task2: id(&task2),
         criterion: id(criterion.data("addAcceptanceCriterion")),
         settings_layer: id(layer.data("setSettings")),
+        memory_entry: id(&memory.data("writeMemory")["entry"]),
+        memory_version: id(&memory.data("writeMemory")["version"]),
+        memory_conflict: id(&contradiction.data("writeMemory")["conflict"]),
     };
     (f, a)
 }
@@ -421,6 +433,31 @@ fn rows(a: &TenantA, b_project: &str, b_task: &str) -> Vec<Row> {
             json!({"r": a.run, "a": a.agent}),
             NotFound,
         ),
+        row("memoryEntry", op!("memory_entry"), json!({"id": a.memory_entry}), NotFound),
+        row(
+            "writeMemory",
+            op!("write_memory"),
+            json!({"input": {"scopeId": a.project, "kind": "FACT", "subject": "Vault code", "content": "0000"}}),
+            NotFound,
+        ),
+        row(
+            "verifyMemory",
+            "mutation($e: ID!) { verifyMemory(entryId: $e, expectedRevision: 1, verdict: VERIFIED) { id } }",
+            json!({"e": a.memory_entry}),
+            NotFound,
+        ),
+        row(
+            "retractMemory",
+            "mutation($e: ID!) { retractMemory(entryId: $e, expectedRevision: 1) { id } }",
+            json!({"e": a.memory_entry}),
+            NotFound,
+        ),
+        row(
+            "resolveMemoryConflict",
+            "mutation($c: ID!) { resolveMemoryConflict(conflictId: $c, expectedRevision: 1, resolution: ACCEPT_PROPOSED) { id } }",
+            json!({"c": a.memory_conflict}),
+            NotFound,
+        ),
         row(
             "approvalUpdated",
             "subscription($p: ID) { approvalUpdated(projectId: $p) { id } }",
@@ -454,7 +491,7 @@ on_both_databases!(a_second_tenant_sees_nothing_of_the_first, |db: TestDb| async
         .all()
         .into_iter()
         .map(str::to_owned)
-        .chain(["Acme", "owner@acme.test", "Secret task"].map(String::from))
+        .chain(["Acme", "owner@acme.test", "Secret task", "vault code"].map(String::from))
         .collect();
     for row in rows(&a, &b_project, &b_task) {
         let body = attempt(&b, &row).await;
@@ -488,6 +525,13 @@ on_both_databases!(a_second_tenant_sees_nothing_of_the_first, |db: TestDb| async
         .gql("query($id: ID!) { node(id: $id) { ... on Approval { status } } }", json!({"id": a.approval}))
         .await;
     assert_eq!(approval.data("node")["status"], "PENDING", "the other tenant decided nothing");
+    let memory = f.owner.gql(op!("memory_entry"), json!({"id": a.memory_entry})).await;
+    let memory = memory.data("memoryEntry");
+    assert_eq!(memory["revision"], 1, "the other tenant verified, retracted and resolved nothing");
+    assert_eq!(memory["current"]["content"], "the vault code is 1234");
+    assert_eq!(memory["current"]["verification"], "UNVERIFIED");
+    assert_eq!(memory["conflicts"][0]["status"], "OPEN");
+    assert_eq!(memory["versions"].as_array().unwrap().len(), 2, "the other tenant wrote nothing here");
 });
 
 /// Every root field of the schema (queries, mutations, subscriptions) has a row in the table.

@@ -71,6 +71,7 @@ pub struct QueryRoot(
     crate::settings::graphql::SettingsQuery,
     crate::gateway::graphql::GatewayQuery,
     crate::runs::graphql::RunQuery,
+    crate::memory::graphql::MemoryQuery,
     node::NodeQuery,
 );
 
@@ -81,6 +82,7 @@ pub struct MutationRoot(
     crate::settings::graphql::SettingsMutation,
     crate::gateway::graphql::GatewayMutation,
     crate::runs::graphql::RunMutation,
+    crate::memory::graphql::MemoryMutation,
 );
 
 #[derive(MergedSubscription, Default)]

@@ -6,6 +6,7 @@ use super::{ContextExt, gql_error};
 use crate::gateway::graphql::{Agent, Connector, EnrollmentToken};
 use crate::identity::graphql::{ApiToken, Organization, RoleBinding, Session, User};
 use crate::ids::{GlobalId, NodeKind};
+use crate::memory::graphql::{MemoryConflict, MemoryEntry, MemoryVersion};
 use crate::projects::graphql::{AcceptanceCriterion, Project, Task, Workspace};
 use crate::runs::graphql::{Approval, TaskRun};
 use crate::settings::graphql::SettingsLayer;
@@ -28,6 +29,9 @@ pub enum Node {
     Agent(Agent),
     TaskRun(TaskRun),
     Approval(Approval),
+    MemoryEntry(MemoryEntry),
+    MemoryVersion(MemoryVersion),
+    MemoryConflict(MemoryConflict),
 }
 
 #[derive(Default)]
@@ -72,6 +76,15 @@ impl NodeQuery {
             NodeKind::TaskRun => Node::TaskRun(TaskRun(services.run_reader.run(actor, id).await.map_err(gql_error)?)),
             NodeKind::Approval => {
                 Node::Approval(Approval(services.run_reader.approval(actor, id).await.map_err(gql_error)?))
+            }
+            NodeKind::MemoryEntry => {
+                Node::MemoryEntry(MemoryEntry(services.memory.entry(actor, id, None).await.map_err(gql_error)?))
+            }
+            NodeKind::MemoryVersion => {
+                Node::MemoryVersion(MemoryVersion(services.memory.version(actor, id).await.map_err(gql_error)?))
+            }
+            NodeKind::MemoryConflict => {
+                Node::MemoryConflict(MemoryConflict(services.memory.conflict(actor, id).await.map_err(gql_error)?))
             }
         })
     }

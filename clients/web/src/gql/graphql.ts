@@ -242,6 +242,9 @@ export type BoardQuery = { node:
     | { __typename: 'Approval' }
     | { __typename: 'Connector' }
     | { __typename: 'EnrollmentToken' }
+    | { __typename: 'MemoryConflict' }
+    | { __typename: 'MemoryEntry' }
+    | { __typename: 'MemoryVersion' }
     | { __typename: 'Organization' }
     | { __typename: 'Project', id: string, name: string, workspace: { id: string, name: string } }
     | { __typename: 'RoleBinding' }
@@ -329,6 +332,9 @@ export type RunQuery = { node:
     | { __typename: 'Approval' }
     | { __typename: 'Connector' }
     | { __typename: 'EnrollmentToken' }
+    | { __typename: 'MemoryConflict' }
+    | { __typename: 'MemoryEntry' }
+    | { __typename: 'MemoryVersion' }
     | { __typename: 'Organization' }
     | { __typename: 'Project' }
     | { __typename: 'RoleBinding' }
@@ -443,6 +449,9 @@ export type TaskQuery = { node:
     | { __typename: 'Approval' }
     | { __typename: 'Connector' }
     | { __typename: 'EnrollmentToken' }
+    | { __typename: 'MemoryConflict' }
+    | { __typename: 'MemoryEntry' }
+    | { __typename: 'MemoryVersion' }
     | { __typename: 'Organization' }
     | { __typename: 'Project' }
     | { __typename: 'RoleBinding' }

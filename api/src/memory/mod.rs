@@ -1,0 +1,584 @@
+//! Memory (SPEC §11): what people and agents know, kept per subject in a scope, versioned.
+//!
+//! An entry is one subject in one scope; its content lives in versions that never change once
+//! written. A write about a subject that already has a live version never overwrites it: unless it
+//! names that version as the one it supersedes, it is kept as a proposed version beside a
+//! conflict, and a person decides which stands. Everything written lands `unverified`; verifying
+//! is a person's act. Reading is filtered by the scope's roles, the version's sensitivity and its
+//! ACL; whatever the caller may not read does not exist for them (`NOT_FOUND`).
+
+pub mod graphql;
+
+use acc_entity::memory_conflict::{self, ConflictResolution, ConflictStatus};
+use acc_entity::memory_entry::{self, MemoryKind, MemoryScopeKind};
+use acc_entity::memory_version::{self, Sensitivity, Verification};
+use acc_entity::{project, user, workspace};
+use chrono::{DateTime, Utc};
+use sea_orm::{
+    ActiveModelTrait, ColumnTrait, ConnectionTrait, EntityTrait, IntoActiveModel, PaginatorTrait, QueryFilter,
+    QueryOrder, QuerySelect, Set,
+};
+use sha2::{Digest, Sha256};
+use uuid::Uuid;
+
+use crate::db::{Pool, Reads, Store};
+use crate::error::{CommonError, DomainError, ErrorCode, is_unique_violation};
+use crate::identity::actor::{Actor, Permission, Role, ScopePath};
+use crate::ids::new_id;
+
+const MAX_SUBJECT_CHARS: usize = 200;
+const MAX_CONTENT_BYTES: usize = 32 * 1024;
+const MAX_SUMMARY_BYTES: usize = 1024;
+const MAX_ACL_USERS: usize = 50;
+
+#[derive(Debug, thiserror::Error)]
+pub enum MemoryError {
+    #[error(transparent)]
+    Common(#[from] CommonError),
+    /// Verifying, disputing or superseding what was retracted; resolving a resolved conflict.
+    #[error("{0}")]
+    InvalidTransition(&'static str),
+}
+
+impl From<sea_orm::DbErr> for MemoryError {
+    fn from(e: sea_orm::DbErr) -> Self {
+        MemoryError::Common(e.into())
+    }
+}
+
+impl DomainError for MemoryError {
+    fn code(&self) -> ErrorCode {
+        match self {
+            MemoryError::Common(e) => e.code(),
+            MemoryError::InvalidTransition(_) => ErrorCode::InvalidTransition,
+        }
+    }
+
+    fn details(&self) -> serde_json::Value {
+        match self {
+            MemoryError::Common(e) => e.details(),
+            MemoryError::InvalidTransition(_) => serde_json::Value::Null,
+        }
+    }
+}
+
+type Result<T, E = MemoryError> = std::result::Result<T, E>;
+
+/// The scope a write goes to, as the caller named it.
+#[derive(Debug, Clone, Copy)]
+pub struct MemoryScope {
+    pub kind: MemoryScopeKind,
+    pub id: Uuid,
+}
+
+/// A write, as the caller gave it (checked by [`MemoryService::write`]).
+#[derive(Debug, Clone)]
+pub struct NewMemory {
+    pub scope: MemoryScope,
+    pub kind: MemoryKind,
+    pub subject: String,
+    pub content: String,
+    pub summary: Option<String>,
+    pub sensitivity: Sensitivity,
+    pub confidence: Option<f64>,
+    pub valid_from: Option<DateTime<Utc>>,
+    pub valid_until: Option<DateTime<Utc>>,
+    pub acl: Vec<Uuid>,
+    /// The version this write replaces; it must be the entry's current one, or the write is a conflict.
+    pub supersedes: Option<Uuid>,
+}
+
+/// A person's judgement of an entry's current version.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Verdict {
+    Verified,
+    Disputed,
+}
+
+/// An entry the caller may read, with the version that stands (now, or as of the time asked).
+#[derive(Debug, Clone)]
+pub struct ReadableEntry {
+    pub entry: memory_entry::Model,
+    pub version: memory_version::Model,
+}
+
+/// What a write did: the version it made, and the conflict it opened if it contradicted the
+/// current version.
+#[derive(Debug, Clone)]
+pub struct Written {
+    pub entry: ReadableEntry,
+    pub version: memory_version::Model,
+    pub conflict: Option<memory_conflict::Model>,
+}
+
+#[derive(Clone)]
+pub struct MemoryService {
+    db: Pool,
+    reads: Reads,
+}
+
+impl MemoryService {
+    pub fn new(store: Store) -> Self {
+        Self { db: store.pool, reads: store.reads }
+    }
+
+    /// Where a scope sits, checked to be the caller's organization's.
+    async fn scope_path(&self, actor: &Actor, scope: MemoryScope) -> Result<ScopePath> {
+        let not_found = || MemoryError::Common(CommonError::NotFound("memory scope"));
+        let path = match scope.kind {
+            MemoryScopeKind::Organization => ScopePath::organization(scope.id),
+            MemoryScopeKind::Workspace => {
+                let ws = workspace::Entity::find_by_id(scope.id).one(&self.db).await?.ok_or_else(not_found)?;
+                ScopePath::workspace(ws.organization_id, ws.id)
+            }
+            MemoryScopeKind::Project => {
+                let p = project::Entity::find_by_id(scope.id).one(&self.db).await?.ok_or_else(not_found)?;
+                ScopePath::project(p.organization_id, p.workspace_id, p.id)
+            }
+        };
+        if path.organization_id != actor.organization_id || actor.role_on(&path).is_none() {
+            return Err(not_found());
+        }
+        Ok(path)
+    }
+
+    pub async fn write(&self, actor: &Actor, input: NewMemory) -> Result<Written> {
+        let path = self.scope_path(actor, input.scope).await?;
+        actor.authorize(Permission::WriteTasks, &path, "memory scope")?;
+        let input = self.checked(actor, &path, input).await?;
+        let txn = self.db.begin_write().await?;
+        let now = Utc::now();
+        // Locked (on PostgreSQL) so two writes about one subject number their versions in turn.
+        let existing = memory_entry::Entity::find()
+            .filter(memory_entry::Column::ScopeId.eq(input.scope.id))
+            .filter(memory_entry::Column::Subject.eq(input.subject.as_str()))
+            .lock_exclusive()
+            .one(&txn)
+            .await?;
+        let (entry, current) = match existing {
+            Some(entry) => {
+                let current = current_version(&txn, &entry).await?;
+                (entry, Some(current))
+            }
+            None => {
+                let entry = memory_entry::ActiveModel {
+                    id: Set(new_id()),
+                    organization_id: Set(path.organization_id),
+                    workspace_id: Set(path.workspace_id),
+                    project_id: Set(path.project_id),
+                    scope_kind: Set(input.scope.kind),
+                    scope_id: Set(input.scope.id),
+                    kind: Set(input.kind),
+                    subject: Set(input.subject.clone()),
+                    current_version_id: Set(None),
+                    revision: Set(0),
+                    created_at: Set(now),
+                    updated_at: Set(now),
+                };
+                match entry.insert(&txn).await {
+                    Ok(entry) => (entry, None),
+                    // Another write created the subject first: this one is then a contradiction
+                    // of it, which the caller sends again to have it recorded as such.
+                    Err(e) if is_unique_violation(&e) => {
+                        return Err(CommonError::Conflict { expected: 0, current: 1 }.into());
+                    }
+                    Err(e) => return Err(e.into()),
+                }
+            }
+        };
+        if let Some(named) = input.supersedes
+            && current.as_ref().map(|c| c.id) != Some(named)
+        {
+            let of_entry = memory_version::Entity::find_by_id(named)
+                .filter(memory_version::Column::EntryId.eq(entry.id))
+                .one(&txn)
+                .await?;
+            if of_entry.is_none() {
+                return Err(CommonError::validation("`supersedes` names no version of this subject's entry").into());
+            }
+        }
+        // The write stands at once when nothing live is there, or when it names what is there.
+        let live = current.as_ref().filter(|c| c.verification != Verification::Retracted);
+        let stands = match live {
+            None => true,
+            Some(current) => input.supersedes == Some(current.id),
+        };
+        let number =
+            memory_version::Entity::find().filter(memory_version::Column::EntryId.eq(entry.id)).count(&txn).await?
+                as i32
+                + 1;
+        let version = memory_version::ActiveModel {
+            id: Set(new_id()),
+            organization_id: Set(path.organization_id),
+            entry_id: Set(entry.id),
+            number: Set(number),
+            content_hash: Set(hex::encode(Sha256::digest(input.content.as_bytes()))),
+            content: Set(input.content),
+            summary: Set(input.summary),
+            provenance: Set(serde_json::json!({ "source": "person", "userId": actor.user_id })),
+            confidence: Set(input.confidence),
+            verification: Set(Verification::Unverified),
+            sensitivity: Set(input.sensitivity),
+            valid_from: Set(input.valid_from.unwrap_or(now)),
+            valid_until: Set(input.valid_until),
+            supersedes_version_id: Set(input.supersedes),
+            acl: Set(serde_json::json!(input.acl)),
+            created_by_user_id: Set(Some(actor.user_id)),
+            created_by_run_id: Set(None),
+            became_current_at: Set(stands.then_some(now)),
+            verified_by: Set(None),
+            verified_at: Set(None),
+            retracted_at: Set(None),
+            created_at: Set(now),
+        }
+        .insert(&txn)
+        .await?;
+        let conflict = match (stands, live) {
+            (true, _) | (false, None) => None,
+            (false, Some(current)) => Some(
+                memory_conflict::ActiveModel {
+                    id: Set(new_id()),
+                    organization_id: Set(path.organization_id),
+                    entry_id: Set(entry.id),
+                    current_version_id: Set(current.id),
+                    proposed_version_id: Set(version.id),
+                    status: Set(ConflictStatus::Open),
+                    resolution: Set(None),
+                    resolved_by: Set(None),
+                    resolved_at: Set(None),
+                    revision: Set(1),
+                    created_at: Set(now),
+                    updated_at: Set(now),
+                }
+                .insert(&txn)
+                .await?,
+            ),
+        };
+        let entry = if stands { make_current(&txn, entry, version.id, now).await? } else { entry };
+        txn.commit().await?;
+        let standing = if stands { version.clone() } else { current.unwrap_or_else(|| version.clone()) };
+        Ok(Written { entry: ReadableEntry { entry, version: standing }, version, conflict })
+    }
+
+    /// Checks and normalizes a write: sizes, times, confidence, ACL users of the organization, and
+    /// a sensitivity the writer could read back.
+    async fn checked(&self, actor: &Actor, path: &ScopePath, mut input: NewMemory) -> Result<NewMemory> {
+        let invalid = |m: &str| MemoryError::Common(CommonError::validation(m));
+        input.subject = input.subject.split_whitespace().collect::<Vec<_>>().join(" ").to_lowercase();
+        if input.subject.is_empty() || input.subject.chars().count() > MAX_SUBJECT_CHARS {
+            return Err(invalid("a subject is 1 to 200 characters"));
+        }
+        if input.content.trim().is_empty() || input.content.len() > MAX_CONTENT_BYTES {
+            return Err(invalid("content is 1 byte to 32 KiB"));
+        }
+        if input.summary.as_ref().is_some_and(|s| s.len() > MAX_SUMMARY_BYTES) {
+            return Err(invalid("a summary is at most 1 KiB"));
+        }
+        if input.confidence.is_some_and(|c| !(0.0..=1.0).contains(&c)) {
+            return Err(invalid("confidence is between 0 and 1"));
+        }
+        if let (Some(from), Some(until)) = (input.valid_from, input.valid_until)
+            && until <= from
+        {
+            return Err(invalid("validUntil comes after validFrom"));
+        }
+        if !may_read(actor, path, input.sensitivity, &[]) {
+            return Err(CommonError::Forbidden(format!(
+                "your role cannot read {} memory, so it cannot write it",
+                input.sensitivity
+            ))
+            .into());
+        }
+        input.acl.sort_unstable();
+        input.acl.dedup();
+        if input.acl.len() > MAX_ACL_USERS {
+            return Err(invalid("an ACL names at most 50 users"));
+        }
+        if !input.acl.is_empty() {
+            let known = user::Entity::find()
+                .filter(user::Column::Id.is_in(input.acl.iter().copied()))
+                .filter(user::Column::OrganizationId.eq(actor.organization_id))
+                .count(&self.db)
+                .await?;
+            if known != input.acl.len() as u64 {
+                return Err(invalid("an ACL names only users of your organization"));
+            }
+        }
+        Ok(input)
+    }
+
+    /// An entry the caller may read, with its version current now or at `as_of`.
+    pub async fn entry(&self, actor: &Actor, id: Uuid, as_of: Option<DateTime<Utc>>) -> Result<ReadableEntry> {
+        let not_found = || MemoryError::Common(CommonError::NotFound("memory entry"));
+        let entry = self
+            .reads
+            .one(
+                memory_entry::Entity::find_by_id(id)
+                    .filter(memory_entry::Column::OrganizationId.eq(actor.organization_id)),
+            )
+            .await?
+            .ok_or_else(not_found)?;
+        // Who may read the entry is decided by the version that stands now.
+        let standing = self.current_version(&entry).await?;
+        if !readable(actor, &entry, &standing) {
+            return Err(not_found());
+        }
+        let version = match as_of {
+            None => standing,
+            Some(at) => self
+                .reads
+                .one(
+                    memory_version::Entity::find()
+                        .filter(memory_version::Column::EntryId.eq(entry.id))
+                        .filter(memory_version::Column::BecameCurrentAt.lte(at))
+                        .order_by_desc(memory_version::Column::BecameCurrentAt),
+                )
+                .await?
+                .ok_or(CommonError::NotFound("memory entry at that time"))?,
+        };
+        Ok(ReadableEntry { entry, version })
+    }
+
+    /// Every version of a readable entry the caller may read, oldest first.
+    pub async fn versions(&self, actor: &Actor, entry: &memory_entry::Model) -> Result<Vec<memory_version::Model>> {
+        let versions = self
+            .reads
+            .all(
+                memory_version::Entity::find()
+                    .filter(memory_version::Column::EntryId.eq(entry.id))
+                    .order_by_asc(memory_version::Column::Number),
+            )
+            .await?;
+        Ok(versions.into_iter().filter(|v| readable(actor, entry, v)).collect())
+    }
+
+    /// A readable entry's conflicts, oldest first.
+    pub async fn conflicts(&self, entry: &memory_entry::Model) -> Result<Vec<memory_conflict::Model>> {
+        Ok(self
+            .reads
+            .all(
+                memory_conflict::Entity::find()
+                    .filter(memory_conflict::Column::EntryId.eq(entry.id))
+                    .order_by_asc(memory_conflict::Column::Id),
+            )
+            .await?)
+    }
+
+    /// A version, if the caller may read it and its entry.
+    pub async fn version(&self, actor: &Actor, id: Uuid) -> Result<memory_version::Model> {
+        let version = self
+            .reads
+            .one(
+                memory_version::Entity::find_by_id(id)
+                    .filter(memory_version::Column::OrganizationId.eq(actor.organization_id)),
+            )
+            .await?
+            .ok_or(CommonError::NotFound("memory version"))?;
+        let entry = self.entry(actor, version.entry_id, None).await?;
+        if !readable(actor, &entry.entry, &version) {
+            return Err(CommonError::NotFound("memory version").into());
+        }
+        Ok(version)
+    }
+
+    /// A conflict on an entry the caller may read.
+    pub async fn conflict(&self, actor: &Actor, id: Uuid) -> Result<memory_conflict::Model> {
+        let conflict = self
+            .reads
+            .one(
+                memory_conflict::Entity::find_by_id(id)
+                    .filter(memory_conflict::Column::OrganizationId.eq(actor.organization_id)),
+            )
+            .await?
+            .ok_or(CommonError::NotFound("memory conflict"))?;
+        self.entry(actor, conflict.entry_id, None).await.map_err(|_| CommonError::NotFound("memory conflict"))?;
+        Ok(conflict)
+    }
+
+    /// A person verifies or disputes the entry's current version.
+    pub async fn verify(
+        &self,
+        actor: &Actor,
+        id: Uuid,
+        expected_revision: i64,
+        verdict: Verdict,
+    ) -> Result<ReadableEntry> {
+        let readable = self.writable(actor, id, expected_revision).await?;
+        if readable.version.verification == Verification::Retracted {
+            return Err(MemoryError::InvalidTransition("a retracted version cannot be verified or disputed"));
+        }
+        let now = Utc::now();
+        let txn = self.db.begin_write().await?;
+        let entry = bump(&txn, readable.entry, expected_revision, now).await?;
+        let mut version = readable.version.into_active_model();
+        version.verification = Set(match verdict {
+            Verdict::Verified => Verification::Verified,
+            Verdict::Disputed => Verification::Disputed,
+        });
+        version.verified_by = Set(Some(actor.user_id));
+        version.verified_at = Set(Some(now));
+        let version = version.update(&txn).await?;
+        txn.commit().await?;
+        Ok(ReadableEntry { entry, version })
+    }
+
+    /// Withdraws the entry's current version: kept for history, never served as true again.
+    pub async fn retract(&self, actor: &Actor, id: Uuid, expected_revision: i64) -> Result<ReadableEntry> {
+        let readable = self.writable(actor, id, expected_revision).await?;
+        if readable.version.verification == Verification::Retracted {
+            return Err(MemoryError::InvalidTransition("the entry is already retracted"));
+        }
+        let now = Utc::now();
+        let txn = self.db.begin_write().await?;
+        let entry = bump(&txn, readable.entry, expected_revision, now).await?;
+        let mut version = readable.version.into_active_model();
+        version.verification = Set(Verification::Retracted);
+        version.retracted_at = Set(Some(now));
+        let version = version.update(&txn).await?;
+        txn.commit().await?;
+        Ok(ReadableEntry { entry, version })
+    }
+
+    /// A person decides a conflict: the current version stays, or the proposed one replaces it.
+    pub async fn resolve_conflict(
+        &self,
+        actor: &Actor,
+        id: Uuid,
+        expected_revision: i64,
+        resolution: ConflictResolution,
+    ) -> Result<memory_conflict::Model> {
+        let conflict = self.conflict(actor, id).await?;
+        let readable = self.entry(actor, conflict.entry_id, None).await?;
+        actor.authorize(Permission::WriteTasks, &entry_path(&readable.entry), "memory conflict")?;
+        if conflict.status != ConflictStatus::Open {
+            return Err(MemoryError::InvalidTransition("the conflict is already resolved"));
+        }
+        if conflict.revision != expected_revision {
+            return Err(CommonError::Conflict { expected: expected_revision, current: conflict.revision }.into());
+        }
+        let now = Utc::now();
+        let txn = self.db.begin_write().await?;
+        let updated = memory_conflict::Entity::update_many()
+            .col_expr(memory_conflict::Column::Status, ConflictStatus::Resolved.into())
+            .col_expr(memory_conflict::Column::Resolution, Some(resolution).into())
+            .col_expr(memory_conflict::Column::ResolvedBy, Some(actor.user_id).into())
+            .col_expr(memory_conflict::Column::ResolvedAt, Some(now).into())
+            .col_expr(memory_conflict::Column::Revision, (conflict.revision + 1).into())
+            .col_expr(memory_conflict::Column::UpdatedAt, now.into())
+            .filter(memory_conflict::Column::Id.eq(conflict.id))
+            .filter(memory_conflict::Column::Revision.eq(conflict.revision))
+            .exec(&txn)
+            .await?;
+        if updated.rows_affected == 0 {
+            return Err(CommonError::Conflict { expected: expected_revision, current: conflict.revision + 1 }.into());
+        }
+        if resolution == ConflictResolution::AcceptProposed {
+            let entry = memory_entry::Entity::find_by_id(readable.entry.id)
+                .lock_exclusive()
+                .one(&txn)
+                .await?
+                .ok_or(CommonError::NotFound("memory entry"))?;
+            // Accepting a proposal against a version that has since been replaced would silently
+            // undo the replacement.
+            if entry.current_version_id != Some(conflict.current_version_id) {
+                return Err(MemoryError::InvalidTransition(
+                    "the entry's current version changed since this conflict; keep it, or write again superseding it",
+                ));
+            }
+            make_current(&txn, entry, conflict.proposed_version_id, now).await?;
+            memory_version::Entity::update_many()
+                .col_expr(memory_version::Column::BecameCurrentAt, Some(now).into())
+                .filter(memory_version::Column::Id.eq(conflict.proposed_version_id))
+                .exec(&txn)
+                .await?;
+        }
+        txn.commit().await?;
+        Ok(memory_conflict::Entity::find_by_id(conflict.id).one(&self.db).await?.unwrap_or(conflict))
+    }
+
+    async fn current_version(&self, entry: &memory_entry::Model) -> Result<memory_version::Model> {
+        let id = entry.current_version_id.ok_or_else(no_version)?;
+        Ok(self.reads.one(memory_version::Entity::find_by_id(id)).await?.ok_or_else(no_version)?)
+    }
+
+    /// A readable entry the caller may change (members and above), at the revision they expect.
+    async fn writable(&self, actor: &Actor, id: Uuid, expected_revision: i64) -> Result<ReadableEntry> {
+        let readable = self.entry(actor, id, None).await?;
+        let path = entry_path(&readable.entry);
+        actor.authorize(Permission::WriteTasks, &path, "memory entry")?;
+        if readable.entry.revision != expected_revision {
+            return Err(CommonError::Conflict { expected: expected_revision, current: readable.entry.revision }.into());
+        }
+        Ok(readable)
+    }
+}
+
+async fn current_version(db: &impl ConnectionTrait, entry: &memory_entry::Model) -> Result<memory_version::Model> {
+    let id = entry.current_version_id.ok_or_else(no_version)?;
+    Ok(memory_version::Entity::find_by_id(id).one(db).await?.ok_or_else(no_version)?)
+}
+
+fn no_version() -> CommonError {
+    CommonError::Internal("a memory entry without its current version".into())
+}
+
+/// Points the entry at `version_id`, one revision on.
+async fn make_current(
+    db: &impl ConnectionTrait,
+    entry: memory_entry::Model,
+    version_id: Uuid,
+    now: DateTime<Utc>,
+) -> Result<memory_entry::Model> {
+    let revision = entry.revision + 1;
+    let mut active = entry.into_active_model();
+    active.current_version_id = Set(Some(version_id));
+    active.revision = Set(revision);
+    active.updated_at = Set(now);
+    Ok(active.update(db).await?)
+}
+
+/// One revision on, if the entry is still at `expected`.
+async fn bump(
+    db: &impl ConnectionTrait,
+    entry: memory_entry::Model,
+    expected: i64,
+    now: DateTime<Utc>,
+) -> Result<memory_entry::Model> {
+    let updated = memory_entry::Entity::update_many()
+        .col_expr(memory_entry::Column::Revision, (expected + 1).into())
+        .col_expr(memory_entry::Column::UpdatedAt, now.into())
+        .filter(memory_entry::Column::Id.eq(entry.id))
+        .filter(memory_entry::Column::Revision.eq(expected))
+        .exec(db)
+        .await?;
+    if updated.rows_affected == 0 {
+        return Err(CommonError::Conflict { expected, current: expected + 1 }.into());
+    }
+    Ok(memory_entry::Model { revision: expected + 1, updated_at: now, ..entry })
+}
+
+fn entry_path(entry: &memory_entry::Model) -> ScopePath {
+    ScopePath { organization_id: entry.organization_id, workspace_id: entry.workspace_id, project_id: entry.project_id }
+}
+
+/// The least role that reads a version of this sensitivity.
+fn least_role(sensitivity: Sensitivity) -> Role {
+    match sensitivity {
+        Sensitivity::Internal => Role::Viewer,
+        Sensitivity::Confidential => Role::Member,
+        Sensitivity::Restricted => Role::Admin,
+    }
+}
+
+/// Whether the caller reads something of `sensitivity` and `acl` at `path`: a role there high
+/// enough for the sensitivity, and a place on the ACL when it names anyone (administrators read
+/// past an ACL, as they manage the scope).
+fn may_read(actor: &Actor, path: &ScopePath, sensitivity: Sensitivity, acl: &[Uuid]) -> bool {
+    let Some(role) = actor.role_on(path) else { return false };
+    role >= least_role(sensitivity) && (acl.is_empty() || acl.contains(&actor.user_id) || role >= Role::Admin)
+}
+
+fn readable(actor: &Actor, entry: &memory_entry::Model, version: &memory_version::Model) -> bool {
+    let acl: Vec<Uuid> = serde_json::from_value(version.acl.clone()).unwrap_or_default();
+    may_read(actor, &entry_path(entry), version.sensitivity, &acl)
+}

@@ -1,0 +1,246 @@
+//! Memory through the real server: versions, conflicts a person resolves, "as of" reads,
+//! verification by people only, retraction, and reads narrowed by role, sensitivity and ACL.
+
+mod common;
+
+use acc_tests::{Client, Server, TestDb, on_both_databases, op};
+use serde_json::{Value, json};
+use sha2::{Digest, Sha256};
+
+/// A user of the fixture's organization with `role` there, signed in.
+async fn user_with_role(owner: &Client, email: &str, role: &str) -> (Client, String) {
+    let created = owner
+        .gql(
+            "mutation($e: String!, $p: String!, $r: Role!) { createUser(email: $e, password: $p, role: $r) { id } }",
+            json!({"e": email, "p": acc_tests::PASSWORD, "r": role}),
+        )
+        .await;
+    let id = created.data("createUser")["id"].as_str().unwrap().to_owned();
+    let login = owner.anonymous().gql(op!("login"), json!({"email": email, "password": acc_tests::PASSWORD})).await;
+    (owner.with_token(login.data("login")["accessToken"].as_str().unwrap()), id)
+}
+
+fn write(scope: &str, subject: &str, content: &str) -> Value {
+    json!({"input": {"scopeId": scope, "kind": "FACT", "subject": subject, "content": content}})
+}
+
+async fn entry(client: &Client, id: &str) -> Value {
+    client.gql(op!("memory_entry"), json!({"id": id})).await.data("memoryEntry").clone()
+}
+
+on_both_databases!(a_contradiction_opens_a_conflict_and_never_overwrites, |db: TestDb| async move {
+    let server = Server::start(db).await;
+    let f = common::fixture(&server).await;
+    let owner = &f.owner;
+
+    let first = owner.gql(op!("write_memory"), write(&f.project_id, "Deploy  Target", "production is eu-west-1")).await;
+    let first = first.data("writeMemory").clone();
+    assert_eq!(first["conflict"], Value::Null);
+    assert_eq!(first["version"]["number"], 1);
+    assert_eq!(first["version"]["verification"], "UNVERIFIED", "nothing lands verified");
+    assert_eq!(first["version"]["provenance"]["source"], "person");
+    let hash = hex::encode(Sha256::digest("production is eu-west-1"));
+    assert_eq!(first["version"]["contentHash"], hash.as_str());
+    assert_eq!(first["entry"]["subject"], "deploy target", "subjects are normalized");
+    assert_eq!(first["entry"]["scopeKind"], "PROJECT");
+    assert_eq!(first["entry"]["scopeId"], f.project_id.as_str());
+    let entry_id = first["entry"]["id"].as_str().unwrap().to_owned();
+    let v1 = first["version"]["id"].as_str().unwrap().to_owned();
+
+    // The same subject, written differently: a conflict, the current version untouched.
+    let second = owner.gql(op!("write_memory"), write(&f.project_id, "deploy target", "production is us-east-2")).await;
+    let second = second.data("writeMemory").clone();
+    let conflict = second["conflict"].clone();
+    assert_eq!(conflict["status"], "OPEN");
+    assert_eq!(conflict["currentVersionId"], v1.as_str());
+    assert_eq!(second["entry"]["id"], entry_id.as_str());
+    assert_eq!(second["entry"]["current"]["content"], "production is eu-west-1");
+    assert_eq!(second["version"]["becameCurrentAt"], Value::Null, "the proposed version waits");
+    let v2 = second["version"]["id"].as_str().unwrap().to_owned();
+    let read = entry(owner, &entry_id).await;
+    assert_eq!(read["current"]["content"], "production is eu-west-1");
+    assert_eq!(read["versions"].as_array().unwrap().len(), 2);
+    assert_eq!(read["conflicts"][0]["status"], "OPEN");
+
+    // A person accepts the proposed version; what the memory said before stays readable as of then.
+    let before = chrono::Utc::now();
+    tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    let resolve = "mutation($c: ID!, $r: Int!, $res: MemoryConflictResolution!) { resolveMemoryConflict(conflictId: $c, \
+                   expectedRevision: $r, resolution: $res) { id status resolution revision } }";
+    let conflict_id = conflict["id"].as_str().unwrap();
+    let stale = owner.gql(resolve, json!({"c": conflict_id, "r": 7, "res": "ACCEPT_PROPOSED"})).await;
+    stale.expect_code("CONFLICT");
+    let resolved = owner.gql(resolve, json!({"c": conflict_id, "r": 1, "res": "ACCEPT_PROPOSED"})).await;
+    assert_eq!(resolved.data("resolveMemoryConflict")["status"], "RESOLVED");
+    assert_eq!(resolved.data("resolveMemoryConflict")["resolution"], "ACCEPT_PROPOSED");
+    let again = owner.gql(resolve, json!({"c": conflict_id, "r": 2, "res": "KEEP_CURRENT"})).await;
+    again.expect_code("INVALID_TRANSITION");
+    let now = entry(owner, &entry_id).await;
+    assert_eq!(now["current"]["id"], v2.as_str());
+    assert_eq!(now["current"]["content"], "production is us-east-2");
+    let then = owner.gql(op!("memory_entry"), json!({"id": entry_id, "asOf": before.to_rfc3339()})).await;
+    assert_eq!(then.data("memoryEntry")["current"]["id"], v1.as_str(), "as of before the resolution");
+    let long_ago = owner.gql(op!("memory_entry"), json!({"id": entry_id, "asOf": "2000-01-01T00:00:00Z"})).await;
+    long_ago.expect_code("NOT_FOUND");
+
+    // Superseding a version that is no longer current is a conflict too; superseding the current one stands.
+    let mut stale_supersede = write(&f.project_id, "deploy target", "production is ap-south-1");
+    stale_supersede["input"]["supersedes"] = json!(v1);
+    let stale_supersede = owner.gql(op!("write_memory"), stale_supersede).await;
+    assert_eq!(stale_supersede.data("writeMemory")["conflict"]["currentVersionId"], v2.as_str());
+    let mut supersede = write(&f.project_id, "deploy target", "production is eu-central-1");
+    supersede["input"]["supersedes"] = json!(v2);
+    let supersede = owner.gql(op!("write_memory"), supersede).await;
+    let supersede = supersede.data("writeMemory");
+    assert_eq!(supersede["conflict"], Value::Null);
+    assert_eq!(supersede["version"]["supersedesId"], v2.as_str());
+    assert_eq!(supersede["entry"]["current"]["content"], "production is eu-central-1");
+    assert_eq!(supersede["version"]["number"], 4);
+    // The conflict opened against v2 cannot replace v4 now: that would undo the supersede.
+    let stale_conflict = stale_supersede.data("writeMemory")["conflict"]["id"].as_str().unwrap().to_owned();
+    let undo = owner.gql(resolve, json!({"c": stale_conflict, "r": 1, "res": "ACCEPT_PROPOSED"})).await;
+    undo.expect_code("INVALID_TRANSITION");
+    let kept = owner.gql(resolve, json!({"c": stale_conflict, "r": 1, "res": "KEEP_CURRENT"})).await;
+    assert_eq!(kept.data("resolveMemoryConflict")["resolution"], "KEEP_CURRENT");
+    assert_eq!(entry(owner, &entry_id).await["current"]["content"], "production is eu-central-1");
+    let mut foreign = write(&f.project_id, "another subject", "x");
+    foreign["input"]["supersedes"] = json!(v2);
+    owner.gql(op!("write_memory"), foreign).await.expect_code("VALIDATION");
+});
+
+on_both_databases!(people_verify_dispute_and_retract_with_revisions, |db: TestDb| async move {
+    let server = Server::start(db).await;
+    let f = common::fixture(&server).await;
+    let owner = &f.owner;
+    let (viewer, _) = user_with_role(owner, "viewer@acme.test", "VIEWER").await;
+    let (member, member_id) = user_with_role(owner, "member@acme.test", "MEMBER").await;
+
+    let written = owner.gql(op!("write_memory"), write(&f.workspace_id, "On-call", "Ada is on call")).await;
+    let entry_id = written.data("writeMemory")["entry"]["id"].as_str().unwrap().to_owned();
+    let verify = "mutation($e: ID!, $r: Int!, $v: MemoryVerdict!) { verifyMemory(entryId: $e, expectedRevision: $r, \
+                  verdict: $v) { id revision current { verification verifiedById } } }";
+    assert_eq!(entry(&viewer, &entry_id).await["current"]["content"], "Ada is on call", "viewers read");
+    viewer.gql(verify, json!({"e": entry_id, "r": 1, "v": "VERIFIED"})).await.expect_code("FORBIDDEN");
+    viewer.gql(op!("write_memory"), write(&f.workspace_id, "On-call", "Bob is on call")).await.expect_code("FORBIDDEN");
+    member.gql(verify, json!({"e": entry_id, "r": 0, "v": "VERIFIED"})).await.expect_code("CONFLICT");
+    let verified = member.gql(verify, json!({"e": entry_id, "r": 1, "v": "VERIFIED"})).await;
+    let verified = verified.data("verifyMemory");
+    assert_eq!(verified["revision"], 2);
+    assert_eq!(verified["current"]["verification"], "VERIFIED");
+    assert_eq!(verified["current"]["verifiedById"], member_id.as_str());
+    let disputed = owner.gql(verify, json!({"e": entry_id, "r": 2, "v": "DISPUTED"})).await;
+    assert_eq!(disputed.data("verifyMemory")["current"]["verification"], "DISPUTED");
+
+    let retract = "mutation($e: ID!, $r: Int!) { retractMemory(entryId: $e, expectedRevision: $r) { revision current { \
+                   verification } } }";
+    viewer.gql(retract, json!({"e": entry_id, "r": 3})).await.expect_code("FORBIDDEN");
+    let retracted = member.gql(retract, json!({"e": entry_id, "r": 3})).await;
+    assert_eq!(retracted.data("retractMemory")["current"]["verification"], "RETRACTED");
+    member.gql(retract, json!({"e": entry_id, "r": 4})).await.expect_code("INVALID_TRANSITION");
+    member.gql(verify, json!({"e": entry_id, "r": 4, "v": "VERIFIED"})).await.expect_code("INVALID_TRANSITION");
+    // Nothing live is left, so the next write about the subject stands without a conflict.
+    let next = member.gql(op!("write_memory"), write(&f.workspace_id, "on-call", "Grace is on call")).await;
+    let next = next.data("writeMemory");
+    assert_eq!(next["conflict"], Value::Null);
+    assert_eq!(next["entry"]["current"]["content"], "Grace is on call");
+    assert_eq!(next["entry"]["current"]["verification"], "UNVERIFIED");
+});
+
+on_both_databases!(sensitivity_and_acl_narrow_every_read, |db: TestDb| async move {
+    let server = Server::start(db).await;
+    let f = common::fixture(&server).await;
+    let owner = &f.owner;
+    let (viewer, _) = user_with_role(owner, "viewer@acme.test", "VIEWER").await;
+    let (member, member_id) = user_with_role(owner, "member@acme.test", "MEMBER").await;
+    let (other, _) = user_with_role(owner, "other@acme.test", "MEMBER").await;
+
+    let mut restricted = write(&f.project_id, "Root password location", "in the red safe");
+    restricted["input"]["sensitivity"] = json!("RESTRICTED");
+    let restricted = owner.gql(op!("write_memory"), restricted).await;
+    let restricted = restricted.data("writeMemory").clone();
+    let mut confidential = write(&f.project_id, "Salary band", "between 1 and 2");
+    confidential["input"]["sensitivity"] = json!("CONFIDENTIAL");
+    let confidential = owner.gql(op!("write_memory"), confidential).await;
+    let confidential = confidential.data("writeMemory").clone();
+    let mut private = write(&f.project_id, "Review notes", "for the member only");
+    private["input"]["acl"] = json!([member_id]);
+    let private = owner.gql(op!("write_memory"), private).await;
+    let private = private.data("writeMemory").clone();
+
+    let ids =
+        |w: &Value| (w["entry"]["id"].as_str().unwrap().to_owned(), w["version"]["id"].as_str().unwrap().to_owned());
+    let node = |client: &Client, id: String| {
+        let client = client.clone();
+        async move { client.gql(op!("node"), json!({"id": id})).await }
+    };
+    // (reader, entry, may read)
+    let cases = [
+        (&viewer, ids(&restricted), false),
+        (&member, ids(&restricted), false),
+        (owner, ids(&restricted), true),
+        (&viewer, ids(&confidential), false),
+        (&member, ids(&confidential), true),
+        (&viewer, ids(&private), false),
+        (&other, ids(&private), false),
+        (&member, ids(&private), true),
+        (owner, ids(&private), true),
+    ];
+    for (i, (reader, (entry_id, version_id), may)) in cases.into_iter().enumerate() {
+        let read = reader.gql(op!("memory_entry"), json!({"id": entry_id})).await;
+        let by_node = node(reader, entry_id.clone()).await;
+        let version = node(reader, version_id.clone()).await;
+        if may {
+            assert_eq!(read.data("memoryEntry")["id"], entry_id.as_str(), "case {i}");
+            assert_eq!(by_node.data("node")["id"], entry_id.as_str(), "case {i}");
+            assert_eq!(version.data("node")["id"], version_id.as_str(), "case {i}");
+        } else {
+            read.expect_code("NOT_FOUND");
+            by_node.expect_code("NOT_FOUND");
+            version.expect_code("NOT_FOUND");
+        }
+    }
+    // Whoever could not read it cannot change it either, and cannot learn it exists.
+    let verify = "mutation($e: ID!) { verifyMemory(entryId: $e, expectedRevision: 1, verdict: DISPUTED) { id } }";
+    member.gql(verify, json!({"e": ids(&restricted).0})).await.expect_code("NOT_FOUND");
+    // A member cannot write what a member could not read back.
+    let mut too_high = write(&f.project_id, "Vault", "x");
+    too_high["input"]["sensitivity"] = json!("RESTRICTED");
+    member.gql(op!("write_memory"), too_high).await.expect_code("FORBIDDEN");
+    assert_eq!(entry(owner, &ids(&restricted).0).await["current"]["content"], "in the red safe");
+});
+
+on_both_databases!(bad_memory_input_is_refused_and_writes_nothing, |db: TestDb| async move {
+    let server = Server::start(db).await;
+    let f = common::fixture(&server).await;
+    let owner = &f.owner;
+    let task = common::create_task(owner, &f.project_id, "Somewhere").await;
+    let refuse = |input: Value| {
+        let owner = owner.clone();
+        async move { owner.gql(op!("write_memory"), json!({"input": input})).await.expect_code("VALIDATION").clone() }
+    };
+    let base = || json!({"scopeId": f.project_id, "kind": "FACT", "subject": "Limits", "content": "ok"});
+    let with = |key: &str, value: Value| {
+        let mut input = base();
+        input[key] = value;
+        input
+    };
+    refuse(with("subject", json!("   "))).await;
+    refuse(with("subject", json!("s".repeat(201)))).await;
+    refuse(with("content", json!(""))).await;
+    refuse(with("content", json!("x".repeat(33 * 1024)))).await;
+    refuse(with("summary", json!("x".repeat(2048)))).await;
+    refuse(with("confidence", json!(1.5))).await;
+    refuse(with("confidence", json!(-0.1))).await;
+    let mut backwards = base();
+    backwards["validFrom"] = json!("2026-12-05T10:00:00Z");
+    backwards["validUntil"] = json!("2026-12-05T09:00:00Z");
+    refuse(backwards).await;
+    refuse(with("scopeId", task["id"].clone())).await;
+    refuse(with("scopeId", json!("not-an-id"))).await;
+    refuse(with("acl", json!([f.project_id]))).await;
+    refuse(with("supersedes", json!(f.project_id))).await;
+    // Nothing was stored: the first good write makes version 1 of a new entry.
+    let good = owner.gql(op!("write_memory"), json!({"input": base()})).await;
+    assert_eq!(good.data("writeMemory")["version"]["number"], 1);
+    assert_eq!(good.data("writeMemory")["conflict"], Value::Null);
+});
