@@ -14,6 +14,7 @@ mod m20261203_000004_run_usage;
 mod m20261203_000005_connector_removal;
 mod m20261205_000006_dependents_index;
 mod m20261205_000007_memory;
+mod m20261205_000008_memory_search;
 mod tables;
 
 pub struct Migrator;
@@ -29,6 +30,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261203_000005_connector_removal::Migration),
             Box::new(m20261205_000006_dependents_index::Migration),
             Box::new(m20261205_000007_memory::Migration),
+            Box::new(m20261205_000008_memory_search::Migration),
         ]
     }
 }

@@ -244,3 +244,107 @@ on_both_databases!(bad_memory_input_is_refused_and_writes_nothing, |db: TestDb| 
     assert_eq!(good.data("writeMemory")["version"]["number"], 1);
     assert_eq!(good.data("writeMemory")["conflict"], Value::Null);
 });
+
+/// The subjects of a search's hits, best first.
+async fn found(client: &Client, variables: Value) -> Vec<String> {
+    let result = client.gql(op!("memory"), variables).await;
+    assert_eq!(result.data("memoryRetrievalMode"), "FULL_TEXT_ONLY");
+    let hits = result.data("memory").as_array().unwrap();
+    for hit in hits {
+        assert_eq!(hit["foundBy"] == json!(["FULL_TEXT"]), hit["score"].is_number(), "{hit}");
+    }
+    hits.iter().map(|h| h["entry"]["subject"].as_str().unwrap().to_owned()).collect()
+}
+
+on_both_databases!(search_reads_down_the_scopes_ranks_and_filters, |db: TestDb| async move {
+    let url = db.url.clone();
+    let server = Server::start(db).await;
+    let f = common::fixture(&server).await;
+    let owner = &f.owner;
+    let (member, _) = user_with_role(owner, "member@acme.test", "MEMBER").await;
+    let org = owner.gql(op!("organization"), json!({})).await.data("organization")["id"].as_str().unwrap().to_owned();
+    let other = owner
+        .gql(op!("create_project"), json!({"workspaceId": f.workspace_id, "name": "Elsewhere"}))
+        .await
+        .data("createProject")["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let put = |scope: &str, subject: &str, content: &str, extra: Value| {
+        let mut input = write(scope, subject, content);
+        for (k, v) in extra.as_object().unwrap() {
+            input["input"][k] = v.clone();
+        }
+        let owner = owner.clone();
+        async move { owner.gql(op!("write_memory"), input).await.data("writeMemory").clone() }
+    };
+    put(&org, "Coding style", "we format Rust with rustfmt", json!({"kind": "CONSTRAINT"})).await;
+    put(&f.workspace_id, "Release train", "releases leave every Tuesday; rustfmt runs in CI", json!({})).await;
+    put(&f.project_id, "Database", "the project stores its data in PostgreSQL", json!({"kind": "DECISION"})).await;
+    put(&other, "Other database", "the other project stores its data in SQLite", json!({})).await;
+    put(
+        &f.project_id,
+        "Secrets location",
+        "the database password lives in the vault",
+        json!({"sensitivity": "RESTRICTED"}),
+    )
+    .await;
+    let old = put(&f.project_id, "Old database", "the project once stored its data in MySQL", json!({})).await;
+    let retract = "mutation($e: ID!) { retractMemory(entryId: $e, expectedRevision: 1) { id } }";
+    owner.gql(retract, json!({"e": old["entry"]["id"]})).await.data("retractMemory");
+    put(
+        &f.project_id,
+        "Future plan",
+        "the project will store its data in a column store",
+        json!({"validFrom": "2100-01-01T00:00:00Z"}),
+    )
+    .await;
+
+    // From the project: the project's, the workspace's and the organization's, never another project's.
+    let project = |query: &str| json!({"scopeId": f.project_id, "query": query});
+    let mut rustfmt = found(owner, project("rustfmt")).await;
+    rustfmt.sort();
+    assert_eq!(rustfmt, vec!["coding style", "release train"]);
+    assert_eq!(found(owner, project("stores data")).await, vec!["database"], "stemmed, and not the other project's");
+    // From the workspace: never what a project below holds.
+    assert_eq!(found(owner, json!({"scopeId": f.workspace_id, "query": "data stored"})).await, Vec::<String>::new());
+    // The subject weighs most.
+    assert_eq!(found(owner, project("database")).await[0], "database");
+    // Restricted: the owner finds it, a member does not.
+    assert!(found(owner, project("vault password")).await.contains(&"secrets location".to_owned()));
+    assert!(found(&member, project("vault password")).await.is_empty());
+    // Retracted only when asked for; not yet valid never.
+    assert!(!found(owner, project("MySQL")).await.contains(&"old database".to_owned()));
+    let retracted =
+        found(owner, json!({"scopeId": f.project_id, "query": "MySQL", "verification": ["RETRACTED"]})).await;
+    assert_eq!(retracted, vec!["old database"]);
+    assert!(!found(owner, project("column store")).await.contains(&"future plan".to_owned()));
+    // Kinds, and no text: the most recently changed first.
+    assert_eq!(found(owner, json!({"scopeId": f.project_id, "kinds": ["DECISION"]})).await, vec!["database"]);
+    let recent = found(owner, json!({"scopeId": f.project_id, "first": 2})).await;
+    assert_eq!(recent, vec!["secrets location", "database"]);
+    // Query syntax is never read as syntax.
+    assert_eq!(found(owner, project("\"data\" OR (NEAR stores) * -x")).await, vec!["database"]);
+    for (bad, why) in [
+        (json!({"scopeId": f.project_id, "query": " *() "}), "no word"),
+        (json!({"scopeId": f.project_id, "query": "x".repeat(2000)}), "too long"),
+        (json!({"scopeId": f.project_id, "first": 0}), "first 0"),
+        (json!({"scopeId": f.project_id, "first": 51}), "first 51"),
+        (json!({"scopeId": "not-an-id"}), "not an id"),
+        (json!({"scopeId": f.workspace_id.clone() + "x"}), "a damaged id"),
+    ] {
+        let refused = owner.gql(op!("memory"), bad).await;
+        assert_eq!(refused.code(), Some("VALIDATION"), "{why}");
+    }
+
+    // The index is derived: dropping its rows loses nothing, a rebuild brings every entry back.
+    let direct = sea_orm::Database::connect(&url).await.unwrap();
+    sea_orm::ConnectionTrait::execute_unprepared(&direct, "DELETE FROM memory_search").await.unwrap();
+    assert!(found(owner, project("rustfmt")).await.is_empty());
+    member.gql("mutation { rebuildMemoryIndex }", json!({})).await.expect_code("FORBIDDEN");
+    let rebuilt = owner.gql("mutation { rebuildMemoryIndex }", json!({})).await;
+    assert_eq!(rebuilt.data("rebuildMemoryIndex"), 7);
+    let mut rustfmt = found(owner, project("rustfmt")).await;
+    rustfmt.sort();
+    assert_eq!(rustfmt, vec!["coding style", "release train"]);
+});

@@ -434,6 +434,10 @@ fn rows(a: &TenantA, b_project: &str, b_task: &str) -> Vec<Row> {
             NotFound,
         ),
         row("memoryEntry", op!("memory_entry"), json!({"id": a.memory_entry}), NotFound),
+        row("memory", op!("memory"), json!({"scopeId": a.project, "query": "vault"}), NotFound),
+        row("memory", op!("memory"), json!({"scopeId": a.org}), NotFound),
+        row("rebuildMemoryIndex", "mutation { rebuildMemoryIndex }", json!({}), OwnDataOnly),
+        row("memoryRetrievalMode", "{ memoryRetrievalMode }", json!({}), OwnDataOnly),
         row(
             "writeMemory",
             op!("write_memory"),

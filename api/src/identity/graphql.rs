@@ -18,15 +18,15 @@ use crate::graphql::connection::{connection, page_request};
 use crate::graphql::{BatchLoader, ContextExt, Ordered, gql_error};
 use crate::ids::{GlobalId, NodeKind, decode, gid};
 
-/// A scope for role bindings: an organization, workspace or project id.
-fn decode_scope(raw: &ID) -> async_graphql::Result<(ScopeKind, Uuid)> {
+/// A scope for role bindings (and memory): an organization, workspace or project id.
+pub(crate) fn decode_scope(raw: &ID) -> async_graphql::Result<(ScopeKind, Uuid)> {
     let id = GlobalId::decode(raw).map_err(gql_error)?;
     let kind = match id.kind {
         NodeKind::Organization => ScopeKind::Organization,
         NodeKind::Workspace => ScopeKind::Workspace,
         NodeKind::Project => ScopeKind::Project,
         _ => {
-            return Err(gql_error(CommonError::validation("a role scope is an organization, workspace or project id")));
+            return Err(gql_error(CommonError::validation("a scope is an organization, workspace or project id")));
         }
     };
     Ok((kind, id.id))

@@ -7,10 +7,11 @@ use async_graphql::{Context, Enum, ID, InputObject, Json, Object, SimpleObject};
 use chrono::{DateTime, Utc};
 use uuid::Uuid;
 
-use super::{MemoryScope, NewMemory, ReadableEntry, Verdict, Written};
-use crate::error::CommonError;
+use super::{Hit, MemoryScope, MemorySearch, NewMemory, ReadableEntry, Retriever, Verdict, Written};
 use crate::graphql::{ContextExt, gql_error};
-use crate::ids::{GlobalId, NodeKind, decode, gid};
+use crate::identity::actor::ScopeKind;
+use crate::identity::graphql::decode_scope;
+use crate::ids::{NodeKind, decode, gid};
 
 /// The kinds of SPEC §11, as GraphQL names them.
 #[derive(Enum, Clone, Copy, PartialEq, Eq)]
@@ -245,6 +246,51 @@ impl From<Written> for MemoryWrite {
     }
 }
 
+/// How memory is searched: full text alone until an embedding model is configured.
+#[derive(Enum, Clone, Copy, PartialEq, Eq)]
+#[graphql(name = "MemoryRetrievalMode")]
+pub enum RetrievalMode {
+    FullTextOnly,
+}
+
+/// Which retrieval found a hit.
+#[derive(Enum, Clone, Copy, PartialEq, Eq)]
+#[graphql(remote = "Retriever", name = "MemoryRetriever")]
+pub enum RetrieverValue {
+    FullText,
+}
+
+/// An entry found, and why.
+#[derive(SimpleObject)]
+pub struct MemoryHit {
+    entry: MemoryEntry,
+    /// How well it matched, higher is better; null when no text was searched for.
+    score: Option<f64>,
+    /// The retrievals that found it; empty when no text was searched for.
+    found_by: Vec<RetrieverValue>,
+}
+
+impl From<Hit> for MemoryHit {
+    fn from(hit: Hit) -> Self {
+        Self {
+            entry: MemoryEntry(hit.entry),
+            score: hit.score,
+            found_by: hit.found_by.into_iter().map(Into::into).collect(),
+        }
+    }
+}
+
+/// The memory scope an id names: an organization, workspace or project.
+fn scope(raw: &ID) -> async_graphql::Result<MemoryScope> {
+    let (kind, id) = decode_scope(raw)?;
+    let kind = match kind {
+        ScopeKind::Organization => MemoryScopeKind::Organization,
+        ScopeKind::Workspace => MemoryScopeKind::Workspace,
+        ScopeKind::Project => MemoryScopeKind::Project,
+    };
+    Ok(MemoryScope { kind, id })
+}
+
 #[derive(InputObject)]
 pub struct WriteMemoryInput {
     /// An organization, workspace or project id.
@@ -268,19 +314,8 @@ pub struct WriteMemoryInput {
 
 impl WriteMemoryInput {
     fn read(self) -> async_graphql::Result<NewMemory> {
-        let scope = GlobalId::decode(&self.scope_id).map_err(gql_error)?;
-        let kind = match scope.kind {
-            NodeKind::Organization => MemoryScopeKind::Organization,
-            NodeKind::Workspace => MemoryScopeKind::Workspace,
-            NodeKind::Project => MemoryScopeKind::Project,
-            _ => {
-                return Err(gql_error(CommonError::validation(
-                    "a memory scope is an organization, workspace or project id",
-                )));
-            }
-        };
         Ok(NewMemory {
-            scope: MemoryScope { kind, id: scope.id },
+            scope: scope(&self.scope_id)?,
             kind: self.kind.into(),
             subject: self.subject,
             content: self.content,
@@ -300,6 +335,35 @@ pub struct MemoryQuery;
 
 #[Object]
 impl MemoryQuery {
+    /// What memory holds for `scopeId` and the scopes above it that the caller may read: entries
+    /// matching `query` best first, or the most recently changed without one; `first` of them (20
+    /// unless given, at most 50). Only `kinds` when given. Retracted versions only when asked for
+    /// in `verification`; versions outside their validity time never.
+    async fn memory(
+        &self,
+        ctx: &Context<'_>,
+        scope_id: ID,
+        query: Option<String>,
+        kinds: Option<Vec<MemoryKindValue>>,
+        verification: Option<Vec<VerificationValue>>,
+        first: Option<i32>,
+    ) -> async_graphql::Result<Vec<MemoryHit>> {
+        let request = MemorySearch {
+            scope: scope(&scope_id)?,
+            text: query,
+            kinds: kinds.unwrap_or_default().into_iter().map(Into::into).collect(),
+            verification: verification.unwrap_or_default().into_iter().map(Into::into).collect(),
+            first: first.map_or(super::DEFAULT_HITS, |n| u64::try_from(n).unwrap_or(0)),
+        };
+        let hits = ctx.services().memory.search(ctx.actor()?, request).await.map_err(gql_error)?;
+        Ok(hits.into_iter().map(Into::into).collect())
+    }
+
+    /// How `memory` searches now.
+    async fn memory_retrieval_mode(&self) -> RetrievalMode {
+        RetrievalMode::FullTextOnly
+    }
+
     /// A memory entry, with the version that stood at `asOf` (now when absent).
     async fn memory_entry(
         &self,
@@ -355,6 +419,12 @@ impl MemoryMutation {
         let id = decode(&entry_id, NodeKind::MemoryEntry)?;
         let entry = ctx.services().memory.retract(ctx.actor()?, id, expected_revision).await.map_err(gql_error)?;
         Ok(MemoryEntry(entry))
+    }
+
+    /// Makes the organization's memory search index again from the entries (administrators); the
+    /// number of entries indexed.
+    async fn rebuild_memory_index(&self, ctx: &Context<'_>) -> async_graphql::Result<u64> {
+        ctx.services().memory.rebuild_index(ctx.actor()?).await.map_err(gql_error)
     }
 
     /// Decides a conflict: the current version stays, or the proposed one replaces it.

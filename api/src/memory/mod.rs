@@ -8,6 +8,7 @@
 //! ACL; whatever the caller may not read does not exist for them (`NOT_FOUND`).
 
 pub mod graphql;
+mod search;
 
 use acc_entity::memory_conflict::{self, ConflictResolution, ConflictStatus};
 use acc_entity::memory_entry::{self, MemoryKind, MemoryScopeKind};
@@ -87,6 +88,42 @@ pub struct NewMemory {
     /// The version this write replaces; it must be the entry's current one, or the write is a conflict.
     pub supersedes: Option<Uuid>,
 }
+
+/// What to look for in memory, and where.
+#[derive(Debug, Clone)]
+pub struct MemorySearch {
+    /// Where the caller stands: this scope and those above it are searched.
+    pub scope: MemoryScope,
+    /// Words to look for; without them, the most recently changed entries.
+    pub text: Option<String>,
+    /// Only these kinds (all when empty).
+    pub kinds: Vec<MemoryKind>,
+    /// Only current versions in these states (all but retracted when empty).
+    pub verification: Vec<Verification>,
+    pub first: u64,
+}
+
+/// Which retrieval found a hit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Retriever {
+    FullText,
+}
+
+/// An entry found, with its score where a retriever ranked it (higher is better).
+#[derive(Debug, Clone)]
+pub struct Hit {
+    pub entry: ReadableEntry,
+    pub score: Option<f64>,
+    pub found_by: Vec<Retriever>,
+}
+
+/// The most hits a search returns, and how many unless asked.
+pub const MAX_HITS: u64 = 50;
+pub const DEFAULT_HITS: u64 = 20;
+/// How many of the best matches are read before the caller's filters: hits beyond them are not
+/// returned.
+const CANDIDATES: u64 = 500;
+const MAX_QUERY_BYTES: usize = 1024;
 
 /// A person's judgement of an entry's current version.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -254,7 +291,13 @@ impl MemoryService {
                 .await?,
             ),
         };
-        let entry = if stands { make_current(&txn, entry, version.id, now).await? } else { entry };
+        let entry = if stands {
+            let entry = make_current(&txn, entry, version.id, now).await?;
+            search::index(&txn, &entry, &version).await?;
+            entry
+        } else {
+            entry
+        };
         txn.commit().await?;
         let standing = if stands { version.clone() } else { current.unwrap_or_else(|| version.clone()) };
         Ok(Written { entry: ReadableEntry { entry, version: standing }, version, conflict })
@@ -485,12 +528,14 @@ impl MemoryService {
                     "the entry's current version changed since this conflict; keep it, or write again superseding it",
                 ));
             }
-            make_current(&txn, entry, conflict.proposed_version_id, now).await?;
-            memory_version::Entity::update_many()
-                .col_expr(memory_version::Column::BecameCurrentAt, Some(now).into())
-                .filter(memory_version::Column::Id.eq(conflict.proposed_version_id))
-                .exec(&txn)
-                .await?;
+            let entry = make_current(&txn, entry, conflict.proposed_version_id, now).await?;
+            let mut proposed = memory_version::Entity::find_by_id(conflict.proposed_version_id)
+                .one(&txn)
+                .await?
+                .ok_or_else(no_version)?
+                .into_active_model();
+            proposed.became_current_at = Set(Some(now));
+            search::index(&txn, &entry, &proposed.update(&txn).await?).await?;
         }
         txn.commit().await?;
         Ok(memory_conflict::Entity::find_by_id(conflict.id).one(&self.db).await?.unwrap_or(conflict))
@@ -499,6 +544,90 @@ impl MemoryService {
     async fn current_version(&self, entry: &memory_entry::Model) -> Result<memory_version::Model> {
         let id = entry.current_version_id.ok_or_else(no_version)?;
         Ok(self.reads.one(memory_version::Entity::find_by_id(id)).await?.ok_or_else(no_version)?)
+    }
+
+    /// Entries the caller may read from `request.scope` and the scopes above it, best match
+    /// first (most recently changed first without a text), at most `request.first`.
+    pub async fn search(&self, actor: &Actor, request: MemorySearch) -> Result<Vec<Hit>> {
+        if request.first == 0 || request.first > MAX_HITS {
+            return Err(CommonError::validation(format!("`first` is between 1 and {MAX_HITS}")).into());
+        }
+        let path = self.scope_path(actor, request.scope).await?;
+        // A narrower scope reads what the broader ones hold; never the reverse.
+        let scopes: Vec<Uuid> =
+            [Some(path.organization_id), path.workspace_id, path.project_id].into_iter().flatten().collect();
+        let ranked: Vec<(Uuid, Option<f64>)> = match &request.text {
+            Some(text) => {
+                if text.len() > MAX_QUERY_BYTES {
+                    return Err(CommonError::validation("a query is at most 1 KiB").into());
+                }
+                let words = search::words(text);
+                if words.is_empty() {
+                    return Err(CommonError::validation("a query needs at least one word").into());
+                }
+                search::matching(self.db.connection(), actor.organization_id, &scopes, &words, CANDIDATES)
+                    .await?
+                    .into_iter()
+                    .map(|(id, score)| (id, Some(score)))
+                    .collect()
+            }
+            None => self
+                .reads
+                .all(
+                    memory_entry::Entity::find()
+                        .filter(memory_entry::Column::OrganizationId.eq(actor.organization_id))
+                        .filter(memory_entry::Column::ScopeId.is_in(scopes.iter().copied()))
+                        .order_by_desc(memory_entry::Column::UpdatedAt)
+                        .limit(CANDIDATES),
+                )
+                .await?
+                .into_iter()
+                .map(|e| (e.id, None))
+                .collect(),
+        };
+        let ids: Vec<Uuid> = ranked.iter().map(|(id, _)| *id).collect();
+        let entries = self.reads.all(memory_entry::Entity::find().filter(memory_entry::Column::Id.is_in(ids))).await?;
+        let versions = self
+            .reads
+            .all(
+                memory_version::Entity::find()
+                    .filter(memory_version::Column::Id.is_in(entries.iter().filter_map(|e| e.current_version_id))),
+            )
+            .await?;
+        let now = Utc::now();
+        let mut hits = Vec::new();
+        for (id, score) in ranked {
+            let Some(entry) = entries.iter().find(|e| e.id == id) else { continue };
+            let Some(version) = versions.iter().find(|v| Some(v.id) == entry.current_version_id) else { continue };
+            let wanted = (request.kinds.is_empty() || request.kinds.contains(&entry.kind))
+                && match request.verification.is_empty() {
+                    true => version.verification != Verification::Retracted,
+                    false => request.verification.contains(&version.verification),
+                }
+                && version.valid_from <= now
+                && version.valid_until.is_none_or(|until| until > now);
+            if wanted && readable(actor, entry, version) {
+                let found_by = if score.is_some() { vec![Retriever::FullText] } else { Vec::new() };
+                hits.push(Hit {
+                    entry: ReadableEntry { entry: entry.clone(), version: version.clone() },
+                    score,
+                    found_by,
+                });
+                if hits.len() as u64 == request.first {
+                    break;
+                }
+            }
+        }
+        Ok(hits)
+    }
+
+    /// Makes the caller's organization's search index again from its entries (administrators).
+    pub async fn rebuild_index(&self, actor: &Actor) -> Result<u64> {
+        actor.authorize(Permission::Administer, &ScopePath::organization(actor.organization_id), "organization")?;
+        let txn = self.db.begin_write().await?;
+        let indexed = search::rebuild(&txn, actor.organization_id).await?;
+        txn.commit().await?;
+        Ok(indexed)
     }
 
     /// A readable entry the caller may change (members and above), at the revision they expect.

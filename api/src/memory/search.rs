@@ -1,0 +1,137 @@
+//! The full-text index of memory: what each entry's current version says, searched with SQLite's
+//! FTS5 or PostgreSQL's `tsvector`. The index is derived from the entries; [`rebuild`] makes it
+//! again from them.
+
+use acc_entity::{memory_entry, memory_version};
+use sea_orm::{ConnectionTrait, DbBackend, DbErr, Statement, Value};
+use uuid::Uuid;
+
+/// The most words of a query that are searched for.
+pub const MAX_QUERY_WORDS: usize = 32;
+
+/// The words of a query as both databases' query languages take them: letters and digits only, so
+/// nothing a caller types is read as query syntax.
+pub fn words(query: &str) -> Vec<String> {
+    query
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .take(MAX_QUERY_WORDS)
+        .map(str::to_lowercase)
+        .collect()
+}
+
+/// Puts what `version` says in the index as what `entry` says, replacing what it said before.
+pub async fn index(
+    db: &impl ConnectionTrait,
+    entry: &memory_entry::Model,
+    version: &memory_version::Model,
+) -> Result<(), DbErr> {
+    let backend = db.get_database_backend();
+    let summary = version.summary.clone().unwrap_or_default();
+    match backend {
+        DbBackend::Sqlite => {
+            db.execute_raw(Statement::from_sql_and_values(
+                backend,
+                "DELETE FROM memory_search WHERE entry_id = ?",
+                [Value::from(entry.id)],
+            ))
+            .await?;
+            db.execute_raw(Statement::from_sql_and_values(
+                backend,
+                "INSERT INTO memory_search (entry_id, subject, content, summary) VALUES (?, ?, ?, ?)",
+                [
+                    Value::from(entry.id),
+                    Value::from(entry.subject.clone()),
+                    Value::from(version.content.clone()),
+                    Value::from(summary),
+                ],
+            ))
+            .await?;
+        }
+        _ => {
+            // The subject weighs most (A), then the content and the summary.
+            db.execute_raw(Statement::from_sql_and_values(
+                backend,
+                "INSERT INTO memory_search (entry_id, document) VALUES ($1, \
+                 setweight(to_tsvector('english', $2), 'A') || to_tsvector('english', $3) || \
+                 to_tsvector('english', $4)) \
+                 ON CONFLICT (entry_id) DO UPDATE SET document = EXCLUDED.document",
+                [
+                    Value::from(entry.id),
+                    Value::from(entry.subject.clone()),
+                    Value::from(version.content.clone()),
+                    Value::from(summary),
+                ],
+            ))
+            .await?;
+        }
+    }
+    Ok(())
+}
+
+/// The entries of `scope_ids` in the organization whose current text matches any of `words`, best
+/// first, at most `limit`, each with its score (higher is better).
+pub async fn matching(
+    db: &impl ConnectionTrait,
+    organization_id: Uuid,
+    scope_ids: &[Uuid],
+    words: &[String],
+    limit: u64,
+) -> Result<Vec<(Uuid, f64)>, DbErr> {
+    let backend = db.get_database_backend();
+    let mut values: Vec<Value> = Vec::new();
+    let statement = match backend {
+        DbBackend::Sqlite => {
+            // FTS5: each word a quoted string, any of them; bm25 with the subject weighing 3.
+            values.push(words.iter().map(|w| format!("\"{w}\"")).collect::<Vec<_>>().join(" OR ").into());
+            values.push(organization_id.into());
+            values.extend(scope_ids.iter().map(|id| Value::from(*id)));
+            values.push((limit as i64).into());
+            let scopes = vec!["?"; scope_ids.len()].join(", ");
+            format!(
+                "SELECT memory_search.entry_id AS entry_id, -bm25(memory_search, 0.0, 3.0, 1.0, 1.0) AS score \
+                 FROM memory_search JOIN memory_entries e ON e.id = memory_search.entry_id \
+                 WHERE memory_search MATCH ? AND e.organization_id = ? AND e.scope_id IN ({scopes}) \
+                 ORDER BY score DESC, e.id LIMIT ?"
+            )
+        }
+        _ => {
+            values.push(words.join(" | ").into());
+            values.push(organization_id.into());
+            values.extend(scope_ids.iter().map(|id| Value::from(*id)));
+            values.push((limit as i64).into());
+            let scopes = (0..scope_ids.len()).map(|i| format!("${}", i + 3)).collect::<Vec<_>>().join(", ");
+            format!(
+                "SELECT s.entry_id AS entry_id, ts_rank(s.document, q)::float8 AS score \
+                 FROM memory_search s JOIN memory_entries e ON e.id = s.entry_id, to_tsquery('english', $1) q \
+                 WHERE s.document @@ q AND e.organization_id = $2 AND e.scope_id IN ({scopes}) \
+                 ORDER BY score DESC, e.id LIMIT ${}",
+                scope_ids.len() + 3
+            )
+        }
+    };
+    let rows = db.query_all_raw(Statement::from_sql_and_values(backend, statement, values)).await?;
+    rows.iter().map(|row| Ok((row.try_get::<Uuid>("", "entry_id")?, row.try_get::<f64>("", "score")?))).collect()
+}
+
+/// Makes the organization's index again from its entries' current versions.
+pub async fn rebuild(db: &impl ConnectionTrait, organization_id: Uuid) -> Result<u64, DbErr> {
+    use sea_orm::{ColumnTrait, EntityTrait, QueryFilter};
+    let entries =
+        memory_entry::Entity::find().filter(memory_entry::Column::OrganizationId.eq(organization_id)).all(db).await?;
+    let mut indexed = 0;
+    // In chunks, as one statement binds only so many ids.
+    for chunk in entries.chunks(500) {
+        let versions = memory_version::Entity::find()
+            .filter(memory_version::Column::Id.is_in(chunk.iter().filter_map(|e| e.current_version_id)))
+            .all(db)
+            .await?;
+        for entry in chunk {
+            if let Some(version) = versions.iter().find(|v| Some(v.id) == entry.current_version_id) {
+                index(db, entry, version).await?;
+                indexed += 1;
+            }
+        }
+    }
+    Ok(indexed)
+}
