@@ -130,3 +130,58 @@ on_both_databases!(a_page_of_tasks_costs_a_constant_number_of_statements, |db: T
     assert_eq!(small, 2 + 2 + 1 + 3, "a page of 5 runs");
     assert_eq!(full, 2 + 2 + 1 + 3, "a page of 50 runs costs what a page of 5 does");
 });
+
+const SEARCH: &str = "query($p: ID!, $n: Int!) { memory(scopeId: $p, query: \"alpha\", first: $n) { score entry {
+    id subject current { content } versions { number } conflicts { status } } } }";
+
+on_both_databases!(a_memory_search_costs_a_constant_number_of_statements, |db: TestDb| async move {
+    let counted = CountedApp::assemble(&db).await;
+    let app = &counted.app;
+    let services = &app.state.services;
+    let code = app.bootstrap_code.clone().unwrap();
+    let owner =
+        NewUser { email: "owner@acme.test".into(), display_name: String::new(), password: acc_tests::PASSWORD.into() };
+    let sign_in = services.identity.redeem_bootstrap(&code, "Acme", owner, DeviceInfo::default()).await.unwrap();
+    let actor = services.identity.authenticate(&sign_in.access_token).await.unwrap();
+    let ctx = RequestContext {
+        actor: Some(actor),
+        correlation_id: "n+1".into(),
+        idempotency_key: None,
+        device: DeviceInfo::default(),
+    };
+    let ws = run(app, &ctx, "mutation { createWorkspace(name: \"W\") { id } }", json!({})).await;
+    let project = run(
+        app,
+        &ctx,
+        "mutation($w: ID!) { createProject(workspaceId: $w, name: \"P\") { id } }",
+        json!({"w": ws["createWorkspace"]["id"]}),
+    )
+    .await;
+    let project_id = project["createProject"]["id"].as_str().unwrap().to_owned();
+    let write = "mutation($i: WriteMemoryInput!) { writeMemory(input: $i) { entry { id } } }";
+    for i in 0..30 {
+        // Each entry written twice: a version and a contradiction waiting in a conflict.
+        for content in [format!("alpha fact {i}"), format!("alpha fact {i}, again")] {
+            let input =
+                json!({"scopeId": project_id, "kind": "FACT", "subject": format!("topic {i}"), "content": content});
+            run(app, &ctx, write, json!({"i": input})).await;
+        }
+    }
+    let count = |n: i32| {
+        let (counted, ctx, project_id) = (&counted, &ctx, project_id.clone());
+        async move {
+            let before = counted.statements();
+            let found = run(&counted.app, ctx, SEARCH, json!({"p": project_id, "n": n})).await;
+            (counted.since(before), found["memory"].as_array().unwrap().clone())
+        }
+    };
+    let (small, _) = count(5).await;
+    let (full, hits) = count(30).await;
+    assert_eq!(hits.len(), 30);
+    assert_eq!(hits[7]["entry"]["versions"].as_array().unwrap().len(), 2);
+    assert_eq!(hits[7]["entry"]["conflicts"][0]["status"], "OPEN");
+    // The project (the scope), the full-text match, the entries and their current versions; then
+    // two statements for every hit's versions (entries, versions) and one for their conflicts.
+    assert_eq!(small, 4 + 2 + 1, "5 hits");
+    assert_eq!(full, 4 + 2 + 1, "30 hits cost what 5 do");
+});

@@ -147,6 +147,7 @@ pub fn request_data(services: &Services, request: RequestContext) -> Data {
         crate::identity::graphql::add_loaders(&mut data, services, actor);
         crate::projects::graphql::add_loaders(&mut data, services, actor);
         crate::runs::graphql::add_loaders(&mut data, services, actor);
+        crate::memory::graphql::add_loaders(&mut data, services, actor);
     }
     data.insert(request);
     data

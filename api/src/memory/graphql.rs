@@ -3,12 +3,17 @@
 use acc_entity::memory_conflict::{self, ConflictResolution, ConflictStatus};
 use acc_entity::memory_entry::{MemoryKind, MemoryScopeKind};
 use acc_entity::memory_version::{self, Sensitivity, Verification};
-use async_graphql::{Context, Enum, ID, InputObject, Json, Object, SimpleObject};
+use std::collections::HashMap;
+
+use async_graphql::dataloader::Loader;
+use async_graphql::{Context, Data, Enum, ID, InputObject, Json, Object, SimpleObject};
 use chrono::{DateTime, Utc};
 use uuid::Uuid;
 
 use super::{Hit, MemoryScope, MemorySearch, NewMemory, ReadableEntry, Retriever, Verdict, Written};
-use crate::graphql::{ContextExt, gql_error};
+use crate::app::Services;
+use crate::graphql::{BatchLoader, ContextExt, gql_error};
+use crate::identity::actor::Actor;
 use crate::identity::actor::ScopeKind;
 use crate::identity::graphql::decode_scope;
 use crate::ids::{NodeKind, decode, gid};
@@ -106,12 +111,14 @@ impl MemoryEntry {
     }
     /// Every version the caller may read, oldest first.
     async fn versions(&self, ctx: &Context<'_>) -> async_graphql::Result<Vec<MemoryVersion>> {
-        let versions = ctx.services().memory.versions(ctx.actor()?, &self.0.entry).await.map_err(gql_error)?;
+        let loader = ctx.data_unchecked::<BatchLoader<MemoryLoader>>();
+        let versions = loader.load_one(VersionsOf(self.0.entry.id)).await?.unwrap_or_default();
         Ok(versions.into_iter().map(MemoryVersion).collect())
     }
     /// Contradicting writes, open and resolved, oldest first.
     async fn conflicts(&self, ctx: &Context<'_>) -> async_graphql::Result<Vec<MemoryConflict>> {
-        let conflicts = ctx.services().memory.conflicts(&self.0.entry).await.map_err(gql_error)?;
+        let loader = ctx.data_unchecked::<BatchLoader<MemoryLoader>>();
+        let conflicts = loader.load_one(ConflictsOf(self.0.entry.id)).await?.unwrap_or_default();
         Ok(conflicts.into_iter().map(MemoryConflict).collect())
     }
     async fn revision(&self) -> i64 {
@@ -444,4 +451,43 @@ impl MemoryMutation {
             .map_err(gql_error)?;
         Ok(MemoryConflict(conflict))
     }
+}
+
+/// The versions of an entry, for `MemoryEntry.versions`.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct VersionsOf(pub Uuid);
+/// The conflicts of an entry, for `MemoryEntry.conflicts`.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct ConflictsOf(pub Uuid);
+
+/// Batches what a list of entries (a search's hits) fans out to: one query per relation per list.
+pub struct MemoryLoader {
+    services: Services,
+    actor: Actor,
+}
+
+impl Loader<VersionsOf> for MemoryLoader {
+    type Value = Vec<memory_version::Model>;
+    type Error = async_graphql::Error;
+
+    async fn load(&self, keys: &[VersionsOf]) -> Result<HashMap<VersionsOf, Self::Value>, Self::Error> {
+        let ids: Vec<Uuid> = keys.iter().map(|k| k.0).collect();
+        let versions = self.services.memory.versions_of(&self.actor, &ids).await.map_err(gql_error)?;
+        Ok(versions.into_iter().map(|(id, v)| (VersionsOf(id), v)).collect())
+    }
+}
+
+impl Loader<ConflictsOf> for MemoryLoader {
+    type Value = Vec<memory_conflict::Model>;
+    type Error = async_graphql::Error;
+
+    async fn load(&self, keys: &[ConflictsOf]) -> Result<HashMap<ConflictsOf, Self::Value>, Self::Error> {
+        let ids: Vec<Uuid> = keys.iter().map(|k| k.0).collect();
+        let conflicts = self.services.memory.conflicts_of(&self.actor, &ids).await.map_err(gql_error)?;
+        Ok(conflicts.into_iter().map(|(id, c)| (ConflictsOf(id), c)).collect())
+    }
+}
+
+pub fn add_loaders(data: &mut Data, services: &Services, actor: &Actor) {
+    data.insert(BatchLoader::new(MemoryLoader { services: services.clone(), actor: actor.clone() }));
 }

@@ -10,6 +10,8 @@
 pub mod graphql;
 mod search;
 
+use std::collections::HashMap;
+
 use acc_entity::memory_conflict::{self, ConflictResolution, ConflictStatus};
 use acc_entity::memory_entry::{self, MemoryKind, MemoryScopeKind};
 use acc_entity::memory_version::{self, Sensitivity, Verification};
@@ -382,29 +384,59 @@ impl MemoryService {
         Ok(ReadableEntry { entry, version })
     }
 
-    /// Every version of a readable entry the caller may read, oldest first.
-    pub async fn versions(&self, actor: &Actor, entry: &memory_entry::Model) -> Result<Vec<memory_version::Model>> {
+    /// For each of the entries `ids` (of the caller's organization), the versions the caller may
+    /// read, oldest first: two statements for any number of entries.
+    pub async fn versions_of(&self, actor: &Actor, ids: &[Uuid]) -> Result<HashMap<Uuid, Vec<memory_version::Model>>> {
+        let entries: HashMap<Uuid, memory_entry::Model> = self
+            .reads
+            .all(
+                memory_entry::Entity::find()
+                    .filter(memory_entry::Column::Id.is_in(ids.iter().copied()))
+                    .filter(memory_entry::Column::OrganizationId.eq(actor.organization_id)),
+            )
+            .await?
+            .into_iter()
+            .map(|e| (e.id, e))
+            .collect();
         let versions = self
             .reads
             .all(
                 memory_version::Entity::find()
-                    .filter(memory_version::Column::EntryId.eq(entry.id))
+                    .filter(memory_version::Column::EntryId.is_in(entries.keys().copied()))
+                    .order_by_asc(memory_version::Column::EntryId)
                     .order_by_asc(memory_version::Column::Number),
             )
             .await?;
-        Ok(versions.into_iter().filter(|v| readable(actor, entry, v)).collect())
+        let mut by_entry: HashMap<Uuid, Vec<memory_version::Model>> = HashMap::new();
+        for version in versions {
+            if entries.get(&version.entry_id).is_some_and(|entry| readable(actor, entry, &version)) {
+                by_entry.entry(version.entry_id).or_default().push(version);
+            }
+        }
+        Ok(by_entry)
     }
 
-    /// A readable entry's conflicts, oldest first.
-    pub async fn conflicts(&self, entry: &memory_entry::Model) -> Result<Vec<memory_conflict::Model>> {
-        Ok(self
+    /// For each of the entries `ids` (of the caller's organization), its conflicts, oldest first:
+    /// one statement for any number of entries. The entries are ones the caller read.
+    pub async fn conflicts_of(
+        &self,
+        actor: &Actor,
+        ids: &[Uuid],
+    ) -> Result<HashMap<Uuid, Vec<memory_conflict::Model>>> {
+        let conflicts = self
             .reads
             .all(
                 memory_conflict::Entity::find()
-                    .filter(memory_conflict::Column::EntryId.eq(entry.id))
+                    .filter(memory_conflict::Column::EntryId.is_in(ids.iter().copied()))
+                    .filter(memory_conflict::Column::OrganizationId.eq(actor.organization_id))
                     .order_by_asc(memory_conflict::Column::Id),
             )
-            .await?)
+            .await?;
+        let mut by_entry: HashMap<Uuid, Vec<memory_conflict::Model>> = HashMap::new();
+        for conflict in conflicts {
+            by_entry.entry(conflict.entry_id).or_default().push(conflict);
+        }
+        Ok(by_entry)
     }
 
     /// A version, if the caller may read it and its entry.
