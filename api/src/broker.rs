@@ -11,7 +11,7 @@ use std::pin::Pin;
 use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll};
 
-use acc_entity::{approval, connector, run_event, task, task_run};
+use acc_entity::{approval, connector, memory_entry, memory_version, run_event, task, task_run};
 use futures_util::stream::BoxStream;
 use futures_util::{Stream, StreamExt};
 use tokio::sync::broadcast;
@@ -38,6 +38,8 @@ pub enum Topic {
     /// Sessions ending, API tokens revoked, accounts disabled and roles changing in one
     /// organization: what open sockets must act on.
     OrganizationAccess(Uuid),
+    /// Memory entries of one organization written, verified, retracted or resolved.
+    OrganizationMemory(Uuid),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -49,12 +51,20 @@ pub enum TaskChange {
 
 #[derive(Debug, Clone)]
 pub enum Event {
-    Task { change: TaskChange, task: task::Model },
+    Task {
+        change: TaskChange,
+        task: task::Model,
+    },
     RunUpdated(task_run::Model),
     RunEvent(run_event::Model),
     ConnectorStatus(connector::Model),
     Approval(approval::Model),
     AccessChanged(AccessChange),
+    /// A memory entry as it stands after a change, with its current version.
+    Memory {
+        entry: memory_entry::Model,
+        version: memory_version::Model,
+    },
 }
 
 #[derive(Debug, Clone)]

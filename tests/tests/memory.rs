@@ -348,3 +348,47 @@ on_both_databases!(search_reads_down_the_scopes_ranks_and_filters, |db: TestDb| 
     rustfmt.sort();
     assert_eq!(rustfmt, vec!["coding style", "release train"]);
 });
+
+on_both_databases!(changes_reach_live_subscribers_who_may_read_them, |db: TestDb| async move {
+    let server = Server::start(db).await;
+    let f = common::fixture(&server).await;
+    let owner = &f.owner;
+    let (member, _) = user_with_role(owner, "member@acme.test", "MEMBER").await;
+    let org = owner.gql(op!("organization"), json!({})).await.data("organization")["id"].as_str().unwrap().to_owned();
+    let other = owner
+        .gql(op!("create_project"), json!({"workspaceId": f.workspace_id, "name": "Elsewhere"}))
+        .await
+        .data("createProject")["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let updated = "subscription($s: ID!) { memoryUpdated(scopeId: $s) { subject current { content verification } } }";
+    let mut feed = member.subscribe(updated, json!({"s": f.project_id})).await.unwrap();
+    let next = |payload: Value| {
+        let entry = payload["data"]["memoryUpdated"].clone();
+        (entry["subject"].as_str().unwrap_or_default().to_owned(), entry["current"]["verification"].clone())
+    };
+
+    // Not seen: another project's, and what a member may not read.
+    owner.gql(op!("write_memory"), write(&other, "Elsewhere", "not for this feed")).await.data("writeMemory");
+    let mut restricted = write(&f.project_id, "Keys", "in the safe");
+    restricted["input"]["sensitivity"] = json!("RESTRICTED");
+    owner.gql(op!("write_memory"), restricted).await.data("writeMemory");
+    // Seen, in order: the organization's (read down from the project), the project's, its verification.
+    owner.gql(op!("write_memory"), write(&org, "Holidays", "the office closes in August")).await.data("writeMemory");
+    let written = owner.gql(op!("write_memory"), write(&f.project_id, "Owner", "Ada owns this project")).await;
+    let entry_id = written.data("writeMemory")["entry"]["id"].as_str().unwrap().to_owned();
+    let verify = "mutation($e: ID!) { verifyMemory(entryId: $e, expectedRevision: 1, verdict: VERIFIED) { id } }";
+    owner.gql(verify, json!({"e": entry_id})).await.data("verifyMemory");
+    assert_eq!(next(feed.next().await.unwrap()), ("holidays".to_owned(), json!("UNVERIFIED")));
+    assert_eq!(next(feed.next().await.unwrap()), ("owner".to_owned(), json!("UNVERIFIED")));
+    assert_eq!(next(feed.next().await.unwrap()), ("owner".to_owned(), json!("VERIFIED")));
+    feed.expect_silence(std::time::Duration::from_millis(300)).await;
+
+    // From the workspace, never what a project below holds.
+    let mut wide = member.subscribe(updated, json!({"s": f.workspace_id})).await.unwrap();
+    owner.gql(op!("write_memory"), write(&f.project_id, "Below", "a project's")).await.data("writeMemory");
+    wide.expect_silence(std::time::Duration::from_millis(300)).await;
+    let bad = member.subscribe(updated, json!({"s": "not-an-id"})).await.unwrap().next().await.unwrap();
+    assert_eq!(bad["errors"][0]["extensions"]["code"], "VALIDATION");
+});

@@ -439,6 +439,12 @@ fn rows(a: &TenantA, b_project: &str, b_task: &str) -> Vec<Row> {
         row("rebuildMemoryIndex", "mutation { rebuildMemoryIndex }", json!({}), OwnDataOnly),
         row("memoryRetrievalMode", "{ memoryRetrievalMode }", json!({}), OwnDataOnly),
         row(
+            "memoryUpdated",
+            "subscription($s: ID!) { memoryUpdated(scopeId: $s) { id } }",
+            json!({"s": a.project}),
+            NotFound,
+        ),
+        row(
             "writeMemory",
             op!("write_memory"),
             json!({"input": {"scopeId": a.project, "kind": "FACT", "subject": "Vault code", "content": "0000"}}),

@@ -90,6 +90,7 @@ pub struct SubscriptionRoot(
     crate::projects::graphql::ProjectSubscription,
     crate::gateway::graphql::GatewaySubscription,
     crate::runs::graphql::RunSubscription,
+    crate::memory::graphql::MemorySubscription,
 );
 
 /// The schema, with the limits of SPEC §4 that every operation is admitted and run under.

@@ -6,12 +6,14 @@ use acc_entity::memory_version::{self, Sensitivity, Verification};
 use std::collections::HashMap;
 
 use async_graphql::dataloader::Loader;
-use async_graphql::{Context, Data, Enum, ID, InputObject, Json, Object, SimpleObject};
+use async_graphql::{Context, Data, Enum, ID, InputObject, Json, Object, SimpleObject, Subscription};
 use chrono::{DateTime, Utc};
+use futures_util::{Stream, StreamExt};
 use uuid::Uuid;
 
 use super::{Hit, MemoryScope, MemorySearch, NewMemory, ReadableEntry, Retriever, Verdict, Written};
 use crate::app::Services;
+use crate::broker::{Delivery, Event, Topic};
 use crate::graphql::{BatchLoader, ContextExt, gql_error};
 use crate::identity::actor::Actor;
 use crate::identity::actor::ScopeKind;
@@ -381,6 +383,39 @@ impl MemoryQuery {
         let id = decode(&id, NodeKind::MemoryEntry)?;
         let entry = ctx.services().memory.entry(ctx.actor()?, id, as_of).await.map_err(gql_error)?;
         Ok(MemoryEntry(entry))
+    }
+}
+
+#[derive(Default)]
+pub struct MemorySubscription;
+
+#[Subscription]
+impl MemorySubscription {
+    /// Entries of `scopeId` and the scopes above it, as they stand after each write,
+    /// verification, retraction or accepted proposal the caller may read.
+    async fn memory_updated(
+        &self,
+        ctx: &Context<'_>,
+        scope_id: ID,
+    ) -> async_graphql::Result<impl Stream<Item = MemoryEntry>> {
+        let scope = scope(&scope_id)?;
+        let actor = ctx.actor()?;
+        let services = ctx.services();
+        // Listening before the first wait: see `LISTEN_FIRST` in http/graphql_ws.rs.
+        let live = services.broker.subscribe(Topic::OrganizationMemory(actor.organization_id));
+        let audience = services.memory.audience(actor, scope).await.map_err(gql_error)?;
+        Ok(live.filter_map(move |delivery| {
+            let shown = match delivery {
+                Delivery::Event(event) => match &*event {
+                    Event::Memory { entry, version } if audience.admits(entry, version) => {
+                        Some(MemoryEntry(ReadableEntry { entry: entry.clone(), version: version.clone() }))
+                    }
+                    _ => None,
+                },
+                Delivery::Lagged(_) => None,
+            };
+            async move { shown }
+        }))
     }
 }
 

@@ -24,6 +24,7 @@ use sea_orm::{
 use sha2::{Digest, Sha256};
 use uuid::Uuid;
 
+use crate::broker::{Broker, Event, Topic};
 use crate::db::{Pool, Reads, Store};
 use crate::error::{CommonError, DomainError, ErrorCode, is_unique_violation};
 use crate::identity::actor::{Actor, Permission, Role, ScopePath};
@@ -154,11 +155,37 @@ pub struct Written {
 pub struct MemoryService {
     db: Pool,
     reads: Reads,
+    broker: Broker,
+}
+
+/// Who sees a change of memory live: the scopes a subscriber reads from, and the subscriber.
+pub struct MemoryAudience {
+    actor: Actor,
+    scopes: Vec<Uuid>,
+}
+
+impl MemoryAudience {
+    /// Whether the subscriber reads this entry as it stands now.
+    pub fn admits(&self, entry: &memory_entry::Model, version: &memory_version::Model) -> bool {
+        self.scopes.contains(&entry.scope_id) && readable(&self.actor, entry, version)
+    }
 }
 
 impl MemoryService {
-    pub fn new(store: Store) -> Self {
-        Self { db: store.pool, reads: store.reads }
+    pub fn new(store: Store, broker: Broker) -> Self {
+        Self { db: store.pool, reads: store.reads, broker }
+    }
+
+    /// Who sees the changes of memory read from `scope` (and the scopes above it) live.
+    pub async fn audience(&self, actor: &Actor, scope: MemoryScope) -> Result<MemoryAudience> {
+        let path = self.scope_path(actor, scope).await?;
+        Ok(MemoryAudience { actor: actor.clone(), scopes: visible_scopes(&path) })
+    }
+
+    /// Tells live subscribers how an entry stands after a committed change.
+    fn published(&self, standing: &ReadableEntry) {
+        let event = Event::Memory { entry: standing.entry.clone(), version: standing.version.clone() };
+        self.broker.publish(Topic::OrganizationMemory(standing.entry.organization_id), event);
     }
 
     /// Where a scope sits, checked to be the caller's organization's.
@@ -302,7 +329,9 @@ impl MemoryService {
         };
         txn.commit().await?;
         let standing = if stands { version.clone() } else { current.unwrap_or_else(|| version.clone()) };
-        Ok(Written { entry: ReadableEntry { entry, version: standing }, version, conflict })
+        let entry = ReadableEntry { entry, version: standing };
+        self.published(&entry);
+        Ok(Written { entry, version, conflict })
     }
 
     /// Checks and normalizes a write: sizes, times, confidence, ACL users of the organization, and
@@ -494,7 +523,9 @@ impl MemoryService {
         version.verified_at = Set(Some(now));
         let version = version.update(&txn).await?;
         txn.commit().await?;
-        Ok(ReadableEntry { entry, version })
+        let standing = ReadableEntry { entry, version };
+        self.published(&standing);
+        Ok(standing)
     }
 
     /// Withdraws the entry's current version: kept for history, never served as true again.
@@ -511,7 +542,9 @@ impl MemoryService {
         version.retracted_at = Set(Some(now));
         let version = version.update(&txn).await?;
         txn.commit().await?;
-        Ok(ReadableEntry { entry, version })
+        let standing = ReadableEntry { entry, version };
+        self.published(&standing);
+        Ok(standing)
     }
 
     /// A person decides a conflict: the current version stays, or the proposed one replaces it.
@@ -547,6 +580,7 @@ impl MemoryService {
         if updated.rows_affected == 0 {
             return Err(CommonError::Conflict { expected: expected_revision, current: conflict.revision + 1 }.into());
         }
+        let mut accepted = None;
         if resolution == ConflictResolution::AcceptProposed {
             let entry = memory_entry::Entity::find_by_id(readable.entry.id)
                 .lock_exclusive()
@@ -567,9 +601,14 @@ impl MemoryService {
                 .ok_or_else(no_version)?
                 .into_active_model();
             proposed.became_current_at = Set(Some(now));
-            search::index(&txn, &entry, &proposed.update(&txn).await?).await?;
+            let version = proposed.update(&txn).await?;
+            search::index(&txn, &entry, &version).await?;
+            accepted = Some(ReadableEntry { entry, version });
         }
         txn.commit().await?;
+        if let Some(standing) = &accepted {
+            self.published(standing);
+        }
         Ok(memory_conflict::Entity::find_by_id(conflict.id).one(&self.db).await?.unwrap_or(conflict))
     }
 
@@ -585,9 +624,7 @@ impl MemoryService {
             return Err(CommonError::validation(format!("`first` is between 1 and {MAX_HITS}")).into());
         }
         let path = self.scope_path(actor, request.scope).await?;
-        // A narrower scope reads what the broader ones hold; never the reverse.
-        let scopes: Vec<Uuid> =
-            [Some(path.organization_id), path.workspace_id, path.project_id].into_iter().flatten().collect();
+        let scopes = visible_scopes(&path);
         let ranked: Vec<(Uuid, Option<f64>)> = match &request.text {
             Some(text) => {
                 if text.len() > MAX_QUERY_BYTES {
@@ -716,6 +753,11 @@ async fn bump(
         return Err(CommonError::Conflict { expected, current: expected + 1 }.into());
     }
     Ok(memory_entry::Model { revision: expected + 1, updated_at: now, ..entry })
+}
+
+/// The scopes read from `path`: a narrower scope reads what the broader ones hold, never the reverse.
+fn visible_scopes(path: &ScopePath) -> Vec<Uuid> {
+    [Some(path.organization_id), path.workspace_id, path.project_id].into_iter().flatten().collect()
 }
 
 fn entry_path(entry: &memory_entry::Model) -> ScopePath {

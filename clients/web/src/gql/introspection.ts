@@ -5016,6 +5016,30 @@ export default {
             ]
           },
           {
+            "name": "memoryUpdated",
+            "type": {
+              "kind": "NON_NULL",
+              "ofType": {
+                "name": "MemoryEntry",
+                "kind": "OBJECT",
+                "ofType": null
+              }
+            },
+            "args": [
+              {
+                "name": "scopeId",
+                "type": {
+                  "kind": "NON_NULL",
+                  "ofType": {
+                    "name": "ID",
+                    "kind": "SCALAR",
+                    "ofType": null
+                  }
+                }
+              }
+            ]
+          },
+          {
             "name": "runEvents",
             "type": {
               "kind": "NON_NULL",
