@@ -32,6 +32,8 @@ pub enum MemoryScopeKind {
     Workspace,
     #[sea_orm(string_value = "project")]
     Project,
+    #[sea_orm(string_value = "task")]
+    Task,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, EnumIter, DeriveActiveEnum)]

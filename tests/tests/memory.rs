@@ -213,7 +213,6 @@ on_both_databases!(bad_memory_input_is_refused_and_writes_nothing, |db: TestDb| 
     let server = Server::start(db).await;
     let f = common::fixture(&server).await;
     let owner = &f.owner;
-    let task = common::create_task(owner, &f.project_id, "Somewhere").await;
     let refuse = |input: Value| {
         let owner = owner.clone();
         async move { owner.gql(op!("write_memory"), json!({"input": input})).await.expect_code("VALIDATION").clone() }
@@ -235,7 +234,8 @@ on_both_databases!(bad_memory_input_is_refused_and_writes_nothing, |db: TestDb| 
     backwards["validFrom"] = json!("2026-12-05T10:00:00Z");
     backwards["validUntil"] = json!("2026-12-05T09:00:00Z");
     refuse(backwards).await;
-    refuse(with("scopeId", task["id"].clone())).await;
+    let viewer = owner.gql(op!("viewer"), json!({})).await.data("viewer")["id"].clone();
+    refuse(with("scopeId", viewer)).await;
     refuse(with("scopeId", json!("not-an-id"))).await;
     refuse(with("acl", json!([f.project_id]))).await;
     refuse(with("supersedes", json!(f.project_id))).await;
@@ -319,10 +319,20 @@ on_both_databases!(search_reads_down_the_scopes_ranks_and_filters, |db: TestDb| 
         found(owner, json!({"scopeId": f.project_id, "query": "MySQL", "verification": ["RETRACTED"]})).await;
     assert_eq!(retracted, vec!["old database"]);
     assert!(!found(owner, project("column store")).await.contains(&"future plan".to_owned()));
+    // A task reads its own entries and everything above; its project never reads the task's.
+    let task = common::create_task(owner, &f.project_id, "Migrate").await;
+    let task_id = task["id"].as_str().unwrap().to_owned();
+    let step = put(&task_id, "Migration step", "first copy the data, then switch", json!({})).await;
+    assert_eq!(step["entry"]["scopeKind"], "TASK");
+    assert_eq!(step["entry"]["scopeId"], task_id.as_str());
+    let mut from_task = found(owner, json!({"scopeId": task_id, "query": "data rustfmt"})).await;
+    from_task.sort();
+    assert_eq!(from_task, vec!["coding style", "database", "migration step", "release train"]);
+    assert!(!found(owner, project("copy switch")).await.contains(&"migration step".to_owned()));
     // Kinds, and no text: the most recently changed first.
     assert_eq!(found(owner, json!({"scopeId": f.project_id, "kinds": ["DECISION"]})).await, vec!["database"]);
     let recent = found(owner, json!({"scopeId": f.project_id, "first": 2})).await;
-    assert_eq!(recent, vec!["secrets location", "database"]);
+    assert_eq!(recent, vec!["secrets location", "database"], "not the task's entry, written last");
     // Query syntax is never read as syntax.
     assert_eq!(found(owner, project("\"data\" OR (NEAR stores) * -x")).await, vec!["database"]);
     for (bad, why) in [
@@ -343,7 +353,7 @@ on_both_databases!(search_reads_down_the_scopes_ranks_and_filters, |db: TestDb| 
     assert!(found(owner, project("rustfmt")).await.is_empty());
     member.gql("mutation { rebuildMemoryIndex }", json!({})).await.expect_code("FORBIDDEN");
     let rebuilt = owner.gql("mutation { rebuildMemoryIndex }", json!({})).await;
-    assert_eq!(rebuilt.data("rebuildMemoryIndex"), 7);
+    assert_eq!(rebuilt.data("rebuildMemoryIndex"), 8);
     let mut rustfmt = found(owner, project("rustfmt")).await;
     rustfmt.sort();
     assert_eq!(rustfmt, vec!["coding style", "release train"]);

@@ -436,6 +436,13 @@ fn rows(a: &TenantA, b_project: &str, b_task: &str) -> Vec<Row> {
         row("memoryEntry", op!("memory_entry"), json!({"id": a.memory_entry}), NotFound),
         row("memory", op!("memory"), json!({"scopeId": a.project, "query": "vault"}), NotFound),
         row("memory", op!("memory"), json!({"scopeId": a.org}), NotFound),
+        row("memory", op!("memory"), json!({"scopeId": a.task, "query": "vault"}), NotFound),
+        row(
+            "writeMemory",
+            op!("write_memory"),
+            json!({"input": {"scopeId": a.task, "kind": "FACT", "subject": "Vault code", "content": "0000"}}),
+            NotFound,
+        ),
         row("rebuildMemoryIndex", "mutation { rebuildMemoryIndex }", json!({}), OwnDataOnly),
         row("memoryRetrievalMode", "{ memoryRetrievalMode }", json!({}), OwnDataOnly),
         row(

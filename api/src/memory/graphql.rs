@@ -18,7 +18,7 @@ use crate::graphql::{BatchLoader, ContextExt, gql_error};
 use crate::identity::actor::Actor;
 use crate::identity::actor::ScopeKind;
 use crate::identity::graphql::decode_scope;
-use crate::ids::{NodeKind, decode, gid};
+use crate::ids::{GlobalId, NodeKind, decode, gid};
 
 /// The kinds of SPEC §11, as GraphQL names them.
 #[derive(Enum, Clone, Copy, PartialEq, Eq)]
@@ -40,6 +40,7 @@ pub enum MemoryScopeKindValue {
     Organization,
     Workspace,
     Project,
+    Task,
 }
 
 #[derive(Enum, Clone, Copy, PartialEq, Eq)]
@@ -91,12 +92,13 @@ impl MemoryEntry {
     async fn scope_kind(&self) -> MemoryScopeKindValue {
         self.0.entry.scope_kind.into()
     }
-    /// The organization, workspace or project the entry belongs to.
+    /// The organization, workspace, project or task the entry belongs to.
     async fn scope_id(&self) -> ID {
         let kind = match self.0.entry.scope_kind {
             MemoryScopeKind::Organization => NodeKind::Organization,
             MemoryScopeKind::Workspace => NodeKind::Workspace,
             MemoryScopeKind::Project => NodeKind::Project,
+            MemoryScopeKind::Task => NodeKind::Task,
         };
         gid(kind, self.0.entry.scope_id)
     }
@@ -289,8 +291,11 @@ impl From<Hit> for MemoryHit {
     }
 }
 
-/// The memory scope an id names: an organization, workspace or project.
+/// The memory scope an id names: an organization, workspace, project or task.
 fn scope(raw: &ID) -> async_graphql::Result<MemoryScope> {
+    if let Ok(id) = GlobalId::decode_as(raw, NodeKind::Task) {
+        return Ok(MemoryScope { kind: MemoryScopeKind::Task, id });
+    }
     let (kind, id) = decode_scope(raw)?;
     let kind = match kind {
         ScopeKind::Organization => MemoryScopeKind::Organization,
@@ -302,7 +307,7 @@ fn scope(raw: &ID) -> async_graphql::Result<MemoryScope> {
 
 #[derive(InputObject)]
 pub struct WriteMemoryInput {
-    /// An organization, workspace or project id.
+    /// An organization, workspace, project or task id.
     scope_id: ID,
     kind: MemoryKindValue,
     /// What it is about; a second write about the same subject in the same scope contradicts or supersedes this one.

@@ -15,7 +15,7 @@ use std::collections::HashMap;
 use acc_entity::memory_conflict::{self, ConflictResolution, ConflictStatus};
 use acc_entity::memory_entry::{self, MemoryKind, MemoryScopeKind};
 use acc_entity::memory_version::{self, Sensitivity, Verification};
-use acc_entity::{project, user, workspace};
+use acc_entity::{project, task, user, workspace};
 use chrono::{DateTime, Utc};
 use sea_orm::{
     ActiveModelTrait, ColumnTrait, ConnectionTrait, EntityTrait, IntoActiveModel, PaginatorTrait, QueryFilter,
@@ -178,8 +178,8 @@ impl MemoryService {
 
     /// Who sees the changes of memory read from `scope` (and the scopes above it) live.
     pub async fn audience(&self, actor: &Actor, scope: MemoryScope) -> Result<MemoryAudience> {
-        let path = self.scope_path(actor, scope).await?;
-        Ok(MemoryAudience { actor: actor.clone(), scopes: visible_scopes(&path) })
+        let place = self.place(actor, scope).await?;
+        Ok(MemoryAudience { actor: actor.clone(), scopes: place.visible_scopes() })
     }
 
     /// Tells live subscribers how an entry stands after a committed change.
@@ -189,27 +189,33 @@ impl MemoryService {
     }
 
     /// Where a scope sits, checked to be the caller's organization's.
-    async fn scope_path(&self, actor: &Actor, scope: MemoryScope) -> Result<ScopePath> {
+    async fn place(&self, actor: &Actor, scope: MemoryScope) -> Result<Place> {
         let not_found = || MemoryError::Common(CommonError::NotFound("memory scope"));
-        let path = match scope.kind {
-            MemoryScopeKind::Organization => ScopePath::organization(scope.id),
+        let project_path = |p: project::Model| ScopePath::project(p.organization_id, p.workspace_id, p.id);
+        let (path, task_id) = match scope.kind {
+            MemoryScopeKind::Organization => (ScopePath::organization(scope.id), None),
             MemoryScopeKind::Workspace => {
                 let ws = workspace::Entity::find_by_id(scope.id).one(&self.db).await?.ok_or_else(not_found)?;
-                ScopePath::workspace(ws.organization_id, ws.id)
+                (ScopePath::workspace(ws.organization_id, ws.id), None)
             }
             MemoryScopeKind::Project => {
                 let p = project::Entity::find_by_id(scope.id).one(&self.db).await?.ok_or_else(not_found)?;
-                ScopePath::project(p.organization_id, p.workspace_id, p.id)
+                (project_path(p), None)
+            }
+            MemoryScopeKind::Task => {
+                let t = task::Entity::find_by_id(scope.id).one(&self.db).await?.ok_or_else(not_found)?;
+                let p = project::Entity::find_by_id(t.project_id).one(&self.db).await?.ok_or_else(not_found)?;
+                (project_path(p), Some(t.id))
             }
         };
         if path.organization_id != actor.organization_id || actor.role_on(&path).is_none() {
             return Err(not_found());
         }
-        Ok(path)
+        Ok(Place { path, task_id })
     }
 
     pub async fn write(&self, actor: &Actor, input: NewMemory) -> Result<Written> {
-        let path = self.scope_path(actor, input.scope).await?;
+        let path = self.place(actor, input.scope).await?.path;
         actor.authorize(Permission::WriteTasks, &path, "memory scope")?;
         let input = self.checked(actor, &path, input).await?;
         let txn = self.db.begin_write().await?;
@@ -623,8 +629,7 @@ impl MemoryService {
         if request.first == 0 || request.first > MAX_HITS {
             return Err(CommonError::validation(format!("`first` is between 1 and {MAX_HITS}")).into());
         }
-        let path = self.scope_path(actor, request.scope).await?;
-        let scopes = visible_scopes(&path);
+        let scopes = self.place(actor, request.scope).await?.visible_scopes();
         let ranked: Vec<(Uuid, Option<f64>)> = match &request.text {
             Some(text) => {
                 if text.len() > MAX_QUERY_BYTES {
@@ -755,9 +760,18 @@ async fn bump(
     Ok(memory_entry::Model { revision: expected + 1, updated_at: now, ..entry })
 }
 
-/// The scopes read from `path`: a narrower scope reads what the broader ones hold, never the reverse.
-fn visible_scopes(path: &ScopePath) -> Vec<Uuid> {
-    [Some(path.organization_id), path.workspace_id, path.project_id].into_iter().flatten().collect()
+/// Where a memory scope sits: its organization, workspace and project, and the task when it is one.
+struct Place {
+    path: ScopePath,
+    task_id: Option<Uuid>,
+}
+
+impl Place {
+    /// The scopes read from here: a narrower scope reads what the broader ones hold, never the reverse.
+    fn visible_scopes(&self) -> Vec<Uuid> {
+        let path = &self.path;
+        [Some(path.organization_id), path.workspace_id, path.project_id, self.task_id].into_iter().flatten().collect()
+    }
 }
 
 fn entry_path(entry: &memory_entry::Model) -> ScopePath {
