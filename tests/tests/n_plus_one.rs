@@ -26,21 +26,26 @@ async fn run(app: &App, ctx: &RequestContext, query: &str, variables: Value) -> 
     response.data.into_json().unwrap()
 }
 
-on_both_databases!(a_page_of_tasks_costs_a_constant_number_of_statements, |db: TestDb| async move {
-    let counted = CountedApp::assemble(&db).await;
-    let app = &counted.app;
+/// The request context of the organization's owner, signed in through the bootstrap code.
+async fn owner_context(app: &App) -> RequestContext {
     let services = &app.state.services;
     let code = app.bootstrap_code.clone().unwrap();
     let owner =
         NewUser { email: "owner@acme.test".into(), display_name: String::new(), password: acc_tests::PASSWORD.into() };
     let sign_in = services.identity.redeem_bootstrap(&code, "Acme", owner, DeviceInfo::default()).await.unwrap();
     let actor = services.identity.authenticate(&sign_in.access_token).await.unwrap();
-    let ctx = RequestContext {
+    RequestContext {
         actor: Some(actor),
         correlation_id: "n+1".into(),
         idempotency_key: None,
         device: DeviceInfo::default(),
-    };
+    }
+}
+
+on_both_databases!(a_page_of_tasks_costs_a_constant_number_of_statements, |db: TestDb| async move {
+    let counted = CountedApp::assemble(&db).await;
+    let app = &counted.app;
+    let ctx = owner_context(app).await;
 
     let ws = run(app, &ctx, "mutation { createWorkspace(name: \"W\") { id } }", json!({})).await;
     let project = run(
@@ -137,18 +142,7 @@ const SEARCH: &str = "query($p: ID!, $n: Int!) { memory(scopeId: $p, query: \"al
 on_both_databases!(a_memory_search_costs_a_constant_number_of_statements, |db: TestDb| async move {
     let counted = CountedApp::assemble(&db).await;
     let app = &counted.app;
-    let services = &app.state.services;
-    let code = app.bootstrap_code.clone().unwrap();
-    let owner =
-        NewUser { email: "owner@acme.test".into(), display_name: String::new(), password: acc_tests::PASSWORD.into() };
-    let sign_in = services.identity.redeem_bootstrap(&code, "Acme", owner, DeviceInfo::default()).await.unwrap();
-    let actor = services.identity.authenticate(&sign_in.access_token).await.unwrap();
-    let ctx = RequestContext {
-        actor: Some(actor),
-        correlation_id: "n+1".into(),
-        idempotency_key: None,
-        device: DeviceInfo::default(),
-    };
+    let ctx = owner_context(app).await;
     let ws = run(app, &ctx, "mutation { createWorkspace(name: \"W\") { id } }", json!({})).await;
     let project = run(
         app,

@@ -493,6 +493,11 @@ impl MemoryService {
 
     /// A conflict on an entry the caller may read.
     pub async fn conflict(&self, actor: &Actor, id: Uuid) -> Result<memory_conflict::Model> {
+        Ok(self.readable_conflict(actor, id).await?.0)
+    }
+
+    /// A conflict, with its entry, when the caller may read the entry.
+    async fn readable_conflict(&self, actor: &Actor, id: Uuid) -> Result<(memory_conflict::Model, ReadableEntry)> {
         let conflict = self
             .reads
             .one(
@@ -501,8 +506,11 @@ impl MemoryService {
             )
             .await?
             .ok_or(CommonError::NotFound("memory conflict"))?;
-        self.entry(actor, conflict.entry_id, None).await.map_err(|_| CommonError::NotFound("memory conflict"))?;
-        Ok(conflict)
+        let entry = match self.entry(actor, conflict.entry_id, None).await {
+            Err(MemoryError::Common(CommonError::NotFound(_))) => Err(CommonError::NotFound("memory conflict").into()),
+            other => other,
+        }?;
+        Ok((conflict, entry))
     }
 
     /// A person verifies or disputes the entry's current version.
@@ -561,8 +569,7 @@ impl MemoryService {
         expected_revision: i64,
         resolution: ConflictResolution,
     ) -> Result<memory_conflict::Model> {
-        let conflict = self.conflict(actor, id).await?;
-        let readable = self.entry(actor, conflict.entry_id, None).await?;
+        let (conflict, readable) = self.readable_conflict(actor, id).await?;
         actor.authorize(Permission::WriteTasks, &entry_path(&readable.entry), "memory conflict")?;
         if conflict.status != ConflictStatus::Open {
             return Err(MemoryError::InvalidTransition("the conflict is already resolved"));
@@ -630,7 +637,8 @@ impl MemoryService {
             return Err(CommonError::validation(format!("`first` is between 1 and {MAX_HITS}")).into());
         }
         let scopes = self.place(actor, request.scope).await?.visible_scopes();
-        let ranked: Vec<(Uuid, Option<f64>)> = match &request.text {
+        // The entries in rank order (with their scores), read once.
+        let (ranked, entries): (Vec<(Uuid, Option<f64>)>, Vec<memory_entry::Model>) = match &request.text {
             Some(text) => {
                 if text.len() > MAX_QUERY_BYTES {
                     return Err(CommonError::validation("a query is at most 1 KiB").into());
@@ -639,28 +647,31 @@ impl MemoryService {
                 if words.is_empty() {
                     return Err(CommonError::validation("a query needs at least one word").into());
                 }
-                search::matching(self.db.connection(), actor.organization_id, &scopes, &words, CANDIDATES)
-                    .await?
-                    .into_iter()
-                    .map(|(id, score)| (id, Some(score)))
-                    .collect()
+                let ranked: Vec<(Uuid, Option<f64>)> =
+                    search::matching(self.db.connection(), actor.organization_id, &scopes, &words, CANDIDATES)
+                        .await?
+                        .into_iter()
+                        .map(|(id, score)| (id, Some(score)))
+                        .collect();
+                let ids = ranked.iter().map(|(id, _)| *id);
+                let entries =
+                    self.reads.all(memory_entry::Entity::find().filter(memory_entry::Column::Id.is_in(ids))).await?;
+                (ranked, entries)
             }
-            None => self
-                .reads
-                .all(
-                    memory_entry::Entity::find()
-                        .filter(memory_entry::Column::OrganizationId.eq(actor.organization_id))
-                        .filter(memory_entry::Column::ScopeId.is_in(scopes.iter().copied()))
-                        .order_by_desc(memory_entry::Column::UpdatedAt)
-                        .limit(CANDIDATES),
-                )
-                .await?
-                .into_iter()
-                .map(|e| (e.id, None))
-                .collect(),
+            None => {
+                let entries = self
+                    .reads
+                    .all(
+                        memory_entry::Entity::find()
+                            .filter(memory_entry::Column::OrganizationId.eq(actor.organization_id))
+                            .filter(memory_entry::Column::ScopeId.is_in(scopes.iter().copied()))
+                            .order_by_desc(memory_entry::Column::UpdatedAt)
+                            .limit(CANDIDATES),
+                    )
+                    .await?;
+                (entries.iter().map(|e| (e.id, None)).collect(), entries)
+            }
         };
-        let ids: Vec<Uuid> = ranked.iter().map(|(id, _)| *id).collect();
-        let entries = self.reads.all(memory_entry::Entity::find().filter(memory_entry::Column::Id.is_in(ids))).await?;
         let versions = self
             .reads
             .all(
