@@ -164,13 +164,17 @@ on_both_databases!(a_running_connector_picks_up_a_new_credential_without_a_resta
     let old_agent = online_agents(&f.owner, &f.project_id, 1).await[0]["id"].clone();
     let old = connectors(&f.owner).await[0]["id"].clone();
     let task = common::create_task(&f.owner, &f.project_id, "Tick").await;
-    // Not pinned to the agent, so its retry may go to any agent that can take it.
-    let started =
-        f.owner.gql("mutation($t: ID!) { startRun(taskId: $t) { id agent { id } } }", json!({"t": task["id"]})).await;
-    let started = started.data("startRun");
-    assert_eq!(started["agent"]["id"], old_agent);
-    let run_id = started["id"].as_str().unwrap().to_owned();
+    // Not pinned to the agent, so its retry may go to any agent that can take it. Which agent it
+    // runs on is read once it runs: on a loaded machine the connector may drop and dial again
+    // before `startRun`, and the run then waits (blocked) for it rather than starting at once.
+    let started = f.owner.gql("mutation($t: ID!) { startRun(taskId: $t) { id } }", json!({"t": task["id"]})).await;
+    let run_id = started.data("startRun")["id"].as_str().unwrap().to_owned();
     wait_status(&f.owner, &run_id, "RUNNING").await;
+    let running = f
+        .owner
+        .gql("query($id: ID!) { node(id: $id) { ... on TaskRun { agent { id } } } }", json!({"id": run_id}))
+        .await;
+    assert_eq!(running.data("node")["agent"]["id"], old_agent);
 
     // Revoked mid-run, then enrolled again over the same credential file.
     f.owner.gql("mutation($id: ID!) { revokeConnector(id: $id) { id } }", json!({"id": old})).await;
