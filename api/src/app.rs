@@ -127,7 +127,7 @@ impl App {
         if live > 0 {
             tracing::info!(live, "live runs kept: their connectors have one lease to come back for them");
         }
-        let memory = MemoryService::new(store.clone(), broker.clone());
+        let memory = MemoryService::new(store.clone(), broker.clone(), Default::default());
         let identity =
             IdentityService::new(store, keys, config.tokens.clone(), limiter, bootstrap.clone(), broker.clone());
         let limits = Arc::new(config.limits.clone());

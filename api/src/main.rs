@@ -36,6 +36,18 @@ enum Command {
         #[command(subcommand)]
         command: KeysCommand,
     },
+    /// Manage the models acc runs itself.
+    Models {
+        #[command(subcommand)]
+        command: ModelsCommand,
+    },
+}
+
+#[derive(Subcommand)]
+enum ModelsCommand {
+    /// Download memory's embedding model (all-MiniLM-L6-v2, 87 MB) into the data dir, or into
+    /// `memory.embedding_model_dir`, checked against the digest built into acc.
+    Fetch(CommonArgs),
 }
 
 #[derive(Subcommand)]
@@ -102,6 +114,8 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
     let app = App::build(&config).await.map_err(|e| e.to_string())?;
     app.state.connector_certificates.log(&config.trusted_proxies);
     app.state.services.runs.spawn_sweeper();
+    let fetch_from = config.memory.fetch_embedding_model.then(|| config.memory.embedding_model_url.clone());
+    app.state.services.memory.spawn_embedding_model(config.embedding_model_dir(), fetch_from);
     let listener =
         std::net::TcpListener::bind(config.listen).map_err(|e| format!("cannot listen on {}: {e}", config.listen))?;
     let address = listener.local_addr().map_err(|e| e.to_string())?;
@@ -159,6 +173,19 @@ async fn main() -> ExitCode {
                 let db = acc_api::db::connect(&config.database_url()).await.map_err(|e| e.to_string())?;
                 acc_api::db::migrate(&db).await.map_err(|e| e.to_string())?;
                 println!("migrations applied");
+                Ok(())
+            }
+            .await
+        }
+        Command::Models { command: ModelsCommand::Fetch(common) } => {
+            async {
+                use acc_api::memory::embedding;
+                let config = load(&common, None)?;
+                let dir = config.embedding_model_dir();
+                match embedding::fetch(&config.memory.embedding_model_url, &dir).await.map_err(|e| e.to_string())? {
+                    true => println!("{} fetched into {}", embedding::MODEL_NAME, dir.display()),
+                    false => println!("{} is already in {}", embedding::MODEL_NAME, dir.display()),
+                }
                 Ok(())
             }
             .await

@@ -15,6 +15,7 @@ pub mod enrollment_token;
 pub mod idempotency_record;
 pub mod memory_conflict;
 pub mod memory_entry;
+pub mod memory_vector;
 pub mod memory_version;
 pub mod organization;
 pub mod project;

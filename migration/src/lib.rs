@@ -15,6 +15,7 @@ mod m20261203_000005_connector_removal;
 mod m20261205_000006_dependents_index;
 mod m20261205_000007_memory;
 mod m20261205_000008_memory_search;
+mod m20261205_000009_memory_vectors;
 mod tables;
 
 pub struct Migrator;
@@ -31,6 +32,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261205_000006_dependents_index::Migration),
             Box::new(m20261205_000007_memory::Migration),
             Box::new(m20261205_000008_memory_search::Migration),
+            Box::new(m20261205_000009_memory_vectors::Migration),
         ]
     }
 }

@@ -6,6 +6,7 @@ mod client;
 pub mod connector_client;
 mod counted;
 mod database;
+mod embedding;
 pub mod model_api;
 pub mod peer;
 pub mod runtimes;
@@ -15,6 +16,7 @@ pub mod tls;
 pub use client::{Client, GqlResponse, Subscription};
 pub use counted::CountedApp;
 pub use database::TestDb;
+pub use embedding::{embedding_model_dir, with_embedding_model};
 pub use server::{Server, ServerOptions};
 
 pub const PASSWORD: &str = "correct horse battery staple";

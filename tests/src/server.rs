@@ -139,6 +139,8 @@ fn spawn(db: &TestDb, options: &ServerOptions, listen: &str) -> (Child, String, 
         .arg("serve")
         .args(["--data-dir", db.dir.to_str().unwrap(), "--listen", listen, "--database-url", &db.url])
         .args(&options.args)
+        // The embedding model only where a test gives it (`crate::embedding_model_dir`).
+        .env("ACC_MEMORY__FETCH_EMBEDDING_MODEL", "false")
         .envs(options.env.iter().chain(&tls_env).map(|(k, v)| (k.as_str(), v.as_str())))
         .env("RUST_LOG", "info,sqlx=warn")
         .stdout(Stdio::piped())

@@ -321,3 +321,16 @@ pub async fn logging_proxy() -> (String, Arc<Mutex<Vec<String>>>) {
     });
     (url, seen)
 }
+
+/// A user of the fixture's organization with `role` there, signed in.
+pub async fn user_with_role(owner: &Client, email: &str, role: &str) -> (Client, String) {
+    let created = owner
+        .gql(
+            "mutation($e: String!, $p: String!, $r: Role!) { createUser(email: $e, password: $p, role: $r) { id } }",
+            json!({"e": email, "p": acc_tests::PASSWORD, "r": role}),
+        )
+        .await;
+    let id = created.data("createUser")["id"].as_str().unwrap().to_owned();
+    let login = owner.anonymous().gql(op!("login"), json!({"email": email, "password": acc_tests::PASSWORD})).await;
+    (owner.with_token(login.data("login")["accessToken"].as_str().unwrap()), id)
+}

@@ -7,19 +7,6 @@ use acc_tests::{Client, Server, TestDb, on_both_databases, op};
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 
-/// A user of the fixture's organization with `role` there, signed in.
-async fn user_with_role(owner: &Client, email: &str, role: &str) -> (Client, String) {
-    let created = owner
-        .gql(
-            "mutation($e: String!, $p: String!, $r: Role!) { createUser(email: $e, password: $p, role: $r) { id } }",
-            json!({"e": email, "p": acc_tests::PASSWORD, "r": role}),
-        )
-        .await;
-    let id = created.data("createUser")["id"].as_str().unwrap().to_owned();
-    let login = owner.anonymous().gql(op!("login"), json!({"email": email, "password": acc_tests::PASSWORD})).await;
-    (owner.with_token(login.data("login")["accessToken"].as_str().unwrap()), id)
-}
-
 fn write(scope: &str, subject: &str, content: &str) -> Value {
     json!({"input": {"scopeId": scope, "kind": "FACT", "subject": subject, "content": content}})
 }
@@ -112,8 +99,8 @@ on_both_databases!(people_verify_dispute_and_retract_with_revisions, |db: TestDb
     let server = Server::start(db).await;
     let f = common::fixture(&server).await;
     let owner = &f.owner;
-    let (viewer, _) = user_with_role(owner, "viewer@acme.test", "VIEWER").await;
-    let (member, member_id) = user_with_role(owner, "member@acme.test", "MEMBER").await;
+    let (viewer, _) = common::user_with_role(owner, "viewer@acme.test", "VIEWER").await;
+    let (member, member_id) = common::user_with_role(owner, "member@acme.test", "MEMBER").await;
 
     let written = owner.gql(op!("write_memory"), write(&f.workspace_id, "On-call", "Ada is on call")).await;
     let entry_id = written.data("writeMemory")["entry"]["id"].as_str().unwrap().to_owned();
@@ -150,9 +137,9 @@ on_both_databases!(sensitivity_and_acl_narrow_every_read, |db: TestDb| async mov
     let server = Server::start(db).await;
     let f = common::fixture(&server).await;
     let owner = &f.owner;
-    let (viewer, _) = user_with_role(owner, "viewer@acme.test", "VIEWER").await;
-    let (member, member_id) = user_with_role(owner, "member@acme.test", "MEMBER").await;
-    let (other, _) = user_with_role(owner, "other@acme.test", "MEMBER").await;
+    let (viewer, _) = common::user_with_role(owner, "viewer@acme.test", "VIEWER").await;
+    let (member, member_id) = common::user_with_role(owner, "member@acme.test", "MEMBER").await;
+    let (other, _) = common::user_with_role(owner, "other@acme.test", "MEMBER").await;
 
     let mut restricted = write(&f.project_id, "Root password location", "in the red safe");
     restricted["input"]["sensitivity"] = json!("RESTRICTED");
@@ -261,7 +248,7 @@ on_both_databases!(search_reads_down_the_scopes_ranks_and_filters, |db: TestDb| 
     let server = Server::start(db).await;
     let f = common::fixture(&server).await;
     let owner = &f.owner;
-    let (member, _) = user_with_role(owner, "member@acme.test", "MEMBER").await;
+    let (member, _) = common::user_with_role(owner, "member@acme.test", "MEMBER").await;
     let org = owner.gql(op!("organization"), json!({})).await.data("organization")["id"].as_str().unwrap().to_owned();
     let other = owner
         .gql(op!("create_project"), json!({"workspaceId": f.workspace_id, "name": "Elsewhere"}))
@@ -346,6 +333,9 @@ on_both_databases!(search_reads_down_the_scopes_ranks_and_filters, |db: TestDb| 
         let refused = owner.gql(op!("memory"), bad).await;
         assert_eq!(refused.code(), Some("VALIDATION"), "{why}");
     }
+    // Without the embedding model, searching by meaning is refused, not quietly done by words.
+    let by_meaning = json!({"scopeId": f.project_id, "query": "data", "retrievers": ["VECTOR"]});
+    owner.gql(op!("memory"), by_meaning).await.expect_code("CAPABILITY_MISSING");
 
     // The index is derived: dropping its rows loses nothing, a rebuild brings every entry back.
     let direct = sea_orm::Database::connect(&url).await.unwrap();
@@ -363,7 +353,7 @@ on_both_databases!(changes_reach_live_subscribers_who_may_read_them, |db: TestDb
     let server = Server::start(db).await;
     let f = common::fixture(&server).await;
     let owner = &f.owner;
-    let (member, _) = user_with_role(owner, "member@acme.test", "MEMBER").await;
+    let (member, _) = common::user_with_role(owner, "member@acme.test", "MEMBER").await;
     let org = owner.gql(op!("organization"), json!({})).await.data("organization")["id"].as_str().unwrap().to_owned();
     let other = owner
         .gql(op!("create_project"), json!({"workspaceId": f.workspace_id, "name": "Elsewhere"}))

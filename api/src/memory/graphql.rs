@@ -11,7 +11,7 @@ use chrono::{DateTime, Utc};
 use futures_util::{Stream, StreamExt};
 use uuid::Uuid;
 
-use super::{Hit, MemoryScope, MemorySearch, NewMemory, ReadableEntry, Retriever, Verdict, Written};
+use super::{Hit, MemoryScope, MemorySearch, NewMemory, ReadableEntry, RetrievalMode, Retriever, Verdict, Written};
 use crate::app::Services;
 use crate::broker::{Delivery, Event, Topic};
 use crate::graphql::{BatchLoader, ContextExt, gql_error};
@@ -257,25 +257,29 @@ impl From<Written> for MemoryWrite {
     }
 }
 
-/// How memory is searched: full text alone until an embedding model is configured.
+/// How memory is searched: by words alone until the embedding model is loaded, then by words and
+/// meaning, fused.
 #[derive(Enum, Clone, Copy, PartialEq, Eq)]
-#[graphql(name = "MemoryRetrievalMode")]
-pub enum RetrievalMode {
+#[graphql(remote = "RetrievalMode", name = "MemoryRetrievalMode")]
+pub enum RetrievalModeValue {
     FullTextOnly,
+    Hybrid,
 }
 
-/// Which retrieval found a hit.
+/// A retrieval: full text (the words) or vector (the meaning, by the embedding model).
 #[derive(Enum, Clone, Copy, PartialEq, Eq)]
 #[graphql(remote = "Retriever", name = "MemoryRetriever")]
 pub enum RetrieverValue {
     FullText,
+    Vector,
 }
 
 /// An entry found, and why.
 #[derive(SimpleObject)]
 pub struct MemoryHit {
     entry: MemoryEntry,
-    /// How well it matched, higher is better; null when no text was searched for.
+    /// How well it matched, by reciprocal rank fusion of the retrievals that found it: higher is
+    /// better, comparable within one search; null when no text was searched for.
     score: Option<f64>,
     /// The retrievals that found it; empty when no text was searched for.
     found_by: Vec<RetrieverValue>,
@@ -352,7 +356,10 @@ impl MemoryQuery {
     /// What memory holds for `scopeId` and the scopes above it that the caller may read: entries
     /// matching `query` best first, or the most recently changed without one; `first` of them (20
     /// unless given, at most 50). Only `kinds` when given. Retracted versions only when asked for
-    /// in `verification`; versions outside their validity time never.
+    /// in `verification`; versions outside their validity time never. `retrievers` limits a
+    /// search to some retrievals (all that `memoryRetrievalMode` has when absent); `VECTOR`
+    /// without the embedding model is `CAPABILITY_MISSING`.
+    #[allow(clippy::too_many_arguments)]
     async fn memory(
         &self,
         ctx: &Context<'_>,
@@ -360,6 +367,7 @@ impl MemoryQuery {
         query: Option<String>,
         kinds: Option<Vec<MemoryKindValue>>,
         verification: Option<Vec<VerificationValue>>,
+        retrievers: Option<Vec<RetrieverValue>>,
         first: Option<i32>,
     ) -> async_graphql::Result<Vec<MemoryHit>> {
         let request = MemorySearch {
@@ -367,6 +375,7 @@ impl MemoryQuery {
             text: query,
             kinds: kinds.unwrap_or_default().into_iter().map(Into::into).collect(),
             verification: verification.unwrap_or_default().into_iter().map(Into::into).collect(),
+            retrievers: retrievers.unwrap_or_default().into_iter().map(Into::into).collect(),
             first: first.map_or(super::DEFAULT_HITS, |n| u64::try_from(n).unwrap_or(0)),
         };
         let hits = ctx.services().memory.search(ctx.actor()?, request).await.map_err(gql_error)?;
@@ -374,8 +383,9 @@ impl MemoryQuery {
     }
 
     /// How `memory` searches now.
-    async fn memory_retrieval_mode(&self) -> RetrievalMode {
-        RetrievalMode::FullTextOnly
+    async fn memory_retrieval_mode(&self, ctx: &Context<'_>) -> async_graphql::Result<RetrievalModeValue> {
+        ctx.actor()?;
+        Ok(ctx.services().memory.retrieval_mode().into())
     }
 
     /// A memory entry, with the version that stood at `asOf` (now when absent).

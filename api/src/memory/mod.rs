@@ -7,13 +7,18 @@
 //! is a person's act. Reading is filtered by the scope's roles, the version's sensitivity and its
 //! ACL; whatever the caller may not read does not exist for them (`NOT_FOUND`).
 
+pub mod embedding;
 pub mod graphql;
 mod search;
+mod vectors;
 
 use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use acc_entity::memory_conflict::{self, ConflictResolution, ConflictStatus};
 use acc_entity::memory_entry::{self, MemoryKind, MemoryScopeKind};
+use acc_entity::memory_vector;
 use acc_entity::memory_version::{self, Sensitivity, Verification};
 use acc_entity::{project, task, user, workspace};
 use chrono::{DateTime, Utc};
@@ -22,6 +27,7 @@ use sea_orm::{
     QueryOrder, QuerySelect, Set,
 };
 use sha2::{Digest, Sha256};
+use tracing::Instrument;
 use uuid::Uuid;
 
 use crate::broker::{Broker, Event, Topic};
@@ -29,6 +35,9 @@ use crate::db::{Pool, Reads, Store};
 use crate::error::{CommonError, DomainError, ErrorCode, is_unique_violation};
 use crate::identity::actor::{Actor, Permission, Role, ScopePath};
 use crate::ids::new_id;
+
+pub use embedding::EmbeddingError;
+pub use vectors::VectorSearch;
 
 const MAX_SUBJECT_CHARS: usize = 200;
 const MAX_CONTENT_BYTES: usize = 32 * 1024;
@@ -42,6 +51,11 @@ pub enum MemoryError {
     /// Verifying, disputing or superseding what was retracted; resolving a resolved conflict.
     #[error("{0}")]
     InvalidTransition(&'static str),
+    /// Vector search asked for while no embedding model is loaded.
+    #[error("vector search needs the embedding model, which is not loaded; search full text alone")]
+    NoEmbeddingModel,
+    #[error(transparent)]
+    Embedding(#[from] EmbeddingError),
 }
 
 impl From<sea_orm::DbErr> for MemoryError {
@@ -55,13 +69,17 @@ impl DomainError for MemoryError {
         match self {
             MemoryError::Common(e) => e.code(),
             MemoryError::InvalidTransition(_) => ErrorCode::InvalidTransition,
+            MemoryError::NoEmbeddingModel => ErrorCode::CapabilityMissing,
+            MemoryError::Embedding(_) => ErrorCode::Internal,
         }
     }
 
     fn details(&self) -> serde_json::Value {
         match self {
             MemoryError::Common(e) => e.details(),
-            MemoryError::InvalidTransition(_) => serde_json::Value::Null,
+            MemoryError::InvalidTransition(_) | MemoryError::NoEmbeddingModel | MemoryError::Embedding(_) => {
+                serde_json::Value::Null
+            }
         }
     }
 }
@@ -103,6 +121,8 @@ pub struct MemorySearch {
     pub kinds: Vec<MemoryKind>,
     /// Only current versions in these states (all but retracted when empty).
     pub verification: Vec<Verification>,
+    /// Only these retrievals (every one available when empty).
+    pub retrievers: Vec<Retriever>,
     pub first: u64,
 }
 
@@ -110,6 +130,16 @@ pub struct MemorySearch {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Retriever {
     FullText,
+    Vector,
+}
+
+/// How a search with text finds entries now.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RetrievalMode {
+    /// No embedding model is loaded (yet): words only.
+    FullTextOnly,
+    /// Words and meaning, fused.
+    Hybrid,
 }
 
 /// An entry found, with its score where a retriever ranked it (higher is better).
@@ -126,6 +156,16 @@ pub const DEFAULT_HITS: u64 = 20;
 /// How many of the best matches are read before the caller's filters: hits beyond them are not
 /// returned.
 const CANDIDATES: u64 = 500;
+/// How many of the nearest vectors take part in a search, and how near one must be to count as
+/// found: below it, a vector says the entry is about something else.
+const VECTOR_CANDIDATES: usize = 100;
+const MIN_SIMILARITY: f32 = 0.25;
+/// Reciprocal rank fusion's constant: an entry's fused score is the sum over the retrievals that
+/// found it of 1 / (RRF_K + its rank there), so agreement counts more than one high rank.
+const RRF_K: f64 = 60.0;
+/// Entries read, and texts embedded, at a time when vectors are made in bulk.
+const EMBED_PAGE: u64 = 512;
+const EMBED_BATCH: usize = 32;
 const MAX_QUERY_BYTES: usize = 1024;
 
 /// A person's judgement of an entry's current version.
@@ -156,6 +196,7 @@ pub struct MemoryService {
     db: Pool,
     reads: Reads,
     broker: Broker,
+    vectors: Arc<VectorSearch>,
 }
 
 /// Who sees a change of memory live: the scopes a subscriber reads from, and the subscriber.
@@ -172,8 +213,56 @@ impl MemoryAudience {
 }
 
 impl MemoryService {
-    pub fn new(store: Store, broker: Broker) -> Self {
-        Self { db: store.pool, reads: store.reads, broker }
+    pub fn new(store: Store, broker: Broker, vectors: Arc<VectorSearch>) -> Self {
+        Self { db: store.pool, reads: store.reads, broker, vectors }
+    }
+
+    pub fn retrieval_mode(&self) -> RetrievalMode {
+        if self.vectors.is_ready() { RetrievalMode::Hybrid } else { RetrievalMode::FullTextOnly }
+    }
+
+    /// The vector of one text, or `None` while no model is loaded.
+    async fn embed_one(&self, text: String) -> Result<Option<Vec<f32>>> {
+        Ok(self.vectors.embed(vec![text]).await?.and_then(|mut vectors| vectors.pop()))
+    }
+
+    /// Loads the embedding model from `dir` in the background, fetching it from `fetch_from` first
+    /// when it is not there, then embeds what was written without it. Search goes by words alone
+    /// until the model is loaded, and stays so if it cannot be.
+    pub fn spawn_embedding_model(&self, dir: PathBuf, fetch_from: Option<String>) {
+        let service = self.clone();
+        let task = async move {
+            if let Err(e) = service.take_embedding_model(&dir, fetch_from.as_deref()).await {
+                tracing::error!(error = %e, "memory is searched by words alone");
+            }
+        };
+        tokio::spawn(task.instrument(tracing::info_span!("embedding_model")));
+    }
+
+    async fn take_embedding_model(&self, dir: &Path, fetch_from: Option<&str>) -> Result<()> {
+        if !embedding::is_installed(dir) {
+            let Some(url) = fetch_from else {
+                tracing::warn!(
+                    dir = %dir.display(),
+                    "no embedding model there: memory is searched by words alone until `acc models fetch` puts it there and acc restarts"
+                );
+                return Ok(());
+            };
+            tracing::info!(%url, dir = %dir.display(), "fetching the embedding model; memory is searched by words alone meanwhile");
+            embedding::fetch(url, dir).await?;
+        }
+        let from = dir.to_owned();
+        let embedder = tokio::task::spawn_blocking(move || embedding::Embedder::load(&from))
+            .await
+            .map_err(|e| EmbeddingError::Failed(e.to_string()))??;
+        self.vectors.set_embedder(embedder);
+        tracing::info!(
+            model = embedding::MODEL_NAME,
+            "embedding model loaded: memory is searched by words and meaning"
+        );
+        let embedded = self.embed_missing().await?;
+        tracing::info!(embedded, "entries written without the model are embedded");
+        Ok(())
     }
 
     /// Who sees the changes of memory read from `scope` (and the scopes above it) live.
@@ -218,6 +307,8 @@ impl MemoryService {
         let path = self.place(actor, input.scope).await?.path;
         actor.authorize(Permission::WriteTasks, &path, "memory scope")?;
         let input = self.checked(actor, &path, input).await?;
+        // Embedded before the writer's turn: the model's milliseconds must not hold it.
+        let vector = self.embed_one(vectors::text_of(&input.subject, &input.content)).await?;
         let txn = self.db.begin_write().await?;
         let now = Utc::now();
         // Locked (on PostgreSQL) so two writes about one subject number their versions in turn.
@@ -329,11 +420,15 @@ impl MemoryService {
         let entry = if stands {
             let entry = make_current(&txn, entry, version.id, now).await?;
             search::index(&txn, &entry, &version).await?;
+            self.vectors.store(&txn, &entry, &version, vector.as_deref()).await?;
             entry
         } else {
             entry
         };
         txn.commit().await?;
+        if stands {
+            self.vectors.committed(&entry, vector.as_deref()).await;
+        }
         let standing = if stands { version.clone() } else { current.unwrap_or_else(|| version.clone()) };
         let entry = ReadableEntry { entry, version: standing };
         self.published(&entry);
@@ -577,6 +672,17 @@ impl MemoryService {
         if conflict.revision != expected_revision {
             return Err(CommonError::Conflict { expected: expected_revision, current: conflict.revision }.into());
         }
+        let vector = match resolution {
+            ConflictResolution::AcceptProposed => {
+                let proposed = self
+                    .reads
+                    .one(memory_version::Entity::find_by_id(conflict.proposed_version_id))
+                    .await?
+                    .ok_or_else(no_version)?;
+                self.embed_one(vectors::text_of(&readable.entry.subject, &proposed.content)).await?
+            }
+            ConflictResolution::KeepCurrent => None,
+        };
         let now = Utc::now();
         let txn = self.db.begin_write().await?;
         let updated = memory_conflict::Entity::update_many()
@@ -616,10 +722,12 @@ impl MemoryService {
             proposed.became_current_at = Set(Some(now));
             let version = proposed.update(&txn).await?;
             search::index(&txn, &entry, &version).await?;
+            self.vectors.store(&txn, &entry, &version, vector.as_deref()).await?;
             accepted = Some(ReadableEntry { entry, version });
         }
         txn.commit().await?;
         if let Some(standing) = &accepted {
+            self.vectors.committed(&standing.entry, vector.as_deref()).await;
             self.published(standing);
         }
         Ok(memory_conflict::Entity::find_by_id(conflict.id).one(&self.db).await?.unwrap_or(conflict))
@@ -637,23 +745,11 @@ impl MemoryService {
             return Err(CommonError::validation(format!("`first` is between 1 and {MAX_HITS}")).into());
         }
         let scopes = self.place(actor, request.scope).await?.visible_scopes();
-        // The entries in rank order (with their scores), read once.
-        let (ranked, entries): (Vec<(Uuid, Option<f64>)>, Vec<memory_entry::Model>) = match &request.text {
+        // The entries in rank order, read once.
+        let (ranked, entries) = match &request.text {
             Some(text) => {
-                if text.len() > MAX_QUERY_BYTES {
-                    return Err(CommonError::validation("a query is at most 1 KiB").into());
-                }
-                let words = search::words(text);
-                if words.is_empty() {
-                    return Err(CommonError::validation("a query needs at least one word").into());
-                }
-                let ranked: Vec<(Uuid, Option<f64>)> =
-                    search::matching(self.db.connection(), actor.organization_id, &scopes, &words, CANDIDATES)
-                        .await?
-                        .into_iter()
-                        .map(|(id, score)| (id, Some(score)))
-                        .collect();
-                let ids = ranked.iter().map(|(id, _)| *id);
+                let ranked = self.ranked(actor, &scopes, text, &request.retrievers).await?;
+                let ids = ranked.iter().map(|r| r.id);
                 let entries =
                     self.reads.all(memory_entry::Entity::find().filter(memory_entry::Column::Id.is_in(ids))).await?;
                 (ranked, entries)
@@ -669,7 +765,8 @@ impl MemoryService {
                             .limit(CANDIDATES),
                     )
                     .await?;
-                (entries.iter().map(|e| (e.id, None)).collect(), entries)
+                let ranked = entries.iter().map(|e| Ranked { id: e.id, score: None, found_by: Vec::new() }).collect();
+                (ranked, entries)
             }
         };
         let versions = self
@@ -681,7 +778,7 @@ impl MemoryService {
             .await?;
         let now = Utc::now();
         let mut hits = Vec::new();
-        for (id, score) in ranked {
+        for Ranked { id, score, found_by } in ranked {
             let Some(entry) = entries.iter().find(|e| e.id == id) else { continue };
             let Some(version) = versions.iter().find(|v| Some(v.id) == entry.current_version_id) else { continue };
             let wanted = (request.kinds.is_empty() || request.kinds.contains(&entry.kind))
@@ -692,7 +789,6 @@ impl MemoryService {
                 && version.valid_from <= now
                 && version.valid_until.is_none_or(|until| until > now);
             if wanted && readable(actor, entry, version) {
-                let found_by = if score.is_some() { vec![Retriever::FullText] } else { Vec::new() };
                 hits.push(Hit {
                     entry: ReadableEntry { entry: entry.clone(), version: version.clone() },
                     score,
@@ -706,13 +802,129 @@ impl MemoryService {
         Ok(hits)
     }
 
+    /// The entries of `scopes` matching `text`, best first: each retrieval asked for (every one
+    /// available when none is) ranks its candidates, and reciprocal rank fusion merges the lists.
+    async fn ranked(
+        &self,
+        actor: &Actor,
+        scopes: &[Uuid],
+        text: &str,
+        retrievers: &[Retriever],
+    ) -> Result<Vec<Ranked>> {
+        if text.len() > MAX_QUERY_BYTES {
+            return Err(CommonError::validation("a query is at most 1 KiB").into());
+        }
+        let words = search::words(text);
+        if words.is_empty() {
+            return Err(CommonError::validation("a query needs at least one word").into());
+        }
+        let asked = |retriever| retrievers.is_empty() || retrievers.contains(&retriever);
+        if retrievers.contains(&Retriever::Vector) && !self.vectors.is_ready() {
+            return Err(MemoryError::NoEmbeddingModel);
+        }
+        let mut lists: Vec<(Retriever, Vec<Uuid>)> = Vec::new();
+        if asked(Retriever::FullText) {
+            let found =
+                search::matching(self.db.connection(), actor.organization_id, scopes, &words, CANDIDATES).await?;
+            lists.push((Retriever::FullText, found));
+        }
+        if asked(Retriever::Vector)
+            && let Some(query) = self.embed_one(text.to_owned()).await?
+        {
+            let nearest = self
+                .vectors
+                .nearest(self.db.connection(), actor.organization_id, scopes, &query, VECTOR_CANDIDATES)
+                .await?;
+            let found = nearest.into_iter().filter(|(_, similarity)| *similarity >= MIN_SIMILARITY);
+            lists.push((Retriever::Vector, found.map(|(id, _)| id).collect()));
+        }
+        Ok(fuse(&lists))
+    }
+
     /// Makes the caller's organization's search index again from its entries (administrators).
+    /// Both indexes: the full-text one in one transaction, then, with a model loaded, every
+    /// entry's vector made again.
     pub async fn rebuild_index(&self, actor: &Actor) -> Result<u64> {
         actor.authorize(Permission::Administer, &ScopePath::organization(actor.organization_id), "organization")?;
         let txn = self.db.begin_write().await?;
         let indexed = search::rebuild(&txn, actor.organization_id).await?;
         txn.commit().await?;
+        let entries = self
+            .reads
+            .all(memory_entry::Entity::find().filter(memory_entry::Column::OrganizationId.eq(actor.organization_id)))
+            .await?;
+        self.vectors.forget(actor.organization_id).await;
+        self.embed_entries(&entries).await?;
         Ok(indexed)
+    }
+
+    /// Embeds every current version without a vector of the loaded model, in every organization:
+    /// what was written before the model was loaded. Returns how many it embedded.
+    pub async fn embed_missing(&self) -> Result<u64> {
+        let mut after: Option<Uuid> = None;
+        let mut embedded = 0;
+        loop {
+            let mut page = memory_entry::Entity::find().order_by_asc(memory_entry::Column::Id).limit(EMBED_PAGE);
+            if let Some(after) = after {
+                page = page.filter(memory_entry::Column::Id.gt(after));
+            }
+            let entries = self.reads.all(page).await?;
+            let Some(last) = entries.last() else { return Ok(embedded) };
+            after = Some(last.id);
+            let vectors = self
+                .reads
+                .all(
+                    memory_vector::Entity::find()
+                        .filter(memory_vector::Column::EntryId.is_in(entries.iter().map(|e| e.id)))
+                        .filter(memory_vector::Column::Model.eq(embedding::MODEL_NAME)),
+                )
+                .await?;
+            let missing: Vec<memory_entry::Model> = entries
+                .into_iter()
+                .filter(|e| !vectors.iter().any(|v| v.entry_id == e.id && Some(v.version_id) == e.current_version_id))
+                .collect();
+            embedded += self.embed_entries(&missing).await?;
+        }
+    }
+
+    /// Embeds the entries' current versions and stores their vectors, in batches; an entry whose
+    /// current version changed meanwhile is left to the write that changed it.
+    async fn embed_entries(&self, entries: &[memory_entry::Model]) -> Result<u64> {
+        let mut embedded = 0;
+        for batch in entries.chunks(EMBED_BATCH) {
+            let versions = self
+                .reads
+                .all(
+                    memory_version::Entity::find()
+                        .filter(memory_version::Column::Id.is_in(batch.iter().filter_map(|e| e.current_version_id))),
+                )
+                .await?;
+            let pairs: Vec<(&memory_entry::Model, &memory_version::Model)> = batch
+                .iter()
+                .filter_map(|e| versions.iter().find(|v| Some(v.id) == e.current_version_id).map(|v| (e, v)))
+                .collect();
+            let texts = pairs.iter().map(|(e, v)| vectors::text_of(&e.subject, &v.content)).collect();
+            let Some(made) = self.vectors.embed(texts).await? else { return Ok(embedded) };
+            let txn = self.db.begin_write().await?;
+            let now = memory_entry::Entity::find()
+                .filter(memory_entry::Column::Id.is_in(pairs.iter().map(|(e, _)| e.id)))
+                .lock_exclusive()
+                .all(&txn)
+                .await?;
+            let mut stored = Vec::new();
+            for ((entry, version), vector) in pairs.into_iter().zip(made) {
+                if now.iter().any(|e| e.id == entry.id && e.current_version_id == Some(version.id)) {
+                    self.vectors.store(&txn, entry, version, Some(&vector)).await?;
+                    stored.push((entry, vector));
+                }
+            }
+            txn.commit().await?;
+            for (entry, vector) in stored {
+                self.vectors.committed(entry, Some(&vector)).await;
+                embedded += 1;
+            }
+        }
+        Ok(embedded)
     }
 
     /// A readable entry the caller may change (members and above), at the revision they expect.
@@ -730,6 +942,29 @@ impl MemoryService {
 async fn current_version(db: &impl ConnectionTrait, entry: &memory_entry::Model) -> Result<memory_version::Model> {
     let id = entry.current_version_id.ok_or_else(no_version)?;
     Ok(memory_version::Entity::find_by_id(id).one(db).await?.ok_or_else(no_version)?)
+}
+
+/// An entry a search found, before the caller's filters.
+struct Ranked {
+    id: Uuid,
+    /// The fused score (higher is better); `None` when no text was searched for.
+    score: Option<f64>,
+    found_by: Vec<Retriever>,
+}
+
+/// Reciprocal rank fusion of ranked lists: best fused score first, ties by id.
+fn fuse(lists: &[(Retriever, Vec<Uuid>)]) -> Vec<Ranked> {
+    let mut fused: HashMap<Uuid, Ranked> = HashMap::new();
+    for (retriever, ids) in lists {
+        for (rank, id) in ids.iter().enumerate() {
+            let hit = fused.entry(*id).or_insert(Ranked { id: *id, score: Some(0.0), found_by: Vec::new() });
+            hit.score = hit.score.map(|score| score + 1.0 / (RRF_K + rank as f64 + 1.0));
+            hit.found_by.push(*retriever);
+        }
+    }
+    let mut ranked: Vec<Ranked> = fused.into_values().collect();
+    ranked.sort_unstable_by(|a, b| b.score.unwrap_or(0.0).total_cmp(&a.score.unwrap_or(0.0)).then(a.id.cmp(&b.id)));
+    ranked
 }
 
 fn no_version() -> CommonError {

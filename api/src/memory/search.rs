@@ -70,14 +70,14 @@ pub async fn index(
 }
 
 /// The entries of `scope_ids` in the organization whose current text matches any of `words`, best
-/// first, at most `limit`, each with its score (higher is better).
+/// first, at most `limit`.
 pub async fn matching(
     db: &impl ConnectionTrait,
     organization_id: Uuid,
     scope_ids: &[Uuid],
     words: &[String],
     limit: u64,
-) -> Result<Vec<(Uuid, f64)>, DbErr> {
+) -> Result<Vec<Uuid>, DbErr> {
     let backend = db.get_database_backend();
     let mut values: Vec<Value> = Vec::new();
     let statement = match backend {
@@ -111,7 +111,7 @@ pub async fn matching(
         }
     };
     let rows = db.query_all_raw(Statement::from_sql_and_values(backend, statement, values)).await?;
-    rows.iter().map(|row| Ok((row.try_get::<Uuid>("", "entry_id")?, row.try_get::<f64>("", "score")?))).collect()
+    rows.iter().map(|row| row.try_get::<Uuid>("", "entry_id")).collect()
 }
 
 /// Makes the organization's index again from its entries' current versions.

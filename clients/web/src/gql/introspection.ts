@@ -3845,6 +3845,19 @@ export default {
                 }
               },
               {
+                "name": "retrievers",
+                "type": {
+                  "kind": "LIST",
+                  "ofType": {
+                    "kind": "NON_NULL",
+                    "ofType": {
+                      "kind": "SCALAR",
+                      "name": "Any"
+                    }
+                  }
+                }
+              },
+              {
                 "name": "scopeId",
                 "type": {
                   "kind": "NON_NULL",

