@@ -16,6 +16,7 @@ mod m20261205_000006_dependents_index;
 mod m20261205_000007_memory;
 mod m20261205_000008_memory_search;
 mod m20261205_000009_memory_vectors;
+mod m20261205_000010_memory_search_words;
 mod tables;
 
 pub struct Migrator;
@@ -33,6 +34,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261205_000007_memory::Migration),
             Box::new(m20261205_000008_memory_search::Migration),
             Box::new(m20261205_000009_memory_vectors::Migration),
+            Box::new(m20261205_000010_memory_search_words::Migration),
         ]
     }
 }

@@ -160,9 +160,13 @@ const CANDIDATES: u64 = 500;
 /// found: below it, a vector says the entry is about something else.
 const VECTOR_CANDIDATES: usize = 100;
 const MIN_SIMILARITY: f32 = 0.25;
-/// Reciprocal rank fusion's constant: an entry's fused score is the sum over the retrievals that
-/// found it of 1 / (RRF_K + its rank there), so agreement counts more than one high rank.
-const RRF_K: f64 = 60.0;
+/// Weighted reciprocal rank fusion: an entry's fused score is the sum, over the retrievals that
+/// found it, of the retrieval's weight / (RRF_K + its rank there). A small constant lets a first
+/// rank count for much more than a tenth, and full text, which matches any word of a question,
+/// weighs half as much as meaning. Chosen on the retrieval evaluation (docs/benchmarks.md), where
+/// the usual k = 60 with equal weights fused worse than vectors alone: agreement at middling
+/// ranks then beat the best match of either.
+const RRF_K: f64 = 1.0;
 /// Entries read, and texts embedded, at a time when vectors are made in bulk.
 const EMBED_PAGE: u64 = 512;
 const EMBED_BATCH: usize = 32;
@@ -952,13 +956,17 @@ struct Ranked {
     found_by: Vec<Retriever>,
 }
 
-/// Reciprocal rank fusion of ranked lists: best fused score first, ties by id.
+/// Weighted reciprocal rank fusion of ranked lists: best fused score first, ties by id.
 fn fuse(lists: &[(Retriever, Vec<Uuid>)]) -> Vec<Ranked> {
     let mut fused: HashMap<Uuid, Ranked> = HashMap::new();
     for (retriever, ids) in lists {
+        let weight = match retriever {
+            Retriever::FullText => 0.5,
+            Retriever::Vector => 1.0,
+        };
         for (rank, id) in ids.iter().enumerate() {
             let hit = fused.entry(*id).or_insert(Ranked { id: *id, score: Some(0.0), found_by: Vec::new() });
-            hit.score = hit.score.map(|score| score + 1.0 / (RRF_K + rank as f64 + 1.0));
+            hit.score = hit.score.map(|score| score + weight / (RRF_K + rank as f64 + 1.0));
             hit.found_by.push(*retriever);
         }
     }

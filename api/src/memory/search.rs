@@ -49,12 +49,15 @@ pub async fn index(
             .await?;
         }
         _ => {
-            // The subject weighs most (A), then the content and the summary.
+            // The subject weighs most (A), then the content and the summary. The text is cut into
+            // words as a query is (`words`): PostgreSQL's parser would keep a host name, a version
+            // or a path whole, which no query word then matches.
             db.execute_raw(Statement::from_sql_and_values(
                 backend,
                 "INSERT INTO memory_search (entry_id, document) VALUES ($1, \
-                 setweight(to_tsvector('english', $2), 'A') || to_tsvector('english', $3) || \
-                 to_tsvector('english', $4)) \
+                 setweight(to_tsvector('english', regexp_replace($2, '[^[:alnum:]]+', ' ', 'g')), 'A') || \
+                 to_tsvector('english', regexp_replace($3, '[^[:alnum:]]+', ' ', 'g')) || \
+                 to_tsvector('english', regexp_replace($4, '[^[:alnum:]]+', ' ', 'g'))) \
                  ON CONFLICT (entry_id) DO UPDATE SET document = EXCLUDED.document",
                 [
                     Value::from(entry.id),
@@ -97,16 +100,17 @@ pub async fn matching(
         }
         _ => {
             values.push(words.join(" | ").into());
+            values.push(words.join(" ").into());
             values.push(organization_id.into());
             values.extend(scope_ids.iter().map(|id| Value::from(*id)));
             values.push((limit as i64).into());
-            let scopes = (0..scope_ids.len()).map(|i| format!("${}", i + 3)).collect::<Vec<_>>().join(", ");
+            let scopes = (0..scope_ids.len()).map(|i| format!("${}", i + 4)).collect::<Vec<_>>().join(", ");
+            // `ts_rank` counts a word's occurrences but not how rare it is, so a question's
+            // common words ranked as high as its telling one. Each word's rank is weighted by
+            // its inverse document frequency among the entries searched (BM25's), as FTS5 does.
             format!(
-                "SELECT s.entry_id AS entry_id, ts_rank(s.document, q)::float8 AS score \
-                 FROM memory_search s JOIN memory_entries e ON e.id = s.entry_id, to_tsquery('english', $1) q \
-                 WHERE s.document @@ q AND e.organization_id = $2 AND e.scope_id IN ({scopes}) \
-                 ORDER BY score DESC, e.id LIMIT ${}",
-                scope_ids.len() + 3
+                "WITH matching AS (                    SELECT s.entry_id, s.document FROM memory_search s JOIN memory_entries e ON e.id = s.entry_id                    WHERE s.document @@ to_tsquery('english', $1) AND e.organization_id = $3 AND e.scope_id IN ({scopes})),                  searched AS (                    SELECT count(*)::float8 AS n FROM memory_entries e                    WHERE e.organization_id = $3 AND e.scope_id IN ({scopes})),                  terms AS (                    SELECT DISTINCT to_tsquery('english', w) AS q FROM unnest(string_to_array($2, ' ')) AS w),                  weighted AS (                    SELECT t.q, ln(1 + (searched.n - count(*) + 0.5) / (count(*) + 0.5)) AS idf                    FROM terms t JOIN matching m ON m.document @@ t.q, searched                    WHERE numnode(t.q) > 0 GROUP BY t.q, searched.n)                  SELECT m.entry_id AS entry_id, sum(w.idf * ts_rank(m.document, w.q))::float8 AS score                  FROM matching m JOIN weighted w ON m.document @@ w.q                  GROUP BY m.entry_id ORDER BY score DESC, m.entry_id LIMIT ${}",
+                scope_ids.len() + 4
             )
         }
     };
