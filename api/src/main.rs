@@ -114,8 +114,7 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
     let app = App::build(&config).await.map_err(|e| e.to_string())?;
     app.state.connector_certificates.log(&config.trusted_proxies);
     app.state.services.runs.spawn_sweeper();
-    let fetch_from = config.memory.fetch_embedding_model.then(|| config.memory.embedding_model_url.clone());
-    app.state.services.memory.spawn_embedding_model(config.embedding_model_dir(), fetch_from);
+    app.state.services.memory.spawn_embedding_model(config.embedding_source().map_err(|e| e.to_string())?);
     let listener =
         std::net::TcpListener::bind(config.listen).map_err(|e| format!("cannot listen on {}: {e}", config.listen))?;
     let address = listener.local_addr().map_err(|e| e.to_string())?;

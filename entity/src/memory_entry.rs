@@ -34,6 +34,12 @@ pub enum MemoryScopeKind {
     Project,
     #[sea_orm(string_value = "task")]
     Task,
+    /// One run of a task: what its agent learned while working.
+    #[sea_orm(string_value = "run")]
+    Run,
+    /// One person's own: only they read it, from every scope of their organization.
+    #[sea_orm(string_value = "user")]
+    User,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, EnumIter, DeriveActiveEnum)]

@@ -33,3 +33,16 @@ pub fn embedding_model_dir() -> PathBuf {
 pub fn with_embedding_model() -> Vec<(String, String)> {
     vec![("ACC_MEMORY__EMBEDDING_MODEL_DIR".to_owned(), embedding_model_dir().display().to_string())]
 }
+
+/// Waits until the server says it searches memory in `mode` (`HYBRID` once the model is loaded,
+/// which it does in the background).
+pub async fn wait_for_retrieval_mode(client: &crate::Client, mode: &str) {
+    for _ in 0..600 {
+        let result = client.gql("{ memoryRetrievalMode }", serde_json::json!({})).await;
+        if result.data("memoryRetrievalMode") == mode {
+            return;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    panic!("memory search never became {mode}");
+}

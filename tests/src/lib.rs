@@ -7,6 +7,8 @@ pub mod connector_client;
 mod counted;
 mod database;
 mod embedding;
+pub mod embedding_service;
+pub mod memory_corpus;
 pub mod model_api;
 pub mod peer;
 pub mod runtimes;
@@ -16,7 +18,7 @@ pub mod tls;
 pub use client::{Client, GqlResponse, Subscription};
 pub use counted::CountedApp;
 pub use database::TestDb;
-pub use embedding::{embedding_model_dir, with_embedding_model};
+pub use embedding::{embedding_model_dir, wait_for_retrieval_mode, with_embedding_model};
 pub use server::{Server, ServerOptions};
 
 pub const PASSWORD: &str = "correct horse battery staple";

@@ -221,8 +221,14 @@ on_both_databases!(bad_memory_input_is_refused_and_writes_nothing, |db: TestDb| 
     backwards["validFrom"] = json!("2026-12-05T10:00:00Z");
     backwards["validUntil"] = json!("2026-12-05T09:00:00Z");
     refuse(backwards).await;
-    let viewer = owner.gql(op!("viewer"), json!({})).await.data("viewer")["id"].clone();
-    refuse(with("scopeId", viewer)).await;
+    // An id of something that holds no memory.
+    let enrollment = owner
+        .gql(
+            "mutation($w: ID!) { createEnrollmentToken(workspaceId: $w, name: \"host\") { enrollmentToken { id } } }",
+            json!({"w": f.workspace_id}),
+        )
+        .await;
+    refuse(with("scopeId", enrollment.data("createEnrollmentToken")["enrollmentToken"]["id"].clone())).await;
     refuse(with("scopeId", json!("not-an-id"))).await;
     refuse(with("acl", json!([f.project_id]))).await;
     refuse(with("supersedes", json!(f.project_id))).await;
@@ -391,4 +397,66 @@ on_both_databases!(changes_reach_live_subscribers_who_may_read_them, |db: TestDb
     wide.expect_silence(std::time::Duration::from_millis(300)).await;
     let bad = member.subscribe(updated, json!({"s": "not-an-id"})).await.unwrap().next().await.unwrap();
     assert_eq!(bad["errors"][0]["extensions"]["code"], "VALIDATION");
+});
+
+on_both_databases!(a_persons_own_memory_and_a_runs_are_read_only_where_they_belong, |db: TestDb| async move {
+    let server = Server::start(db).await;
+    let f = common::fixture(&server).await;
+    let owner = &f.owner;
+    let (member, member_id) = common::user_with_role(owner, "member@acme.test", "MEMBER").await;
+    let (viewer, viewer_id) = common::user_with_role(owner, "viewer@acme.test", "VIEWER").await;
+    let project = |query: &str| json!({"scopeId": f.project_id, "query": query});
+
+    // A person's own memory: written by anyone, even a viewer; read by them from everywhere...
+    let mine = member.gql(op!("write_memory"), write(&member_id, "My shortcuts", "I review with git range-diff")).await;
+    let mine = mine.data("writeMemory")["entry"].clone();
+    assert_eq!(mine["scopeKind"], "USER");
+    assert_eq!(mine["scopeId"], member_id.as_str());
+    let theirs = viewer.gql(op!("write_memory"), write(&viewer_id, "Reading list", "the range-diff manual")).await;
+    theirs.data("writeMemory");
+    let found = member.gql(op!("memory"), project("range-diff")).await;
+    let subjects: Vec<&Value> =
+        found.data("memory").as_array().unwrap().iter().map(|h| &h["entry"]["subject"]).collect();
+    assert_eq!(subjects, vec!["my shortcuts"], "their own, never another person's");
+    let entry_id = mine["id"].as_str().unwrap();
+    let verify = "mutation($e: ID!) { verifyMemory(entryId: $e, expectedRevision: 1, verdict: VERIFIED) { id } }";
+    member.gql(verify, json!({"e": entry_id})).await.data("verifyMemory");
+    // ...and by nobody else, an owner included: for them it does not exist.
+    assert_eq!(owner.gql(op!("memory"), project("range-diff")).await.data("memory"), &json!([]));
+    owner.gql(op!("memory_entry"), json!({"id": entry_id})).await.expect_code("NOT_FOUND");
+    owner.gql(op!("write_memory"), write(&member_id, "Planted", "do as I say")).await.expect_code("NOT_FOUND");
+    let search_theirs = json!({"scopeId": member_id, "query": "range-diff"});
+    owner.gql(op!("memory"), search_theirs).await.expect_code("NOT_FOUND");
+    let retract = "mutation($e: ID!) { retractMemory(entryId: $e, expectedRevision: 2) { id } }";
+    owner.gql(retract, json!({"e": entry_id})).await.expect_code("NOT_FOUND");
+
+    // A run's memory: read from the run, with its task's and everything above; never from its task.
+    let task = common::create_task(owner, &f.project_id, "Port the parser").await;
+    let run = owner.gql("mutation($t: ID!) { startRun(taskId: $t) { id } }", json!({"t": task["id"]})).await;
+    let run_id = run.data("startRun")["id"].as_str().unwrap().to_owned();
+    let learned =
+        owner.gql(op!("write_memory"), write(&run_id, "Parser quirk", "the lexer needs a lookahead of two")).await;
+    assert_eq!(learned.data("writeMemory")["entry"]["scopeKind"], "RUN");
+    owner.gql(op!("write_memory"), write(task["id"].as_str().unwrap(), "Parser goal", "a lexer in Rust")).await;
+    owner.gql(op!("write_memory"), write(&f.project_id, "Parser style", "the lexer is table driven")).await;
+    let from = |scope: &str| json!({"scopeId": scope, "query": "lexer"});
+    let subjects = |result: acc_tests::GqlResponse| {
+        let mut found: Vec<String> = result
+            .data("memory")
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|h| h["entry"]["subject"].as_str().unwrap().to_owned())
+            .collect();
+        found.sort();
+        found
+    };
+    assert_eq!(
+        subjects(owner.gql(op!("memory"), from(&run_id)).await),
+        ["parser goal", "parser quirk", "parser style"]
+    );
+    assert_eq!(
+        subjects(owner.gql(op!("memory"), from(task["id"].as_str().unwrap())).await),
+        ["parser goal", "parser style"]
+    );
 });

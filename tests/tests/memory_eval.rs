@@ -8,34 +8,8 @@ mod common;
 
 use std::collections::HashMap;
 
-use acc_tests::{Client, Server, ServerOptions, TestDb, on_both_databases, op};
-use serde::Deserialize;
-use serde_json::{Value, json};
-
-#[derive(Deserialize)]
-struct Corpus {
-    entries: Vec<Entry>,
-    questions: Vec<Question>,
-}
-
-#[derive(Deserialize)]
-struct Entry {
-    key: String,
-    scope: String,
-    kind: String,
-    subject: String,
-    content: String,
-    replaces: Option<String>,
-    #[serde(default)]
-    retracted: bool,
-}
-
-#[derive(Deserialize)]
-struct Question {
-    text: String,
-    relevant: Vec<String>,
-    style: String,
-}
+use acc_tests::{Server, ServerOptions, TestDb, on_both_databases, op};
+use serde_json::json;
 
 /// Recall@5 and MRR (of the first relevant hit, over the 20 returned) of one retrieval setting.
 #[derive(Default, Clone, Copy)]
@@ -48,39 +22,17 @@ const SETTINGS: [(&str, Option<&[&str]>); 3] =
     [("full text", Some(&["FULL_TEXT"])), ("vector", Some(&["VECTOR"])), ("fused", None)];
 
 on_both_databases!(fused_retrieval_beats_full_text_and_vectors_alone, |db: TestDb| async move {
-    let corpus: Corpus =
-        serde_json::from_str(include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/data/memory_eval.json"))).unwrap();
+    let corpus = acc_tests::memory_corpus::corpus();
     let backend = if db.url.starts_with("postgres") { "PostgreSQL" } else { "SQLite" };
     let env = acc_tests::with_embedding_model();
     let server = Server::start_with(db, ServerOptions { env, ..Default::default() }).await;
     let f = common::fixture(&server).await;
     let owner = &f.owner;
-    wait_until_hybrid(owner).await;
+    acc_tests::wait_for_retrieval_mode(owner, "HYBRID").await;
     let task = common::create_task(owner, &f.project_id, "Answer questions").await["id"].as_str().unwrap().to_owned();
-    let scopes = scope_ids(owner, &f, &task).await;
+    let scopes = acc_tests::memory_corpus::scopes(owner, &f.workspace_id, &f.project_id, &task).await;
 
-    // The corpus, written in order: a replacement supersedes its predecessor's version.
-    let mut entry_of: HashMap<String, (String, String)> = HashMap::new(); // key → (entry id, version id)
-    for e in &corpus.entries {
-        let mut input =
-            json!({"scopeId": scopes[e.scope.as_str()], "kind": e.kind, "subject": e.subject, "content": e.content});
-        if let Some(old) = &e.replaces {
-            input["supersedes"] = json!(entry_of[old].1);
-        }
-        let written = owner.gql(op!("write_memory"), json!({"input": input})).await;
-        let written = written.data("writeMemory");
-        assert_eq!(written["conflict"], Value::Null, "{}", e.key);
-        let ids = (
-            written["entry"]["id"].as_str().unwrap().to_owned(),
-            written["version"]["id"].as_str().unwrap().to_owned(),
-        );
-        if e.retracted {
-            let retract = "mutation($e: ID!, $r: Int!) { retractMemory(entryId: $e, expectedRevision: $r) { id } }";
-            let revision = written["entry"]["revision"].clone();
-            owner.gql(retract, json!({"e": ids.0, "r": revision})).await.data("retractMemory");
-        }
-        entry_of.insert(e.key.clone(), ids);
-    }
+    let entry_of = acc_tests::memory_corpus::write(owner, &corpus, &scopes).await;
 
     let mut scores = [Score::default(); 3];
     let mut by_style: HashMap<&str, [Score; 3]> = HashMap::new();
@@ -122,28 +74,3 @@ on_both_databases!(fused_retrieval_beats_full_text_and_vectors_alone, |db: TestD
     assert!(fused.recall_at_5 > full_text.recall_at_5 && fused.recall_at_5 > vector.recall_at_5, "recall@5");
     assert!(fused.mrr > full_text.mrr && fused.mrr > vector.mrr, "MRR");
 });
-
-async fn wait_until_hybrid(client: &Client) {
-    for _ in 0..600 {
-        if client.gql("{ memoryRetrievalMode }", json!({})).await.data("memoryRetrievalMode") == "HYBRID" {
-            return;
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
-    }
-    panic!("the embedding model never loaded");
-}
-
-/// The corpus's scope names → ids: the fixture's organization, workspace and project, a task in
-/// the project (where questions are asked), and another project whose entries a task never reads.
-async fn scope_ids(owner: &Client, f: &common::Fixture, task: &str) -> HashMap<&'static str, String> {
-    let org = owner.gql(op!("organization"), json!({})).await.data("organization")["id"].as_str().unwrap().to_owned();
-    let other = owner.gql(op!("create_project"), json!({"workspaceId": f.workspace_id, "name": "Courier"})).await;
-    let other = other.data("createProject")["id"].as_str().unwrap().to_owned();
-    HashMap::from([
-        ("organization", org),
-        ("workspace", f.workspace_id.clone()),
-        ("project", f.project_id.clone()),
-        ("other_project", other),
-        ("task", task.to_owned()),
-    ])
-}

@@ -14,18 +14,6 @@ async fn hybrid_server(db: TestDb) -> Server {
     Server::start_with(db, ServerOptions { env: acc_tests::with_embedding_model(), ..Default::default() }).await
 }
 
-/// Waits until the server says it searches in `mode` (the model loads in the background).
-async fn wait_for_mode(client: &Client, mode: &str) {
-    for _ in 0..600 {
-        let result = client.gql("{ memoryRetrievalMode }", json!({})).await;
-        if result.data("memoryRetrievalMode") == mode {
-            return;
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-    panic!("memory search never became {mode}");
-}
-
 /// Each hit's subject and the retrievals that found it, best first.
 async fn search(client: &Client, scope: &str, query: &str, retrievers: Option<&[&str]>) -> Vec<(String, Value)> {
     let result = client.gql(op!("memory"), json!({"scopeId": scope, "query": query, "retrievers": retrievers})).await;
@@ -53,7 +41,7 @@ on_both_databases!(meaning_finds_what_words_miss_and_both_are_fused, |db: TestDb
     let mut server = hybrid_server(db).await;
     let f = common::fixture(&server).await;
     let owner = f.owner.clone();
-    wait_for_mode(&owner, "HYBRID").await;
+    acc_tests::wait_for_retrieval_mode(&owner, "HYBRID").await;
     let project = f.project_id.as_str();
     let other = owner
         .gql(op!("create_project"), json!({"workspaceId": f.workspace_id, "name": "Courier"}))
@@ -111,7 +99,7 @@ on_both_databases!(meaning_finds_what_words_miss_and_both_are_fused, |db: TestDb
     let direct = sea_orm::Database::connect(&url).await.unwrap();
     sea_orm::ConnectionTrait::execute_unprepared(&direct, "DELETE FROM memory_vectors").await.unwrap();
     server.crash_and_restart().await;
-    wait_for_mode(&owner, "HYBRID").await;
+    acc_tests::wait_for_retrieval_mode(&owner, "HYBRID").await;
     let mut back = Vec::new();
     for _ in 0..300 {
         back = search(&owner, project, PARAPHRASE, Some(&["VECTOR"])).await;
@@ -176,4 +164,44 @@ async fn a_download_that_is_not_the_pinned_model_is_never_installed() {
     let mode = server.owner().await.gql("{ memoryRetrievalMode }", json!({})).await;
     assert_eq!(mode.data("memoryRetrievalMode"), "FULL_TEXT_ONLY");
     assert!(!server.db.dir.join("models").join("all-MiniLM-L6-v2").exists());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_operators_embedding_service_is_used_instead_of_the_built_in_model() {
+    let service = acc_tests::embedding_service::EmbeddingService::start("sk-test-key").await;
+    let db = TestDb::sqlite();
+    let url = db.url.clone();
+    let key_file = db.dir.join("embedding.key");
+    std::fs::write(&key_file, "sk-test-key\n").unwrap();
+    let env = vec![
+        ("ACC_MEMORY__EMBEDDING_ENDPOINT".to_owned(), service.url.clone()),
+        ("ACC_MEMORY__EMBEDDING_ENDPOINT_MODEL".to_owned(), "minilm-stand-in".to_owned()),
+        ("ACC_MEMORY__EMBEDDING_ENDPOINT_KEY_FILE".to_owned(), key_file.display().to_string()),
+    ];
+    let server = Server::start_with(db, ServerOptions { env, ..Default::default() }).await;
+    let f = common::fixture(&server).await;
+    let owner = f.owner.clone();
+    acc_tests::wait_for_retrieval_mode(&owner, "HYBRID").await;
+    let ledger = "The ledger service pages the payments on-call rotation if balances drift.";
+    put(&owner, &f.project_id, "Ledger alerts", ledger, json!({})).await;
+    let found = search(&owner, &f.project_id, PARAPHRASE, Some(&["VECTOR"])).await;
+    assert_eq!(found[0], ("ledger alerts".to_owned(), json!(["VECTOR"])));
+    assert!(service.answered() >= 3, "the probe, the write and the query");
+    assert_eq!(service.refused(), 0, "every request carried the key from the file");
+    let direct = sea_orm::Database::connect(&url).await.unwrap();
+    let stored = sea_orm::ConnectionTrait::query_one_raw(
+        &direct,
+        sea_orm::Statement::from_string(direct.get_database_backend(), "SELECT model FROM memory_vectors"),
+    )
+    .await
+    .unwrap()
+    .unwrap();
+    assert_eq!(stored.try_get::<String>("", "model").unwrap(), "minilm-stand-in");
+
+    // The service down: a write still stands, found by its words; a search by meaning fails.
+    service.go_down();
+    put(&owner, &f.project_id, "Release day", "The web app ships every Tuesday.", json!({})).await;
+    assert_eq!(search(&owner, &f.project_id, "Tuesday", Some(&["FULL_TEXT"])).await[0].0, "release day");
+    let by_meaning = json!({"scopeId": f.project_id, "query": "which weekday", "retrievers": ["VECTOR"]});
+    owner.gql(op!("memory"), by_meaning).await.expect_code("INTERNAL");
 }

@@ -437,6 +437,20 @@ fn rows(a: &TenantA, b_project: &str, b_task: &str) -> Vec<Row> {
         row("memory", op!("memory"), json!({"scopeId": a.project, "query": "vault"}), NotFound),
         row("memory", op!("memory"), json!({"scopeId": a.org}), NotFound),
         row("memory", op!("memory"), json!({"scopeId": a.task, "query": "vault"}), NotFound),
+        row("memory", op!("memory"), json!({"scopeId": a.run, "query": "vault"}), NotFound),
+        row("memory", op!("memory"), json!({"scopeId": a.user, "query": "vault"}), NotFound),
+        row(
+            "writeMemory",
+            op!("write_memory"),
+            json!({"input": {"scopeId": a.run, "kind": "FACT", "subject": "Vault code", "content": "0000"}}),
+            NotFound,
+        ),
+        row(
+            "writeMemory",
+            op!("write_memory"),
+            json!({"input": {"scopeId": a.user, "kind": "FACT", "subject": "Vault code", "content": "0000"}}),
+            NotFound,
+        ),
         row(
             "writeMemory",
             op!("write_memory"),

@@ -45,6 +45,8 @@ pub enum EmbeddingError {
     DigestMismatch { url: String, actual: String, expected: &'static str },
     #[error("the embedding model's files could not be written in {dir}: {reason}")]
     Install { dir: PathBuf, reason: String },
+    #[error("the embedding endpoint {url} failed: {reason}")]
+    Endpoint { url: String, reason: String },
 }
 
 /// all-MiniLM-L6-v2, loaded. Embedding is CPU work: call it off the async runtime's threads.

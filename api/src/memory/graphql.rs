@@ -41,6 +41,9 @@ pub enum MemoryScopeKindValue {
     Workspace,
     Project,
     Task,
+    Run,
+    /// A person's own memory: only they read it, wherever they stand.
+    User,
 }
 
 #[derive(Enum, Clone, Copy, PartialEq, Eq)]
@@ -92,13 +95,15 @@ impl MemoryEntry {
     async fn scope_kind(&self) -> MemoryScopeKindValue {
         self.0.entry.scope_kind.into()
     }
-    /// The organization, workspace, project or task the entry belongs to.
+    /// The organization, workspace, project, task, run or person the entry belongs to.
     async fn scope_id(&self) -> ID {
         let kind = match self.0.entry.scope_kind {
             MemoryScopeKind::Organization => NodeKind::Organization,
             MemoryScopeKind::Workspace => NodeKind::Workspace,
             MemoryScopeKind::Project => NodeKind::Project,
             MemoryScopeKind::Task => NodeKind::Task,
+            MemoryScopeKind::Run => NodeKind::TaskRun,
+            MemoryScopeKind::User => NodeKind::User,
         };
         gid(kind, self.0.entry.scope_id)
     }
@@ -295,10 +300,16 @@ impl From<Hit> for MemoryHit {
     }
 }
 
-/// The memory scope an id names: an organization, workspace, project or task.
+/// The memory scope an id names: an organization, workspace, project, task, run, or the caller (their own memory).
 fn scope(raw: &ID) -> async_graphql::Result<MemoryScope> {
-    if let Ok(id) = GlobalId::decode_as(raw, NodeKind::Task) {
-        return Ok(MemoryScope { kind: MemoryScopeKind::Task, id });
+    for (node, kind) in [
+        (NodeKind::Task, MemoryScopeKind::Task),
+        (NodeKind::TaskRun, MemoryScopeKind::Run),
+        (NodeKind::User, MemoryScopeKind::User),
+    ] {
+        if let Ok(id) = GlobalId::decode_as(raw, node) {
+            return Ok(MemoryScope { kind, id });
+        }
     }
     let (kind, id) = decode_scope(raw)?;
     let kind = match kind {
@@ -311,7 +322,7 @@ fn scope(raw: &ID) -> async_graphql::Result<MemoryScope> {
 
 #[derive(InputObject)]
 pub struct WriteMemoryInput {
-    /// An organization, workspace, project or task id.
+    /// An organization, workspace, project, task or run id, or your own user id for memory only you read.
     scope_id: ID,
     kind: MemoryKindValue,
     /// What it is about; a second write about the same subject in the same scope contradicts or supersedes this one.

@@ -8,6 +8,7 @@
 //! ACL; whatever the caller may not read does not exist for them (`NOT_FOUND`).
 
 pub mod embedding;
+mod endpoint;
 pub mod graphql;
 mod search;
 mod vectors;
@@ -20,7 +21,7 @@ use acc_entity::memory_conflict::{self, ConflictResolution, ConflictStatus};
 use acc_entity::memory_entry::{self, MemoryKind, MemoryScopeKind};
 use acc_entity::memory_vector;
 use acc_entity::memory_version::{self, Sensitivity, Verification};
-use acc_entity::{project, task, user, workspace};
+use acc_entity::{project, task, task_run, user, workspace};
 use chrono::{DateTime, Utc};
 use sea_orm::{
     ActiveModelTrait, ColumnTrait, ConnectionTrait, EntityTrait, IntoActiveModel, PaginatorTrait, QueryFilter,
@@ -38,6 +39,14 @@ use crate::ids::new_id;
 
 pub use embedding::EmbeddingError;
 pub use vectors::VectorSearch;
+
+/// Where memory's embedding model comes from (the `memory` settings).
+pub enum EmbeddingSource {
+    /// The built-in model's files in `dir`, fetched from `fetch_from` first when they are not there.
+    BuiltIn { dir: PathBuf, fetch_from: Option<String> },
+    /// An operator's OpenAI-compatible embedding service.
+    Endpoint { base_url: String, model: String, key: Option<String> },
+}
 
 const MAX_SUBJECT_CHARS: usize = 200;
 const MAX_CONTENT_BYTES: usize = 32 * 1024;
@@ -230,27 +239,61 @@ impl MemoryService {
         Ok(self.vectors.embed(vec![text]).await?.and_then(|mut vectors| vectors.pop()))
     }
 
-    /// Loads the embedding model from `dir` in the background, fetching it from `fetch_from` first
-    /// when it is not there, then embeds what was written without it. Search goes by words alone
-    /// until the model is loaded, and stays so if it cannot be.
-    pub fn spawn_embedding_model(&self, dir: PathBuf, fetch_from: Option<String>) {
+    /// The vector of a version being made current; without one when the model fails (an
+    /// endpoint that is down, say): the write stands, found by its words until it is embedded.
+    async fn vector_of(&self, subject: &str, content: &str) -> Option<Vec<f32>> {
+        match self.embed_one(vectors::text_of(subject, content)).await {
+            Ok(vector) => vector,
+            Err(e) => {
+                tracing::warn!(error = %e, "stored without its vector; `rebuildMemoryIndex` embeds it later");
+                None
+            }
+        }
+    }
+
+    /// Takes the embedding model into use in the background, then embeds what was written without
+    /// it. Search goes by words alone until then, and stays so if the built-in model cannot be
+    /// loaded; an endpoint that does not answer is tried again every half minute.
+    pub fn spawn_embedding_model(&self, source: EmbeddingSource) {
         let service = self.clone();
         let task = async move {
-            if let Err(e) = service.take_embedding_model(&dir, fetch_from.as_deref()).await {
-                tracing::error!(error = %e, "memory is searched by words alone");
+            let model = match source {
+                EmbeddingSource::BuiltIn { dir, fetch_from } => {
+                    service.built_in_model(&dir, fetch_from.as_deref()).await
+                }
+                EmbeddingSource::Endpoint { base_url, model, key } => loop {
+                    match endpoint::EmbeddingEndpoint::connect(&base_url, &model, key.clone()).await {
+                        Ok(endpoint) => break Ok(Some(vectors::EmbeddingModel::Endpoint(endpoint))),
+                        Err(e) => tracing::error!(error = %e, "memory is searched by words alone until it answers"),
+                    }
+                    tokio::time::sleep(std::time::Duration::from_secs(30)).await;
+                },
+            };
+            let model = match model {
+                Ok(Some(model)) => model,
+                Ok(None) => return,
+                Err(e) => return tracing::error!(error = %e, "memory is searched by words alone"),
+            };
+            tracing::info!(model = model.name(), "embedding model in use: memory is searched by words and meaning");
+            service.vectors.set_model(model);
+            match service.embed_missing().await {
+                Ok(embedded) => tracing::info!(embedded, "entries written without the model are embedded"),
+                Err(e) => tracing::error!(error = %e, "entries written without the model stay without vectors"),
             }
         };
         tokio::spawn(task.instrument(tracing::info_span!("embedding_model")));
     }
 
-    async fn take_embedding_model(&self, dir: &Path, fetch_from: Option<&str>) -> Result<()> {
+    /// The built-in model from `dir`, fetched there first from `fetch_from` when it is missing;
+    /// `None` when it is missing and may not be fetched.
+    async fn built_in_model(&self, dir: &Path, fetch_from: Option<&str>) -> Result<Option<vectors::EmbeddingModel>> {
         if !embedding::is_installed(dir) {
             let Some(url) = fetch_from else {
                 tracing::warn!(
                     dir = %dir.display(),
                     "no embedding model there: memory is searched by words alone until `acc models fetch` puts it there and acc restarts"
                 );
-                return Ok(());
+                return Ok(None);
             };
             tracing::info!(%url, dir = %dir.display(), "fetching the embedding model; memory is searched by words alone meanwhile");
             embedding::fetch(url, dir).await?;
@@ -259,14 +302,7 @@ impl MemoryService {
         let embedder = tokio::task::spawn_blocking(move || embedding::Embedder::load(&from))
             .await
             .map_err(|e| EmbeddingError::Failed(e.to_string()))??;
-        self.vectors.set_embedder(embedder);
-        tracing::info!(
-            model = embedding::MODEL_NAME,
-            "embedding model loaded: memory is searched by words and meaning"
-        );
-        let embedded = self.embed_missing().await?;
-        tracing::info!(embedded, "entries written without the model are embedded");
-        Ok(())
+        Ok(Some(vectors::EmbeddingModel::BuiltIn(Arc::new(embedder))))
     }
 
     /// Who sees the changes of memory read from `scope` (and the scopes above it) live.
@@ -281,38 +317,51 @@ impl MemoryService {
         self.broker.publish(Topic::OrganizationMemory(standing.entry.organization_id), event);
     }
 
-    /// Where a scope sits, checked to be the caller's organization's.
+    /// Where a scope sits, checked to be the caller's organization's. A person's own scope is
+    /// nobody else's: to anyone else it does not exist.
     async fn place(&self, actor: &Actor, scope: MemoryScope) -> Result<Place> {
         let not_found = || MemoryError::Common(CommonError::NotFound("memory scope"));
         let project_path = |p: project::Model| ScopePath::project(p.organization_id, p.workspace_id, p.id);
-        let (path, task_id) = match scope.kind {
-            MemoryScopeKind::Organization => (ScopePath::organization(scope.id), None),
+        let of_task = async |task_id: Uuid| -> Result<ScopePath> {
+            let t = task::Entity::find_by_id(task_id).one(&self.db).await?.ok_or_else(not_found)?;
+            let p = project::Entity::find_by_id(t.project_id).one(&self.db).await?.ok_or_else(not_found)?;
+            Ok(project_path(p))
+        };
+        let (path, task_id, run_id) = match scope.kind {
+            MemoryScopeKind::Organization => (ScopePath::organization(scope.id), None, None),
             MemoryScopeKind::Workspace => {
                 let ws = workspace::Entity::find_by_id(scope.id).one(&self.db).await?.ok_or_else(not_found)?;
-                (ScopePath::workspace(ws.organization_id, ws.id), None)
+                (ScopePath::workspace(ws.organization_id, ws.id), None, None)
             }
             MemoryScopeKind::Project => {
                 let p = project::Entity::find_by_id(scope.id).one(&self.db).await?.ok_or_else(not_found)?;
-                (project_path(p), None)
+                (project_path(p), None, None)
             }
-            MemoryScopeKind::Task => {
-                let t = task::Entity::find_by_id(scope.id).one(&self.db).await?.ok_or_else(not_found)?;
-                let p = project::Entity::find_by_id(t.project_id).one(&self.db).await?.ok_or_else(not_found)?;
-                (project_path(p), Some(t.id))
+            MemoryScopeKind::Task => (of_task(scope.id).await?, Some(scope.id), None),
+            MemoryScopeKind::Run => {
+                let run = task_run::Entity::find_by_id(scope.id).one(&self.db).await?.ok_or_else(not_found)?;
+                (of_task(run.task_id).await?, Some(run.task_id), Some(run.id))
             }
+            MemoryScopeKind::User if scope.id == actor.user_id => {
+                (ScopePath::organization(actor.organization_id), None, None)
+            }
+            MemoryScopeKind::User => return Err(not_found()),
         };
         if path.organization_id != actor.organization_id || actor.role_on(&path).is_none() {
             return Err(not_found());
         }
-        Ok(Place { path, task_id })
+        Ok(Place { path, task_id, run_id, user_id: actor.user_id })
     }
 
     pub async fn write(&self, actor: &Actor, input: NewMemory) -> Result<Written> {
         let path = self.place(actor, input.scope).await?.path;
-        actor.authorize(Permission::WriteTasks, &path, "memory scope")?;
+        // Anyone writes their own memory; the shared scopes take members and above.
+        if input.scope.kind != MemoryScopeKind::User {
+            actor.authorize(Permission::WriteTasks, &path, "memory scope")?;
+        }
         let input = self.checked(actor, &path, input).await?;
         // Embedded before the writer's turn: the model's milliseconds must not hold it.
-        let vector = self.embed_one(vectors::text_of(&input.subject, &input.content)).await?;
+        let vector = self.vector_of(&input.subject, &input.content).await;
         let txn = self.db.begin_write().await?;
         let now = Utc::now();
         // Locked (on PostgreSQL) so two writes about one subject number their versions in turn.
@@ -461,7 +510,7 @@ impl MemoryService {
         {
             return Err(invalid("validUntil comes after validFrom"));
         }
-        if !may_read(actor, path, input.sensitivity, &[]) {
+        if input.scope.kind != MemoryScopeKind::User && !may_read(actor, path, input.sensitivity, &[]) {
             return Err(CommonError::Forbidden(format!(
                 "your role cannot read {} memory, so it cannot write it",
                 input.sensitivity
@@ -669,7 +718,7 @@ impl MemoryService {
         resolution: ConflictResolution,
     ) -> Result<memory_conflict::Model> {
         let (conflict, readable) = self.readable_conflict(actor, id).await?;
-        actor.authorize(Permission::WriteTasks, &entry_path(&readable.entry), "memory conflict")?;
+        may_change(actor, &readable.entry, "memory conflict")?;
         if conflict.status != ConflictStatus::Open {
             return Err(MemoryError::InvalidTransition("the conflict is already resolved"));
         }
@@ -683,7 +732,7 @@ impl MemoryService {
                     .one(memory_version::Entity::find_by_id(conflict.proposed_version_id))
                     .await?
                     .ok_or_else(no_version)?;
-                self.embed_one(vectors::text_of(&readable.entry.subject, &proposed.content)).await?
+                self.vector_of(&readable.entry.subject, &proposed.content).await
             }
             ConflictResolution::KeepCurrent => None,
         };
@@ -865,6 +914,7 @@ impl MemoryService {
     /// Embeds every current version without a vector of the loaded model, in every organization:
     /// what was written before the model was loaded. Returns how many it embedded.
     pub async fn embed_missing(&self) -> Result<u64> {
+        let Some(model) = self.vectors.model_name().map(str::to_owned) else { return Ok(0) };
         let mut after: Option<Uuid> = None;
         let mut embedded = 0;
         loop {
@@ -880,7 +930,7 @@ impl MemoryService {
                 .all(
                     memory_vector::Entity::find()
                         .filter(memory_vector::Column::EntryId.is_in(entries.iter().map(|e| e.id)))
-                        .filter(memory_vector::Column::Model.eq(embedding::MODEL_NAME)),
+                        .filter(memory_vector::Column::Model.eq(model.as_str())),
                 )
                 .await?;
             let missing: Vec<memory_entry::Model> = entries
@@ -934,8 +984,7 @@ impl MemoryService {
     /// A readable entry the caller may change (members and above), at the revision they expect.
     async fn writable(&self, actor: &Actor, id: Uuid, expected_revision: i64) -> Result<ReadableEntry> {
         let readable = self.entry(actor, id, None).await?;
-        let path = entry_path(&readable.entry);
-        actor.authorize(Permission::WriteTasks, &path, "memory entry")?;
+        may_change(actor, &readable.entry, "memory entry")?;
         if readable.entry.revision != expected_revision {
             return Err(CommonError::Conflict { expected: expected_revision, current: readable.entry.revision }.into());
         }
@@ -1014,17 +1063,24 @@ async fn bump(
     Ok(memory_entry::Model { revision: expected + 1, updated_at: now, ..entry })
 }
 
-/// Where a memory scope sits: its organization, workspace and project, and the task when it is one.
+/// Where a memory scope sits: its organization, workspace and project, the task and run when it
+/// is one, and the person standing there.
 struct Place {
     path: ScopePath,
     task_id: Option<Uuid>,
+    run_id: Option<Uuid>,
+    user_id: Uuid,
 }
 
 impl Place {
-    /// The scopes read from here: a narrower scope reads what the broader ones hold, never the reverse.
+    /// The scopes read from here: a narrower scope reads what the broader ones hold, never the
+    /// reverse; and a person reads their own memory wherever they stand.
     fn visible_scopes(&self) -> Vec<Uuid> {
         let path = &self.path;
-        [Some(path.organization_id), path.workspace_id, path.project_id, self.task_id].into_iter().flatten().collect()
+        [Some(path.organization_id), path.workspace_id, path.project_id, self.task_id, self.run_id, Some(self.user_id)]
+            .into_iter()
+            .flatten()
+            .collect()
     }
 }
 
@@ -1049,7 +1105,20 @@ fn may_read(actor: &Actor, path: &ScopePath, sensitivity: Sensitivity, acl: &[Uu
     role >= least_role(sensitivity) && (acl.is_empty() || acl.contains(&actor.user_id) || role >= Role::Admin)
 }
 
+/// Whether the caller may change an entry they read: their own memory, or a shared scope where
+/// they are a member or above.
+fn may_change(actor: &Actor, entry: &memory_entry::Model, what: &'static str) -> Result<(), CommonError> {
+    match entry.scope_kind {
+        MemoryScopeKind::User => Ok(()),
+        _ => actor.authorize(Permission::WriteTasks, &entry_path(entry), what),
+    }
+}
+
 fn readable(actor: &Actor, entry: &memory_entry::Model, version: &memory_version::Model) -> bool {
+    if entry.scope_kind == MemoryScopeKind::User {
+        // A person's own memory, administrators' included, is theirs alone.
+        return entry.scope_id == actor.user_id && entry.organization_id == actor.organization_id;
+    }
     let acl: Vec<Uuid> = serde_json::from_value(version.acl.clone()).unwrap_or_default();
     may_read(actor, &entry_path(entry), version.sensitivity, &acl)
 }

@@ -18,36 +18,64 @@ use sea_orm::{ColumnTrait, ConnectionTrait, DbErr, EntityTrait, QueryFilter, Set
 use tokio::sync::RwLock;
 use uuid::Uuid;
 
-use super::embedding::{DIMENSIONS, Embedder, EmbeddingError, MODEL_NAME};
+use super::embedding::{self, Embedder, EmbeddingError};
+use super::endpoint::EmbeddingEndpoint;
 
 /// The text of a version that is embedded: what it is about, then what it says.
 pub fn text_of(subject: &str, content: &str) -> String {
     format!("{subject}. {content}")
 }
 
+/// What makes the vectors: the built-in model, or an operator's embedding service.
+pub enum EmbeddingModel {
+    BuiltIn(Arc<Embedder>),
+    Endpoint(EmbeddingEndpoint),
+}
+
+impl EmbeddingModel {
+    /// Stored with every vector: vectors of another model are never compared.
+    pub fn name(&self) -> &str {
+        match self {
+            EmbeddingModel::BuiltIn(_) => embedding::MODEL_NAME,
+            EmbeddingModel::Endpoint(endpoint) => endpoint.model(),
+        }
+    }
+
+    fn dimensions(&self) -> usize {
+        match self {
+            EmbeddingModel::BuiltIn(_) => embedding::DIMENSIONS,
+            EmbeddingModel::Endpoint(endpoint) => endpoint.dimensions(),
+        }
+    }
+}
+
 /// The embedding model, once loaded, and the vectors it made.
 #[derive(Default)]
 pub struct VectorSearch {
-    embedder: OnceLock<Arc<Embedder>>,
+    model: OnceLock<EmbeddingModel>,
     organizations: RwLock<HashMap<Uuid, Organization>>,
 }
 
 /// One organization's vectors, side by side.
-#[derive(Default)]
 struct Organization {
+    dimensions: usize,
     entries: Vec<Uuid>,
     scopes: Vec<Uuid>,
-    /// `DIMENSIONS` values per entry, in the order of `entries`.
+    /// `dimensions` values per entry, in the order of `entries`.
     values: Vec<f32>,
     position: HashMap<Uuid, usize>,
 }
 
 impl Organization {
+    fn new(dimensions: usize) -> Self {
+        Self { dimensions, entries: Vec::new(), scopes: Vec::new(), values: Vec::new(), position: HashMap::new() }
+    }
+
     fn put(&mut self, entry: Uuid, scope: Uuid, vector: &[f32]) {
         match self.position.get(&entry) {
             Some(&i) => {
                 self.scopes[i] = scope;
-                self.values[i * DIMENSIONS..(i + 1) * DIMENSIONS].copy_from_slice(vector);
+                self.values[i * self.dimensions..(i + 1) * self.dimensions].copy_from_slice(vector);
             }
             None => {
                 self.position.insert(entry, self.entries.len());
@@ -64,17 +92,18 @@ impl Organization {
         self.entries.swap_remove(i);
         self.scopes.swap_remove(i);
         if i != last {
-            self.values.copy_within(last * DIMENSIONS..(last + 1) * DIMENSIONS, i * DIMENSIONS);
+            let n = self.dimensions;
+            self.values.copy_within(last * n..(last + 1) * n, i * n);
             self.position.insert(self.entries[i], i);
         }
-        self.values.truncate(last * DIMENSIONS);
+        self.values.truncate(last * self.dimensions);
     }
 
     /// The `limit` entries of `scopes` nearest to `query`, nearest first, with their cosine.
     fn nearest(&self, query: &[f32], scopes: &[Uuid], limit: usize) -> Vec<(Uuid, f32)> {
         let mut scored: Vec<(f32, usize)> = self
             .values
-            .chunks_exact(DIMENSIONS)
+            .chunks_exact(self.dimensions)
             .enumerate()
             .filter(|(i, _)| scopes.contains(&self.scopes[*i]))
             .map(|(i, vector)| (dot(query, vector), i))
@@ -104,24 +133,36 @@ fn dot(a: &[f32], b: &[f32]) -> f32 {
 impl VectorSearch {
     /// Whether an embedding model is loaded.
     pub fn is_ready(&self) -> bool {
-        self.embedder.get().is_some()
+        self.model.get().is_some()
     }
 
-    /// Takes `embedder` into use; a second one is ignored.
-    pub fn set_embedder(&self, embedder: Embedder) {
-        let _ = self.embedder.set(Arc::new(embedder));
+    /// The name of the model in use, once there is one.
+    pub fn model_name(&self) -> Option<&str> {
+        self.model.get().map(|model| model.name())
+    }
+
+    /// Takes `model` into use; a second one is ignored.
+    pub fn set_model(&self, model: EmbeddingModel) {
+        let _ = self.model.set(model);
     }
 
     /// The vectors of `texts`, or `None` while no model is loaded.
     pub async fn embed(&self, texts: Vec<String>) -> Result<Option<Vec<Vec<f32>>>, EmbeddingError> {
-        let Some(embedder) = self.embedder.get().cloned() else { return Ok(None) };
-        tokio::task::spawn_blocking(move || {
-            let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
-            embedder.embed(&texts)
-        })
-        .await
-        .map_err(|e| EmbeddingError::Failed(e.to_string()))?
-        .map(Some)
+        let Some(model) = self.model.get() else { return Ok(None) };
+        let vectors = match model {
+            EmbeddingModel::BuiltIn(embedder) => {
+                let embedder = embedder.clone();
+                // CPU work, off the async runtime's threads.
+                tokio::task::spawn_blocking(move || {
+                    let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
+                    embedder.embed(&texts)
+                })
+                .await
+                .map_err(|e| EmbeddingError::Failed(e.to_string()))??
+            }
+            EmbeddingModel::Endpoint(endpoint) => endpoint.embed(texts).await?,
+        };
+        Ok(Some(vectors))
     }
 
     /// Stores `vector` as the embedding of `version`, now its entry's current one, or removes the
@@ -134,7 +175,7 @@ impl VectorSearch {
         version: &memory_version::Model,
         vector: Option<&[f32]>,
     ) -> Result<(), DbErr> {
-        let Some(vector) = vector else {
+        let (Some(vector), Some(model)) = (vector, self.model_name()) else {
             memory_vector::Entity::delete_by_id(entry.id).exec(db).await?;
             return Ok(());
         };
@@ -143,7 +184,7 @@ impl VectorSearch {
             organization_id: Set(entry.organization_id),
             scope_id: Set(entry.scope_id),
             version_id: Set(version.id),
-            model: Set(MODEL_NAME.to_owned()),
+            model: Set(model.to_owned()),
             vector: Set(vector.iter().flat_map(|v| v.to_le_bytes()).collect()),
         };
         memory_vector::Entity::insert(row)
@@ -190,11 +231,12 @@ impl VectorSearch {
                 return Ok(organization.nearest(query, scopes, limit));
             }
         }
+        let Some(model) = self.model.get() else { return Ok(Vec::new()) };
         // Read under the write lock, so a write committed meanwhile waits and then lands in it.
         let mut organizations = self.organizations.write().await;
         let organization = match organizations.entry(organization_id) {
             Entry::Occupied(loaded) => loaded.into_mut(),
-            Entry::Vacant(slot) => slot.insert(load(db, organization_id).await?),
+            Entry::Vacant(slot) => slot.insert(load(db, organization_id, model).await?),
         };
         Ok(organization.nearest(query, scopes, limit))
     }
@@ -205,15 +247,15 @@ impl VectorSearch {
     }
 }
 
-async fn load(db: &impl ConnectionTrait, organization_id: Uuid) -> Result<Organization, DbErr> {
+async fn load(db: &impl ConnectionTrait, organization_id: Uuid, model: &EmbeddingModel) -> Result<Organization, DbErr> {
     let rows = memory_vector::Entity::find()
         .filter(memory_vector::Column::OrganizationId.eq(organization_id))
-        .filter(memory_vector::Column::Model.eq(MODEL_NAME))
+        .filter(memory_vector::Column::Model.eq(model.name()))
         .all(db)
         .await?;
-    let mut organization = Organization::default();
+    let mut organization = Organization::new(model.dimensions());
     for row in rows {
-        if row.vector.len() != DIMENSIONS * 4 {
+        if row.vector.len() != organization.dimensions * 4 {
             continue;
         }
         let vector: Vec<f32> =
@@ -227,6 +269,8 @@ async fn load(db: &impl ConnectionTrait, organization_id: Uuid) -> Result<Organi
 mod tests {
     use super::*;
 
+    const DIMENSIONS: usize = 8;
+
     fn unit(at: usize) -> Vec<f32> {
         let mut v = vec![0.0; DIMENSIONS];
         v[at] = 1.0;
@@ -237,7 +281,7 @@ mod tests {
     fn the_nearest_of_the_scopes_read_come_first_and_a_removed_entry_is_gone() {
         let (a, b, c) = (Uuid::now_v7(), Uuid::now_v7(), Uuid::now_v7());
         let (mine, other) = (Uuid::now_v7(), Uuid::now_v7());
-        let mut org = Organization::default();
+        let mut org = Organization::new(DIMENSIONS);
         let mut query = unit(0);
         query[1] = 0.5;
         org.put(a, mine, &unit(1));
