@@ -2,9 +2,10 @@
 // phone (390×844) widths, in headless Chromium against a real `acc` and `acc-connector`: a new
 // server's first page, sign-in,
 // Home (while the server is being set up, and with an approval waiting), Workspaces, a board, a
-// task, a run waiting for approval, Approvals, Agents with an enrollment's steps, Settings, People,
-// Sessions and an unknown address; and the open phone menu, the command palette and the shortcut
-// list. On the phone, each page also fits its width.
+// task, a run waiting for approval, Approvals, Agents with an enrollment's steps, Memory and an
+// entry with an open conflict, Settings, People, Sessions and an unknown address; and the open
+// phone menu, the command palette and the shortcut list. On the phone, each page also fits its
+// width.
 import { test } from "node:test";
 import {
   CAREFUL,
@@ -25,6 +26,24 @@ const suite = serverForTests(CAREFUL);
 /** The run waiting for approval that the run page and the inbox show, started once. */
 let waiting = null;
 const runWaitingForApproval = async () => (waiting ??= await suite.runUntil(suite.ids.careful, "WAITING_APPROVAL"));
+
+/**
+ * A memory entry of the organization, where the Memory page stands first, with a contradicting
+ * write waiting in an open conflict; written once.
+ */
+let contradicted = null;
+const entryInConflict = async () => {
+  if (contradicted) return contradicted;
+  const { viewer } = await suite.api("{ viewer { organization { id } } }");
+  const write = (content) =>
+    suite.api("mutation($s: ID!, $c: String!) { writeMemory(input: { scopeId: $s, kind: FACT, subject: \"Deploy target\", content: $c }) { entry { id } } }", {
+      s: viewer.organization.id,
+      c: content,
+    });
+  await write("The site deploys to the eu-west-1 cluster.");
+  contradicted = (await write("The site deploys to the us-east-2 cluster.")).writeMemory.entry.id;
+  return contradicted;
+};
 
 test("a new server's first page, sign-in, and Home while the server is being set up", { timeout: 60_000 }, async () => {
   const fresh = await startServer();
@@ -53,6 +72,7 @@ test("a new server's first page, sign-in, and Home while the server is being set
 for (const width of Object.keys(WIDTHS)) {
   test(`${width}: every page`, { timeout: 180_000 }, async () => {
     const run = await runWaitingForApproval();
+    const entry = await entryInConflict();
     const page = await suite.signedIn(width);
     for (const [path, ready] of [
       ["/", () => page.locator(`[data-testid="home-approvals"][data-count="1"]`).waitFor(WAIT)],
@@ -62,6 +82,8 @@ for (const width of Object.keys(WIDTHS)) {
       [`/runs/${run}`, () => page.getByTestId("run-approvals").getByRole("button", { name: "Approve" }).waitFor(WAIT)],
       ["/approvals", () => page.locator(".approval").first().waitFor(WAIT)],
       ["/agents", () => page.locator('[data-agent="careful"]').getByText("Online").waitFor(WAIT)],
+      ["/memory", () => page.locator(".memory-hit").first().waitFor(WAIT)],
+      [`/memory/${entry}`, () => page.getByRole("button", { name: "Accept proposed" }).waitFor(WAIT)],
       ["/settings", () => page.getByRole("heading", { name: "What the control plane does here" }).waitFor(WAIT)],
       ["/people", () => page.getByRole("cell", { name: OWNER.email }).waitFor(WAIT)],
       ["/sessions", () => page.getByText("this device").waitFor(WAIT)],

@@ -45,9 +45,10 @@ const LOGIN_LIMITS = {
 
 /**
  * Starts `acc serve` on a fresh data dir (or again on `dir`) and waits for the address it prints.
- * It serves the bundle in `dist`, or with `builtIn` the copy built into `acc` (api/build.rs).
+ * It serves the bundle in `dist`, or with `builtIn` the copy built into `acc` (api/build.rs);
+ * `env` adds to its environment.
  */
-export async function startServer(dir = mkdtempSync(join(tmpdir(), "acc-web-e2e-")), { builtIn = false } = {}) {
+export async function startServer(dir = mkdtempSync(join(tmpdir(), "acc-web-e2e-")), { builtIn = false, env = {} } = {}) {
   const codeFile = join(dir, "bootstrap-code");
   writeFileSync(codeFile, BOOTSTRAP_CODE);
   const log = join(dir, "acc.log");
@@ -55,7 +56,8 @@ export async function startServer(dir = mkdtempSync(join(tmpdir(), "acc-web-e2e-
   const child = track(
     spawn(accBin, ["serve", "--data-dir", join(dir, "data"), "--listen", "127.0.0.1:0", ...web, "--bootstrap-code-file", codeFile], {
       stdio: ["ignore", "pipe", "pipe"],
-      env: { ...process.env, RUST_LOG: "info,sqlx=warn", ...LOGIN_LIMITS },
+      // The embedding model only where a test gives it: no server downloads it in the background.
+      env: { ...process.env, RUST_LOG: "info,sqlx=warn", ...LOGIN_LIMITS, ACC_MEMORY__FETCH_EMBEDDING_MODEL: "false", ...env },
     }),
   );
   child.stderr.on("data", (chunk) => writeFileSync(log, chunk, { flag: "a" }));
@@ -136,6 +138,20 @@ export async function startProxy(target) {
       server.close();
     },
   };
+}
+
+/**
+ * The directory of memory's embedding model, fetched once per machine by `acc models fetch` (the
+ * download checked against the digest built into `acc`) into the build's `acc-models`, where the
+ * Rust tests keep it too. A server given it (`ACC_MEMORY__EMBEDDING_MODEL_DIR`) searches by meaning.
+ */
+export async function embeddingModelDir() {
+  const models = join(targetDir, "acc-models");
+  const dir = join(models, "all-MiniLM-L6-v2");
+  await promisify(execFile)(accBin, ["models", "fetch", "--data-dir", models], {
+    env: { ...process.env, ACC_MEMORY__EMBEDDING_MODEL_DIR: dir },
+  });
+  return dir;
 }
 
 /** The environment a command shown to the person runs in: theirs, with `acc-connector` on PATH. */
@@ -407,6 +423,19 @@ export async function signInAsOwner(page) {
 }
 
 /**
+ * Sets up a fresh server through the API: the organization Acme and its owner. Returns a GraphQL
+ * request function (gql) that asks as the owner.
+ */
+export async function bootstrapThroughApi(server) {
+  const { redeemBootstrap } = await gql(
+    server.url,
+    "mutation($c: String!, $e: String!, $p: String!) { redeemBootstrap(code: $c, organizationName: \"Acme\", email: $e, password: $p, displayName: \"Olive Owner\") { accessToken } }",
+    { c: BOOTSTRAP_CODE, e: OWNER.email, p: OWNER.password },
+  );
+  return (query, variables) => gql(server.url, query, variables, redeemBootstrap.accessToken);
+}
+
+/**
  * A server set up through the API, for tests of what the pages show: its owner, workspace
  * Platform, project Website, task "Deploy the site", and the connector e2e-host running `agents`
  * (`[[agents]]` tables), each of them online. `ids` has the agents' ids by name; `api` asks as
@@ -414,12 +443,7 @@ export async function signInAsOwner(page) {
  */
 export async function setUpServer(agents) {
   const server = await startServer();
-  const { redeemBootstrap } = await gql(
-    server.url,
-    "mutation($c: String!, $e: String!, $p: String!) { redeemBootstrap(code: $c, organizationName: \"Acme\", email: $e, password: $p, displayName: \"Olive Owner\") { accessToken } }",
-    { c: BOOTSTRAP_CODE, e: OWNER.email, p: OWNER.password },
-  );
-  const api = (query, variables) => gql(server.url, query, variables, redeemBootstrap.accessToken);
+  const api = await bootstrapThroughApi(server);
   const { createWorkspace } = await api('mutation { createWorkspace(name: "Platform") { id } }');
   const { createProject } = await api('mutation($w: ID!) { createProject(workspaceId: $w, name: "Website") { id } }', {
     w: createWorkspace.id,

@@ -1,9 +1,9 @@
 // The app from a keyboard, in headless Chromium against a real `acc` and `acc-connector`:
-// shortcuts go to pages, search and create, and `?` lists them; keys typed into a field stay
-// there; the command palette (Ctrl K, or its button in the menu on a phone) jumps to a page, a
-// project, a task or a run; and after an action the focus stays where the person was — on the
-// next approval once one is decided, on a card moved to another column, on what the run offers
-// once it is cancelled.
+// shortcuts go to pages, search and create (on a board, Workspaces and Memory), and `?` lists
+// them; keys typed into a field stay there; the command palette (Ctrl K, or its button in the
+// menu on a phone) jumps to a page, a project, a task or a run; and after an action the focus
+// stays where the person was — on the next approval once one is decided, on a card moved to
+// another column, on what the run offers once it is cancelled, in the Memory search once it ran.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import {
@@ -73,6 +73,20 @@ test("desktop: shortcuts go to pages, search and create; ? lists them; keys in a
   await page.keyboard.type("deploy");
   await page.getByTestId("board-filtered").waitFor(WAIT);
   await page.keyboard.press("Escape");
+  await page.locator("body").click({ position: { x: 5, y: 300 } });
+
+  // On Memory, / searches it, and the focus stays in the field once it has; n starts an entry.
+  await page.keyboard.type("gm");
+  await page.getByRole("heading", { name: "Memory", exact: true }).waitFor(WAIT);
+  await page.keyboard.press("/");
+  await focusIs(page, (f) => f.label === "Search memory", "/ on Memory");
+  await page.keyboard.type("deploy");
+  await page.keyboard.press("Enter");
+  await page.getByRole("heading", { name: "Found for “deploy”" }).waitFor(WAIT);
+  await focusIs(page, (f) => f.label === "Search memory", "after searching memory");
+  await page.locator("body").click({ position: { x: 5, y: 300 } });
+  await page.keyboard.press("n");
+  await focusIs(page, (f) => f.label === "What it is about", "n on Memory");
   await page.locator("body").click({ position: { x: 5, y: 300 } });
   await page.keyboard.type("gh");
   await page.getByRole("heading", { name: "Home" }).waitFor(WAIT);

@@ -32,6 +32,8 @@ import { Agents } from "./pages/Agents";
 import { Settings } from "./pages/Settings";
 import { Sessions } from "./pages/Sessions";
 import { People } from "./pages/People";
+import { Memory } from "./pages/Memory";
+import { MemoryEntryDetail } from "./pages/MemoryEntryDetail";
 import { ViewerQuery } from "./api/viewer";
 
 const LogoutMutation = graphql(`
@@ -210,8 +212,10 @@ function Route({ path }: { path: string }) {
   if ((params = match("/projects/:id", path))) return <Board key={params.id} projectId={params.id} />;
   if ((params = match("/tasks/:id", path))) return <TaskDetail key={params.id} taskId={params.id} />;
   if ((params = match("/runs/:id", path))) return <RunView key={params.id} runId={params.id} />;
+  if ((params = match("/memory/:id", path))) return <MemoryEntryDetail key={params.id} entryId={params.id} />;
   if (match("/approvals", path)) return <Approvals />;
   if (match("/agents", path)) return <Agents />;
+  if (match("/memory", path)) return <Memory />;
   if (match("/settings", path)) return <Settings />;
   if (match("/people", path)) return <People />;
   if (match("/sessions", path)) return <Sessions />;

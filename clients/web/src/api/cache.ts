@@ -70,6 +70,16 @@ const refetchConnectors = (_result: unknown, _args: unknown, cache: Cache) => {
 };
 
 /**
+ * A memory entry changed: searches may now find it elsewhere or not at all, and its cached
+ * history and conflicts may lack a version or a conflict.
+ */
+function memoryChanged(cache: Cache, entryId: string | undefined) {
+  invalidateField(cache, QUERY_ROOT, "memory");
+  if (!entryId) return;
+  for (const field of ["versions", "conflicts"]) invalidateField(cache, { __typename: "MemoryEntry", id: entryId }, field);
+}
+
+/**
  * When each run last changed, as heard live. A list asked again because a run changed can answer
  * after the run's next update arrived, with the state before it; and the same list asked again
  * meanwhile is not sent twice. `askAgainWhenBehind` notices such an answer and asks once more.
@@ -139,6 +149,11 @@ function updates(heard: HeardRuns): UpdatesConfig {
     setSettings: refetchRoot("effectiveSettings"),
     addAcceptanceCriterion: (_r, args, cache) =>
       invalidateField(cache, { __typename: "Task", id: args.taskId as string }, "acceptanceCriteria"),
+    writeMemory: (result, _args, cache) => memoryChanged(cache, (result.writeMemory as { entry?: { id: string } } | null)?.entry?.id),
+    verifyMemory: refetchRoot("memory"),
+    retractMemory: refetchRoot("memory"),
+    resolveMemoryConflict: (result, _args, cache) =>
+      memoryChanged(cache, (result.resolveMemoryConflict as { entryId?: string } | null)?.entryId),
   },
   [schema.__schema.subscriptionType!.name]: {
     taskEvents: (result, _args, cache) => {
@@ -160,6 +175,7 @@ function updates(heard: HeardRuns): UpdatesConfig {
       invalidateField(cache, QUERY_ROOT, "runs");
     },
     connectorStatus: refetchConnectors,
+    memoryUpdated: (result, _args, cache) => memoryChanged(cache, (result.memoryUpdated as { id?: string } | null)?.id),
   },
   };
 }

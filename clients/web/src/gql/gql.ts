@@ -40,6 +40,17 @@ type Documents = {
     "\n  query AllConnectors {\n    connectors {\n      ...ConnectorFields\n      workspaceId\n    }\n  }\n": typeof types.AllConnectorsDocument,
     "\n  fragment HomeRun on TaskRun {\n    ...RunSummary\n    task {\n      id\n      title\n      project {\n        id\n        name\n      }\n    }\n  }\n": typeof types.HomeRunFragmentDoc,
     "\n  query HomeRuns($live: [RunStatus!]!, $failed: [RunStatus!]!, $recent: Int!) {\n    inProgress: runs(filter: { status: $live }, last: 100) {\n      edges {\n        node {\n          ...HomeRun\n        }\n      }\n    }\n    failures: runs(filter: { status: $failed, latestOfTask: true }, last: $recent) {\n      edges {\n        node {\n          ...HomeRun\n        }\n      }\n    }\n  }\n": typeof types.HomeRunsDocument,
+    "\n  fragment MemoryEntryItem on MemoryEntry {\n    id\n    scopeKind\n    scopeId\n    kind\n    subject\n    revision\n    updatedAt\n    current {\n      id\n      number\n      content\n      verification\n    }\n  }\n": typeof types.MemoryEntryItemFragmentDoc,
+    "\n  query MemorySearch($scopeId: ID!, $query: String, $kinds: [MemoryKind!], $verification: [MemoryVerification!]) {\n    memoryRetrievalMode\n    memory(scopeId: $scopeId, query: $query, kinds: $kinds, verification: $verification) {\n      foundBy\n      entry {\n        ...MemoryEntryItem\n      }\n    }\n  }\n": typeof types.MemorySearchDocument,
+    "\n  subscription MemoryUpdated($scopeId: ID!) {\n    memoryUpdated(scopeId: $scopeId) {\n      ...MemoryEntryItem\n    }\n  }\n": typeof types.MemoryUpdatedDocument,
+    "\n  mutation WriteMemory($input: WriteMemoryInput!) {\n    writeMemory(input: $input) {\n      entry {\n        ...MemoryEntryItem\n      }\n      version {\n        id\n        number\n      }\n      conflict {\n        id\n      }\n    }\n  }\n": typeof types.WriteMemoryDocument,
+    "\n  fragment MemoryVersionItem on MemoryVersion {\n    id\n    number\n    content\n    verification\n    sensitivity\n    createdById\n    createdAt\n    becameCurrentAt\n    verifiedById\n    verifiedAt\n  }\n": typeof types.MemoryVersionItemFragmentDoc,
+    "\n  fragment MemoryConflictItem on MemoryConflict {\n    id\n    entryId\n    currentVersionId\n    proposedVersionId\n    status\n    resolution\n    resolvedById\n    resolvedAt\n    revision\n    createdAt\n  }\n": typeof types.MemoryConflictItemFragmentDoc,
+    "\n  query MemoryEntryDetail($id: ID!) {\n    memoryEntry(id: $id) {\n      ...MemoryEntryItem\n      current {\n        ...MemoryVersionItem\n      }\n      versions {\n        ...MemoryVersionItem\n      }\n      conflicts {\n        ...MemoryConflictItem\n      }\n    }\n  }\n": typeof types.MemoryEntryDetailDocument,
+    "\n  query PeopleNames {\n    users(first: 100) {\n      nodes {\n        id\n        displayName\n        email\n      }\n    }\n  }\n": typeof types.PeopleNamesDocument,
+    "\n  mutation VerifyMemory($entryId: ID!, $expectedRevision: Int!, $verdict: MemoryVerdict!) {\n    verifyMemory(entryId: $entryId, expectedRevision: $expectedRevision, verdict: $verdict) {\n      ...MemoryEntryItem\n      current {\n        ...MemoryVersionItem\n      }\n    }\n  }\n": typeof types.VerifyMemoryDocument,
+    "\n  mutation RetractMemory($entryId: ID!, $expectedRevision: Int!) {\n    retractMemory(entryId: $entryId, expectedRevision: $expectedRevision) {\n      ...MemoryEntryItem\n      current {\n        ...MemoryVersionItem\n      }\n    }\n  }\n": typeof types.RetractMemoryDocument,
+    "\n  mutation ResolveMemoryConflict($conflictId: ID!, $expectedRevision: Int!, $resolution: MemoryConflictResolution!) {\n    resolveMemoryConflict(conflictId: $conflictId, expectedRevision: $expectedRevision, resolution: $resolution) {\n      ...MemoryConflictItem\n    }\n  }\n": typeof types.ResolveMemoryConflictDocument,
     "\n  query People {\n    viewer {\n      id\n    }\n    users(first: 100) {\n      nodes {\n        id\n        email\n        displayName\n        disabled\n        roleBindings {\n          role\n        }\n      }\n      pageInfo {\n        hasNextPage\n      }\n    }\n  }\n": typeof types.PeopleDocument,
     "\n  mutation SetUserDisabled($id: ID!, $disabled: Boolean!) {\n    setUserDisabled(id: $id, disabled: $disabled) {\n      id\n      disabled\n    }\n  }\n": typeof types.SetUserDisabledDocument,
     "\n  query Run($id: ID!) {\n    node(id: $id) {\n      __typename\n      ... on TaskRun {\n        ...RunDetail\n      }\n    }\n  }\n": typeof types.RunDocument,
@@ -100,6 +111,17 @@ const documents: Documents = {
     "\n  query AllConnectors {\n    connectors {\n      ...ConnectorFields\n      workspaceId\n    }\n  }\n": types.AllConnectorsDocument,
     "\n  fragment HomeRun on TaskRun {\n    ...RunSummary\n    task {\n      id\n      title\n      project {\n        id\n        name\n      }\n    }\n  }\n": types.HomeRunFragmentDoc,
     "\n  query HomeRuns($live: [RunStatus!]!, $failed: [RunStatus!]!, $recent: Int!) {\n    inProgress: runs(filter: { status: $live }, last: 100) {\n      edges {\n        node {\n          ...HomeRun\n        }\n      }\n    }\n    failures: runs(filter: { status: $failed, latestOfTask: true }, last: $recent) {\n      edges {\n        node {\n          ...HomeRun\n        }\n      }\n    }\n  }\n": types.HomeRunsDocument,
+    "\n  fragment MemoryEntryItem on MemoryEntry {\n    id\n    scopeKind\n    scopeId\n    kind\n    subject\n    revision\n    updatedAt\n    current {\n      id\n      number\n      content\n      verification\n    }\n  }\n": types.MemoryEntryItemFragmentDoc,
+    "\n  query MemorySearch($scopeId: ID!, $query: String, $kinds: [MemoryKind!], $verification: [MemoryVerification!]) {\n    memoryRetrievalMode\n    memory(scopeId: $scopeId, query: $query, kinds: $kinds, verification: $verification) {\n      foundBy\n      entry {\n        ...MemoryEntryItem\n      }\n    }\n  }\n": types.MemorySearchDocument,
+    "\n  subscription MemoryUpdated($scopeId: ID!) {\n    memoryUpdated(scopeId: $scopeId) {\n      ...MemoryEntryItem\n    }\n  }\n": types.MemoryUpdatedDocument,
+    "\n  mutation WriteMemory($input: WriteMemoryInput!) {\n    writeMemory(input: $input) {\n      entry {\n        ...MemoryEntryItem\n      }\n      version {\n        id\n        number\n      }\n      conflict {\n        id\n      }\n    }\n  }\n": types.WriteMemoryDocument,
+    "\n  fragment MemoryVersionItem on MemoryVersion {\n    id\n    number\n    content\n    verification\n    sensitivity\n    createdById\n    createdAt\n    becameCurrentAt\n    verifiedById\n    verifiedAt\n  }\n": types.MemoryVersionItemFragmentDoc,
+    "\n  fragment MemoryConflictItem on MemoryConflict {\n    id\n    entryId\n    currentVersionId\n    proposedVersionId\n    status\n    resolution\n    resolvedById\n    resolvedAt\n    revision\n    createdAt\n  }\n": types.MemoryConflictItemFragmentDoc,
+    "\n  query MemoryEntryDetail($id: ID!) {\n    memoryEntry(id: $id) {\n      ...MemoryEntryItem\n      current {\n        ...MemoryVersionItem\n      }\n      versions {\n        ...MemoryVersionItem\n      }\n      conflicts {\n        ...MemoryConflictItem\n      }\n    }\n  }\n": types.MemoryEntryDetailDocument,
+    "\n  query PeopleNames {\n    users(first: 100) {\n      nodes {\n        id\n        displayName\n        email\n      }\n    }\n  }\n": types.PeopleNamesDocument,
+    "\n  mutation VerifyMemory($entryId: ID!, $expectedRevision: Int!, $verdict: MemoryVerdict!) {\n    verifyMemory(entryId: $entryId, expectedRevision: $expectedRevision, verdict: $verdict) {\n      ...MemoryEntryItem\n      current {\n        ...MemoryVersionItem\n      }\n    }\n  }\n": types.VerifyMemoryDocument,
+    "\n  mutation RetractMemory($entryId: ID!, $expectedRevision: Int!) {\n    retractMemory(entryId: $entryId, expectedRevision: $expectedRevision) {\n      ...MemoryEntryItem\n      current {\n        ...MemoryVersionItem\n      }\n    }\n  }\n": types.RetractMemoryDocument,
+    "\n  mutation ResolveMemoryConflict($conflictId: ID!, $expectedRevision: Int!, $resolution: MemoryConflictResolution!) {\n    resolveMemoryConflict(conflictId: $conflictId, expectedRevision: $expectedRevision, resolution: $resolution) {\n      ...MemoryConflictItem\n    }\n  }\n": types.ResolveMemoryConflictDocument,
     "\n  query People {\n    viewer {\n      id\n    }\n    users(first: 100) {\n      nodes {\n        id\n        email\n        displayName\n        disabled\n        roleBindings {\n          role\n        }\n      }\n      pageInfo {\n        hasNextPage\n      }\n    }\n  }\n": types.PeopleDocument,
     "\n  mutation SetUserDisabled($id: ID!, $disabled: Boolean!) {\n    setUserDisabled(id: $id, disabled: $disabled) {\n      id\n      disabled\n    }\n  }\n": types.SetUserDisabledDocument,
     "\n  query Run($id: ID!) {\n    node(id: $id) {\n      __typename\n      ... on TaskRun {\n        ...RunDetail\n      }\n    }\n  }\n": types.RunDocument,
@@ -252,6 +274,50 @@ export function graphql(source: "\n  fragment HomeRun on TaskRun {\n    ...RunSu
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  query HomeRuns($live: [RunStatus!]!, $failed: [RunStatus!]!, $recent: Int!) {\n    inProgress: runs(filter: { status: $live }, last: 100) {\n      edges {\n        node {\n          ...HomeRun\n        }\n      }\n    }\n    failures: runs(filter: { status: $failed, latestOfTask: true }, last: $recent) {\n      edges {\n        node {\n          ...HomeRun\n        }\n      }\n    }\n  }\n"): (typeof documents)["\n  query HomeRuns($live: [RunStatus!]!, $failed: [RunStatus!]!, $recent: Int!) {\n    inProgress: runs(filter: { status: $live }, last: 100) {\n      edges {\n        node {\n          ...HomeRun\n        }\n      }\n    }\n    failures: runs(filter: { status: $failed, latestOfTask: true }, last: $recent) {\n      edges {\n        node {\n          ...HomeRun\n        }\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  fragment MemoryEntryItem on MemoryEntry {\n    id\n    scopeKind\n    scopeId\n    kind\n    subject\n    revision\n    updatedAt\n    current {\n      id\n      number\n      content\n      verification\n    }\n  }\n"): (typeof documents)["\n  fragment MemoryEntryItem on MemoryEntry {\n    id\n    scopeKind\n    scopeId\n    kind\n    subject\n    revision\n    updatedAt\n    current {\n      id\n      number\n      content\n      verification\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query MemorySearch($scopeId: ID!, $query: String, $kinds: [MemoryKind!], $verification: [MemoryVerification!]) {\n    memoryRetrievalMode\n    memory(scopeId: $scopeId, query: $query, kinds: $kinds, verification: $verification) {\n      foundBy\n      entry {\n        ...MemoryEntryItem\n      }\n    }\n  }\n"): (typeof documents)["\n  query MemorySearch($scopeId: ID!, $query: String, $kinds: [MemoryKind!], $verification: [MemoryVerification!]) {\n    memoryRetrievalMode\n    memory(scopeId: $scopeId, query: $query, kinds: $kinds, verification: $verification) {\n      foundBy\n      entry {\n        ...MemoryEntryItem\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  subscription MemoryUpdated($scopeId: ID!) {\n    memoryUpdated(scopeId: $scopeId) {\n      ...MemoryEntryItem\n    }\n  }\n"): (typeof documents)["\n  subscription MemoryUpdated($scopeId: ID!) {\n    memoryUpdated(scopeId: $scopeId) {\n      ...MemoryEntryItem\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation WriteMemory($input: WriteMemoryInput!) {\n    writeMemory(input: $input) {\n      entry {\n        ...MemoryEntryItem\n      }\n      version {\n        id\n        number\n      }\n      conflict {\n        id\n      }\n    }\n  }\n"): (typeof documents)["\n  mutation WriteMemory($input: WriteMemoryInput!) {\n    writeMemory(input: $input) {\n      entry {\n        ...MemoryEntryItem\n      }\n      version {\n        id\n        number\n      }\n      conflict {\n        id\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  fragment MemoryVersionItem on MemoryVersion {\n    id\n    number\n    content\n    verification\n    sensitivity\n    createdById\n    createdAt\n    becameCurrentAt\n    verifiedById\n    verifiedAt\n  }\n"): (typeof documents)["\n  fragment MemoryVersionItem on MemoryVersion {\n    id\n    number\n    content\n    verification\n    sensitivity\n    createdById\n    createdAt\n    becameCurrentAt\n    verifiedById\n    verifiedAt\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  fragment MemoryConflictItem on MemoryConflict {\n    id\n    entryId\n    currentVersionId\n    proposedVersionId\n    status\n    resolution\n    resolvedById\n    resolvedAt\n    revision\n    createdAt\n  }\n"): (typeof documents)["\n  fragment MemoryConflictItem on MemoryConflict {\n    id\n    entryId\n    currentVersionId\n    proposedVersionId\n    status\n    resolution\n    resolvedById\n    resolvedAt\n    revision\n    createdAt\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query MemoryEntryDetail($id: ID!) {\n    memoryEntry(id: $id) {\n      ...MemoryEntryItem\n      current {\n        ...MemoryVersionItem\n      }\n      versions {\n        ...MemoryVersionItem\n      }\n      conflicts {\n        ...MemoryConflictItem\n      }\n    }\n  }\n"): (typeof documents)["\n  query MemoryEntryDetail($id: ID!) {\n    memoryEntry(id: $id) {\n      ...MemoryEntryItem\n      current {\n        ...MemoryVersionItem\n      }\n      versions {\n        ...MemoryVersionItem\n      }\n      conflicts {\n        ...MemoryConflictItem\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query PeopleNames {\n    users(first: 100) {\n      nodes {\n        id\n        displayName\n        email\n      }\n    }\n  }\n"): (typeof documents)["\n  query PeopleNames {\n    users(first: 100) {\n      nodes {\n        id\n        displayName\n        email\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation VerifyMemory($entryId: ID!, $expectedRevision: Int!, $verdict: MemoryVerdict!) {\n    verifyMemory(entryId: $entryId, expectedRevision: $expectedRevision, verdict: $verdict) {\n      ...MemoryEntryItem\n      current {\n        ...MemoryVersionItem\n      }\n    }\n  }\n"): (typeof documents)["\n  mutation VerifyMemory($entryId: ID!, $expectedRevision: Int!, $verdict: MemoryVerdict!) {\n    verifyMemory(entryId: $entryId, expectedRevision: $expectedRevision, verdict: $verdict) {\n      ...MemoryEntryItem\n      current {\n        ...MemoryVersionItem\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation RetractMemory($entryId: ID!, $expectedRevision: Int!) {\n    retractMemory(entryId: $entryId, expectedRevision: $expectedRevision) {\n      ...MemoryEntryItem\n      current {\n        ...MemoryVersionItem\n      }\n    }\n  }\n"): (typeof documents)["\n  mutation RetractMemory($entryId: ID!, $expectedRevision: Int!) {\n    retractMemory(entryId: $entryId, expectedRevision: $expectedRevision) {\n      ...MemoryEntryItem\n      current {\n        ...MemoryVersionItem\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation ResolveMemoryConflict($conflictId: ID!, $expectedRevision: Int!, $resolution: MemoryConflictResolution!) {\n    resolveMemoryConflict(conflictId: $conflictId, expectedRevision: $expectedRevision, resolution: $resolution) {\n      ...MemoryConflictItem\n    }\n  }\n"): (typeof documents)["\n  mutation ResolveMemoryConflict($conflictId: ID!, $expectedRevision: Int!, $resolution: MemoryConflictResolution!) {\n    resolveMemoryConflict(conflictId: $conflictId, expectedRevision: $expectedRevision, resolution: $resolution) {\n      ...MemoryConflictItem\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

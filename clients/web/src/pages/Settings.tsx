@@ -8,6 +8,7 @@ import { Action, Badge, ErrorBox, Loading, Table, usePageTitle } from "../ui/com
 import { WorkspacesQuery } from "./Workspaces";
 import { ViewerQuery } from "../api/viewer";
 import { knownRows, patchFor, type Entry } from "./settingsForm";
+import { scopeChoices } from "./scopes";
 
 const EffectiveSettingsQuery = graphql(`
   query EffectiveSettings($scopeId: ID!) {
@@ -51,21 +52,11 @@ const SetSettingsMutation = graphql(`
   }
 `);
 
-interface Scope {
-  id: string;
-  label: string;
-}
-
 export function Settings() {
   usePageTitle("Settings");
   const [{ data: viewer }] = useQuery({ query: ViewerQuery });
   const [{ data, error }] = useQuery({ query: WorkspacesQuery });
-  const scopes: Scope[] = [];
-  if (viewer) scopes.push({ id: viewer.viewer.organization.id, label: `Organization: ${viewer.viewer.organization.name}` });
-  for (const w of data?.workspaces.nodes ?? []) {
-    scopes.push({ id: w.id, label: `Workspace: ${w.name}` });
-    for (const p of w.projects.nodes) scopes.push({ id: p.id, label: `Project: ${w.name} / ${p.name}` });
-  }
+  const scopes = scopeChoices(viewer?.viewer.organization, data?.workspaces.nodes ?? []);
   const [chosen, setChosen] = useState("");
   const scope = scopes.find((s) => s.id === chosen) ?? scopes[0];
   return (

@@ -187,6 +187,11 @@ const OUTCOMES: Record<string, Outcome> = {
   IN_PROGRESS: "running",
   IN_REVIEW: "waiting",
   DONE: "success",
+  // Memory: a version's verification, a conflict
+  VERIFIED: "success",
+  DISPUTED: "failure",
+  RETRACTED: "cancelled",
+  OPEN: "waiting",
   // Connectors, agents, sessions and people
   ONLINE: "success",
   OFFLINE: "waiting",

@@ -15,6 +15,7 @@ export const PAGES: Page[] = [
   { href: "/workspaces", label: "Workspaces", key: "w" },
   { href: "/approvals", label: "Approvals", key: "a" },
   { href: "/agents", label: "Agents", key: "c" },
+  { href: "/memory", label: "Memory", key: "m" },
   { href: "/settings", label: "Settings", key: "s" },
   { href: "/people", label: "People", key: "p" },
   { href: "/sessions", label: "Sessions", key: "i" },
@@ -29,8 +30,8 @@ export type Command =
 /** Every shortcut, as the `?` list shows them. */
 export const SHORTCUTS: { keys: string[]; what: string }[] = [
   ...PAGES.map((p) => ({ keys: ["g", p.key], what: `Go to ${p.label}` })),
-  { keys: ["/"], what: "Search this page (the board's tasks, a run's log)" },
-  { keys: ["n"], what: "New: a task on a board, a workspace on Workspaces" },
+  { keys: ["/"], what: "Search this page (the board's tasks, a run's log, memory)" },
+  { keys: ["n"], what: "New: a task on a board, a workspace on Workspaces, an entry in Memory" },
   { keys: ["Ctrl", "K"], what: "Jump to a page, project, task or run (⌘ K on a Mac)" },
   { keys: ["?"], what: "This list" },
 ];

@@ -1,0 +1,298 @@
+// Memory: what people know about their work, searched from where a person stands (a scope and the
+// scopes above it), best first or the most recently changed, live; and written to a scope, where
+// a write about a subject that already has a current version opens a conflict instead of
+// replacing it. The search is kept in the page's address, so going back to it finds it again.
+import { useId, useState, type FormEvent } from "react";
+import { useMutation, useQuery, useSubscription, type CombinedError } from "urql";
+import { graphql } from "../gql";
+import type { MemoryKind, MemorySensitivity } from "../gql/graphql";
+import { Action, Badge, ErrorBox, Loading, Status, humanize, usePageTitle } from "../ui/components";
+import { Link, navigate, useSearch } from "../ui/router";
+import { ViewerQuery } from "../api/viewer";
+import { WorkspacesQuery } from "./Workspaces";
+import { scopeChoices, type Scope } from "./scopes";
+import { KINDS, VERIFICATIONS, foundBy, readSearch, searchAddress, searchMode, searchVariables, writeOutcome, type MemorySearch } from "./memoryView";
+
+export const MemoryEntryItemFragment = graphql(`
+  fragment MemoryEntryItem on MemoryEntry {
+    id
+    scopeKind
+    scopeId
+    kind
+    subject
+    revision
+    updatedAt
+    current {
+      id
+      number
+      content
+      verification
+    }
+  }
+`);
+
+const MemorySearchQuery = graphql(`
+  query MemorySearch($scopeId: ID!, $query: String, $kinds: [MemoryKind!], $verification: [MemoryVerification!]) {
+    memoryRetrievalMode
+    memory(scopeId: $scopeId, query: $query, kinds: $kinds, verification: $verification) {
+      foundBy
+      entry {
+        ...MemoryEntryItem
+      }
+    }
+  }
+`);
+
+const MemoryUpdatedSubscription = graphql(`
+  subscription MemoryUpdated($scopeId: ID!) {
+    memoryUpdated(scopeId: $scopeId) {
+      ...MemoryEntryItem
+    }
+  }
+`);
+
+const WriteMemoryMutation = graphql(`
+  mutation WriteMemory($input: WriteMemoryInput!) {
+    writeMemory(input: $input) {
+      entry {
+        ...MemoryEntryItem
+      }
+      version {
+        id
+        number
+      }
+      conflict {
+        id
+      }
+    }
+  }
+`);
+
+/** Who reads what is written with each sensitivity. */
+const READERS: Record<MemorySensitivity, string> = {
+  INTERNAL: "anyone who can read the scope",
+  CONFIDENTIAL: "members of the scope and above",
+  RESTRICTED: "administrators of the scope and above",
+};
+
+/** The scopes the person may stand in: their organization, workspaces and projects. */
+export function useScopes(): { scopes: Scope[]; error: CombinedError | undefined } {
+  const [{ data: viewer }] = useQuery({ query: ViewerQuery });
+  const [{ data, error }] = useQuery({ query: WorkspacesQuery });
+  return { scopes: scopeChoices(viewer?.viewer.organization, data?.workspaces.nodes ?? []), error };
+}
+
+const entryHref = (id: string) => `/memory/${id}`;
+
+export function Memory() {
+  usePageTitle("Memory");
+  const { scopes, error } = useScopes();
+  const search = readSearch(useSearch());
+  const scope = scopes.find((s) => s.id === search.scopeId) ?? scopes[0];
+  const show = (next: MemorySearch) => navigate(searchAddress({ ...next, scopeId: scope?.id ?? null }));
+  return (
+    <section className="stack">
+      <h1>Memory</h1>
+      <ErrorBox error={error} />
+      <label>
+        Search from{" "}
+        <select
+          value={scope?.id ?? ""}
+          onChange={(e) => navigate(searchAddress({ ...search, scopeId: e.target.value }), { replace: true })}
+        >
+          {scopes.map((s) => (
+            <option key={s.id} value={s.id}>
+              {s.label}
+            </option>
+          ))}
+        </select>
+      </label>
+      <p className="muted small">A search reads this scope and the scopes above it.</p>
+      <SearchForm search={search} onSearch={show} />
+      {scope && (
+        <div className="grid-2">
+          <Hits variables={searchVariables(search, scope.id)} />
+          <WriteEntry scopes={scopes} standing={scope.id} />
+        </div>
+      )}
+    </section>
+  );
+}
+
+function SearchForm({ search, onSearch }: { search: MemorySearch; onSearch: (search: MemorySearch) => void }) {
+  const [draft, setDraft] = useState(search);
+  // Another search in the address (back, forward) shows in the form. The form stays in place
+  // rather than be drawn anew, so the focus stays where the person searched from.
+  const asked = searchAddress({ ...search, scopeId: null });
+  const [shown, setShown] = useState(asked);
+  if (asked !== shown) {
+    setShown(asked);
+    setDraft(search);
+  }
+  const toggle = <T,>(list: T[], item: T) => (list.includes(item) ? list.filter((i) => i !== item) : [...list, item]);
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    onSearch(draft);
+  };
+  return (
+    <form role="search" aria-label="Memory search" className="stack" onSubmit={submit}>
+      <div className="inline">
+        <input
+          type="search"
+          className="grow"
+          aria-label="Search memory"
+          data-shortcut="search"
+          placeholder="Words or a question"
+          value={draft.query}
+          onChange={(e) => setDraft({ ...draft, query: e.target.value })}
+        />
+        <button type="submit">Search</button>
+      </div>
+      <fieldset className="inline">
+        <legend>Kinds (none ticked: every kind)</legend>
+        {KINDS.map((kind) => (
+          <label key={kind}>
+            <input type="checkbox" checked={draft.kinds.includes(kind)} onChange={() => setDraft({ ...draft, kinds: toggle(draft.kinds, kind) })} />
+            {humanize(kind)}
+          </label>
+        ))}
+      </fieldset>
+      <fieldset className="inline">
+        <legend>Verification (none ticked: all but retracted)</legend>
+        {VERIFICATIONS.map((state) => (
+          <label key={state}>
+            <input
+              type="checkbox"
+              checked={draft.verification.includes(state)}
+              onChange={() => setDraft({ ...draft, verification: toggle(draft.verification, state) })}
+            />
+            {humanize(state)}
+          </label>
+        ))}
+      </fieldset>
+    </form>
+  );
+}
+
+function Hits({ variables }: { variables: ReturnType<typeof searchVariables> }) {
+  const [{ data, fetching, error }] = useQuery({ query: MemorySearchQuery, variables });
+  useSubscription({ query: MemoryUpdatedSubscription, variables: { scopeId: variables.scopeId } });
+  const searching = variables.query !== null;
+  const hits = data?.memory ?? [];
+  return (
+    <article className="card stack" aria-labelledby="memory-hits">
+      <h2 id="memory-hits">{searching ? `Found for “${variables.query}”` : "Recently changed"}</h2>
+      {data && (
+        <p className="muted small" data-testid="memory-mode">
+          Searching by {searchMode(data.memoryRetrievalMode)}
+          {data.memoryRetrievalMode === "FULL_TEXT_ONLY" && ": by meaning too once the server has loaded its model"}.
+        </p>
+      )}
+      <ErrorBox error={error} />
+      {fetching && !data && <Loading what="memory" />}
+      {data && hits.length === 0 && <p className="muted">{searching ? "Nothing found." : "Nothing is known here yet."}</p>}
+      <ol className="plain stack">
+        {hits.map(({ entry, foundBy: retrievers }) => {
+          const found = foundBy(retrievers);
+          return (
+            <li key={entry.id} className="stack memory-hit" data-entry-id={entry.id}>
+              <Link href={entryHref(entry.id)} className="subject">
+                {entry.subject}
+              </Link>
+              <p className="description">{entry.current.content}</p>
+              <p className="inline small">
+                <Badge>{humanize(entry.kind)}</Badge>
+                <Badge>{humanize(entry.scopeKind)}</Badge>
+                <Status of={entry.current.verification} />
+                {found && <span className="muted" data-testid="found-by">found by {found}</span>}
+              </p>
+            </li>
+          );
+        })}
+      </ol>
+    </article>
+  );
+}
+
+const EMPTY_DRAFT = { kind: "FACT" as MemoryKind, subject: "", content: "", sensitivity: "INTERNAL" as MemorySensitivity };
+
+/** Writes an entry to the scope the person stands in, or another they choose. */
+function WriteEntry({ scopes, standing }: { scopes: Scope[]; standing: string }) {
+  const [{ data, fetching, error }, write] = useMutation(WriteMemoryMutation);
+  const [chosen, setChosen] = useState<string | null>(null);
+  const [draft, setDraft] = useState(EMPTY_DRAFT);
+  const scopeId = chosen ?? standing;
+  const readersId = useId();
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const result = await write({ input: { scopeId, ...draft } });
+    if (result.data) setDraft({ ...draft, subject: "", content: "" });
+  };
+  const written = data?.writeMemory;
+  const outcome = written && writeOutcome(written);
+  return (
+    <form className="card stack" aria-labelledby="memory-write" onSubmit={submit}>
+      <h2 id="memory-write">Write what you know</h2>
+      <label>
+        Write to{" "}
+        <select value={scopeId} onChange={(e) => setChosen(e.target.value)}>
+          {scopes.map((s) => (
+            <option key={s.id} value={s.id}>
+              {s.label}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label>
+        Kind{" "}
+        <select value={draft.kind} onChange={(e) => setDraft({ ...draft, kind: e.target.value as MemoryKind })}>
+          {KINDS.map((kind) => (
+            <option key={kind} value={kind}>
+              {humanize(kind)}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label>
+        Subject{" "}
+        <input
+          required
+          maxLength={200}
+          data-shortcut="new"
+          placeholder="What it is about"
+          value={draft.subject}
+          onChange={(e) => setDraft({ ...draft, subject: e.target.value })}
+        />
+      </label>
+      <label>
+        Content <textarea required rows={4} value={draft.content} onChange={(e) => setDraft({ ...draft, content: e.target.value })} />
+      </label>
+      <label>
+        Sensitivity{" "}
+        <select
+          value={draft.sensitivity}
+          aria-describedby={readersId}
+          onChange={(e) => setDraft({ ...draft, sensitivity: e.target.value as MemorySensitivity })}
+        >
+          {(Object.keys(READERS) as MemorySensitivity[]).map((sensitivity) => (
+            <option key={sensitivity} value={sensitivity}>
+              {humanize(sensitivity)}
+            </option>
+          ))}
+        </select>
+      </label>
+      <p className="muted small" id={readersId}>
+        Read by {READERS[draft.sensitivity]}.
+      </p>
+      <Action type="submit" busy={fetching}>
+        Write
+      </Action>
+      {written && outcome && (
+        <p className={outcome.conflict ? "notice" : "muted"} role="status" data-testid="memory-written" data-conflict={outcome.conflict}>
+          {outcome.message} <Link href={entryHref(written.entry.id)}>Open “{written.entry.subject}”</Link>
+        </p>
+      )}
+      <ErrorBox error={error} />
+    </form>
+  );
+}
