@@ -37,6 +37,10 @@ server=$!
 stop() {
   kill -TERM -- "-$server" 2>/dev/null || true
   wait "$server" 2>/dev/null || true
+  # The clone's own crates were built under the same names as the checkout's, with the clone's
+  # files as their sources: left there, a release build in the checkout would take them as
+  # current however its files changed. Dependencies stay shared.
+  (cd "$work/acc" && cargo clean -q --release -p acc-entity -p acc-migration -p acc-protocol -p acc-api -p acc-connector) || true
 }
 trap stop EXIT
 
