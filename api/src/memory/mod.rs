@@ -875,22 +875,32 @@ impl MemoryService {
         if retrievers.contains(&Retriever::Vector) && !self.vectors.is_ready() {
             return Err(MemoryError::NoEmbeddingModel);
         }
-        let mut lists: Vec<(Retriever, Vec<Uuid>)> = Vec::new();
-        if asked(Retriever::FullText) {
-            let found =
-                search::matching(self.db.connection(), actor.organization_id, scopes, &words, CANDIDATES).await?;
-            lists.push((Retriever::FullText, found));
-        }
-        if asked(Retriever::Vector)
-            && let Some(query) = self.embed_one(text.to_owned()).await?
-        {
-            let nearest = self
-                .vectors
-                .nearest(self.db.connection(), actor.organization_id, scopes, &query, VECTOR_CANDIDATES)
-                .await?;
+        // Side by side: the words' statement runs while the model embeds the query.
+        let by_words = async {
+            match asked(Retriever::FullText) {
+                true => {
+                    let db = self.db.connection();
+                    let words = search::telling(&words);
+                    search::matching(db, actor.organization_id, scopes, &words, CANDIDATES).await.map(Some)
+                }
+                false => Ok(None),
+            }
+        };
+        let by_meaning = async {
+            if !asked(Retriever::Vector) {
+                return Ok(None);
+            }
+            let Some(query) = self.embed_one(text.to_owned()).await? else { return Ok(None) };
+            let db = self.db.connection();
+            let nearest = self.vectors.nearest(db, actor.organization_id, scopes, &query, VECTOR_CANDIDATES).await?;
             let found = nearest.into_iter().filter(|(_, similarity)| *similarity >= MIN_SIMILARITY);
-            lists.push((Retriever::Vector, found.map(|(id, _)| id).collect()));
-        }
+            Ok::<_, MemoryError>(Some(found.map(|(id, _)| id).collect::<Vec<_>>()))
+        };
+        let (by_words, by_meaning) = tokio::join!(by_words, by_meaning);
+        let lists: Vec<(Retriever, Vec<Uuid>)> = [(Retriever::FullText, by_words?), (Retriever::Vector, by_meaning?)]
+            .into_iter()
+            .filter_map(|(retriever, found)| found.map(|ids| (retriever, ids)))
+            .collect();
         Ok(fuse(&lists))
     }
 
