@@ -334,3 +334,14 @@ pub async fn user_with_role(owner: &Client, email: &str, role: &str) -> (Client,
     let login = owner.anonymous().gql(op!("login"), json!({"email": email, "password": acc_tests::PASSWORD})).await;
     (owner.with_token(login.data("login")["accessToken"].as_str().unwrap()), id)
 }
+
+/// A second project in `workspace_id`, for what a search from the first must never find.
+pub async fn other_project(owner: &Client, workspace_id: &str, name: &str) -> String {
+    let created = owner.gql(op!("create_project"), json!({"workspaceId": workspace_id, "name": name})).await;
+    created.data("createProject")["id"].as_str().unwrap().to_owned()
+}
+
+/// The signed-in user's organization's id.
+pub async fn organization_id(client: &Client) -> String {
+    client.gql(op!("organization"), json!({})).await.data("organization")["id"].as_str().unwrap().to_owned()
+}

@@ -255,14 +255,8 @@ on_both_databases!(search_reads_down_the_scopes_ranks_and_filters, |db: TestDb| 
     let f = common::fixture(&server).await;
     let owner = &f.owner;
     let (member, _) = common::user_with_role(owner, "member@acme.test", "MEMBER").await;
-    let org = owner.gql(op!("organization"), json!({})).await.data("organization")["id"].as_str().unwrap().to_owned();
-    let other = owner
-        .gql(op!("create_project"), json!({"workspaceId": f.workspace_id, "name": "Elsewhere"}))
-        .await
-        .data("createProject")["id"]
-        .as_str()
-        .unwrap()
-        .to_owned();
+    let org = common::organization_id(owner).await;
+    let other = common::other_project(owner, &f.workspace_id, "Elsewhere").await;
     let put = |scope: &str, subject: &str, content: &str, extra: Value| {
         let mut input = write(scope, subject, content);
         for (k, v) in extra.as_object().unwrap() {
@@ -360,14 +354,8 @@ on_both_databases!(changes_reach_live_subscribers_who_may_read_them, |db: TestDb
     let f = common::fixture(&server).await;
     let owner = &f.owner;
     let (member, _) = common::user_with_role(owner, "member@acme.test", "MEMBER").await;
-    let org = owner.gql(op!("organization"), json!({})).await.data("organization")["id"].as_str().unwrap().to_owned();
-    let other = owner
-        .gql(op!("create_project"), json!({"workspaceId": f.workspace_id, "name": "Elsewhere"}))
-        .await
-        .data("createProject")["id"]
-        .as_str()
-        .unwrap()
-        .to_owned();
+    let org = common::organization_id(owner).await;
+    let other = common::other_project(owner, &f.workspace_id, "Elsewhere").await;
     let updated = "subscription($s: ID!) { memoryUpdated(scopeId: $s) { subject current { content verification } } }";
     let mut feed = member.subscribe(updated, json!({"s": f.project_id})).await.unwrap();
     let next = |payload: Value| {

@@ -43,13 +43,7 @@ on_both_databases!(meaning_finds_what_words_miss_and_both_are_fused, |db: TestDb
     let owner = f.owner.clone();
     acc_tests::wait_for_retrieval_mode(&owner, "HYBRID").await;
     let project = f.project_id.as_str();
-    let other = owner
-        .gql(op!("create_project"), json!({"workspaceId": f.workspace_id, "name": "Courier"}))
-        .await
-        .data("createProject")["id"]
-        .as_str()
-        .unwrap()
-        .to_owned();
+    let other = common::other_project(&owner, &f.workspace_id, "Courier").await;
     let none = json!({});
     let ledger = "The ledger service pages the payments on-call rotation if balances drift (E_LEDGER_DRIFT).";
     put(&owner, project, "Ledger alerts", ledger, none.clone()).await;

@@ -42,20 +42,25 @@ async fn owner_context(app: &App) -> RequestContext {
     }
 }
 
+/// The id of a new project "P" in a new workspace "W".
+async fn project(app: &App, ctx: &RequestContext) -> String {
+    let ws = run(app, ctx, "mutation { createWorkspace(name: \"W\") { id } }", json!({})).await;
+    let project = run(
+        app,
+        ctx,
+        "mutation($w: ID!) { createProject(workspaceId: $w, name: \"P\") { id } }",
+        json!({"w": ws["createWorkspace"]["id"]}),
+    )
+    .await;
+    project["createProject"]["id"].as_str().unwrap().to_owned()
+}
+
 on_both_databases!(a_page_of_tasks_costs_a_constant_number_of_statements, |db: TestDb| async move {
     let counted = CountedApp::assemble(&db).await;
     let app = &counted.app;
     let ctx = owner_context(app).await;
 
-    let ws = run(app, &ctx, "mutation { createWorkspace(name: \"W\") { id } }", json!({})).await;
-    let project = run(
-        app,
-        &ctx,
-        "mutation($w: ID!) { createProject(workspaceId: $w, name: \"P\") { id } }",
-        json!({"w": ws["createWorkspace"]["id"]}),
-    )
-    .await;
-    let project_id = project["createProject"]["id"].as_str().unwrap().to_owned();
+    let project_id = project(app, &ctx).await;
     let mut assignees = Vec::new();
     for i in 0..5 {
         let user = run(
@@ -143,15 +148,7 @@ on_both_databases!(a_memory_search_costs_a_constant_number_of_statements, |db: T
     let counted = CountedApp::assemble(&db).await;
     let app = &counted.app;
     let ctx = owner_context(app).await;
-    let ws = run(app, &ctx, "mutation { createWorkspace(name: \"W\") { id } }", json!({})).await;
-    let project = run(
-        app,
-        &ctx,
-        "mutation($w: ID!) { createProject(workspaceId: $w, name: \"P\") { id } }",
-        json!({"w": ws["createWorkspace"]["id"]}),
-    )
-    .await;
-    let project_id = project["createProject"]["id"].as_str().unwrap().to_owned();
+    let project_id = project(app, &ctx).await;
     let write = "mutation($i: WriteMemoryInput!) { writeMemory(input: $i) { entry { id } } }";
     for i in 0..30 {
         // Each entry written twice: a version and a contradiction waiting in a conflict.

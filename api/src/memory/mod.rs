@@ -880,7 +880,6 @@ impl MemoryService {
             match asked(Retriever::FullText) {
                 true => {
                     let db = self.db.connection();
-                    let words = search::telling(&words);
                     search::matching(db, actor.organization_id, scopes, &words, CANDIDATES).await.map(Some)
                 }
                 false => Ok(None),

@@ -34,7 +34,7 @@ const STOP_WORDS: &[&str] = &[
 ];
 
 /// The words of a query worth matching: all but the function words, unless that leaves none.
-pub fn telling(words: &[String]) -> Vec<String> {
+fn telling(words: &[String]) -> Vec<String> {
     let telling: Vec<String> = words.iter().filter(|w| !STOP_WORDS.contains(&w.as_str())).cloned().collect();
     if telling.is_empty() { words.to_vec() } else { telling }
 }
@@ -91,8 +91,8 @@ pub async fn index(
     Ok(())
 }
 
-/// The entries of `scope_ids` in the organization whose current text matches any of `words`, best
-/// first, at most `limit`.
+/// The entries of `scope_ids` in the organization whose current text matches any of `words` (but
+/// function words), best first, at most `limit`.
 pub async fn matching(
     db: &impl ConnectionTrait,
     organization_id: Uuid,
@@ -100,6 +100,7 @@ pub async fn matching(
     words: &[String],
     limit: u64,
 ) -> Result<Vec<Uuid>, DbErr> {
+    let words = &telling(words);
     let backend = db.get_database_backend();
     let mut values: Vec<Value> = Vec::new();
     let statement = match backend {

@@ -11,6 +11,7 @@ import { Link, navigate, useSearch } from "../ui/router";
 import { ViewerQuery } from "../api/viewer";
 import { WorkspacesQuery } from "./Workspaces";
 import { scopeChoices, type Scope } from "./scopes";
+import { ScopeSelect } from "./ScopeSelect";
 import { KINDS, VERIFICATIONS, foundBy, readSearch, searchAddress, searchMode, searchVariables, writeOutcome, type MemorySearch } from "./memoryView";
 
 export const MemoryEntryItemFragment = graphql(`
@@ -94,19 +95,12 @@ export function Memory() {
     <section className="stack">
       <h1>Memory</h1>
       <ErrorBox error={error} />
-      <label>
-        Search from{" "}
-        <select
-          value={scope?.id ?? ""}
-          onChange={(e) => navigate(searchAddress({ ...search, scopeId: e.target.value }), { replace: true })}
-        >
-          {scopes.map((s) => (
-            <option key={s.id} value={s.id}>
-              {s.label}
-            </option>
-          ))}
-        </select>
-      </label>
+      <ScopeSelect
+        label="Search from"
+        scopes={scopes}
+        value={scope?.id ?? ""}
+        onChange={(id) => navigate(searchAddress({ ...search, scopeId: id }), { replace: true })}
+      />
       <p className="muted small">A search reads this scope and the scopes above it.</p>
       <SearchForm search={search} onSearch={show} />
       {scope && (
@@ -233,16 +227,7 @@ function WriteEntry({ scopes, standing }: { scopes: Scope[]; standing: string })
   return (
     <form className="card stack" aria-labelledby="memory-write" onSubmit={submit}>
       <h2 id="memory-write">Write what you know</h2>
-      <label>
-        Write to{" "}
-        <select value={scopeId} onChange={(e) => setChosen(e.target.value)}>
-          {scopes.map((s) => (
-            <option key={s.id} value={s.id}>
-              {s.label}
-            </option>
-          ))}
-        </select>
-      </label>
+      <ScopeSelect label="Write to" scopes={scopes} value={scopeId} onChange={setChosen} />
       <label>
         Kind{" "}
         <select value={draft.kind} onChange={(e) => setDraft({ ...draft, kind: e.target.value as MemoryKind })}>

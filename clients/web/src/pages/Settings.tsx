@@ -9,6 +9,7 @@ import { WorkspacesQuery } from "./Workspaces";
 import { ViewerQuery } from "../api/viewer";
 import { knownRows, patchFor, type Entry } from "./settingsForm";
 import { scopeChoices } from "./scopes";
+import { ScopeSelect } from "./ScopeSelect";
 
 const EffectiveSettingsQuery = graphql(`
   query EffectiveSettings($scopeId: ID!) {
@@ -63,16 +64,7 @@ export function Settings() {
     <section className="stack">
       <h1>Settings</h1>
       <ErrorBox error={error} />
-      <label>
-        Scope{" "}
-        <select value={scope?.id ?? ""} onChange={(e) => setChosen(e.target.value)}>
-          {scopes.map((s) => (
-            <option key={s.id} value={s.id}>
-              {s.label}
-            </option>
-          ))}
-        </select>
-      </label>
+      <ScopeSelect label="Scope" scopes={scopes} value={scope?.id ?? ""} onChange={setChosen} />
       {scope && <ScopeSettings key={scope.id} scopeId={scope.id} />}
     </section>
   );
