@@ -17,7 +17,11 @@ mod m20261205_000007_memory;
 mod m20261205_000008_memory_search;
 mod m20261205_000009_memory_vectors;
 mod m20261205_000010_memory_search_words;
+mod m20261206_000011_memory_search_versions;
 mod tables;
+
+/// How SQLite's memory search index is filled from the versions, for the search benchmark.
+pub use m20261206_000011_memory_search_versions::SQLITE_FILL as SQLITE_MEMORY_SEARCH_FILL;
 
 pub struct Migrator;
 
@@ -35,6 +39,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261205_000008_memory_search::Migration),
             Box::new(m20261205_000009_memory_vectors::Migration),
             Box::new(m20261205_000010_memory_search_words::Migration),
+            Box::new(m20261206_000011_memory_search_versions::Migration),
         ]
     }
 }

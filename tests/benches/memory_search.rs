@@ -15,7 +15,7 @@ use std::time::{Duration, Instant};
 
 use acc_entity::{memory_entry, memory_vector, memory_version};
 use acc_tests::{Server, ServerOptions, TestDb, op};
-use sea_orm::{ConnectionTrait, Database, EntityTrait, Statement, TransactionTrait};
+use sea_orm::{ConnectionTrait, Database, EntityTrait, TransactionTrait};
 use serde_json::json;
 use uuid::Uuid;
 
@@ -105,8 +105,8 @@ fn ms(d: Duration) -> f64 {
     d.as_secs_f64() * 1000.0
 }
 
-/// Copies the corpus's entries (with their current version, full-text row and vector) in the
-/// database until it holds `size` entries.
+/// Copies the corpus's entries (with their current version and vector) in the database until it
+/// holds `size` entries, then fills the full-text index again.
 async fn copy_until(url: &str, size: usize) {
     let db = Database::connect(url).await.unwrap();
     let originals = memory_entry::Entity::find().all(&db).await.unwrap();
@@ -124,13 +124,6 @@ async fn copy_until(url: &str, size: usize) {
             let (entry_id, version_id) = (Uuid::now_v7(), Uuid::now_v7());
             // Numbered by the copy's place, so no two copies share a subject.
             let subject = format!("{} {}", original.subject, count + i);
-            txn.execute_raw(Statement::from_sql_and_values(
-                txn.get_database_backend(),
-                "INSERT INTO memory_search (entry_id, subject, content, summary) VALUES (?, ?, ?, '')",
-                [entry_id.into(), subject.clone().into(), version.content.clone().into()],
-            ))
-            .await
-            .unwrap();
             let entry =
                 memory_entry::Model { id: entry_id, subject, current_version_id: Some(version_id), ..original.clone() };
             entries.push(sea_orm::IntoActiveModel::into_active_model(entry));
@@ -152,5 +145,8 @@ async fn copy_until(url: &str, size: usize) {
         }
         txn.commit().await.unwrap();
     }
+    // The full-text index made again from every version, as the migration that shaped it does.
+    db.execute_unprepared("DELETE FROM memory_search").await.unwrap();
+    db.execute_unprepared(acc_migration::SQLITE_MEMORY_SEARCH_FILL).await.unwrap();
     db.close().await.unwrap();
 }

@@ -436,6 +436,7 @@ fn rows(a: &TenantA, b_project: &str, b_task: &str) -> Vec<Row> {
         row("memoryEntry", op!("memory_entry"), json!({"id": a.memory_entry}), NotFound),
         row("memory", op!("memory"), json!({"scopeId": a.project, "query": "vault"}), NotFound),
         row("memory", op!("memory"), json!({"scopeId": a.org}), NotFound),
+        row("memory", op!("memory"), json!({"scopeId": a.project, "query": "vault", "asOf": "2999-01-01T00:00:00Z"}), NotFound),
         row("memory", op!("memory"), json!({"scopeId": a.task, "query": "vault"}), NotFound),
         row("memory", op!("memory"), json!({"scopeId": a.run, "query": "vault"}), NotFound),
         row("memory", op!("memory"), json!({"scopeId": a.user, "query": "vault"}), NotFound),

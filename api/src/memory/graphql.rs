@@ -369,7 +369,9 @@ impl MemoryQuery {
     /// unless given, at most 50). Only `kinds` when given. Retracted versions only when asked for
     /// in `verification`; versions outside their validity time never. `retrievers` limits a
     /// search to some retrievals (all that `memoryRetrievalMode` has when absent); `VECTOR`
-    /// without the embedding model is `CAPABILITY_MISSING`.
+    /// without the embedding model is `CAPABILITY_MISSING`. `asOf` reads memory as it stood at
+    /// that time: each entry's version current then, within its validity then, found by its words
+    /// alone (`VECTOR` with `asOf` is `VALIDATION`); `verification` filters by today's verdict.
     #[allow(clippy::too_many_arguments)]
     async fn memory(
         &self,
@@ -379,6 +381,7 @@ impl MemoryQuery {
         kinds: Option<Vec<MemoryKindValue>>,
         verification: Option<Vec<VerificationValue>>,
         retrievers: Option<Vec<RetrieverValue>>,
+        as_of: Option<DateTime<Utc>>,
         first: Option<i32>,
     ) -> async_graphql::Result<Vec<MemoryHit>> {
         let request = MemorySearch {
@@ -387,6 +390,7 @@ impl MemoryQuery {
             kinds: kinds.unwrap_or_default().into_iter().map(Into::into).collect(),
             verification: verification.unwrap_or_default().into_iter().map(Into::into).collect(),
             retrievers: retrievers.unwrap_or_default().into_iter().map(Into::into).collect(),
+            as_of,
             first: first.map_or(super::DEFAULT_HITS, |n| u64::try_from(n).unwrap_or(0)),
         };
         let hits = ctx.services().memory.search(ctx.actor()?, request).await.map_err(gql_error)?;

@@ -25,7 +25,7 @@ use acc_entity::{project, task, task_run, user, workspace};
 use chrono::{DateTime, Utc};
 use sea_orm::{
     ActiveModelTrait, ColumnTrait, ConnectionTrait, EntityTrait, IntoActiveModel, PaginatorTrait, QueryFilter,
-    QueryOrder, QuerySelect, Set,
+    QueryOrder, QuerySelect, QueryTrait, Set,
 };
 use sha2::{Digest, Sha256};
 use tracing::Instrument;
@@ -128,10 +128,13 @@ pub struct MemorySearch {
     pub text: Option<String>,
     /// Only these kinds (all when empty).
     pub kinds: Vec<MemoryKind>,
-    /// Only current versions in these states (all but retracted when empty).
+    /// Only versions in these states, as judged now (all but those retracted by the time searched
+    /// when empty).
     pub verification: Vec<Verification>,
     /// Only these retrievals (every one available when empty).
     pub retrievers: Vec<Retriever>,
+    /// Memory as it stood then: each entry's version current at that time, by its words alone.
+    pub as_of: Option<DateTime<Utc>>,
     pub first: u64,
 }
 
@@ -792,77 +795,153 @@ impl MemoryService {
     }
 
     /// Entries the caller may read from `request.scope` and the scopes above it, best match
-    /// first (most recently changed first without a text), at most `request.first`.
+    /// first (most recently changed first without a text), at most `request.first`; with
+    /// `request.as_of`, each entry as it stood then.
     pub async fn search(&self, actor: &Actor, request: MemorySearch) -> Result<Vec<Hit>> {
         if request.first == 0 || request.first > MAX_HITS {
             return Err(CommonError::validation(format!("`first` is between 1 and {MAX_HITS}")).into());
         }
         let scopes = self.place(actor, request.scope).await?.visible_scopes();
-        // The entries in rank order, read once.
-        let (ranked, entries) = match &request.text {
-            Some(text) => {
-                let ranked = self.ranked(actor, &scopes, text, &request.retrievers).await?;
-                let ids = ranked.iter().map(|r| r.id);
-                let entries =
-                    self.reads.all(memory_entry::Entity::find().filter(memory_entry::Column::Id.is_in(ids))).await?;
-                (ranked, entries)
-            }
-            None => {
-                let entries = self
-                    .reads
-                    .all(
-                        memory_entry::Entity::find()
-                            .filter(memory_entry::Column::OrganizationId.eq(actor.organization_id))
-                            .filter(memory_entry::Column::ScopeId.is_in(scopes.iter().copied()))
-                            .order_by_desc(memory_entry::Column::UpdatedAt)
-                            .limit(CANDIDATES),
-                    )
-                    .await?;
-                let ranked = entries.iter().map(|e| Ranked { id: e.id, score: None, found_by: Vec::new() }).collect();
-                (ranked, entries)
-            }
+        let ranked = match &request.text {
+            Some(text) => self.ranked(actor, &scopes, text, &request.retrievers, request.as_of).await?,
+            None => self.latest(actor, &scopes, request.as_of).await?,
         };
-        let versions = self
-            .reads
-            .all(
-                memory_version::Entity::find()
-                    .filter(memory_version::Column::Id.is_in(entries.iter().filter_map(|e| e.current_version_id))),
-            )
-            .await?;
-        let now = Utc::now();
+        let at = request.as_of.unwrap_or_else(Utc::now);
         let mut hits = Vec::new();
-        for Ranked { id, score, found_by } in ranked {
-            let Some(entry) = entries.iter().find(|e| e.id == id) else { continue };
-            let Some(version) = versions.iter().find(|v| Some(v.id) == entry.current_version_id) else { continue };
-            let wanted = (request.kinds.is_empty() || request.kinds.contains(&entry.kind))
-                && match request.verification.is_empty() {
-                    true => version.verification != Verification::Retracted,
-                    false => request.verification.contains(&version.verification),
+        // The ranked entries are read a few at a time, as most searches fill their hits from the
+        // first ones; the caller's filters decide whether more are read.
+        for chunk in ranked.chunks(request.first as usize * 2) {
+            let mut standing = self.standing(actor, chunk.iter().map(|r| r.id), request.as_of).await?;
+            for Ranked { id, score, found_by, versions } in chunk {
+                let Some(found) = standing.remove(id) else { continue };
+                // Words that matched only versions other than the one that stood then found nothing.
+                if versions.as_ref().is_some_and(|matched| !matched.contains(&found.version.id)) {
+                    continue;
                 }
-                && version.valid_from <= now
-                && version.valid_until.is_none_or(|until| until > now);
-            if wanted && readable(actor, entry, version) {
-                hits.push(Hit {
-                    entry: ReadableEntry { entry: entry.clone(), version: version.clone() },
-                    score,
-                    found_by,
-                });
-                if hits.len() as u64 == request.first {
-                    break;
+                let wanted = (request.kinds.is_empty() || request.kinds.contains(&found.entry.kind))
+                    && match request.verification.is_empty() {
+                        true => found.version.retracted_at.is_none_or(|retracted| retracted > at),
+                        false => request.verification.contains(&found.version.verification),
+                    }
+                    && found.version.valid_from <= at
+                    && found.version.valid_until.is_none_or(|until| until > at);
+                if wanted {
+                    hits.push(Hit { entry: found, score: *score, found_by: found_by.clone() });
+                    if hits.len() as u64 == request.first {
+                        return Ok(hits);
+                    }
                 }
             }
         }
         Ok(hits)
     }
 
+    /// The entries of `scopes` most recently changed (as of `as_of`), newest first.
+    async fn latest(&self, actor: &Actor, scopes: &[Uuid], as_of: Option<DateTime<Utc>>) -> Result<Vec<Ranked>> {
+        let in_scopes = memory_entry::Entity::find()
+            .select_only()
+            .column(memory_entry::Column::Id)
+            .filter(memory_entry::Column::OrganizationId.eq(actor.organization_id))
+            .filter(memory_entry::Column::ScopeId.is_in(scopes.iter().copied()));
+        let ids: Vec<Uuid> = match as_of {
+            None => {
+                in_scopes
+                    .order_by_desc(memory_entry::Column::UpdatedAt)
+                    .limit(CANDIDATES)
+                    .into_tuple()
+                    .all(&self.db)
+                    .await?
+            }
+            // Versions newest first: an entry's first one there is the one that stood at `at`.
+            Some(at) => {
+                let changed: Vec<Uuid> = memory_version::Entity::find()
+                    .select_only()
+                    .column(memory_version::Column::EntryId)
+                    .filter(memory_version::Column::OrganizationId.eq(actor.organization_id))
+                    .filter(memory_version::Column::EntryId.in_subquery(in_scopes.into_query()))
+                    .filter(memory_version::Column::BecameCurrentAt.lte(at))
+                    .order_by_desc(memory_version::Column::BecameCurrentAt)
+                    .limit(CANDIDATES)
+                    .into_tuple()
+                    .all(&self.db)
+                    .await?;
+                let mut seen = std::collections::HashSet::new();
+                changed.into_iter().filter(|id| seen.insert(*id)).collect()
+            }
+        };
+        Ok(ids.into_iter().map(|id| Ranked { id, score: None, found_by: Vec::new(), versions: None }).collect())
+    }
+
+    /// The entries `ids` of the caller's organization that the caller may read, each with the
+    /// version that stands now or stood at `as_of` (then readable by the caller both ways).
+    async fn standing(
+        &self,
+        actor: &Actor,
+        ids: impl Iterator<Item = Uuid>,
+        as_of: Option<DateTime<Utc>>,
+    ) -> Result<HashMap<Uuid, ReadableEntry>> {
+        let entries = self
+            .reads
+            .all(
+                memory_entry::Entity::find()
+                    .filter(memory_entry::Column::Id.is_in(ids))
+                    .filter(memory_entry::Column::OrganizationId.eq(actor.organization_id)),
+            )
+            .await?;
+        let current: HashMap<Uuid, memory_version::Model> = self
+            .reads
+            .all(
+                memory_version::Entity::find()
+                    .filter(memory_version::Column::Id.is_in(entries.iter().filter_map(|e| e.current_version_id))),
+            )
+            .await?
+            .into_iter()
+            .map(|v| (v.entry_id, v))
+            .collect();
+        let mut then = HashMap::new();
+        if let Some(at) = as_of {
+            let versions = self
+                .reads
+                .all(
+                    memory_version::Entity::find()
+                        .filter(memory_version::Column::EntryId.is_in(entries.iter().map(|e| e.id)))
+                        .filter(memory_version::Column::BecameCurrentAt.lte(at))
+                        .order_by_desc(memory_version::Column::BecameCurrentAt),
+                )
+                .await?;
+            for version in versions {
+                then.entry(version.entry_id).or_insert(version);
+            }
+        }
+        let mut standing = HashMap::new();
+        for entry in entries {
+            let Some(now) = current.get(&entry.id) else { continue };
+            if !readable(actor, &entry, now) {
+                continue;
+            }
+            let version = match as_of {
+                None => now.clone(),
+                Some(_) => match then.remove(&entry.id) {
+                    Some(version) if readable(actor, &entry, &version) => version,
+                    _ => continue,
+                },
+            };
+            standing.insert(entry.id, ReadableEntry { entry, version });
+        }
+        Ok(standing)
+    }
+
     /// The entries of `scopes` matching `text`, best first: each retrieval asked for (every one
     /// available when none is) ranks its candidates, and reciprocal rank fusion merges the lists.
+    /// As of a past time, the words of the versions that stood then are searched, and meaning
+    /// (which the vectors of current versions alone carry) is not.
     async fn ranked(
         &self,
         actor: &Actor,
         scopes: &[Uuid],
         text: &str,
         retrievers: &[Retriever],
+        as_of: Option<DateTime<Utc>>,
     ) -> Result<Vec<Ranked>> {
         if text.len() > MAX_QUERY_BYTES {
             return Err(CommonError::validation("a query is at most 1 KiB").into());
@@ -870,6 +949,33 @@ impl MemoryService {
         let words = search::words(text);
         if words.is_empty() {
             return Err(CommonError::validation("a query needs at least one word").into());
+        }
+        if as_of.is_some() {
+            if retrievers.contains(&Retriever::Vector) {
+                return Err(CommonError::validation(
+                    "a search as of a past time finds by words alone: meaning is kept for current versions only",
+                )
+                .into());
+            }
+            let db = self.db.connection();
+            let matches =
+                search::matching(db, actor.organization_id, scopes, &words, search::Among::EverCurrent, CANDIDATES)
+                    .await?;
+            // Each entry once, at its best match, with every version of it that matched.
+            let mut matched: HashMap<Uuid, Vec<Uuid>> = HashMap::new();
+            let mut ids = Vec::new();
+            for m in matches {
+                let versions = matched.entry(m.entry_id).or_default();
+                if versions.is_empty() {
+                    ids.push(m.entry_id);
+                }
+                versions.push(m.version_id);
+            }
+            let mut ranked = fuse(&[(Retriever::FullText, ids)]);
+            for hit in &mut ranked {
+                hit.versions = matched.remove(&hit.id);
+            }
+            return Ok(ranked);
         }
         let asked = |retriever| retrievers.is_empty() || retrievers.contains(&retriever);
         if retrievers.contains(&Retriever::Vector) && !self.vectors.is_ready() {
@@ -880,7 +986,10 @@ impl MemoryService {
             match asked(Retriever::FullText) {
                 true => {
                     let db = self.db.connection();
-                    search::matching(db, actor.organization_id, scopes, &words, CANDIDATES).await.map(Some)
+                    let matches =
+                        search::matching(db, actor.organization_id, scopes, &words, search::Among::Current, CANDIDATES)
+                            .await?;
+                    Ok::<_, MemoryError>(Some(matches.into_iter().map(|m| m.entry_id).collect::<Vec<_>>()))
                 }
                 false => Ok(None),
             }
@@ -1012,6 +1121,8 @@ struct Ranked {
     /// The fused score (higher is better); `None` when no text was searched for.
     score: Option<f64>,
     found_by: Vec<Retriever>,
+    /// The versions whose words matched, in a search as of a past time.
+    versions: Option<Vec<Uuid>>,
 }
 
 /// Weighted reciprocal rank fusion of ranked lists: best fused score first, ties by id.
@@ -1023,7 +1134,8 @@ fn fuse(lists: &[(Retriever, Vec<Uuid>)]) -> Vec<Ranked> {
             Retriever::Vector => 1.0,
         };
         for (rank, id) in ids.iter().enumerate() {
-            let hit = fused.entry(*id).or_insert(Ranked { id: *id, score: Some(0.0), found_by: Vec::new() });
+            let hit =
+                fused.entry(*id).or_insert(Ranked { id: *id, score: Some(0.0), found_by: Vec::new(), versions: None });
             hit.score = hit.score.map(|score| score + weight / (RRF_K + rank as f64 + 1.0));
             hit.found_by.push(*retriever);
         }

@@ -1,6 +1,11 @@
-//! The full-text index of memory: what each entry's current version says, searched with SQLite's
-//! FTS5 or PostgreSQL's `tsvector`. The index is derived from the entries; [`rebuild`] makes it
-//! again from them.
+//! The full-text index of memory: what every version that has been current says, searched with
+//! SQLite's FTS5 or PostgreSQL's `tsvector`; the version that is current now is marked, so a search
+//! reads only those, and a search "as of" a past time reads the versions that stood then. The index
+//! is derived from the entries; [`rebuild`] makes it again from them.
+//!
+//! On SQLite, where each entry and version sits (organization, scope, entry, version, current) is
+//! written as words of a `place` column, so FTS5 itself keeps only the rows searched and ranks
+//! them, with no look-up of an entry per match.
 
 use acc_entity::{memory_entry, memory_version};
 use sea_orm::{ConnectionTrait, DbBackend, DbErr, Statement, Value};
@@ -39,86 +44,192 @@ fn telling(words: &[String]) -> Vec<String> {
     if telling.is_empty() { words.to_vec() } else { telling }
 }
 
-/// Puts what `version` says in the index as what `entry` says, replacing what it said before.
+/// Which versions a search reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Among {
+    /// Each entry's current version.
+    Current,
+    /// Every version that has been current: a search as of a past time picks, per entry, the one
+    /// that stood then.
+    EverCurrent,
+}
+
+/// A word of the `place` column naming `id`: a letter for what it names, the id in hex, and a
+/// closing digit, since Porter stemming shortens words that end in letters ("…ed", "…e").
+fn place_word(what: char, id: Uuid) -> String {
+    format!("{what}{}0", id.simple())
+}
+
+/// The word marking an entry's current version in the `place` column.
+const CURRENT: &str = "current";
+
+fn place_of(entry: &memory_entry::Model, version_id: Uuid, current: bool) -> String {
+    let mut place = [
+        place_word('o', entry.organization_id),
+        place_word('s', entry.scope_id),
+        place_word('e', entry.id),
+        place_word('v', version_id),
+    ]
+    .join(" ");
+    if current {
+        place.push(' ');
+        place.push_str(CURRENT);
+    }
+    place
+}
+
+/// What one version says, as the index keeps it.
+struct Text {
+    version_id: Uuid,
+    subject: String,
+    content: String,
+    summary: String,
+}
+
+impl Text {
+    fn of(entry: &memory_entry::Model, version: &memory_version::Model) -> Self {
+        Self {
+            version_id: version.id,
+            subject: entry.subject.clone(),
+            content: version.content.clone(),
+            summary: version.summary.clone().unwrap_or_default(),
+        }
+    }
+}
+
+/// Puts what `version` says in the index as the current text of `entry`, and marks the version
+/// that was current before as no longer so (it stays in the index for searches as of the past).
 pub async fn index(
     db: &impl ConnectionTrait,
     entry: &memory_entry::Model,
     version: &memory_version::Model,
 ) -> Result<(), DbErr> {
     let backend = db.get_database_backend();
-    let summary = version.summary.clone().unwrap_or_default();
     match backend {
         DbBackend::Sqlite => {
+            // FTS5 rows change only by delete and insert: the row marked current is read back
+            // and written again without the mark.
+            let marked = format!("(\"{}\" AND \"{CURRENT}\")", place_word('e', entry.id));
+            let formerly = db
+                .query_all_raw(Statement::from_sql_and_values(
+                    backend,
+                    "SELECT version_id, subject, content, summary FROM memory_search WHERE memory_search MATCH ?",
+                    [Value::from(format!("place : {marked}"))],
+                ))
+                .await?;
             db.execute_raw(Statement::from_sql_and_values(
                 backend,
-                "DELETE FROM memory_search WHERE entry_id = ?",
-                [Value::from(entry.id)],
+                "DELETE FROM memory_search WHERE memory_search MATCH ?",
+                [Value::from(format!("place : (\"{}\" OR {marked})", place_word('v', version.id)))],
             ))
             .await?;
-            db.execute_raw(Statement::from_sql_and_values(
-                backend,
-                "INSERT INTO memory_search (entry_id, subject, content, summary) VALUES (?, ?, ?, ?)",
-                [
-                    Value::from(entry.id),
-                    Value::from(entry.subject.clone()),
-                    Value::from(version.content.clone()),
-                    Value::from(summary),
-                ],
-            ))
-            .await?;
+            for row in formerly {
+                let text = Text {
+                    version_id: row.try_get("", "version_id")?,
+                    subject: row.try_get("", "subject")?,
+                    content: row.try_get("", "content")?,
+                    summary: row.try_get("", "summary")?,
+                };
+                if text.version_id != version.id {
+                    put(db, entry, text, false).await?;
+                }
+            }
         }
         _ => {
-            // The subject weighs most (A), then the content and the summary. The text is cut into
-            // words as a query is (`words`): PostgreSQL's parser would keep a host name, a version
-            // or a path whole, which no query word then matches.
             db.execute_raw(Statement::from_sql_and_values(
                 backend,
-                "INSERT INTO memory_search (entry_id, document) VALUES ($1, \
-                 setweight(to_tsvector('english', regexp_replace($2, '[^[:alnum:]]+', ' ', 'g')), 'A') || \
-                 to_tsvector('english', regexp_replace($3, '[^[:alnum:]]+', ' ', 'g')) || \
-                 to_tsvector('english', regexp_replace($4, '[^[:alnum:]]+', ' ', 'g'))) \
-                 ON CONFLICT (entry_id) DO UPDATE SET document = EXCLUDED.document",
-                [
-                    Value::from(entry.id),
-                    Value::from(entry.subject.clone()),
-                    Value::from(version.content.clone()),
-                    Value::from(summary),
-                ],
+                "UPDATE memory_search SET current = false WHERE entry_id = $1 AND current AND version_id <> $2",
+                [Value::from(entry.id), Value::from(version.id)],
             ))
             .await?;
         }
     }
+    put(db, entry, Text::of(entry, version), true).await
+}
+
+/// Adds one version's text to the index (on PostgreSQL, replaces it).
+async fn put(db: &impl ConnectionTrait, entry: &memory_entry::Model, text: Text, current: bool) -> Result<(), DbErr> {
+    let backend = db.get_database_backend();
+    let statement = match backend {
+        DbBackend::Sqlite => Statement::from_sql_and_values(
+            backend,
+            "INSERT INTO memory_search (entry_id, version_id, subject, content, summary, place) \
+             VALUES (?, ?, ?, ?, ?, ?)",
+            [
+                Value::from(entry.id),
+                Value::from(text.version_id),
+                Value::from(text.subject),
+                Value::from(text.content),
+                Value::from(text.summary),
+                Value::from(place_of(entry, text.version_id, current)),
+            ],
+        ),
+        // The subject weighs most (A), then the content and the summary. The text is cut into
+        // words as a query is (`words`): PostgreSQL's parser would keep a host name, a version
+        // or a path whole, which no query word then matches.
+        _ => Statement::from_sql_and_values(
+            backend,
+            "INSERT INTO memory_search (version_id, entry_id, current, document) VALUES ($1, $2, $3, \
+             setweight(to_tsvector('english', regexp_replace($4, '[^[:alnum:]]+', ' ', 'g')), 'A') || \
+             to_tsvector('english', regexp_replace($5, '[^[:alnum:]]+', ' ', 'g')) || \
+             to_tsvector('english', regexp_replace($6, '[^[:alnum:]]+', ' ', 'g'))) \
+             ON CONFLICT (version_id) DO UPDATE SET current = EXCLUDED.current, document = EXCLUDED.document",
+            [
+                Value::from(text.version_id),
+                Value::from(entry.id),
+                Value::from(current),
+                Value::from(text.subject),
+                Value::from(text.content),
+                Value::from(text.summary),
+            ],
+        ),
+    };
+    db.execute_raw(statement).await?;
     Ok(())
 }
 
-/// The entries of `scope_ids` in the organization whose current text matches any of `words` (but
-/// function words), best first, at most `limit`.
+/// A version whose text matched, with its entry.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Match {
+    pub entry_id: Uuid,
+    pub version_id: Uuid,
+}
+
+/// The versions (`among` those indexed) of entries of `scope_ids` in the organization whose text
+/// matches any of `words` (but function words), best first, at most `limit`.
 pub async fn matching(
     db: &impl ConnectionTrait,
     organization_id: Uuid,
     scope_ids: &[Uuid],
     words: &[String],
+    among: Among,
     limit: u64,
-) -> Result<Vec<Uuid>, DbErr> {
+) -> Result<Vec<Match>, DbErr> {
     let words = &telling(words);
     let backend = db.get_database_backend();
     let mut values: Vec<Value> = Vec::new();
     let statement = match backend {
         DbBackend::Sqlite => {
-            // FTS5: each word a quoted string, any of them; bm25 with the subject weighing 3.
-            values.push(words.iter().map(|w| format!("\"{w}\"")).collect::<Vec<_>>().join(" OR ").into());
-            values.push(organization_id.into());
-            values.extend(scope_ids.iter().map(|id| Value::from(*id)));
+            // FTS5: each word a quoted string, any of them, in the text columns; the place's words
+            // all of them. bm25 with the subject weighing 3 and the place nothing.
+            let scopes: Vec<String> = scope_ids.iter().map(|id| format!("\"{}\"", place_word('s', *id))).collect();
+            let words: Vec<String> = words.iter().map(|w| format!("\"{w}\"")).collect();
+            let query = format!(
+                "{{subject content summary}} : ({}) AND place : (\"{}\" AND ({}){})",
+                words.join(" OR "),
+                place_word('o', organization_id),
+                scopes.join(" OR "),
+                match among {
+                    Among::Current => format!(" AND \"{CURRENT}\""),
+                    Among::EverCurrent => String::new(),
+                }
+            );
+            values.push(query.into());
             values.push((limit as i64).into());
-            let scopes = vec!["?"; scope_ids.len()].join(", ");
-            format!(
-                // CROSS JOIN keeps the index the outer loop: left to itself SQLite chose to walk the
-                // organization's entries and run the match once for each (4 s at 3,000 entries).
-                "SELECT memory_search.entry_id AS entry_id, -bm25(memory_search, 0.0, 3.0, 1.0, 1.0) AS score \
-                 FROM memory_search CROSS JOIN memory_entries e ON e.id = memory_search.entry_id \
-                 WHERE memory_search MATCH ? AND e.organization_id = ? AND e.scope_id IN ({scopes}) \
-                 ORDER BY score DESC, e.id LIMIT ?"
-            )
+            "SELECT entry_id, version_id FROM memory_search \
+             WHERE memory_search MATCH ? AND rank MATCH 'bm25(0.0, 0.0, 3.0, 1.0, 1.0, 0.0)' \
+             ORDER BY rank LIMIT ?"
+                .to_owned()
         }
         _ => {
             values.push(words.join(" | ").into());
@@ -127,36 +238,77 @@ pub async fn matching(
             values.extend(scope_ids.iter().map(|id| Value::from(*id)));
             values.push((limit as i64).into());
             let scopes = (0..scope_ids.len()).map(|i| format!("${}", i + 4)).collect::<Vec<_>>().join(", ");
+            let current = match among {
+                Among::Current => "AND s.current",
+                Among::EverCurrent => "",
+            };
             // `ts_rank` counts a word's occurrences but not how rare it is, so a question's
             // common words ranked as high as its telling one. Each word's rank is weighted by
             // its inverse document frequency among the entries searched (BM25's), as FTS5 does.
             format!(
-                "WITH matching AS (                    SELECT s.entry_id, s.document FROM memory_search s JOIN memory_entries e ON e.id = s.entry_id                    WHERE s.document @@ to_tsquery('english', $1) AND e.organization_id = $3 AND e.scope_id IN ({scopes})),                  searched AS (                    SELECT count(*)::float8 AS n FROM memory_entries e                    WHERE e.organization_id = $3 AND e.scope_id IN ({scopes})),                  terms AS (                    SELECT DISTINCT to_tsquery('english', w) AS q FROM unnest(string_to_array($2, ' ')) AS w),                  weighted AS (                    SELECT t.q, ln(1 + (searched.n - count(*) + 0.5) / (count(*) + 0.5)) AS idf                    FROM terms t JOIN matching m ON m.document @@ t.q, searched                    WHERE numnode(t.q) > 0 GROUP BY t.q, searched.n)                  SELECT m.entry_id AS entry_id, sum(w.idf * ts_rank(m.document, w.q))::float8 AS score                  FROM matching m JOIN weighted w ON m.document @@ w.q                  GROUP BY m.entry_id ORDER BY score DESC, m.entry_id LIMIT ${}",
+                "WITH matching AS ( \
+                   SELECT s.entry_id, s.version_id, s.document FROM memory_search s JOIN memory_entries e ON e.id = s.entry_id \
+                   WHERE s.document @@ to_tsquery('english', $1) AND e.organization_id = $3 AND e.scope_id IN ({scopes}) {current}), \
+                 searched AS ( \
+                   SELECT count(*)::float8 AS n FROM memory_entries e \
+                   WHERE e.organization_id = $3 AND e.scope_id IN ({scopes})), \
+                 terms AS ( \
+                   SELECT DISTINCT to_tsquery('english', w) AS q FROM unnest(string_to_array($2, ' ')) AS w), \
+                 weighted AS ( \
+                   SELECT t.q, ln(1 + (searched.n - count(*) + 0.5) / (count(*) + 0.5)) AS idf \
+                   FROM terms t JOIN matching m ON m.document @@ t.q, searched \
+                   WHERE numnode(t.q) > 0 GROUP BY t.q, searched.n) \
+                 SELECT m.entry_id AS entry_id, m.version_id AS version_id, sum(w.idf * ts_rank(m.document, w.q))::float8 AS score \
+                 FROM matching m JOIN weighted w ON m.document @@ w.q \
+                 GROUP BY m.entry_id, m.version_id ORDER BY score DESC, m.entry_id LIMIT ${}",
                 scope_ids.len() + 4
             )
         }
     };
     let rows = db.query_all_raw(Statement::from_sql_and_values(backend, statement, values)).await?;
-    rows.iter().map(|row| row.try_get::<Uuid>("", "entry_id")).collect()
+    rows.iter()
+        .map(|row| Ok(Match { entry_id: row.try_get("", "entry_id")?, version_id: row.try_get("", "version_id")? }))
+        .collect()
 }
 
-/// Makes the organization's index again from its entries' current versions.
+/// Makes the organization's index again from its entries' versions that have been current.
 pub async fn rebuild(db: &impl ConnectionTrait, organization_id: Uuid) -> Result<u64, DbErr> {
     use sea_orm::{ColumnTrait, EntityTrait, QueryFilter};
+    let backend = db.get_database_backend();
+    match backend {
+        DbBackend::Sqlite => {
+            db.execute_raw(Statement::from_sql_and_values(
+                backend,
+                "DELETE FROM memory_search WHERE memory_search MATCH ?",
+                [Value::from(format!("place : \"{}\"", place_word('o', organization_id)))],
+            ))
+            .await?
+        }
+        _ => {
+            db.execute_raw(Statement::from_sql_and_values(
+                backend,
+                "DELETE FROM memory_search s USING memory_entries e WHERE e.id = s.entry_id AND e.organization_id = $1",
+                [Value::from(organization_id)],
+            ))
+            .await?
+        }
+    };
     let entries =
         memory_entry::Entity::find().filter(memory_entry::Column::OrganizationId.eq(organization_id)).all(db).await?;
     let mut indexed = 0;
     // In chunks, as one statement binds only so many ids.
     for chunk in entries.chunks(500) {
         let versions = memory_version::Entity::find()
-            .filter(memory_version::Column::Id.is_in(chunk.iter().filter_map(|e| e.current_version_id)))
+            .filter(memory_version::Column::EntryId.is_in(chunk.iter().map(|e| e.id)))
+            .filter(memory_version::Column::BecameCurrentAt.is_not_null())
             .all(db)
             .await?;
         for entry in chunk {
-            if let Some(version) = versions.iter().find(|v| Some(v.id) == entry.current_version_id) {
-                index(db, entry, version).await?;
-                indexed += 1;
+            for version in versions.iter().filter(|v| v.entry_id == entry.id) {
+                let current = Some(version.id) == entry.current_version_id;
+                put(db, entry, Text::of(entry, version), current).await?;
             }
+            indexed += 1;
         }
     }
     Ok(indexed)

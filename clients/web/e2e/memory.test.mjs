@@ -2,7 +2,8 @@
 // meaning (its embedding model fetched once per machine, as the Rust tests do): a person writes
 // two entries through the page; a contradicting write opens a conflict instead of replacing the
 // current version, and accepting the proposal makes it current; a search finds the entry, filters
-// narrow it by kind, and verifying it shows in its history of both versions; a change made
+// narrow it by kind, a search as of a time before the proposal was accepted finds what the entry
+// said then, and verifying it shows in its history of both versions; a change made
 // against a revision that is no longer current says so and shows the entry as it now is; a
 // retracted version stays in the history.
 // The test fails on any Content-Security-Policy violation in its page.
@@ -59,6 +60,12 @@ async function write(kind, subject, content) {
 }
 
 const hits = () => page.locator(".memory-hit");
+
+/** `at` as a date-time field holds it, in the browser's (this machine's) time zone, to the second. */
+function localSecond(at) {
+  const two = (n) => String(n).padStart(2, "0");
+  return `${at.getFullYear()}-${two(at.getMonth() + 1)}-${two(at.getDate())}T${two(at.getHours())}:${two(at.getMinutes())}:${two(at.getSeconds())}`;
+}
 const hit = (subject) => page.locator(".memory-hit", { has: page.getByRole("link", { name: subject, exact: true }) });
 
 test("write, resolve a conflict by accepting the proposal, search, verify, and read the history", { timeout: 180_000 }, async () => {
@@ -105,6 +112,10 @@ test("write, resolve a conflict by accepting the proposal, search, verify, and r
   await open.getByText("us-east-2").waitFor(WAIT);
   await page.locator('tr[data-version="2"]').getByText("proposed").waitFor(WAIT);
   await screenshot(page, "entry-with-conflict");
+  // A moment that the page's time field can name (to the second) between the first version and the accepted one.
+  await new Promise((done) => setTimeout(done, 1100));
+  const beforeAccept = localSecond(new Date());
+  await new Promise((done) => setTimeout(done, 1100));
   await open.getByRole("button", { name: "Accept proposed" }).click();
   await page.locator('[data-conflict-id][data-status="RESOLVED"]').getByText("you accepted the proposal").waitFor(WAIT);
   const current = page.getByTestId("memory-current");
@@ -120,6 +131,16 @@ test("write, resolve a conflict by accepting the proposal, search, verify, and r
   await hits().first().getByText("us-east-2").waitFor(WAIT);
   assert.equal(await hits().first().getByTestId("found-by").textContent(), "found by words and meaning");
   await screenshot(page, "found");
+
+  // As of before the proposal was accepted, memory said eu-west-1, found by words alone.
+  await page.getByLabel(/^As of/).fill(beforeAccept);
+  await page.getByRole("button", { name: "Search", exact: true }).click();
+  await page.getByRole("heading", { name: /^Found for “Which cluster does the site deploy to\?” as of / }).waitFor(WAIT);
+  await hits().first().getByText("eu-west-1").waitFor(WAIT);
+  assert.equal(await hits().first().getByTestId("found-by").textContent(), "found by words");
+  assert.match(new URL(page.url()).search, /as-of=/);
+  await screenshot(page, "found-as-of");
+  await page.getByLabel(/^As of/).fill("");
 
   // Kinds narrow a search: decisions only, of the most recently changed.
   await page.getByLabel("Search memory").fill("");

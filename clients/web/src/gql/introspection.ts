@@ -3816,6 +3816,14 @@ export default {
             },
             "args": [
               {
+                "name": "asOf",
+                "type": {
+                  "kind": "SCALAR",
+                  "name": "DateTime",
+                  "ofType": null
+                }
+              },
+              {
                 "name": "first",
                 "type": {
                   "kind": "SCALAR",

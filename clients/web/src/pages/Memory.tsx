@@ -9,6 +9,7 @@ import type { MemoryKind, MemorySensitivity } from "../gql/graphql";
 import { Action, Badge, ErrorBox, Loading, Status, humanize, usePageTitle } from "../ui/components";
 import { Link, navigate, useSearch } from "../ui/router";
 import { ViewerQuery } from "../api/viewer";
+import { exactTime } from "../ui/time";
 import { WorkspacesQuery } from "./Workspaces";
 import { scopeChoices, type Scope } from "./scopes";
 import { ScopeSelect } from "./ScopeSelect";
@@ -33,9 +34,9 @@ export const MemoryEntryItemFragment = graphql(`
 `);
 
 const MemorySearchQuery = graphql(`
-  query MemorySearch($scopeId: ID!, $query: String, $kinds: [MemoryKind!], $verification: [MemoryVerification!]) {
+  query MemorySearch($scopeId: ID!, $query: String, $kinds: [MemoryKind!], $verification: [MemoryVerification!], $asOf: DateTime) {
     memoryRetrievalMode
-    memory(scopeId: $scopeId, query: $query, kinds: $kinds, verification: $verification) {
+    memory(scopeId: $scopeId, query: $query, kinds: $kinds, verification: $verification, asOf: $asOf) {
       foundBy
       entry {
         ...MemoryEntryItem
@@ -151,6 +152,10 @@ function SearchForm({ search, onSearch }: { search: MemorySearch; onSearch: (sea
           </label>
         ))}
       </fieldset>
+      <label>
+        As of (empty: now){" "}
+        <input type="datetime-local" step={1} value={draft.asOf} onChange={(e) => setDraft({ ...draft, asOf: e.target.value })} />
+      </label>
       <fieldset className="inline">
         <legend>Verification (none ticked: all but retracted)</legend>
         {VERIFICATIONS.map((state) => (
@@ -173,13 +178,19 @@ function Hits({ variables }: { variables: ReturnType<typeof searchVariables> }) 
   useSubscription({ query: MemoryUpdatedSubscription, variables: { scopeId: variables.scopeId } });
   const searching = variables.query !== null;
   const hits = data?.memory ?? [];
+  const asOf = variables.asOf ? ` as of ${exactTime(new Date(variables.asOf))}` : "";
   return (
     <article className="card stack" aria-labelledby="memory-hits">
-      <h2 id="memory-hits">{searching ? `Found for “${variables.query}”` : "Recently changed"}</h2>
-      {data && (
+      <h2 id="memory-hits">{searching ? `Found for “${variables.query}”${asOf}` : asOf ? `Memory${asOf}` : "Recently changed"}</h2>
+      {data && !asOf && (
         <p className="muted small" data-testid="memory-mode">
           Searching by {searchMode(data.memoryRetrievalMode)}
           {data.memoryRetrievalMode === "FULL_TEXT_ONLY" && ": by meaning too once the server has loaded its model"}.
+        </p>
+      )}
+      {asOf && (
+        <p className="muted small" data-testid="memory-mode">
+          Each entry as it stood then, found by words only: meaning is kept for current versions. Verification is today's.
         </p>
       )}
       <ErrorBox error={error} />

@@ -140,7 +140,7 @@ export function MemoryEntryDetail({ entryId }: { entryId: string }) {
   return (
     <section className="stack">
       <Breadcrumbs
-        trail={[{ label: "Memory", href: searchAddress({ scopeId: entry.scopeId, query: "", kinds: [], verification: [] }) }, { label: entry.subject }]}
+        trail={[{ label: "Memory", href: searchAddress({ scopeId: entry.scopeId, query: "", kinds: [], verification: [], asOf: "" }) }, { label: entry.subject }]}
       />
       <h1>{entry.subject}</h1>
       <p className="inline small">

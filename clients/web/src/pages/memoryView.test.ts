@@ -14,13 +14,19 @@ import {
   type MemorySearch,
 } from "./memoryView";
 
-const NONE: MemorySearch = { scopeId: null, query: "", kinds: [], verification: [] };
+const NONE: MemorySearch = { scopeId: null, query: "", kinds: [], verification: [], asOf: "" };
 
 describe("a memory search", () => {
   it("is kept in the page's address and read back from it", () => {
-    const search: MemorySearch = { scopeId: "p1", query: "deploy target", kinds: ["FACT", "DECISION"], verification: ["VERIFIED"] };
+    const search: MemorySearch = {
+      scopeId: "p1",
+      query: "deploy target",
+      kinds: ["FACT", "DECISION"],
+      verification: ["VERIFIED"],
+      asOf: "2026-11-30T09:15",
+    };
     const address = searchAddress(search);
-    expect(address).toBe("/memory?scope=p1&q=deploy+target&kind=FACT&kind=DECISION&verification=VERIFIED");
+    expect(address).toBe("/memory?scope=p1&q=deploy+target&kind=FACT&kind=DECISION&verification=VERIFIED&as-of=2026-11-30T09%3A15");
     expect(readSearch(address.slice("/memory".length))).toEqual(search);
   });
 
@@ -35,11 +41,18 @@ describe("a memory search", () => {
       query: "deploy target",
       kinds: ["LESSON"],
       verification: ["VERIFIED", "RETRACTED"],
+      asOf: null,
     });
   });
 
+  it("asks for memory as it stood at the local time chosen, as an instant", () => {
+    const local = "2026-11-30T09:15";
+    expect(searchVariables({ ...NONE, asOf: local }, "p1").asOf).toBe(new Date(local).toISOString());
+    expect(searchVariables({ ...NONE, asOf: "2026-13-45T99:99" }, "p1").asOf).toBeNull();
+  });
+
   it("asks for the most recently changed, of every kind and all but retracted, when nothing is typed or ticked", () => {
-    expect(searchVariables(NONE, "w1")).toEqual({ scopeId: "w1", query: null, kinds: null, verification: null });
+    expect(searchVariables(NONE, "w1")).toEqual({ scopeId: "w1", query: null, kinds: null, verification: null, asOf: null });
   });
 
   it("treats a query without a letter or digit as none, since the server would refuse it", () => {

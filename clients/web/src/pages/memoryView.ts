@@ -18,6 +18,8 @@ export interface MemorySearch {
   kinds: MemoryKind[];
   /** Only these verification states; none: all but retracted (the server's default). */
   verification: MemoryVerification[];
+  /** Memory as it stood at this local time (`YYYY-MM-DDTHH:mm`, as a date-time field holds it); empty: now. */
+  asOf: string;
 }
 
 /** The search in an address's query (`?scope=…&q=…&kind=FACT`); what it does not name is unset. */
@@ -28,6 +30,7 @@ export function readSearch(query: string): MemorySearch {
     query: params.get("q") ?? "",
     kinds: KINDS.filter((k) => params.getAll("kind").includes(k)),
     verification: VERIFICATIONS.filter((v) => params.getAll("verification").includes(v)),
+    asOf: params.get("as-of") ?? "",
   };
 }
 
@@ -38,13 +41,15 @@ export function searchAddress(search: MemorySearch): string {
   if (search.query.trim()) params.set("q", search.query.trim());
   for (const kind of search.kinds) params.append("kind", kind);
   for (const state of search.verification) params.append("verification", state);
+  if (search.asOf) params.set("as-of", search.asOf);
   const query = params.toString();
   return query ? `/memory?${query}` : "/memory";
 }
 
 /**
  * What `memory` is asked from `scopeId`. The server searches for the letters and digits of a
- * query and refuses one without any, so such a query is no query: the most recently changed.
+ * query and refuses one without any, so such a query is no query: the most recently changed. A
+ * time that is not one (a field half filled in) is no time: now.
  */
 export function searchVariables(search: MemorySearch, scopeId: string) {
   return {
@@ -52,7 +57,15 @@ export function searchVariables(search: MemorySearch, scopeId: string) {
     query: /[\p{Alphabetic}\p{N}]/u.test(search.query) ? search.query.trim() : null,
     kinds: search.kinds.length > 0 ? search.kinds : null,
     verification: search.verification.length > 0 ? search.verification : null,
+    asOf: asOfInstant(search.asOf),
   };
+}
+
+/** The instant a local date-time field's value names, for the server; null for none. */
+export function asOfInstant(local: string): string | null {
+  if (!local) return null;
+  const at = new Date(local);
+  return Number.isNaN(at.getTime()) ? null : at.toISOString();
 }
 
 const RETRIEVALS: Record<MemoryRetriever, string> = { FULL_TEXT: "words", VECTOR: "meaning" };
