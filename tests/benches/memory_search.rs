@@ -146,7 +146,11 @@ async fn copy_until(url: &str, size: usize) {
         txn.commit().await.unwrap();
     }
     // The full-text index made again from every version, as the migration that shaped it does.
-    db.execute_unprepared("DELETE FROM memory_search").await.unwrap();
-    db.execute_unprepared(acc_migration::SQLITE_MEMORY_SEARCH_FILL).await.unwrap();
+    for table in ["memory_search", "memory_search_past"] {
+        db.execute_unprepared(&format!("DELETE FROM {table}")).await.unwrap();
+    }
+    for fill in acc_migration::SQLITE_MEMORY_SEARCH_FILL {
+        db.execute_unprepared(fill).await.unwrap();
+    }
     db.close().await.unwrap();
 }

@@ -339,13 +339,22 @@ on_both_databases!(search_reads_down_the_scopes_ranks_and_filters, |db: TestDb| 
 
     // The index is derived: dropping its rows loses nothing, a rebuild brings every entry back.
     let direct = sea_orm::Database::connect(&url).await.unwrap();
-    sea_orm::ConnectionTrait::execute_unprepared(&direct, "DELETE FROM memory_search").await.unwrap();
+    let sqlite = url.starts_with("sqlite");
+    let tables: &[&str] = if sqlite { &["memory_search", "memory_search_past"] } else { &["memory_search"] };
+    let drop_index = async || {
+        for table in tables {
+            sea_orm::ConnectionTrait::execute_unprepared(&direct, &format!("DELETE FROM {table}")).await.unwrap();
+        }
+    };
+    drop_index().await;
     assert!(found(owner, project("rustfmt")).await.is_empty());
-    if url.starts_with("sqlite") {
+    if sqlite {
         // What the migration that shaped the index fills it with is what the server searches.
-        sea_orm::ConnectionTrait::execute_unprepared(&direct, acc_migration::SQLITE_MEMORY_SEARCH_FILL).await.unwrap();
+        for fill in acc_migration::SQLITE_MEMORY_SEARCH_FILL {
+            sea_orm::ConnectionTrait::execute_unprepared(&direct, fill).await.unwrap();
+        }
         assert_eq!(found(owner, project("rustfmt")).await.len(), 2);
-        sea_orm::ConnectionTrait::execute_unprepared(&direct, "DELETE FROM memory_search").await.unwrap();
+        drop_index().await;
     }
     member.gql("mutation { rebuildMemoryIndex }", json!({})).await.expect_code("FORBIDDEN");
     let rebuilt = owner.gql("mutation { rebuildMemoryIndex }", json!({})).await;

@@ -1,11 +1,12 @@
 //! The full-text index of memory: what every version that has been current says, searched with
-//! SQLite's FTS5 or PostgreSQL's `tsvector`; the version that is current now is marked, so a search
-//! reads only those, and a search "as of" a past time reads the versions that stood then. The index
-//! is derived from the entries; [`rebuild`] makes it again from them.
+//! SQLite's FTS5 or PostgreSQL's `tsvector`. A search reads the current versions; a search "as of"
+//! a past time reads the versions that stood then, the current ones included. The index is derived
+//! from the entries; [`rebuild`] makes it again from them.
 //!
-//! On SQLite, where each entry and version sits (organization, scope, entry, version, current) is
-//! written as words of a `place` column, so FTS5 itself keeps only the rows searched and ranks
-//! them, with no look-up of an entry per match.
+//! On SQLite the current versions are in `memory_search` and the earlier ones in
+//! `memory_search_past`, so a search of today's memory reads nothing else; where each row sits
+//! (organization, scope, entry, version) is written as words of a `place` column, so FTS5 itself
+//! keeps only the scopes searched and ranks them, with no look-up of an entry per match.
 
 use acc_entity::{memory_entry, memory_version};
 use sea_orm::{ConnectionTrait, DbBackend, DbErr, Statement, Value};
@@ -60,22 +61,19 @@ fn place_word(what: char, id: Uuid) -> String {
     format!("{what}{}0", id.simple())
 }
 
-/// The word marking an entry's current version in the `place` column.
-const CURRENT: &str = "current";
-
-fn place_of(entry: &memory_entry::Model, version_id: Uuid, current: bool) -> String {
-    let mut place = [
+fn place_of(entry: &memory_entry::Model, version_id: Uuid) -> String {
+    [
         place_word('o', entry.organization_id),
         place_word('s', entry.scope_id),
         place_word('e', entry.id),
         place_word('v', version_id),
     ]
-    .join(" ");
-    if current {
-        place.push(' ');
-        place.push_str(CURRENT);
-    }
-    place
+    .join(" ")
+}
+
+/// SQLite's table of current versions, or of earlier ones.
+fn sqlite_table(current: bool) -> &'static str {
+    if current { "memory_search" } else { "memory_search_past" }
 }
 
 /// What one version says, as the index keeps it.
@@ -97,8 +95,8 @@ impl Text {
     }
 }
 
-/// Puts what `version` says in the index as the current text of `entry`, and marks the version
-/// that was current before as no longer so (it stays in the index for searches as of the past).
+/// Puts what `version` says in the index as the current text of `entry`; the version that was
+/// current before stays in the index as an earlier one, for searches as of the past.
 pub async fn index(
     db: &impl ConnectionTrait,
     entry: &memory_entry::Model,
@@ -107,20 +105,20 @@ pub async fn index(
     let backend = db.get_database_backend();
     match backend {
         DbBackend::Sqlite => {
-            // FTS5 rows change only by delete and insert: the row marked current is read back
-            // and written again without the mark.
-            let marked = format!("(\"{}\" AND \"{CURRENT}\")", place_word('e', entry.id));
+            // FTS5 rows change only by delete and insert: the current row is read back, removed,
+            // and written again among the earlier ones.
+            let of_entry = Value::from(format!("place : \"{}\"", place_word('e', entry.id)));
             let formerly = db
                 .query_all_raw(Statement::from_sql_and_values(
                     backend,
                     "SELECT version_id, subject, content, summary FROM memory_search WHERE memory_search MATCH ?",
-                    [Value::from(format!("place : {marked}"))],
+                    [of_entry.clone()],
                 ))
                 .await?;
             db.execute_raw(Statement::from_sql_and_values(
                 backend,
                 "DELETE FROM memory_search WHERE memory_search MATCH ?",
-                [Value::from(format!("place : (\"{}\" OR {marked})", place_word('v', version.id)))],
+                [of_entry],
             ))
             .await?;
             for row in formerly {
@@ -153,15 +151,17 @@ async fn put(db: &impl ConnectionTrait, entry: &memory_entry::Model, text: Text,
     let statement = match backend {
         DbBackend::Sqlite => Statement::from_sql_and_values(
             backend,
-            "INSERT INTO memory_search (entry_id, version_id, subject, content, summary, place) \
-             VALUES (?, ?, ?, ?, ?, ?)",
+            format!(
+                "INSERT INTO {} (entry_id, version_id, subject, content, summary, place) VALUES (?, ?, ?, ?, ?, ?)",
+                sqlite_table(current)
+            ),
             [
                 Value::from(entry.id),
                 Value::from(text.version_id),
                 Value::from(text.subject),
                 Value::from(text.content),
                 Value::from(text.summary),
-                Value::from(place_of(entry, text.version_id, current)),
+                Value::from(place_of(entry, text.version_id)),
             ],
         ),
         // The subject weighs most (A), then the content and the summary. The text is cut into
@@ -210,26 +210,38 @@ pub async fn matching(
     let mut values: Vec<Value> = Vec::new();
     let statement = match backend {
         DbBackend::Sqlite => {
-            // FTS5: each word a quoted string, any of them, in the text columns; the place's words
-            // all of them. bm25 with the subject weighing 3 and the place nothing.
+            // FTS5: each word a quoted string, any of them, in the text columns, and any of the
+            // scopes in the place; bm25 with the subject weighing 3 and the place nothing. The
+            // organization is not matched: every scope id names one scope of one organization, and
+            // the scopes come from the caller's (each hit's entry is read in it again).
             let scopes: Vec<String> = scope_ids.iter().map(|id| format!("\"{}\"", place_word('s', *id))).collect();
             let words: Vec<String> = words.iter().map(|w| format!("\"{w}\"")).collect();
-            let query = format!(
-                "{{subject content summary}} : ({}) AND place : (\"{}\" AND ({}){})",
-                words.join(" OR "),
-                place_word('o', organization_id),
-                scopes.join(" OR "),
-                match among {
-                    Among::Current => format!(" AND \"{CURRENT}\""),
-                    Among::EverCurrent => String::new(),
+            let query =
+                format!("{{subject content summary}} : ({}) AND place : ({})", words.join(" OR "), scopes.join(" OR "));
+            let ranked = |table: &str| {
+                format!(
+                    "SELECT entry_id, version_id, bm25({table}, 0.0, 0.0, 3.0, 1.0, 1.0, 0.0) AS score \
+                     FROM {table} WHERE {table} MATCH ?"
+                )
+            };
+            values.push(query.clone().into());
+            let statement = match among {
+                // FTS5 orders by its own rank without sorting the rows it ranks.
+                Among::Current => "SELECT entry_id, version_id FROM memory_search \
+                     WHERE memory_search MATCH ? AND rank MATCH 'bm25(0.0, 0.0, 3.0, 1.0, 1.0, 0.0)' \
+                     ORDER BY rank LIMIT ?"
+                    .to_owned(),
+                Among::EverCurrent => {
+                    values.push(query.into());
+                    format!(
+                        "SELECT entry_id, version_id FROM ({} UNION ALL {}) ORDER BY score LIMIT ?",
+                        ranked("memory_search"),
+                        ranked("memory_search_past")
+                    )
                 }
-            );
-            values.push(query.into());
+            };
             values.push((limit as i64).into());
-            "SELECT entry_id, version_id FROM memory_search \
-             WHERE memory_search MATCH ? AND rank MATCH 'bm25(0.0, 0.0, 3.0, 1.0, 1.0, 0.0)' \
-             ORDER BY rank LIMIT ?"
-                .to_owned()
+            statement
         }
         _ => {
             values.push(words.join(" | ").into());
@@ -277,12 +289,14 @@ pub async fn rebuild(db: &impl ConnectionTrait, organization_id: Uuid) -> Result
     let backend = db.get_database_backend();
     match backend {
         DbBackend::Sqlite => {
-            db.execute_raw(Statement::from_sql_and_values(
-                backend,
-                "DELETE FROM memory_search WHERE memory_search MATCH ?",
-                [Value::from(format!("place : \"{}\"", place_word('o', organization_id)))],
-            ))
-            .await?
+            for table in [sqlite_table(true), sqlite_table(false)] {
+                db.execute_raw(Statement::from_sql_and_values(
+                    backend,
+                    format!("DELETE FROM {table} WHERE {table} MATCH ?"),
+                    [Value::from(format!("place : \"{}\"", place_word('o', organization_id)))],
+                ))
+                .await?;
+            }
         }
         _ => {
             db.execute_raw(Statement::from_sql_and_values(
@@ -290,9 +304,9 @@ pub async fn rebuild(db: &impl ConnectionTrait, organization_id: Uuid) -> Result
                 "DELETE FROM memory_search s USING memory_entries e WHERE e.id = s.entry_id AND e.organization_id = $1",
                 [Value::from(organization_id)],
             ))
-            .await?
+            .await?;
         }
-    };
+    }
     let entries =
         memory_entry::Entity::find().filter(memory_entry::Column::OrganizationId.eq(organization_id)).all(db).await?;
     let mut indexed = 0;
