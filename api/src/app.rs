@@ -6,6 +6,7 @@ use sea_orm::DatabaseConnection;
 
 use std::time::Duration;
 
+use crate::artifacts::{ArtifactService, ArtifactStore};
 use crate::broker::Broker;
 use crate::config::Config;
 use crate::db::{Pool, Reads, Store};
@@ -31,6 +32,8 @@ pub enum StartError {
     Keys(#[from] crate::identity::keys::KeyError),
     #[error(transparent)]
     ConnectorCa(#[from] crate::gateway::ca::CaError),
+    #[error(transparent)]
+    ArtifactStore(#[from] crate::artifacts::StoreError),
     #[error("data dir {path}: {source}")]
     DataDir { path: std::path::PathBuf, source: std::io::Error },
 }
@@ -42,6 +45,7 @@ pub struct Services {
     pub projects: ProjectService,
     pub settings: SettingsService,
     pub memory: MemoryService,
+    pub artifacts: ArtifactService,
     pub gateway: GatewayService,
     /// The commands that change runs.
     pub runs: RunService,
@@ -128,10 +132,17 @@ impl App {
             tracing::info!(live, "live runs kept: their connectors have one lease to come back for them");
         }
         let memory = MemoryService::new(store.clone(), broker.clone(), Default::default());
+        let artifacts = ArtifactService::new(
+            store.clone(),
+            ArtifactStore::open(&config.artifact_store()?)?,
+            config.artifacts.max_upload_bytes,
+            config.limits.max_page_size,
+        );
         let identity =
             IdentityService::new(store, keys, config.tokens.clone(), limiter, bootstrap.clone(), broker.clone());
         let limits = Arc::new(config.limits.clone());
-        let services = Services { projects, settings, memory, gateway, runs, run_reader, identity, broker, limits };
+        let services =
+            Services { projects, settings, memory, artifacts, gateway, runs, run_reader, identity, broker, limits };
         let bootstrap_code = if services.identity.has_users().await.map_err(db_error)? {
             None
         } else {

@@ -76,6 +76,38 @@ pub struct Config {
     pub runs: RunSettings,
     pub websocket: WebSocketSettings,
     pub memory: MemorySettings,
+    pub artifacts: ArtifactSettings,
+}
+
+/// Where artifacts' bytes are kept (artifacts/store.rs): a directory under the data dir unless an
+/// S3-compatible bucket is named.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct ArtifactSettings {
+    /// The directory, when no bucket is named; unset means `artifacts` in the data dir.
+    pub dir: Option<PathBuf>,
+    /// An S3-compatible bucket instead (AWS S3, MinIO, Ceph, R2…), with the service's endpoint
+    /// (unset: AWS), its region, and files holding the access key id and secret.
+    pub s3_bucket: Option<String>,
+    pub s3_endpoint: Option<String>,
+    pub s3_region: String,
+    pub s3_access_key_id_file: Option<PathBuf>,
+    pub s3_secret_access_key_file: Option<PathBuf>,
+    /// The largest upload taken, in bytes.
+    pub max_upload_bytes: u64,
+}
+
+impl Default for ArtifactSettings {
+    fn default() -> Self {
+        Self {
+            dir: None,
+            s3_bucket: None,
+            s3_endpoint: None,
+            s3_region: "us-east-1".to_owned(),
+            s3_access_key_id_file: None,
+            s3_secret_access_key_file: None,
+            max_upload_bytes: 256 * 1024 * 1024,
+        }
+    }
 }
 
 /// Memory's embedding model, all-MiniLM-L6-v2 (memory/embedding.rs): without it, memory is
@@ -284,6 +316,7 @@ impl Default for Config {
             runs: RunSettings::default(),
             websocket: WebSocketSettings::default(),
             memory: MemorySettings::default(),
+            artifacts: ArtifactSettings::default(),
         }
     }
 }
@@ -399,6 +432,23 @@ impl Config {
                 dir: self.embedding_model_dir(),
                 fetch_from: memory.fetch_embedding_model.then(|| memory.embedding_model_url.clone()),
             },
+        })
+    }
+
+    /// Where artifacts' bytes are kept: the configured bucket, or a directory.
+    pub fn artifact_store(&self) -> Result<crate::artifacts::StoreLocation, ConfigError> {
+        let artifacts = &self.artifacts;
+        Ok(match &artifacts.s3_bucket {
+            Some(bucket) => crate::artifacts::StoreLocation::S3 {
+                bucket: bucket.clone(),
+                endpoint: artifacts.s3_endpoint.clone(),
+                region: artifacts.s3_region.clone(),
+                access_key_id: artifacts.s3_access_key_id_file.as_deref().map(read_secret).transpose()?,
+                secret_access_key: artifacts.s3_secret_access_key_file.as_deref().map(read_secret).transpose()?,
+            },
+            None => crate::artifacts::StoreLocation::Directory(
+                artifacts.dir.clone().unwrap_or_else(|| self.data_dir.join("artifacts")),
+            ),
         })
     }
 

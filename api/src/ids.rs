@@ -29,10 +29,12 @@ pub enum NodeKind {
     MemoryEntry,
     MemoryVersion,
     MemoryConflict,
+    Artifact,
+    ArtifactVersion,
 }
 
 impl NodeKind {
-    const ALL: [NodeKind; 18] = [
+    const ALL: [NodeKind; 20] = [
         NodeKind::Organization,
         NodeKind::User,
         NodeKind::Session,
@@ -51,6 +53,8 @@ impl NodeKind {
         NodeKind::MemoryEntry,
         NodeKind::MemoryVersion,
         NodeKind::MemoryConflict,
+        NodeKind::Artifact,
+        NodeKind::ArtifactVersion,
     ];
 
     pub fn name(self) -> &'static str {
@@ -73,6 +77,8 @@ impl NodeKind {
             NodeKind::MemoryEntry => "MemoryEntry",
             NodeKind::MemoryVersion => "MemoryVersion",
             NodeKind::MemoryConflict => "MemoryConflict",
+            NodeKind::Artifact => "Artifact",
+            NodeKind::ArtifactVersion => "ArtifactVersion",
         }
     }
 

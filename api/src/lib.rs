@@ -3,6 +3,7 @@
 #![deny(clippy::unwrap_used)]
 
 pub mod app;
+pub mod artifacts;
 pub mod broker;
 pub mod config;
 pub mod db;

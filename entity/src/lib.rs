@@ -6,6 +6,8 @@ pub mod acceptance_criterion;
 pub mod agent;
 pub mod api_token;
 pub mod approval;
+pub mod artifact;
+pub mod artifact_version;
 pub mod capability_snapshot;
 pub mod checkpoint;
 pub mod config_layer;

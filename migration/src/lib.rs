@@ -18,6 +18,7 @@ mod m20261205_000008_memory_search;
 mod m20261205_000009_memory_vectors;
 mod m20261205_000010_memory_search_words;
 mod m20261206_000011_memory_search_versions;
+mod m20261206_000012_artifacts;
 mod tables;
 
 /// How SQLite's memory search index is filled from the versions, for the search benchmark.
@@ -40,6 +41,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261205_000009_memory_vectors::Migration),
             Box::new(m20261205_000010_memory_search_words::Migration),
             Box::new(m20261206_000011_memory_search_versions::Migration),
+            Box::new(m20261206_000012_artifacts::Migration),
         ]
     }
 }

@@ -126,6 +126,22 @@ impl Client {
         request.send().await.expect("server reachable")
     }
 
+    /// POSTs `body` to `path_and_query` with the bearer token and `headers`; the status and the
+    /// JSON answer (`Null` when there is none).
+    pub async fn post_bytes(&self, path_and_query: &str, body: Vec<u8>, headers: &[(&str, &str)]) -> (u16, Value) {
+        let base = self.url.trim_end_matches("/graphql");
+        let mut request = self.http.post(format!("{base}{path_and_query}")).body(body);
+        for (name, value) in headers {
+            request = request.header(*name, *value);
+        }
+        if let Some(token) = &self.token {
+            request = request.bearer_auth(token);
+        }
+        let response = request.send().await.expect("server reachable");
+        let status = response.status().as_u16();
+        (status, response.json().await.unwrap_or(Value::Null))
+    }
+
     /// Opens a graphql-transport-ws connection: `connection_init` with the token, then `connection_ack`.
     pub async fn socket(&self) -> Result<Subscription, String> {
         let mut subscription = self.connect().await?;

@@ -10,6 +10,7 @@ mod embedding;
 pub mod embedding_service;
 pub mod memory_corpus;
 pub mod model_api;
+pub mod object_store;
 pub mod peer;
 pub mod runtimes;
 pub mod server;

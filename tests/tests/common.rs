@@ -345,3 +345,20 @@ pub async fn other_project(owner: &Client, workspace_id: &str, name: &str) -> St
 pub async fn organization_id(client: &Client) -> String {
     client.gql(op!("organization"), json!({})).await.data("organization")["id"].as_str().unwrap().to_owned()
 }
+
+/// The owner of a second organization ("Globex"), made by the first one's owner (the server
+/// administrator), signed in.
+pub async fn second_organization_owner(a_owner: &Client) -> Client {
+    a_owner
+        .gql(
+            "mutation($p: String!) { createOrganization(name: \"Globex\", ownerEmail: \"owner@globex.test\", ownerPassword: $p) { id } }",
+            json!({"p": acc_tests::PASSWORD}),
+        )
+        .await
+        .data("createOrganization");
+    let login = a_owner
+        .anonymous()
+        .gql(op!("login"), json!({"email": "owner@globex.test", "password": acc_tests::PASSWORD}))
+        .await;
+    a_owner.with_token(login.data("login")["accessToken"].as_str().unwrap())
+}

@@ -53,6 +53,8 @@ struct TenantA {
     memory_entry: String,
     memory_version: String,
     memory_conflict: String,
+    artifact: String,
+    artifact_version: String,
 }
 
 impl TenantA {
@@ -77,6 +79,8 @@ impl TenantA {
             &self.memory_entry,
             &self.memory_version,
             &self.memory_conflict,
+            &self.artifact,
+            &self.artifact_version,
         ]
     }
 }
@@ -106,6 +110,10 @@ async fn tenant_a(server: &Server) -> (common::Fixture, TenantA) {
     let secret = |content: &str| json!({"input": {"scopeId": f.project_id, "kind": "FACT", "subject": "Vault code", "content": content}});
     let memory = owner.gql(op!("write_memory"), secret("the vault code is 1234")).await;
     let contradiction = owner.gql(op!("write_memory"), secret("the vault code is 4321")).await;
+    let (uploaded, artifact) = owner
+        .post_bytes(&format!("/v1/artifacts?projectId={}&name=secret.txt", f.project_id), b"secret".to_vec(), &[])
+        .await;
+    assert_eq!(uploaded, 201, "{artifact}");
     let token =
         owner.gql("mutation { createApiToken(name: \"ci\", scopes: [READ]) { apiToken { id } } }", json!({})).await;
     let member = owner
@@ -169,24 +177,15 @@ async fn tenant_a(server: &Server) -> (common::Fixture, TenantA) {
         memory_entry: id(&memory.data("writeMemory")["entry"]),
         memory_version: id(&memory.data("writeMemory")["version"]),
         memory_conflict: id(&contradiction.data("writeMemory")["conflict"]),
+        artifact: id(&artifact["artifact"]),
+        artifact_version: id(&artifact["version"]),
     };
     (f, a)
 }
 
 /// The owner of a second organization, created by the server administrator, with its own project and task.
 async fn tenant_b(a_owner: &Client) -> (Client, String, String) {
-    a_owner
-        .gql(
-            "mutation($p: String!) { createOrganization(name: \"Globex\", ownerEmail: \"owner@globex.test\", ownerPassword: $p) { id } }",
-            json!({"p": acc_tests::PASSWORD}),
-        )
-        .await
-        .data("createOrganization");
-    let login = a_owner
-        .anonymous()
-        .gql(op!("login"), json!({"email": "owner@globex.test", "password": acc_tests::PASSWORD}))
-        .await;
-    let b = a_owner.with_token(login.data("login")["accessToken"].as_str().unwrap());
+    let b = common::second_organization_owner(a_owner).await;
     let ws = b.gql(op!("create_workspace"), json!({"name": "B space"})).await;
     let project =
         b.gql(op!("create_project"), json!({"workspaceId": id(ws.data("createWorkspace")), "name": "B project"})).await;
@@ -436,9 +435,27 @@ fn rows(a: &TenantA, b_project: &str, b_task: &str) -> Vec<Row> {
         row("memoryEntry", op!("memory_entry"), json!({"id": a.memory_entry}), NotFound),
         row("memory", op!("memory"), json!({"scopeId": a.project, "query": "vault"}), NotFound),
         row("memory", op!("memory"), json!({"scopeId": a.org}), NotFound),
-        row("memory", op!("memory"), json!({"scopeId": a.project, "query": "vault", "asOf": "2999-01-01T00:00:00Z"}), NotFound),
+        row(
+            "memory",
+            op!("memory"),
+            json!({"scopeId": a.project, "query": "vault", "asOf": "2999-01-01T00:00:00Z"}),
+            NotFound,
+        ),
         row("memory", op!("memory"), json!({"scopeId": a.task, "query": "vault"}), NotFound),
         row("memory", op!("memory"), json!({"scopeId": a.run, "query": "vault"}), NotFound),
+        row(
+            "artifacts",
+            "query($p: ID!) { artifacts(projectId: $p) { edges { node { id } } } }",
+            json!({"p": a.project}),
+            NotFound,
+        ),
+        row(
+            "artifacts",
+            "query($p: ID!, $t: ID) { artifacts(projectId: $p, taskId: $t) { edges { node { id } } } }",
+            json!({"p": b_project, "t": a.task}),
+            OwnDataOnly,
+        ),
+        row("artifact", "query($id: ID!) { artifact(id: $id) { name } }", json!({"id": a.artifact}), NotFound),
         row("memory", op!("memory"), json!({"scopeId": a.user, "query": "vault"}), NotFound),
         row(
             "writeMemory",

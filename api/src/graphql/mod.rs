@@ -72,6 +72,7 @@ pub struct QueryRoot(
     crate::gateway::graphql::GatewayQuery,
     crate::runs::graphql::RunQuery,
     crate::memory::graphql::MemoryQuery,
+    crate::artifacts::graphql::ArtifactQuery,
     node::NodeQuery,
 );
 
@@ -149,6 +150,7 @@ pub fn request_data(services: &Services, request: RequestContext) -> Data {
         crate::projects::graphql::add_loaders(&mut data, services, actor);
         crate::runs::graphql::add_loaders(&mut data, services, actor);
         crate::memory::graphql::add_loaders(&mut data, services, actor);
+        crate::artifacts::graphql::add_loaders(&mut data, services, actor);
     }
     data.insert(request);
     data

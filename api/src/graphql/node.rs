@@ -3,6 +3,7 @@
 use async_graphql::{Context, ID, Interface, Object};
 
 use super::{ContextExt, gql_error};
+use crate::artifacts::graphql::{Artifact, ArtifactVersion};
 use crate::gateway::graphql::{Agent, Connector, EnrollmentToken};
 use crate::identity::graphql::{ApiToken, Organization, RoleBinding, Session, User};
 use crate::ids::{GlobalId, NodeKind};
@@ -32,6 +33,8 @@ pub enum Node {
     MemoryEntry(MemoryEntry),
     MemoryVersion(MemoryVersion),
     MemoryConflict(MemoryConflict),
+    Artifact(Artifact),
+    ArtifactVersion(ArtifactVersion),
 }
 
 #[derive(Default)]
@@ -85,6 +88,12 @@ impl NodeQuery {
             }
             NodeKind::MemoryConflict => {
                 Node::MemoryConflict(MemoryConflict(services.memory.conflict(actor, id).await.map_err(gql_error)?))
+            }
+            NodeKind::Artifact => {
+                Node::Artifact(Artifact(services.artifacts.artifact(actor, id).await.map_err(gql_error)?))
+            }
+            NodeKind::ArtifactVersion => {
+                Node::ArtifactVersion(ArtifactVersion(services.artifacts.version(actor, id).await.map_err(gql_error)?))
             }
         })
     }

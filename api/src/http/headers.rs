@@ -22,10 +22,13 @@ const HSTS: &str = "max-age=31536000";
 /// over plain HTTP and a plain-HTTP loopback server must stay reachable.
 pub fn defend(tls: bool, mut response: Response) -> Response {
     let headers = response.headers_mut();
+    // A response with a stricter policy of its own (an artifact's bytes, sandboxed) keeps it.
+    if !headers.contains_key(header::CONTENT_SECURITY_POLICY) {
+        headers.insert(header::CONTENT_SECURITY_POLICY, HeaderValue::from_static(CONTENT_SECURITY_POLICY));
+    }
     let mut set = |name: HeaderName, value: &'static str| {
         headers.insert(name, HeaderValue::from_static(value));
     };
-    set(header::CONTENT_SECURITY_POLICY, CONTENT_SECURITY_POLICY);
     // For browsers that predate `frame-ancestors`.
     set(header::X_FRAME_OPTIONS, "DENY");
     set(header::X_CONTENT_TYPE_OPTIONS, "nosniff");

@@ -1,6 +1,7 @@
 //! The HTTP server: routing, request context (correlation id, caller, device), GraphQL over HTTP
 //! and graphql-transport-ws, health endpoints, the web client's files, TLS.
 
+mod artifacts;
 mod connectors;
 mod graphql_http;
 mod graphql_ws;
@@ -69,6 +70,8 @@ pub fn router(state: AppState, web: WebClient, allowed_origins: &[String], tls: 
     let api = Router::new()
         .route("/graphql", get(graphql_get).post(graphql_http::post).layer(cors(allowed_origins)))
         .route("/graphql/ws", get(graphql_ws::upgrade))
+        .route("/v1/artifacts", axum::routing::post(artifacts::upload).layer(cors(allowed_origins)))
+        .route("/v1/artifacts/versions/{id}", get(artifacts::download).layer(cors(allowed_origins)))
         .route("/v1/connectors/enroll", axum::routing::post(connectors::enroll))
         .route("/v1/connectors/ws", get(connectors::upgrade))
         .route("/healthz", get(|| async { "ok" }))

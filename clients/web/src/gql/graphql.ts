@@ -315,6 +315,8 @@ export type BoardQuery = { node:
     | { __typename: 'Agent' }
     | { __typename: 'ApiToken' }
     | { __typename: 'Approval' }
+    | { __typename: 'Artifact' }
+    | { __typename: 'ArtifactVersion' }
     | { __typename: 'Connector' }
     | { __typename: 'EnrollmentToken' }
     | { __typename: 'MemoryConflict' }
@@ -474,6 +476,8 @@ export type RunQuery = { node:
     | { __typename: 'Agent' }
     | { __typename: 'ApiToken' }
     | { __typename: 'Approval' }
+    | { __typename: 'Artifact' }
+    | { __typename: 'ArtifactVersion' }
     | { __typename: 'Connector' }
     | { __typename: 'EnrollmentToken' }
     | { __typename: 'MemoryConflict' }
@@ -591,6 +595,8 @@ export type TaskQuery = { node:
     | { __typename: 'Agent' }
     | { __typename: 'ApiToken' }
     | { __typename: 'Approval' }
+    | { __typename: 'Artifact' }
+    | { __typename: 'ArtifactVersion' }
     | { __typename: 'Connector' }
     | { __typename: 'EnrollmentToken' }
     | { __typename: 'MemoryConflict' }

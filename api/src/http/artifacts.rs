@@ -1,0 +1,177 @@
+//! Artifacts' bytes over HTTP, with the caller's bearer token: `POST /v1/artifacts?projectId=…
+//! &taskId=…&name=…` streams the body into the store as the next version of the artifact so named
+//! (`Content-Type` is its media type), and `GET /v1/artifacts/versions/{id}` streams a version
+//! back, always as an attachment. Errors are `{ "error": { "code", "message", "details",
+//! "correlationId" } }` with the status the code implies.
+
+use axum::Extension;
+use axum::Json;
+use axum::body::Body;
+use axum::extract::rejection::QueryRejection;
+use axum::extract::{Path, Query, State};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use percent_encoding::{NON_ALPHANUMERIC, utf8_percent_encode};
+use serde::Deserialize;
+
+use super::SharedState;
+use super::request::{CorrelationId, bearer};
+use crate::artifacts::graphql::download_path;
+use crate::artifacts::{ArtifactAt, ArtifactError, Upload};
+use crate::error::{CommonError, DomainError, ErrorCode};
+use crate::identity::actor::Actor;
+use crate::ids::{GlobalId, NodeKind, gid};
+
+fn refuse(err: impl DomainError, correlation_id: &str) -> Response {
+    let status = match err.code() {
+        ErrorCode::Unauthenticated => StatusCode::UNAUTHORIZED,
+        ErrorCode::Forbidden => StatusCode::FORBIDDEN,
+        ErrorCode::NotFound => StatusCode::NOT_FOUND,
+        ErrorCode::Validation => StatusCode::BAD_REQUEST,
+        ErrorCode::Conflict => StatusCode::CONFLICT,
+        ErrorCode::RateLimited => StatusCode::TOO_MANY_REQUESTS,
+        _ => StatusCode::INTERNAL_SERVER_ERROR,
+    };
+    let body = serde_json::json!({ "error": {
+        "code": err.code().as_str(),
+        "message": err.to_string(),
+        "details": err.details(),
+        "correlationId": correlation_id,
+    }});
+    (status, Json(body)).into_response()
+}
+
+/// The caller, from the bearer token; without a valid one, the response refusing them.
+async fn caller(state: &SharedState, headers: &HeaderMap, correlation_id: &str) -> Result<Actor, Response> {
+    let Some(token) = bearer(headers) else { return Err(refuse(CommonError::Unauthenticated, correlation_id)) };
+    state.services.identity.authenticate(token).await.map_err(|e| refuse(e, correlation_id))
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct UploadQuery {
+    project_id: String,
+    task_id: Option<String>,
+    name: String,
+}
+
+pub async fn upload(
+    State(state): State<SharedState>,
+    Extension(CorrelationId(correlation_id)): Extension<CorrelationId>,
+    headers: HeaderMap,
+    query: Result<Query<UploadQuery>, QueryRejection>,
+    body: Body,
+) -> Response {
+    let actor = match caller(&state, &headers, &correlation_id).await {
+        Ok(actor) => actor,
+        Err(refused) => return refused,
+    };
+    let upload = match read_upload(query, &headers) {
+        Ok(upload) => upload,
+        Err(e) => return refuse(e, &correlation_id),
+    };
+    let artifacts = &state.services.artifacts;
+    match artifacts.upload(&actor, upload, body.into_data_stream()).await {
+        Ok(ArtifactAt { artifact, version }) => {
+            let body = serde_json::json!({
+                "artifact": {
+                    "id": gid(NodeKind::Artifact, artifact.id).0,
+                    "name": artifact.name,
+                    "revision": artifact.revision,
+                },
+                "version": {
+                    "id": gid(NodeKind::ArtifactVersion, version.id).0,
+                    "number": version.number,
+                    "sha256": version.sha256,
+                    "sizeBytes": version.size_bytes,
+                    "mediaType": version.media_type,
+                    "downloadPath": download_path(version.id),
+                },
+            });
+            (StatusCode::CREATED, Json(body)).into_response()
+        }
+        Err(e @ ArtifactError::TooLarge(_)) => {
+            let mut refused = refuse(e, &correlation_id);
+            *refused.status_mut() = StatusCode::PAYLOAD_TOO_LARGE;
+            refused
+        }
+        Err(e) => {
+            if e.code() == ErrorCode::Internal {
+                tracing::error!(error = %e, "an artifact upload failed");
+            }
+            refuse(e, &correlation_id)
+        }
+    }
+}
+
+fn read_upload(query: Result<Query<UploadQuery>, QueryRejection>, headers: &HeaderMap) -> Result<Upload, CommonError> {
+    let Query(query) = query.map_err(|e| CommonError::Validation {
+        message: format!("an upload names its place in the query: projectId, name and optionally taskId ({e})"),
+        details: serde_json::json!({ "arguments": ["projectId", "taskId", "name"] }),
+    })?;
+    let media_type = match headers.get(header::CONTENT_TYPE) {
+        None => None,
+        Some(value) => {
+            Some(value.to_str().map_err(|_| CommonError::validation("Content-Type is not text"))?.to_owned())
+        }
+    };
+    Ok(Upload {
+        project_id: GlobalId::decode_as(&query.project_id, NodeKind::Project)?,
+        task_id: query.task_id.as_deref().map(|id| GlobalId::decode_as(id, NodeKind::Task)).transpose()?,
+        name: query.name,
+        media_type,
+    })
+}
+
+pub async fn download(
+    State(state): State<SharedState>,
+    Extension(CorrelationId(correlation_id)): Extension<CorrelationId>,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+) -> Response {
+    let actor = match caller(&state, &headers, &correlation_id).await {
+        Ok(actor) => actor,
+        Err(refused) => return refused,
+    };
+    let id = match GlobalId::decode_as(&id, NodeKind::ArtifactVersion) {
+        Ok(id) => id,
+        Err(e) => return refuse(e, &correlation_id),
+    };
+    let etag = |sha256: &str| format!("\"{sha256}\"");
+    // A client holding these bytes already (the version never changes) is told so without them.
+    if let Some(held) = headers.get(header::IF_NONE_MATCH).and_then(|v| v.to_str().ok()) {
+        match state.services.artifacts.version(&actor, id).await {
+            Ok(version) if held == etag(&version.sha256) => {
+                return (StatusCode::NOT_MODIFIED, [(header::ETAG, etag(&version.sha256))]).into_response();
+            }
+            Ok(_) => {}
+            Err(e) => return refuse(e, &correlation_id),
+        }
+    }
+    let (ArtifactAt { artifact, version }, bytes) = match state.services.artifacts.download(&actor, id).await {
+        Ok(found) => found,
+        Err(e) => {
+            if e.code() == ErrorCode::Internal {
+                tracing::error!(error = %e, "an artifact download failed");
+            }
+            return refuse(e, &correlation_id);
+        }
+    };
+    let file_name = artifact.name.rsplit('/').next().unwrap_or(&artifact.name);
+    let disposition = format!("attachment; filename*=UTF-8''{}", utf8_percent_encode(file_name, NON_ALPHANUMERIC));
+    let mut response = Body::from_stream(bytes).into_response();
+    let response_headers = response.headers_mut();
+    let mut set = |name, value: String| {
+        if let Ok(value) = HeaderValue::from_str(&value) {
+            response_headers.insert(name, value);
+        }
+    };
+    set(header::CONTENT_TYPE, version.media_type.clone());
+    set(header::CONTENT_LENGTH, version.size_bytes.to_string());
+    set(header::CONTENT_DISPOSITION, disposition);
+    set(header::ETAG, etag(&version.sha256));
+    set(header::CACHE_CONTROL, "private, no-cache".to_owned());
+    // Bytes anyone uploaded are never a page of this origin, even opened directly.
+    set(header::CONTENT_SECURITY_POLICY, "sandbox; default-src 'none'".to_owned());
+    response
+}
