@@ -9,6 +9,7 @@ use std::time::Duration;
 use crate::artifacts::{ArtifactService, ArtifactStore};
 use crate::broker::Broker;
 use crate::config::Config;
+use crate::context::ContextBroker;
 use crate::db::{Pool, Reads, Store};
 use crate::gateway::GatewayService;
 use crate::gateway::ca::ConnectorCa;
@@ -46,6 +47,8 @@ pub struct Services {
     pub settings: SettingsService,
     pub memory: MemoryService,
     pub artifacts: ArtifactService,
+    /// What each run's agent starts with.
+    pub context: ContextBroker,
     pub gateway: GatewayService,
     /// The commands that change runs.
     pub runs: RunService,
@@ -116,6 +119,8 @@ impl App {
         let projects =
             ProjectService::new(store.clone(), broker.clone(), settings.clone(), config.limits.max_page_size);
         let run_reader = RunReader::new(db.clone(), store.reads.clone(), broker.clone(), config.limits.max_page_size);
+        let memory = MemoryService::new(store.clone(), broker.clone(), Default::default());
+        let context = ContextBroker::new(store.clone(), memory.clone(), settings.clone(), run_reader.clone());
         let runs = RunService::new(
             store.clone(),
             broker.clone(),
@@ -124,6 +129,7 @@ impl App {
             approval_keys,
             policy,
             run_reader.clone(),
+            context.clone(),
         );
         // No connector is connected to a process that just started; their runs live on.
         gateway.mark_all_offline().await.map_err(|e| sea_orm::DbErr::Custom(e.to_string()))?;
@@ -131,7 +137,6 @@ impl App {
         if live > 0 {
             tracing::info!(live, "live runs kept: their connectors have one lease to come back for them");
         }
-        let memory = MemoryService::new(store.clone(), broker.clone(), Default::default());
         let artifacts = ArtifactService::new(
             store.clone(),
             ArtifactStore::open(&config.artifact_store()?)?,
@@ -141,8 +146,19 @@ impl App {
         let identity =
             IdentityService::new(store, keys, config.tokens.clone(), limiter, bootstrap.clone(), broker.clone());
         let limits = Arc::new(config.limits.clone());
-        let services =
-            Services { projects, settings, memory, artifacts, gateway, runs, run_reader, identity, broker, limits };
+        let services = Services {
+            projects,
+            settings,
+            memory,
+            artifacts,
+            context,
+            gateway,
+            runs,
+            run_reader,
+            identity,
+            broker,
+            limits,
+        };
         let bootstrap_code = if services.identity.has_users().await.map_err(db_error)? {
             None
         } else {

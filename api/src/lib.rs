@@ -6,6 +6,7 @@ pub mod app;
 pub mod artifacts;
 pub mod broker;
 pub mod config;
+pub mod context;
 pub mod db;
 pub mod error;
 pub mod event_path;

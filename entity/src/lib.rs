@@ -12,6 +12,7 @@ pub mod capability_snapshot;
 pub mod checkpoint;
 pub mod config_layer;
 pub mod connector;
+pub mod context_record;
 pub mod device_session;
 pub mod enrollment_token;
 pub mod idempotency_record;

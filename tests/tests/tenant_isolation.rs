@@ -456,6 +456,7 @@ fn rows(a: &TenantA, b_project: &str, b_task: &str) -> Vec<Row> {
             OwnDataOnly,
         ),
         row("artifact", "query($id: ID!) { artifact(id: $id) { name } }", json!({"id": a.artifact}), NotFound),
+        row("runContext", "query($r: ID!) { runContext(runId: $r) { bundleHash } }", json!({"r": a.run}), NotFound),
         row("memory", op!("memory"), json!({"scopeId": a.user, "query": "vault"}), NotFound),
         row(
             "writeMemory",

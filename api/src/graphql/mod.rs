@@ -73,6 +73,7 @@ pub struct QueryRoot(
     crate::runs::graphql::RunQuery,
     crate::memory::graphql::MemoryQuery,
     crate::artifacts::graphql::ArtifactQuery,
+    crate::context::graphql::ContextQuery,
     node::NodeQuery,
 );
 

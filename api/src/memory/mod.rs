@@ -803,7 +803,7 @@ impl MemoryService {
         }
         let scopes = self.place(actor, request.scope).await?.visible_scopes();
         let ranked = match &request.text {
-            Some(text) => self.ranked(actor, &scopes, text, &request.retrievers, request.as_of).await?,
+            Some(text) => self.ranked(actor.organization_id, &scopes, text, &request.retrievers, request.as_of).await?,
             None => self.latest(actor, &scopes, request.as_of).await?,
         };
         let at = request.as_of.unwrap_or_else(Utc::now);
@@ -931,13 +931,64 @@ impl MemoryService {
         Ok(standing)
     }
 
+    /// Verified memory to give a run (the context broker), best first for `text`: entries of
+    /// `scopes` (those the run reads from; never anyone's own memory) whose current version is
+    /// verified, internal, open to whoever reads its scope (no ACL) and valid now.
+    pub async fn for_run(
+        &self,
+        organization_id: Uuid,
+        scopes: &[Uuid],
+        text: &str,
+        first: usize,
+    ) -> Result<Vec<ReadableEntry>> {
+        let text: String = text.chars().take(MAX_QUERY_BYTES / 4).collect();
+        if search::words(&text).is_empty() {
+            return Ok(Vec::new());
+        }
+        let ranked = self.ranked(organization_id, scopes, &text, &[], None).await?;
+        let ids: Vec<Uuid> = ranked.iter().map(|r| r.id).collect();
+        let entries = self
+            .reads
+            .all(
+                memory_entry::Entity::find()
+                    .filter(memory_entry::Column::Id.is_in(ids.iter().copied()))
+                    .filter(memory_entry::Column::OrganizationId.eq(organization_id))
+                    .filter(memory_entry::Column::ScopeKind.ne(MemoryScopeKind::User)),
+            )
+            .await?;
+        let versions = self
+            .reads
+            .all(
+                memory_version::Entity::find()
+                    .filter(memory_version::Column::Id.is_in(entries.iter().filter_map(|e| e.current_version_id)))
+                    .filter(memory_version::Column::Verification.eq(Verification::Verified))
+                    .filter(memory_version::Column::Sensitivity.eq(Sensitivity::Internal)),
+            )
+            .await?;
+        let now = Utc::now();
+        let open = |v: &memory_version::Model| {
+            serde_json::from_value::<Vec<Uuid>>(v.acl.clone()).unwrap_or_default().is_empty()
+                && v.valid_from <= now
+                && v.valid_until.is_none_or(|until| until > now)
+        };
+        Ok(ids
+            .iter()
+            .filter_map(|id| {
+                let entry = entries.iter().find(|e| e.id == *id)?;
+                let version = versions.iter().find(|v| Some(v.id) == entry.current_version_id).filter(|v| open(v))?;
+                Some(ReadableEntry { entry: entry.clone(), version: version.clone() })
+            })
+            .take(first)
+            .collect())
+    }
+
     /// The entries of `scopes` matching `text`, best first: each retrieval asked for (every one
     /// available when none is) ranks its candidates, and reciprocal rank fusion merges the lists.
     /// As of a past time, the words of the versions that stood then are searched, and meaning
     /// (which the vectors of current versions alone carry) is not.
     async fn ranked(
         &self,
-        actor: &Actor,
+        organization_id: Uuid,
         scopes: &[Uuid],
         text: &str,
         retrievers: &[Retriever],
@@ -959,8 +1010,7 @@ impl MemoryService {
             }
             let db = self.db.connection();
             let matches =
-                search::matching(db, actor.organization_id, scopes, &words, search::Among::EverCurrent, CANDIDATES)
-                    .await?;
+                search::matching(db, organization_id, scopes, &words, search::Among::EverCurrent, CANDIDATES).await?;
             // Each entry once, at its best match, with every version of it that matched.
             let mut matched: HashMap<Uuid, Vec<Uuid>> = HashMap::new();
             let mut ids = Vec::new();
@@ -987,7 +1037,7 @@ impl MemoryService {
                 true => {
                     let db = self.db.connection();
                     let matches =
-                        search::matching(db, actor.organization_id, scopes, &words, search::Among::Current, CANDIDATES)
+                        search::matching(db, organization_id, scopes, &words, search::Among::Current, CANDIDATES)
                             .await?;
                     Ok::<_, MemoryError>(Some(matches.into_iter().map(|m| m.entry_id).collect::<Vec<_>>()))
                 }
@@ -1000,7 +1050,7 @@ impl MemoryService {
             }
             let Some(query) = self.embed_one(text.to_owned()).await? else { return Ok(None) };
             let db = self.db.connection();
-            let nearest = self.vectors.nearest(db, actor.organization_id, scopes, &query, VECTOR_CANDIDATES).await?;
+            let nearest = self.vectors.nearest(db, organization_id, scopes, &query, VECTOR_CANDIDATES).await?;
             let found = nearest.into_iter().filter(|(_, similarity)| *similarity >= MIN_SIMILARITY);
             Ok::<_, MemoryError>(Some(found.map(|(id, _)| id).collect::<Vec<_>>()))
         };

@@ -92,6 +92,11 @@ impl RunService {
             };
             return self.set_status_if(run_id, RunStatus::Dispatching, RunStatus::Blocked, Some(reason)).await;
         };
+        // The run's context is assembled before the attempt's lease starts, so its reads never
+        // eat into the time the agent has to answer.
+        if previous.is_none() {
+            self.context.for_dispatch(&run).await?;
+        }
         let number = previous.map_or(1, |a| a.number + 1);
         let kind = match (run.handoff_target_id, number) {
             (Some(_), _) => AttemptKind::Handoff,
@@ -149,13 +154,13 @@ impl RunService {
                 budget,
             }
         } else {
-            let context = match attempt.kind {
-                AttemptKind::Retry | AttemptKind::Resume => serde_json::json!({
-                    "attempt": attempt.number,
-                    "checkpoint": self.latest_checkpoint(run.id).await?.map(|c| c.data),
-                }),
-                _ => serde_json::json!({}),
-            };
+            // Every attempt starts with the run's one bundle; a later one also with where the
+            // earlier stopped.
+            let mut context = self.context.for_dispatch(run).await?.bundle;
+            if matches!(attempt.kind, AttemptKind::Retry | AttemptKind::Resume) {
+                context["attempt"] = attempt.number.into();
+                context["checkpoint"] = self.latest_checkpoint(run.id).await?.map(|c| c.data).into();
+            }
             let session = match attempt.kind {
                 AttemptKind::Resume => self.resumable_session(run.id, attempt.agent_id).await?,
                 _ => None,

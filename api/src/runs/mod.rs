@@ -153,9 +153,13 @@ pub struct RunService {
     events: ingest::EventWriter,
     /// Whether a caller may read a run, before it may operate it.
     reader: RunReader,
+    /// The bundle each run's agent starts with.
+    context: crate::context::ContextBroker,
 }
 
 impl RunService {
+    // Called once, by the composition root, with each collaborator.
+    #[allow(clippy::too_many_arguments)]
     pub fn new(
         store: Store,
         broker: Broker,
@@ -164,10 +168,11 @@ impl RunService {
         keys: Arc<SigningKeys>,
         policy: RunPolicy,
         reader: RunReader,
+        context: crate::context::ContextBroker,
     ) -> Self {
         let Store { pool: db, reads } = store;
         let events = ingest::EventWriter::new(db.clone());
-        Self { db, reads, broker, gateway, tasks, keys, policy, events, reader }
+        Self { db, reads, broker, gateway, tasks, keys, policy, events, reader, context }
     }
 
     /// A run, without any permission check (for connectors and the sweeper).

@@ -112,9 +112,19 @@ pub struct EffectiveSettings {
 }
 
 #[derive(Enum, Copy, Clone, Eq, PartialEq)]
-#[graphql(remote = "super::known::SettingType")]
 pub enum SettingType {
     Boolean,
+    /// A whole number from the key's `minimum` to its `maximum`.
+    Integer,
+}
+
+impl From<known::SettingType> for SettingType {
+    fn from(value: known::SettingType) -> Self {
+        match value {
+            known::SettingType::Boolean => SettingType::Boolean,
+            known::SettingType::Integer { .. } => SettingType::Integer,
+        }
+    }
 }
 
 /// A settings key the control plane reads itself, with its type and the value in force where no
@@ -133,6 +143,20 @@ impl KnownSetting {
     }
     async fn default(&self) -> Json<serde_json::Value> {
         Json(self.0.default.to_json())
+    }
+    /// The least value an integer key takes.
+    async fn minimum(&self) -> Option<i64> {
+        match self.0.setting_type {
+            known::SettingType::Integer { min, .. } => Some(min),
+            known::SettingType::Boolean => None,
+        }
+    }
+    /// The greatest value an integer key takes.
+    async fn maximum(&self) -> Option<i64> {
+        match self.0.setting_type {
+            known::SettingType::Integer { max, .. } => Some(max),
+            known::SettingType::Boolean => None,
+        }
     }
     async fn description(&self) -> &str {
         self.0.description

@@ -10,21 +10,31 @@ use crate::error::CommonError;
 /// with every acceptance criterion met.
 pub const TASK_STATUS_FOLLOWS_RUNS: &str = "tasks.statusFollowsRuns";
 
+/// The most tokens the context broker puts in a run's context.
+pub const CONTEXT_TOKEN_BUDGET: &str = "context.tokenBudget";
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SettingType {
     Boolean,
+    /// A whole number from `min` to `max`.
+    Integer {
+        min: i64,
+        max: i64,
+    },
 }
 
 impl SettingType {
-    fn name(self) -> &'static str {
+    fn name(self) -> String {
         match self {
-            SettingType::Boolean => "boolean",
+            SettingType::Boolean => "boolean".into(),
+            SettingType::Integer { min, max } => format!("whole number from {min} to {max}"),
         }
     }
 
     fn fits(self, value: &Value) -> bool {
         match self {
             SettingType::Boolean => value.is_boolean(),
+            SettingType::Integer { min, max } => value.as_i64().is_some_and(|n| (min..=max).contains(&n)),
         }
     }
 }
@@ -42,23 +52,35 @@ pub struct KnownSetting {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum KnownValue {
     Boolean(bool),
+    Integer(i64),
 }
 
 impl KnownValue {
     pub fn to_json(self) -> Value {
         match self {
             KnownValue::Boolean(b) => Value::Bool(b),
+            KnownValue::Integer(n) => Value::from(n),
         }
     }
 }
 
-pub const KNOWN: &[KnownSetting] = &[KnownSetting {
-    key: TASK_STATUS_FOLLOWS_RUNS,
-    setting_type: SettingType::Boolean,
-    default: KnownValue::Boolean(true),
-    description: "A task's status follows its runs: in progress when a run starts, in review when one succeeds with \
-                  every acceptance criterion met. Done and cancelled stay as a person set them.",
-}];
+pub const KNOWN: &[KnownSetting] = &[
+    KnownSetting {
+        key: TASK_STATUS_FOLLOWS_RUNS,
+        setting_type: SettingType::Boolean,
+        default: KnownValue::Boolean(true),
+        description: "A task's status follows its runs: in progress when a run starts, in review when one succeeds \
+                      with every acceptance criterion met. Done and cancelled stay as a person set them.",
+    },
+    KnownSetting {
+        key: CONTEXT_TOKEN_BUDGET,
+        setting_type: SettingType::Integer { min: 256, max: 200_000 },
+        default: KnownValue::Integer(8000),
+        description: "The most tokens of context a run starts with (objective, criteria, description, verified \
+                      memory, earlier runs), counted with the o200k tokenizer; what does not fit is left out, \
+                      least important first.",
+    },
+];
 
 /// The value at a dotted `key` of a layer's settings, if it is there.
 fn at<'a>(settings: &'a Value, key: &str) -> Option<&'a Value> {
@@ -77,6 +99,16 @@ pub fn check(settings: &Value) -> Result<(), CommonError> {
         }
     }
     Ok(())
+}
+
+/// An integer known key's value in force: the entry's, or its default.
+pub fn integer(known_key: &str, entry: Option<&Value>) -> i64 {
+    let default = KNOWN.iter().find(|k| k.key == known_key).map(|k| k.default);
+    match (entry.and_then(Value::as_i64), default) {
+        (Some(n), _) => n,
+        (_, Some(KnownValue::Integer(n))) => n,
+        _ => 0,
+    }
 }
 
 /// A boolean known key's value in force: the entry's, or its default.
@@ -101,6 +133,10 @@ mod tests {
         assert!(check(&json!({"tasks": {"other": "anything"}, "model": 3})).is_ok());
         let refused = check(&json!({"tasks": {"statusFollowsRuns": "no"}})).unwrap_err();
         assert!(refused.to_string().contains("`tasks.statusFollowsRuns` is a boolean"), "{refused}");
+        for bad in [json!(100), json!(1_000_000), json!(8000.5), json!("8000")] {
+            assert!(check(&json!({"context": {"tokenBudget": bad}})).is_err(), "{bad}");
+        }
+        assert!(check(&json!({"context": {"tokenBudget": 4096}})).is_ok());
     }
 
     #[test]

@@ -148,6 +148,15 @@ impl SettingsService {
         Ok(known::boolean(known::TASK_STATUS_FOLLOWS_RUNS, entry.map(|e| &e.value)))
     }
 
+    /// The token budget of a run of `task_id`'s context (`context.tokenBudget`): read by the
+    /// control plane itself, for nobody's request.
+    pub async fn context_token_budget(&self, task_id: Uuid) -> Result<i64> {
+        let (chain, _) = self.chain_of(SettingsScope::Task, task_id).await?;
+        let effective = self.resolved(chain).await?;
+        let entry = effective.entries.iter().find(|e| e.key == known::CONTEXT_TOKEN_BUDGET);
+        Ok(known::integer(known::CONTEXT_TOKEN_BUDGET, entry.map(|e| &e.value)))
+    }
+
     async fn resolved(&self, chain: Vec<(SettingsScope, Uuid)>) -> Result<Effective> {
         let rows = config_layer::Entity::find()
             .filter(config_layer::Column::ScopeId.is_in(chain.iter().map(|(_, id)| *id)))
