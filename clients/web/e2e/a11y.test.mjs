@@ -2,10 +2,10 @@
 // phone (390×844) widths, in headless Chromium against a real `acc` and `acc-connector`: a new
 // server's first page, sign-in,
 // Home (while the server is being set up, and with an approval waiting), Workspaces, a board, a
-// task, a run waiting for approval, Approvals, Agents with an enrollment's steps, Memory and an
-// entry with an open conflict, Settings, People, Sessions and an unknown address; and the open
-// phone menu, the command palette and the shortcut list. On the phone, each page also fits its
-// width.
+// task (its artifacts' card too), a run waiting for approval, Approvals, Agents with an
+// enrollment's steps, Memory and an entry with an open conflict, Settings, People, Sessions and
+// an unknown address; and the open phone menu, the command palette and the shortcut list. On the
+// phone, each page also fits its width.
 import { test } from "node:test";
 import {
   CAREFUL,
@@ -78,7 +78,13 @@ for (const width of Object.keys(WIDTHS)) {
       ["/", () => page.locator(`[data-testid="home-approvals"][data-count="1"]`).waitFor(WAIT)],
       ["/workspaces", () => page.getByRole("link", { name: "Website" }).waitFor(WAIT)],
       [`/projects/${suite.ids.project}`, () => page.locator(".task-card").first().waitFor(WAIT)],
-      [`/tasks/${suite.ids.task}`, () => page.getByRole("button", { name: "Start run" }).waitFor(WAIT)],
+      [
+        `/tasks/${suite.ids.task}`,
+        async () => {
+          await page.getByRole("button", { name: "Start run" }).waitFor(WAIT);
+          await page.getByTestId("task-artifacts").getByText("No artifacts yet.").waitFor(WAIT);
+        },
+      ],
       [`/runs/${run}`, () => page.getByTestId("run-approvals").getByRole("button", { name: "Approve" }).waitFor(WAIT)],
       ["/approvals", () => page.locator(".approval").first().waitFor(WAIT)],
       ["/agents", () => page.locator('[data-agent="careful"]').getByText("Online").waitFor(WAIT)],

@@ -279,6 +279,19 @@ test("settings: a known key as a form field, any key as a patch, each with where
   await follows.getByText("default").waitFor(WAIT);
   assert.equal(await box.isChecked(), true);
 
+  // A whole-number key: typed, written when the field is left; out of its bounds, refused.
+  const budget = page.locator('[data-setting="context.tokenBudget"]');
+  const field = budget.getByRole("spinbutton", { name: "context.tokenBudget" });
+  assert.equal(await field.inputValue(), "8000", "the default");
+  await field.fill("4096");
+  await field.press("Enter");
+  await budget.getByText("set at this scope").waitFor(WAIT);
+  await field.fill("12");
+  await field.press("Enter");
+  await page.getByText(/context\.tokenBudget` is a whole number from 256 to 200000/).waitFor(WAIT);
+  await budget.getByRole("button", { name: "Inherit instead" }).click();
+  await budget.getByText("default").waitFor(WAIT);
+
   // Any other key through the merge patch, the advanced view.
   await page.getByText("Advanced: change this scope with a merge patch").click();
   await page.getByLabel("Merge patch").fill('{"review": {"required": true}}');

@@ -37,6 +37,8 @@ const KnownSettingsQuery = graphql(`
       key
       type
       default
+      minimum
+      maximum
       description
     }
   }
@@ -172,6 +174,16 @@ function KnownSettings({
                 <code>{row.key}</code>
               </label>
             )}
+            {row.type === "INTEGER" && (
+              <WholeNumber
+                label={row.key}
+                value={shown(row.key, row.value)}
+                minimum={row.minimum ?? undefined}
+                maximum={row.maximum ?? undefined}
+                busy={busy}
+                onChoose={(n) => void choose(row.key, n)}
+              />
+            )}
             <span className="muted small">{row.description}</span>
             <span className="inline">
               {row.origin.kind === "here" ? (
@@ -191,5 +203,46 @@ function KnownSettings({
         ))}
       </ul>
     </article>
+  );
+}
+
+/** A whole-number setting: typed, then written when the person leaves the field or presses Enter. */
+function WholeNumber({
+  label,
+  value,
+  minimum,
+  maximum,
+  busy,
+  onChoose,
+}: {
+  label: string;
+  value: unknown;
+  minimum?: number;
+  maximum?: number;
+  busy: boolean;
+  onChoose: (n: number) => void;
+}) {
+  const [draft, setDraft] = useState(String(value ?? ""));
+  useEffect(() => setDraft(String(value ?? "")), [value]);
+  const commit = () => {
+    const n = Number(draft);
+    if (draft.trim() !== "" && Number.isInteger(n) && n !== value) onChoose(n);
+  };
+  return (
+    <label>
+      <code>{label}</code>{" "}
+      <input
+        type="number"
+        inputMode="numeric"
+        step={1}
+        min={minimum}
+        max={maximum}
+        value={draft}
+        disabled={busy}
+        onChange={(e) => setDraft(e.target.value)}
+        onBlur={commit}
+        onKeyDown={(e) => e.key === "Enter" && commit()}
+      />
+    </label>
   );
 }

@@ -1,5 +1,5 @@
 // One task: its status, its runs, where a new run is started (first, as the page's purpose),
-// its dependencies and acceptance criteria checklist.
+// its dependencies and acceptance criteria checklist, and its artifacts (the files of its work).
 import { useState, type FormEvent } from "react";
 import { useMutation, useQuery, useSubscription } from "urql";
 import { graphql } from "../gql";
@@ -10,6 +10,7 @@ import { STATUSES, UpdateTaskStatusMutation } from "./Board";
 import { useCurrentProject } from "../notifications";
 import { dependencyCandidates, openDependencies } from "./taskGraph";
 import { ENROLL_HREF } from "./onboarding";
+import { TaskArtifacts } from "./TaskArtifacts";
 
 const TaskQuery = graphql(`
   query Task($id: ID!) {
@@ -279,6 +280,7 @@ export function TaskDetail({ taskId }: { taskId: string }) {
           </ul>
         </article>
       </div>
+      {projectId && <TaskArtifacts projectId={projectId} taskId={task.id} />}
     </section>
   );
 }

@@ -6,6 +6,9 @@ export interface Known {
   key: string;
   type: SettingType;
   default: unknown;
+  /** The bounds of an integer key. */
+  minimum?: number | null;
+  maximum?: number | null;
   description: string;
 }
 

@@ -3,15 +3,21 @@
 // that become lists on a phone, and the tab's title.
 import { useEffect, useId, useRef, useState, type ComponentProps, type ReactNode } from "react";
 import type { CombinedError } from "urql";
-import { describeError } from "../api/errors";
+import { describeError, type ErrorInfo } from "../api/errors";
 import { Link } from "./router";
 import { exactTime, formatDuration, relativeTime, useNow } from "./time";
 
 export function ErrorBox({ error }: { error: CombinedError | null | undefined }) {
   if (!error) return null;
+  return <Problems problems={describeError(error)} />;
+}
+
+/** Failures as the person reads them (ErrorBox), also of requests outside GraphQL: an upload's. */
+export function Problems({ problems }: { problems: readonly ErrorInfo[] | null | undefined }) {
+  if (!problems || problems.length === 0) return null;
   return (
     <div className="error" role="alert">
-      {describeError(error).map((e, i) => (
+      {problems.map((e, i) => (
         <p key={i}>
           {e.message}
           <span className="error-meta">

@@ -1,0 +1,263 @@
+// A task's artifacts on its page: the files its work produced or needs, each with its versions,
+// downloaded and uploaded by a person. The list is GraphQL; the bytes go over HTTP with the
+// session's token (docs/artifacts.md), since a link or a form could not carry it.
+import { useId, useRef, useState, type FormEvent } from "react";
+import { useQuery } from "urql";
+import { graphql } from "../gql";
+import type { ArtifactVersionItemFragment } from "../gql/graphql";
+import { fetchWithToken } from "../api/http";
+import { OFFLINE_CODE, OFFLINE_MESSAGE, type ErrorInfo } from "../api/errors";
+import { Action, ErrorBox, Loading, Problems, Table, When, useOnline } from "../ui/components";
+import { Link } from "../ui/router";
+import {
+  downloadName,
+  formatSize,
+  mediaTypeOf,
+  nameForChosen,
+  readRefusal,
+  shortDigest,
+  uploadPath,
+  uploadedMessage,
+  type Uploaded,
+} from "./artifactsView";
+
+export const ArtifactVersionItemFragmentDoc = graphql(`
+  fragment ArtifactVersionItem on ArtifactVersion {
+    id
+    number
+    sha256
+    sizeBytes
+    mediaType
+    runId
+    createdAt
+    downloadPath
+  }
+`);
+
+// Half the server's largest page: it counts each artifact's versions as ten, and a page of 100
+// with them would cost more than one query may (limits.max_complexity). A task with more says so.
+const TaskArtifactsQuery = graphql(`
+  query TaskArtifacts($projectId: ID!, $taskId: ID!) {
+    artifacts(projectId: $projectId, taskId: $taskId, first: 50) {
+      pageInfo {
+        hasNextPage
+      }
+      nodes {
+        id
+        name
+        revision
+        updatedAt
+        latest {
+          ...ArtifactVersionItem
+        }
+        versions {
+          ...ArtifactVersionItem
+        }
+      }
+    }
+  }
+`);
+
+type Outcome<T> = { ok: true; value: T } | { ok: false; problem: ErrorInfo };
+
+/** A request for bytes, with what the person is told when it fails. */
+async function send<T>(path: string, init: RequestInit, read: (response: Response) => Promise<T>): Promise<Outcome<T>> {
+  if (!navigator.onLine) return { ok: false, problem: { message: OFFLINE_MESSAGE, code: OFFLINE_CODE, correlationId: null } };
+  let response: Response;
+  try {
+    response = await fetchWithToken(path, init);
+    if (response.ok) return { ok: true, value: await read(response) };
+  } catch (error) {
+    const why = error instanceof Error ? error.message : String(error);
+    return { ok: false, problem: { message: `Cannot reach the server: ${why}`, code: "NETWORK", correlationId: null } };
+  }
+  const body = await response.text().catch(() => "");
+  return { ok: false, problem: readRefusal(response.status, body, response.headers.get("x-correlation-id")) };
+}
+
+function upload(place: { projectId: string; taskId: string; name: string }, file: File): Promise<Outcome<Uploaded>> {
+  const init = { method: "POST", headers: { "Content-Type": mediaTypeOf(file) }, body: file };
+  return send(uploadPath(place), init, (response) => response.json() as Promise<Uploaded>);
+}
+
+// Long enough for the browser to have taken the file from memory before it is let go.
+const RELEASE_AFTER_MS = 60_000;
+
+/** Fetches a version's bytes and has the browser save them under the artifact's file name. */
+async function download(downloadPath: string, artifactName: string): Promise<Outcome<null>> {
+  const fetched = await send(downloadPath, { method: "GET" }, (response) => response.blob());
+  if (!fetched.ok) return fetched;
+  const url = URL.createObjectURL(fetched.value);
+  const link = document.createElement("a");
+  link.href = url;
+  link.download = downloadName(artifactName);
+  link.hidden = true;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), RELEASE_AFTER_MS);
+  return { ok: true, value: null };
+}
+
+export function TaskArtifacts({ projectId, taskId }: { projectId: string; taskId: string }) {
+  const [{ data, fetching, error }, reexecute] = useQuery({ query: TaskArtifactsQuery, variables: { projectId, taskId } });
+  const online = useOnline();
+  const [downloading, setDownloading] = useState<string | null>(null);
+  const [downloadProblem, setDownloadProblem] = useState<ErrorInfo | null>(null);
+  const artifacts = data?.artifacts.nodes ?? [];
+
+  const save = async (version: ArtifactVersionItemFragment, name: string) => {
+    setDownloading(version.id);
+    setDownloadProblem(null);
+    const outcome = await download(version.downloadPath, name);
+    setDownloading(null);
+    if (!outcome.ok) setDownloadProblem(outcome.problem);
+  };
+  // The bytes are not in this device's offline copy: a download needs the server, as a write does.
+  // Each button names its version for a screen reader, since a list has many.
+  const downloadButton = (version: ArtifactVersionItemFragment, name: string) => (
+    <Action busy={downloading === version.id} disabled={downloading !== null} onClick={() => void save(version, name)}>
+      Download
+      <span className="sr-only">
+        {" "}
+        version {version.number} of {name}
+      </span>
+    </Action>
+  );
+
+  return (
+    <article className="card stack" aria-labelledby="artifacts-title" data-testid="task-artifacts">
+      <h2 id="artifacts-title">Artifacts</h2>
+      {!online && <p className="muted small">Offline: uploading and downloading need the server.</p>}
+      <ErrorBox error={error} />
+      <Problems problems={downloadProblem && [downloadProblem]} />
+      {fetching && !data ? (
+        <Loading what="the artifacts" />
+      ) : (
+        <ul className="plain artifacts">
+          {artifacts.map((artifact) => (
+            <li key={artifact.id} className="stack artifact" data-artifact={artifact.name} data-revision={artifact.revision}>
+              <div className="inline spread">
+                <div className="stack tight">
+                  <code className="artifact-name">{artifact.name}</code>
+                  {artifact.latest && (
+                    <p className="facts small muted">
+                      <span data-testid="artifact-version">Version {artifact.latest.number}</span>
+                      <span>{formatSize(artifact.latest.sizeBytes)}</span>
+                      <span>
+                        updated <When at={artifact.updatedAt} />
+                      </span>
+                    </p>
+                  )}
+                </div>
+                {artifact.latest && downloadButton(artifact.latest, artifact.name)}
+              </div>
+              <details>
+                <summary>{artifact.revision === 1 ? "1 version" : `All ${artifact.revision} versions`}</summary>
+                <Table
+                  rows={artifact.versions}
+                  rowKey={(v) => v.id}
+                  rowData={(v) => ({ "data-version": String(v.number) })}
+                  columns={[
+                    { head: "Version", cell: (v) => v.number },
+                    { head: "Size", cell: (v) => formatSize(v.sizeBytes) },
+                    {
+                      head: "sha256",
+                      cell: (v) => (
+                        <code title={v.sha256} data-testid="version-digest">
+                          {shortDigest(v.sha256)}
+                        </code>
+                      ),
+                    },
+                    { head: "Type", cell: (v) => v.mediaType },
+                    {
+                      head: "Uploaded",
+                      cell: (v) => (
+                        <>
+                          <When at={v.createdAt} />
+                          {v.runId && (
+                            <>
+                              {" "}
+                              by <Link href={`/runs/${v.runId}`}>a run</Link>
+                            </>
+                          )}
+                        </>
+                      ),
+                    },
+                    { head: "", cell: (v) => downloadButton(v, artifact.name) },
+                  ]}
+                />
+              </details>
+            </li>
+          ))}
+          {data && artifacts.length === 0 && <li className="muted">No artifacts yet.</li>}
+        </ul>
+      )}
+      {data?.artifacts.pageInfo.hasNextPage && <p className="muted small">Showing the first {artifacts.length} artifacts.</p>}
+      <UploadArtifact projectId={projectId} taskId={taskId} onUploaded={() => reexecute({ requestPolicy: "network-only" })} />
+    </article>
+  );
+}
+
+/** Uploads a file as the next version of the artifact it names, or as a new artifact. */
+function UploadArtifact({ projectId, taskId, onUploaded }: { projectId: string; taskId: string; onUploaded: () => void }) {
+  const fileInput = useRef<HTMLInputElement>(null);
+  const hint = useId();
+  const [file, setFile] = useState<File | null>(null);
+  const [name, setName] = useState("");
+  const [uploading, setUploading] = useState(false);
+  const [problem, setProblem] = useState<ErrorInfo | null>(null);
+  const [uploaded, setUploaded] = useState<Uploaded | null>(null);
+
+  const choose = (chosen: File | null) => {
+    if (chosen) setName(nameForChosen(name, file?.name ?? null, chosen.name));
+    setFile(chosen);
+  };
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!file) return;
+    setUploading(true);
+    setProblem(null);
+    setUploaded(null);
+    const outcome = await upload({ projectId, taskId, name }, file);
+    setUploading(false);
+    if (!outcome.ok) {
+      setProblem(outcome.problem);
+      return;
+    }
+    setUploaded(outcome.value);
+    setFile(null);
+    setName("");
+    if (fileInput.current) fileInput.current.value = "";
+    onUploaded();
+  };
+
+  return (
+    <form onSubmit={submit} className="stack artifact-upload" aria-label="Upload an artifact">
+      <div className="upload-fields">
+        <label>
+          File <input ref={fileInput} type="file" required onChange={(e) => choose(e.target.files?.[0] ?? null)} />
+        </label>
+        <label className="grow">
+          Name{" "}
+          <input required value={name} placeholder="reports/summary.md" aria-describedby={hint} onChange={(e) => setName(e.target.value)} />
+        </label>
+        <Action type="submit" busy={uploading}>
+          Upload
+        </Action>
+      </div>
+      <p className="muted small" id={hint}>
+        A relative path, such as reports/summary.md. Uploading to a name that is already here adds its next version.
+      </p>
+      {uploaded && (
+        <p className="muted" role="status" data-testid="artifact-uploaded">
+          {uploadedMessage(uploaded)}{" "}
+          <span className="small">
+            ({formatSize(uploaded.version.sizeBytes)}, sha256 <code>{shortDigest(uploaded.version.sha256)}</code>)
+          </span>
+        </p>
+      )}
+      <Problems problems={problem && [problem]} />
+    </form>
+  );
+}

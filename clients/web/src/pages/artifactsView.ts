@@ -1,0 +1,99 @@
+// Artifacts as the task page shows them: where an upload goes, sizes as people read them, what
+// the server said when it refused an upload or a download, and the file a download is saved as.
+// Their bytes move over HTTP (docs/artifacts.md), so the server's refusals come as its JSON
+// error body, not as GraphQL errors.
+import type { ErrorInfo } from "../api/errors";
+
+/** Where a task's artifact named `name` is uploaded: its next version, or its first. */
+export function uploadPath(place: { projectId: string; taskId?: string | null; name: string }): string {
+  const params = new URLSearchParams({ projectId: place.projectId });
+  if (place.taskId) params.set("taskId", place.taskId);
+  params.set("name", place.name);
+  return `/v1/artifacts?${params.toString()}`;
+}
+
+/** What the server is told the bytes are: the browser's guess, or none (the server's default). */
+export function mediaTypeOf(file: { type: string }): string {
+  return file.type || "application/octet-stream";
+}
+
+const UNITS = ["KB", "MB", "GB", "TB"];
+
+/**
+ * A size as file managers say it: "812 B", "1.2 KB", "45 MB" (in 1024s, as the server's limit of
+ * 256 MiB is set); one decimal below 10 so that small files still tell apart.
+ */
+export function formatSize(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  let size = bytes / 1024;
+  let unit = 0;
+  while (size >= 1024 && unit < UNITS.length - 1) {
+    size /= 1024;
+    unit += 1;
+  }
+  const shown = size < 10 ? (Math.round(size * 10) / 10).toString() : Math.round(size).toString();
+  // 1023.6 KB rounds to "1024 KB": say the next unit instead.
+  if (shown === "1024" && unit < UNITS.length - 1) return `1 ${UNITS[unit + 1]}`;
+  return `${shown} ${UNITS[unit]}`;
+}
+
+/** Enough of a digest to tell versions apart at a glance; the whole one is on hover. */
+export function shortDigest(sha256: string): string {
+  return sha256.slice(0, 12);
+}
+
+/**
+ * The file a download is saved as: the name's last part, as the server's Content-Disposition
+ * says. A name is a relative path (`reports/summary.md`) and a browser saves into one folder.
+ */
+export function downloadName(name: string): string {
+  return name.split("/").filter(Boolean).pop() ?? name;
+}
+
+/**
+ * The name the upload form holds once a file is chosen: the file's own, unless the person typed
+ * another (one that is neither empty nor the previously chosen file's name).
+ */
+export function nameForChosen(typed: string, previous: string | null, chosen: string): string {
+  return typed.trim() === "" || typed === previous ? chosen : typed;
+}
+
+/** What an upload answered (201). */
+export interface Uploaded {
+  artifact: { id: string; name: string; revision: number };
+  version: { id: string; number: number; sha256: string; sizeBytes: number; mediaType: string; downloadPath: string };
+}
+
+export function uploadedMessage(uploaded: Uploaded): string {
+  return `Uploaded version ${uploaded.version.number} of “${uploaded.artifact.name}”.`;
+}
+
+/**
+ * What the person is told of a refused request, from its status and body: the server's message,
+ * code and correlation id; over the size limit, the limit itself. A body that is not the
+ * server's (a proxy's error page) still says what status came back.
+ */
+export function readRefusal(status: number, body: string, headerCorrelationId: string | null = null): ErrorInfo {
+  const error = serverError(body);
+  const code = typeof error.code === "string" ? error.code : null;
+  const correlationId = typeof error.correlationId === "string" ? error.correlationId : headerCorrelationId;
+  const maxBytes = error.details && typeof error.details === "object" ? (error.details as { maxBytes?: unknown }).maxBytes : undefined;
+  if (status === 413 || typeof maxBytes === "number") {
+    const limit = typeof maxBytes === "number" ? `: an artifact is at most ${formatSize(maxBytes)}` : "";
+    return { message: `The file is too large${limit}. Nothing was kept.`, code: code ?? "VALIDATION", correlationId };
+  }
+  if (typeof error.message === "string" && error.message) return { message: error.message, code, correlationId };
+  return { message: `The server answered ${status} without saying why.`, code, correlationId };
+}
+
+/** The `error` object of the server's JSON error body; empty for any other body. */
+function serverError(body: string): { code?: unknown; message?: unknown; details?: unknown; correlationId?: unknown } {
+  try {
+    const parsed: unknown = JSON.parse(body);
+    const error = parsed && typeof parsed === "object" ? (parsed as { error?: unknown }).error : null;
+    return error && typeof error === "object" ? error : {};
+  } catch {
+    // Not JSON: not the server's own answer (a proxy's error page).
+    return {};
+  }
+}
