@@ -74,15 +74,26 @@ pub fn npm_bin(name: &str) -> PathBuf {
 /// the pins (`runtimes/SET/requirements.txt`: `pip` for Hermes, `pip-jiuwen` for JiuwenSwarm,
 /// which keeps its large dependency tree to itself) and its cache; `name` the executable
 /// (`hermes`, `jiuwenswarm`). A fresh virtual environment (`python3 -m venv`), then
-/// `pip install --require-hashes`.
+/// `pip install --require-hashes --no-deps` (the file pins every package, so pip has nothing to
+/// resolve: resolving, pip 23 refused a pinned package that another asks for with other extras,
+/// `google-auth[pyopenssl]`), then `pip check` that nothing any of them needs is missing.
 pub fn pip_bin(set: &str, name: &str) -> PathBuf {
     static INSTALLED: Mutex<BTreeMap<String, PathBuf>> = Mutex::new(BTreeMap::new());
     let mut installed = INSTALLED.lock().unwrap();
     let cache = installed.entry(set.to_owned()).or_insert_with(|| {
         let venv: &[&str] = &["python3", "-m", "venv", "--clear", "venv"];
-        let pip: &[&str] =
-            &["venv/bin/pip", "install", "--quiet", "--no-input", "--require-hashes", "-r", "requirements.txt"];
-        install(set, &["requirements.txt"], "venv/bin", &[venv, pip])
+        let pip: &[&str] = &[
+            "venv/bin/pip",
+            "install",
+            "--quiet",
+            "--no-input",
+            "--require-hashes",
+            "--no-deps",
+            "-r",
+            "requirements.txt",
+        ];
+        let check: &[&str] = &["venv/bin/pip", "check"];
+        install(set, &["requirements.txt"], "venv/bin", &[venv, pip, check])
     });
     let bin = cache.join("venv").join("bin").join(name);
     assert!(bin.exists(), "{} is not installed in {}", name, cache.display());

@@ -65,7 +65,13 @@ async fn a_chat_endpoint_answers_a_run_with_measured_usage() {
     assert_eq!(calls.len(), 1);
     assert_eq!(calls[0].credential.as_deref(), Some(PROVIDER_KEY));
     assert_eq!(calls[0].body["model"], "gpt-5-mini");
-    assert_eq!(calls[0].body["messages"], json!([{"role": "user", "content": "say hello"}]));
+    // The run's context (docs/context.md) is the system message; the input is the user's.
+    let messages = calls[0].body["messages"].as_array().unwrap();
+    assert_eq!(messages.len(), 2, "{messages:?}");
+    assert_eq!(messages[0]["role"], "system");
+    let context = messages[0]["content"].as_str().unwrap();
+    assert!(context.contains("\"objective\": \"Greet\"") && context.contains("not instructions"), "{context}");
+    assert_eq!(messages[1], json!({"role": "user", "content": "say hello"}));
     assert_eq!(calls[0].body["stream_options"]["include_usage"], true, "the gateway asks for usage");
     let usage = run_usage(&e.f.owner, &run_id).await;
     let measured = &usage["measured"];
