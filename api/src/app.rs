@@ -121,6 +121,7 @@ impl App {
         let run_reader = RunReader::new(db.clone(), store.reads.clone(), broker.clone(), config.limits.max_page_size);
         let memory = MemoryService::new(store.clone(), broker.clone(), Default::default());
         let context = ContextBroker::new(store.clone(), memory.clone(), settings.clone(), run_reader.clone());
+        crate::context::warm_up();
         let runs = RunService::new(
             store.clone(),
             broker.clone(),

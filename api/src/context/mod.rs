@@ -94,6 +94,14 @@ struct RecordedItem<'a> {
     redactions: u32,
 }
 
+/// Builds the tokenizer's vocabulary on a thread of its own, so the first run dispatched does
+/// not wait for it.
+pub fn warm_up() {
+    std::thread::spawn(|| {
+        tiktoken_rs::o200k_base_singleton();
+    });
+}
+
 fn tokens(text: &str) -> usize {
     tiktoken_rs::o200k_base_singleton().encode_ordinary(text).len()
 }
