@@ -84,24 +84,6 @@ impl MigrationTrait for Migration {
             db.execute_unprepared("DROP TABLE memory_search_past").await?;
         }
         // The index as migration 8 made it, empty: `rebuildMemoryIndex` fills it.
-        match manager.get_database_backend() {
-            DbBackend::Sqlite => {
-                db.execute_unprepared(
-                    "CREATE VIRTUAL TABLE memory_search USING fts5(entry_id UNINDEXED, subject, content, summary, \
-                     tokenize = 'porter unicode61 remove_diacritics 2')",
-                )
-                .await?;
-            }
-            _ => {
-                db.execute_unprepared(
-                    "CREATE TABLE memory_search (entry_id uuid PRIMARY KEY REFERENCES memory_entries (id) \
-                     ON DELETE CASCADE, document tsvector NOT NULL)",
-                )
-                .await?;
-                db.execute_unprepared("CREATE INDEX ix_memory_search_document ON memory_search USING gin (document)")
-                    .await?;
-            }
-        }
-        Ok(())
+        crate::m20261205_000008_memory_search::Migration.up(manager).await
     }
 }

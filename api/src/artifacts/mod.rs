@@ -118,17 +118,19 @@ impl ArtifactService {
     ) -> Result<ArtifactAt> {
         let name = checked_name(&upload.name)?;
         let media_type = checked_media_type(upload.media_type.as_deref())?;
-        let project = project::Entity::find_by_id(upload.project_id)
-            .filter(project::Column::OrganizationId.eq(actor.organization_id))
-            .one(self.db.connection())
+        let project = self
+            .reads
+            .one(
+                project::Entity::find_by_id(upload.project_id)
+                    .filter(project::Column::OrganizationId.eq(actor.organization_id)),
+            )
             .await?
             .ok_or(CommonError::NotFound("project"))?;
         let path = ScopePath::project(project.organization_id, project.workspace_id, project.id);
         actor.authorize(Permission::WriteTasks, &path, "project")?;
         if let Some(task_id) = upload.task_id {
-            task::Entity::find_by_id(task_id)
-                .filter(task::Column::ProjectId.eq(project.id))
-                .one(self.db.connection())
+            self.reads
+                .one(task::Entity::find_by_id(task_id).filter(task::Column::ProjectId.eq(project.id)))
                 .await?
                 .ok_or(CommonError::NotFound("task"))?;
         }
@@ -207,15 +209,12 @@ impl ArtifactService {
         Ok(ArtifactAt { artifact, version })
     }
 
-    /// A version the caller may read, with its artifact and its bytes as a stream.
-    pub async fn download(
+    /// The bytes of a version read through [`Self::version_at`], as a stream.
+    pub async fn bytes(
         &self,
-        actor: &Actor,
-        version_id: Uuid,
-    ) -> Result<(ArtifactAt, BoxStream<'static, Result<Bytes, object_store::Error>>)> {
-        let found = self.readable_version(actor, version_id).await?;
-        let bytes = self.bytes.get(found.version.organization_id, &found.version.sha256).await?;
-        Ok((found, bytes))
+        version: &artifact_version::Model,
+    ) -> Result<BoxStream<'static, Result<Bytes, object_store::Error>>> {
+        Ok(self.bytes.get(version.organization_id, &version.sha256).await?)
     }
 
     /// An artifact of a project the caller may read.
@@ -231,10 +230,11 @@ impl ArtifactService {
 
     /// A version of an artifact the caller may read.
     pub async fn version(&self, actor: &Actor, id: Uuid) -> Result<artifact_version::Model> {
-        Ok(self.readable_version(actor, id).await?.version)
+        Ok(self.version_at(actor, id).await?.version)
     }
 
-    async fn readable_version(&self, actor: &Actor, id: Uuid) -> Result<ArtifactAt> {
+    /// A version the caller may read, with its artifact.
+    pub async fn version_at(&self, actor: &Actor, id: Uuid) -> Result<ArtifactAt> {
         let not_found = || CommonError::NotFound("artifact version");
         let version = self
             .reads

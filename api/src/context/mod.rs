@@ -81,6 +81,14 @@ pub enum ItemKind {
     EarlierRun,
 }
 
+impl Item {
+    /// An item whose text is `raw`, redacted and cut; `content` shapes it for the bundle.
+    fn of(kind: ItemKind, source: String, title: &str, raw: &str, content: impl FnOnce(&str) -> Value) -> Self {
+        let (text, redactions) = clean(raw);
+        Self { kind, source, title: title.to_owned(), content: content(&text), text, redactions }
+    }
+}
+
 /// An item as the record keeps it.
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -136,7 +144,7 @@ impl ContextBroker {
             return Ok(record);
         }
         let record = self.assemble(run).await?;
-        match record.clone().insert(self.db.connection()).await {
+        match record.insert(self.db.connection()).await {
             Ok(record) => Ok(record),
             // Another dispatch of the run recorded its context first: that one stands.
             Err(e) if is_unique_violation(&e) => self.recorded(run.id).await?.ok_or(CommonError::Database(e)),
@@ -218,15 +226,7 @@ impl ContextBroker {
     ) -> Result<Vec<Item>, CommonError> {
         let mut items = Vec::new();
         let objective = run.input.get("objective").and_then(Value::as_str).unwrap_or(&task.title).to_owned();
-        let (text, redactions) = clean(&objective);
-        items.push(Item {
-            kind: ItemKind::Objective,
-            source: format!("task:{}", task.id),
-            title: "Objective".into(),
-            content: json!(text),
-            text,
-            redactions,
-        });
+        items.push(Item::of(ItemKind::Objective, format!("task:{}", task.id), "Objective", &objective, |t| json!(t)));
         let criteria = self
             .reads
             .all(
@@ -235,27 +235,19 @@ impl ContextBroker {
                     .order_by_asc(acceptance_criterion::Column::Id),
             )
             .await?;
-        for criterion in criteria {
-            let (text, redactions) = clean(&criterion.description);
-            items.push(Item {
-                kind: ItemKind::AcceptanceCriterion,
-                source: format!("criterion:{}", criterion.id),
-                title: "Acceptance criterion".into(),
-                content: json!({ "description": text, "met": criterion.met }),
-                text,
-                redactions,
-            });
-        }
+        items.extend(criteria.into_iter().map(|criterion| {
+            let source = format!("criterion:{}", criterion.id);
+            Item::of(
+                ItemKind::AcceptanceCriterion,
+                source,
+                "Acceptance criterion",
+                &criterion.description,
+                |t| json!({ "description": t, "met": criterion.met }),
+            )
+        }));
         if !task.description.trim().is_empty() {
-            let (text, redactions) = clean(&task.description);
-            items.push(Item {
-                kind: ItemKind::Description,
-                source: format!("task:{}", task.id),
-                title: "Task description".into(),
-                content: json!(text),
-                text,
-                redactions,
-            });
+            let source = format!("task:{}", task.id);
+            items.push(Item::of(ItemKind::Description, source, "Task description", &task.description, |t| json!(t)));
         }
         // What the run reads from: itself, its task, project, workspace and organization.
         let scopes = [run.id, task.id, project.id, project.workspace_id, project.organization_id];
@@ -287,9 +279,7 @@ impl ContextBroker {
                 redactions: content_redactions + subject_redactions,
             });
         }
-        for earlier in self.earlier_runs(run).await? {
-            items.push(earlier);
-        }
+        items.extend(self.earlier_runs(run).await?);
         Ok(items)
     }
 
@@ -320,15 +310,14 @@ impl ContextBroker {
             let Some(said) = last.and_then(|e| e.data.get("text").and_then(Value::as_str).map(str::to_owned)) else {
                 continue;
             };
-            let (text, redactions) = clean(&said);
-            items.push(Item {
-                kind: ItemKind::EarlierRun,
-                source: format!("run:{}", earlier.id),
-                title: format!("Run of {}", earlier.created_at.format("%Y-%m-%d %H:%M UTC")),
-                content: json!({ "runId": earlier.id, "status": earlier.status, "concluded": text }),
-                text,
-                redactions,
-            });
+            let title = format!("Run of {}", earlier.created_at.format("%Y-%m-%d %H:%M UTC"));
+            items.push(Item::of(
+                ItemKind::EarlierRun,
+                format!("run:{}", earlier.id),
+                &title,
+                &said,
+                |t| json!({ "runId": earlier.id, "status": earlier.status, "concluded": t }),
+            ));
         }
         Ok(items)
     }

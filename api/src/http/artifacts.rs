@@ -137,25 +137,25 @@ pub async fn download(
         Ok(id) => id,
         Err(e) => return refuse(e, &correlation_id),
     };
-    let etag = |sha256: &str| format!("\"{sha256}\"");
-    // A client holding these bytes already (the version never changes) is told so without them.
-    if let Some(held) = headers.get(header::IF_NONE_MATCH).and_then(|v| v.to_str().ok()) {
-        match state.services.artifacts.version(&actor, id).await {
-            Ok(version) if held == etag(&version.sha256) => {
-                return (StatusCode::NOT_MODIFIED, [(header::ETAG, etag(&version.sha256))]).into_response();
-            }
-            Ok(_) => {}
-            Err(e) => return refuse(e, &correlation_id),
+    let artifacts = &state.services.artifacts;
+    let refused = |e: ArtifactError| {
+        if e.code() == ErrorCode::Internal {
+            tracing::error!(error = %e, "an artifact download failed");
         }
-    }
-    let (ArtifactAt { artifact, version }, bytes) = match state.services.artifacts.download(&actor, id).await {
+        refuse(e, &correlation_id)
+    };
+    let ArtifactAt { artifact, version } = match artifacts.version_at(&actor, id).await {
         Ok(found) => found,
-        Err(e) => {
-            if e.code() == ErrorCode::Internal {
-                tracing::error!(error = %e, "an artifact download failed");
-            }
-            return refuse(e, &correlation_id);
-        }
+        Err(e) => return refused(e),
+    };
+    let etag = format!("\"{}\"", version.sha256);
+    // A client holding these bytes already (a version never changes) is told so without them.
+    if headers.get(header::IF_NONE_MATCH).is_some_and(|held| held.as_bytes() == etag.as_bytes()) {
+        return (StatusCode::NOT_MODIFIED, [(header::ETAG, etag)]).into_response();
+    }
+    let bytes = match artifacts.bytes(&version).await {
+        Ok(bytes) => bytes,
+        Err(e) => return refused(e),
     };
     let file_name = artifact.name.rsplit('/').next().unwrap_or(&artifact.name);
     let disposition = format!("attachment; filename*=UTF-8''{}", utf8_percent_encode(file_name, NON_ALPHANUMERIC));
@@ -169,7 +169,7 @@ pub async fn download(
     set(header::CONTENT_TYPE, version.media_type.clone());
     set(header::CONTENT_LENGTH, version.size_bytes.to_string());
     set(header::CONTENT_DISPOSITION, disposition);
-    set(header::ETAG, etag(&version.sha256));
+    set(header::ETAG, etag);
     set(header::CACHE_CONTROL, "private, no-cache".to_owned());
     // Bytes anyone uploaded are never a page of this origin, even opened directly.
     set(header::CONTENT_SECURITY_POLICY, "sandbox; default-src 'none'".to_owned());
