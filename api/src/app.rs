@@ -20,6 +20,7 @@ use crate::identity::login_limiter::LoginLimiter;
 use crate::identity::{Bootstrap, IdentityService, secrets};
 use crate::memory::MemoryService;
 use crate::projects::ProjectService;
+use crate::run_tools::RunToolService;
 use crate::runs::{RunPolicy, RunReader, RunService};
 use crate::settings::SettingsService;
 
@@ -54,6 +55,8 @@ pub struct Services {
     pub runs: RunService,
     /// What a caller may read of runs.
     pub run_reader: RunReader,
+    /// What agents ask of the control plane during their runs.
+    pub run_tools: RunToolService,
     pub broker: Broker,
     pub limits: Arc<crate::config::Limits>,
 }
@@ -147,6 +150,7 @@ impl App {
         let identity =
             IdentityService::new(store, keys, config.tokens.clone(), limiter, bootstrap.clone(), broker.clone());
         let limits = Arc::new(config.limits.clone());
+        let run_tools = RunToolService::new(run_reader.clone(), memory.clone());
         let services = Services {
             projects,
             settings,
@@ -155,6 +159,7 @@ impl App {
             context,
             gateway,
             runs,
+            run_tools,
             run_reader,
             identity,
             broker,

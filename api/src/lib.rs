@@ -19,5 +19,6 @@ pub mod ids;
 pub mod memory;
 pub mod pagination;
 pub mod projects;
+pub mod run_tools;
 pub mod runs;
 pub mod settings;

@@ -27,6 +27,7 @@ use crate::backoff::Backoff;
 use crate::config::Config;
 use crate::credential::{CredentialError, read_credential};
 use crate::enroll::{EnrollError, gateway_url};
+use crate::run_tools::QueuedCall;
 use crate::runtime::Runtime;
 use crate::spool::SpoolError;
 use crate::tls::{TlsError, client_config};
@@ -348,6 +349,8 @@ fn frame_name(frame: &Frame) -> &'static str {
         Frame::CommandAck { .. } => "command_ack",
         Frame::Event { .. } => "event",
         Frame::EventAck { .. } => "event_ack",
+        Frame::ToolCall { .. } => "tool_call",
+        Frame::ToolResult { .. } => "tool_result",
         Frame::Error { .. } => "error",
     }
 }
@@ -373,6 +376,11 @@ where
                     resend_at.get_or_insert(Instant::now() + RESEND_AFTER_ERROR);
                 }
             }
+        }
+        for QueuedCall { run_id, call_id, request } in runtime.queued_tool_calls() {
+            let mut call = Envelope::new(runtime.connector_id(), Frame::ToolCall { call_id, request });
+            call.run_id = Some(run_id);
+            sink.feed(text(&call)?).await?;
         }
         if *shutdown.borrow() {
             let close = CloseFrame { code: CloseCode::Normal, reason: "connector stopping".into() };
@@ -410,6 +418,7 @@ where
             },
             () = tokio::time::sleep_until(wake) => {}
             () = runtime.events_written().notified() => {}
+            () = runtime.tool_call_queued() => {}
             _ = shutdown.changed() => {}
         }
     }
@@ -457,6 +466,7 @@ where
                     .map_err(|_| SessionError::Closed("writer stopped".into()))?;
             }
             Frame::EventAck { run_id, up_to_sequence } => runtime.ack_events(run_id, up_to_sequence)?,
+            Frame::ToolResult { call_id, outcome } => runtime.tool_answered(call_id, outcome),
             Frame::Error { code, message } => {
                 tracing::warn!(?code, run_id = ?envelope.run_id, %message, "the control plane reported an error");
                 match (code, envelope.run_id) {

@@ -1,5 +1,5 @@
 //! `acc_connector`: the library behind the `acc-connector` binary — enrollment, configuration,
-//! the adapters that run agents, the model gateway, redaction, the encrypted spool and the connection to the control plane.
+//! the adapters that run agents, the model gateway, the run tools, redaction, the encrypted spool and the connection to the control plane.
 
 #![deny(clippy::unwrap_used)]
 
@@ -14,6 +14,7 @@ pub mod enroll;
 pub mod model_gateway;
 pub mod process;
 pub mod redact;
+pub mod run_tools;
 pub mod runtime;
 pub mod seen;
 pub mod spool;

@@ -24,6 +24,7 @@ use crate::lock;
 use crate::model_gateway::{BUDGET_EXCEEDED, ModelGateway, ModelGatewayError};
 use crate::process::{signal_group, start_ticks};
 use crate::redact::{LineRedactor, RedactError, Redactor};
+use crate::run_tools::{QueuedCall, RunTools, RunToolsError};
 use crate::seen::{SeenError, SeenLog};
 use crate::spool::{Begun, ProcessRef, Spool, SpoolError};
 
@@ -48,6 +49,8 @@ pub enum RuntimeError {
     Adapter { name: String, source: AdapterError },
     #[error(transparent)]
     ModelGateway(#[from] ModelGatewayError),
+    #[error(transparent)]
+    RunTools(#[from] RunToolsError),
 }
 
 /// A configured agent and the adapter that runs it.
@@ -83,6 +86,8 @@ pub struct Runtime {
     redactor: Redactor,
     /// Present when the configuration has model providers.
     model_gateway: Option<ModelGateway>,
+    /// The MCP server agents call the control plane's tools through.
+    run_tools: Option<RunTools>,
     /// Woken when events are written to the spool: the connection sends them.
     events_written: Notify,
     /// Woken when acknowledgements free spool space: runs waiting to write continue.
@@ -142,7 +147,8 @@ impl Runtime {
                 ModelGateway::start(&config.model_gateway, &config.model_providers, redactor.clone()).await?;
             (Some(gateway), Some(over_budget))
         };
-        let runtime = Self::new(connector_id, agents, spool, &spool_dir, redactor, model_gateway)?;
+        let run_tools = RunTools::start().await?;
+        let runtime = Self::new(connector_id, agents, spool, &spool_dir, redactor, model_gateway, Some(run_tools))?;
         if let Some(over_budget) = over_budget {
             tokio::spawn(stop_over_budget(Arc::downgrade(&runtime), over_budget));
         }
@@ -158,6 +164,7 @@ impl Runtime {
         spool_dir: &Path,
         redactor: Redactor,
         model_gateway: Option<ModelGateway>,
+        run_tools: Option<RunTools>,
     ) -> Result<Arc<Self>, RuntimeError> {
         let commands = SeenLog::open(&spool_dir.join("commands.jsonl"), REMEMBERED_COMMANDS)?;
         let approvals = ApprovalVerifier::open(&spool_dir.join("approval-tokens.jsonl"), connector_id)?;
@@ -172,6 +179,7 @@ impl Runtime {
             approval_requests: Mutex::new(HashMap::new()),
             redactor,
             model_gateway,
+            run_tools,
             events_written: Notify::new(),
             space_freed: Notify::new(),
             run_ended: Notify::new(),
@@ -371,6 +379,26 @@ impl Runtime {
         &self.events_written
     }
 
+    /// Run tool calls to send to the control plane, oldest first.
+    pub fn queued_tool_calls(&self) -> Vec<QueuedCall> {
+        self.run_tools.as_ref().map(RunTools::take_queued).unwrap_or_default()
+    }
+
+    /// Waits until a run tool call is queued (forever without run tools).
+    pub async fn tool_call_queued(&self) {
+        match &self.run_tools {
+            Some(tools) => tools.call_queued().notified().await,
+            None => std::future::pending().await,
+        }
+    }
+
+    /// The control plane answered a run tool call.
+    pub fn tool_answered(&self, call_id: Uuid, outcome: acc_protocol::ToolOutcome) {
+        if let Some(tools) = &self.run_tools {
+            tools.answered(call_id, outcome);
+        }
+    }
+
     pub fn active_runs(&self) -> Vec<Uuid> {
         let mut runs: Vec<Uuid> = lock(&self.runs).keys().copied().collect();
         runs.sort();
@@ -422,8 +450,16 @@ impl Runtime {
     fn execute(self: &Arc<Self>, command: Command) -> Executed {
         match command {
             Command::StartRun { run_id, attempt_id, agent_id, input, context, approval_token, budget } => {
-                let spec =
-                    RunSpec { run_id, attempt_id, agent_id, input, context, approval_token, budget, model: None };
+                let spec = RunSpec {
+                    run_id,
+                    attempt_id,
+                    agent_id,
+                    input,
+                    context,
+                    approval_token,
+                    budget,
+                    ..RunSpec::default()
+                };
                 self.launch(spec, None, |adapter, spec, events| adapter.start(spec, events)).into()
             }
             Command::CancelRun { run_id, attempt_id, mode } => {
@@ -458,9 +494,15 @@ impl Runtime {
                 let Some(run) = runs.get(&run_id) else {
                     return self.not_active(run_id, Capability::Approvals).into();
                 };
-                if !self.agents[run.agent].adapter.has(Capability::Approvals) {
+                // The agent asked through its `request_approval` run tool, or its runtime asked.
+                let tools = self.run_tools.as_ref().filter(|tools| tools.awaits(run_id, &request_id));
+                if tools.is_none() && !self.agents[run.agent].adapter.has(Capability::Approvals) {
                     return missing(Capability::Approvals).into();
                 }
+                let hand_over = |decision: ApprovalDecision| match tools {
+                    Some(tools) => tools.decide(run_id, decision).map_err(AdapterError::NotListening),
+                    None => run.native.decide_approval(decision),
+                };
                 let key = (run_id, request_id.clone());
                 let action = lock(&self.approval_requests).get(&key).cloned();
                 let decision = |approved, reason| ApprovalDecision {
@@ -473,23 +515,18 @@ impl Runtime {
                     // The token is spent only once the agent took the approval.
                     let expected = Expected { run_id, request_id: &request_id, action: action.as_deref() };
                     let approval = decision(true, reason.clone());
-                    match self
-                        .approvals
-                        .redeem(approval_token.as_deref(), expected, |_| run.native.decide_approval(approval))
-                    {
+                    match self.approvals.redeem(approval_token.as_deref(), expected, |_| hand_over(approval)) {
                         Ok(_) => Ok(CommandOutcome::Accepted),
                         Err(RedeemError::HandOver(e)) => Err(e),
                         // Without a valid token the action is refused: the agent is told no.
                         Err(RedeemError::Token(e)) => {
                             tracing::warn!(%approval_id, error = %e, "refusing an approval whose token does not verify");
                             let denial = decision(false, Some(format!("refused by the connector: {e}")));
-                            run.native
-                                .decide_approval(denial)
-                                .map(|()| rejected(format!("invalid approval token: {e}")))
+                            hand_over(denial).map(|()| rejected(format!("invalid approval token: {e}")))
                         }
                     }
                 } else {
-                    run.native.decide_approval(decision(false, reason)).map(|()| CommandOutcome::Accepted)
+                    hand_over(decision(false, reason)).map(|()| CommandOutcome::Accepted)
                 };
                 match handed {
                     Ok(outcome) => {
@@ -500,8 +537,7 @@ impl Runtime {
                 }
             }
             Command::Resume { run_id, attempt_id, agent_id, session_id, input, context, budget } => {
-                let spec =
-                    RunSpec { run_id, attempt_id, agent_id, input, context, approval_token: None, budget, model: None };
+                let spec = RunSpec { run_id, attempt_id, agent_id, input, context, budget, ..RunSpec::default() };
                 self.launch(spec, Some(Capability::NativeResume), move |adapter, spec, events| {
                     adapter.resume(spec, &session_id, events)
                 })
@@ -510,16 +546,8 @@ impl Runtime {
             Command::HandoffIngest { run_id, attempt_id, agent_id, bundle, budget } => {
                 // The target starts from the bundle: the original input, and the bundle as its context.
                 let input = bundle.get("input").cloned().unwrap_or(Value::Null);
-                let spec = RunSpec {
-                    run_id,
-                    attempt_id,
-                    agent_id,
-                    input,
-                    context: bundle,
-                    approval_token: None,
-                    budget,
-                    model: None,
-                };
+                let spec =
+                    RunSpec { run_id, attempt_id, agent_id, input, context: bundle, budget, ..RunSpec::default() };
                 self.launch(spec, None, |adapter, spec, events| adapter.ingest_handoff(spec, events)).into()
             }
         }
@@ -585,11 +613,17 @@ impl Runtime {
         if let (Some(gateway), Some(provider)) = (&self.model_gateway, &self.agents[agent].model_provider) {
             spec.model = Some(gateway.open_run(run_id, provider, spec.budget, &events));
         }
+        if let Some(tools) = self.run_tools.as_ref().filter(|_| adapter.has(Capability::Mcp)) {
+            spec.tools = Some(tools.open_run(run_id, &events));
+        }
         let native = match start(adapter.as_ref(), spec, events) {
             Ok(native) => native,
             Err(e) => {
                 if let Some(gateway) = &self.model_gateway {
                     gateway.forget_run(run_id);
+                }
+                if let Some(tools) = &self.run_tools {
+                    tools.close_run(run_id);
                 }
                 if let Err(undo) = spool.abandon_run(run_id, begun) {
                     tracing::error!(error = %undo, "could not undo the spooled run start");
@@ -669,6 +703,9 @@ impl Runtime {
         lock(&self.approval_requests).retain(|(run, _), _| *run != run_id);
         if let Some(gateway) = &self.model_gateway {
             gateway.forget_run(run_id);
+        }
+        if let Some(tools) = &self.run_tools {
+            tools.close_run(run_id);
         }
     }
 

@@ -36,6 +36,7 @@ fn spec(objective: &str) -> RunSpec {
         approval_token: None,
         budget: None,
         model: None,
+        tools: None,
     }
 }
 

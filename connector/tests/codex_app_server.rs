@@ -22,6 +22,7 @@ fn spec(context: Value) -> RunSpec {
         approval_token: None,
         budget: None,
         model: None,
+        tools: None,
     }
 }
 

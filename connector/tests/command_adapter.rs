@@ -23,6 +23,7 @@ fn spec(input: Value) -> RunSpec {
         approval_token: None,
         budget: None,
         model: None,
+        tools: None,
     }
 }
 

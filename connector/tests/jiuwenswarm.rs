@@ -136,6 +136,7 @@ fn spec() -> RunSpec {
         approval_token: None,
         budget: None,
         model: None,
+        tools: None,
     }
 }
 

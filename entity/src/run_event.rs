@@ -45,6 +45,9 @@ pub enum RunEventKind {
     ApprovalRequested,
     #[sea_orm(string_value = "checkpoint")]
     Checkpoint,
+    /// How far the agent says it is (its `report_progress` run tool).
+    #[sea_orm(string_value = "progress")]
+    Progress,
     #[sea_orm(string_value = "vendor_extension")]
     VendorExtension,
     /// The attempt's end, with its outcome.

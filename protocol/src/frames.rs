@@ -208,6 +208,9 @@ pub enum EventKind {
     Error,
     ApprovalRequested,
     Checkpoint,
+    /// The agent said how far it is (its `report_progress` run tool): `data.message`, and
+    /// `data.percent` when it gave one.
+    Progress,
     /// Something the runtime said that the adapter does not understand (a newer runtime, say),
     /// kept as it was instead of dropped: `data.runtime` and `data.line`.
     VendorExtension,
@@ -280,8 +283,51 @@ pub enum Frame {
     },
     /// Control plane → connector: every event of the run up to this sequence is stored.
     EventAck { run_id: Uuid, up_to_sequence: u64 },
+    /// Connector → control plane: the agent of a run (the envelope's `run_id`) called one of the
+    /// control plane's run tools. Not spooled: a call made while the connection is down waits for
+    /// it, and one never answered fails in the agent.
+    ToolCall {
+        call_id: Uuid,
+        #[serde(flatten)]
+        request: ToolRequest,
+    },
+    /// Control plane → connector: what a tool call came to.
+    ToolResult {
+        call_id: Uuid,
+        #[serde(flatten)]
+        outcome: ToolOutcome,
+    },
     /// Either direction: something was wrong with a frame.
     Error { code: ErrorCode, message: String },
+}
+
+/// A run tool the control plane answers, with its arguments as the agent gave them.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "tool", rename_all = "snake_case")]
+pub enum ToolRequest {
+    /// Memory the run may read that matches `query`, best first.
+    MemoryQuery {
+        query: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        limit: Option<u32>,
+    },
+    /// A memory entry the agent proposes; it lands unverified, with the run as its provenance.
+    MemoryPropose {
+        subject: String,
+        content: String,
+        /// One of the memory kinds (`fact`, `decision`…); `fact` when absent.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        kind: Option<String>,
+    },
+}
+
+/// The answer to a [`Frame::ToolCall`]: content for the agent, or why the call was refused (a
+/// SPEC §4 error code and a message the agent can act on).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "outcome", rename_all = "snake_case")]
+pub enum ToolOutcome {
+    Done { content: Value },
+    Refused { code: String, message: String },
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

@@ -6,8 +6,9 @@
 //! OpenAI Chat Completions (`POST /v1/chat/completions`, streamed or not) and Gemini
 //! (`POST /v1beta/models/MODEL:streamGenerateContent`), streaming (server-sent events). A script is a list of steps; the step played is the
 //! number of tool results the request already carries (so text the runtime appends after a tool
-//! result does not restart the script). A `Shell` step calls the shell tool the runtime offered;
-//! a `Say` step answers in text and ends the turn.
+//! result does not restart the script). A `Shell` step calls the shell tool the runtime offered; a
+//! `Tool` step calls the offered tool whose name ends with the one given (an MCP tool, which
+//! runtimes name after their server); a `Say` step answers in text and ends the turn.
 
 use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
@@ -25,6 +26,8 @@ use serde_json::{Value, json};
 pub enum Step {
     /// Run this shell command with the runtime's shell tool.
     Shell(String),
+    /// Call the offered tool named this (or `<server>__` this), with these arguments.
+    Tool(&'static str, Value),
     /// Answer with this text, ending the turn.
     Say(String),
 }
@@ -248,9 +251,34 @@ fn anthropic_tool_results(request: &Value) -> usize {
         .count()
 }
 
-/// The step a request is at: one per tool result so far, the last one repeated.
-fn step(script: &[Step], done: usize) -> Step {
-    script.get(done).or(script.last()).cloned().unwrap_or_else(|| Step::Say("done".into()))
+/// What the model says at a step: a tool call, or text that ends the turn.
+enum Reply {
+    Call { intro: String, tool: String, input: Value },
+    Text(String),
+}
+
+/// The reply at the step a request is at (one per tool result so far, the last one repeated),
+/// given the tools it offers.
+fn reply(script: &[Step], done: usize, offered: &[&str]) -> Reply {
+    let step = script.get(done).or(script.last()).cloned().unwrap_or_else(|| Step::Say("done".into()));
+    match step {
+        Step::Shell(command) => match shell_tool(offered) {
+            Some((tool, argument)) => Reply::Call {
+                intro: format!("I will run `{command}`."),
+                tool: tool.to_owned(),
+                input: argument.input(&command),
+            },
+            None => Reply::Text("No shell tool was offered.".into()),
+        },
+        Step::Tool(name, input) => {
+            let found = offered.iter().find(|o| **o == name || o.ends_with(&format!("__{name}")));
+            match found {
+                Some(tool) => Reply::Call { intro: format!("I will call {name}."), tool: (*tool).to_owned(), input },
+                None => Reply::Text(format!("No {name} tool was offered.")),
+            }
+        }
+        Step::Say(text) => Reply::Text(text),
+    }
 }
 
 /// The shell tool among those offered, by name, and how it takes its command.
@@ -291,23 +319,21 @@ fn anthropic(script: &[Step], request: &Value) -> Response {
             ("content_block_stop", json!({ "type": "content_block_stop", "index": index })),
         ]
     };
-    let stop_reason = match (step(script, anthropic_tool_results(request)), shell_tool(&offered)) {
-        (Step::Shell(command), Some((tool, argument))) => {
-            events.extend(text_block(0, &format!("I will run `{command}`.")));
-            let mut input = argument.input(&command);
-            input["description"] = json!("run the command");
+    let done = anthropic_tool_results(request);
+    let stop_reason = match reply(script, done, &offered) {
+        Reply::Call { intro, tool, mut input } => {
+            events.extend(text_block(0, &intro));
+            if tool == "Bash" {
+                input["description"] = json!("run the command");
+            }
             events.extend([
-                ("content_block_start", json!({ "type": "content_block_start", "index": 1, "content_block": { "type": "tool_use", "id": "toolu_stand_in", "name": tool, "input": {} } })),
+                ("content_block_start", json!({ "type": "content_block_start", "index": 1, "content_block": { "type": "tool_use", "id": format!("toolu_stand_in_{done}"), "name": tool, "input": {} } })),
                 ("content_block_delta", json!({ "type": "content_block_delta", "index": 1, "delta": { "type": "input_json_delta", "partial_json": input.to_string() } })),
                 ("content_block_stop", json!({ "type": "content_block_stop", "index": 1 })),
             ]);
             "tool_use"
         }
-        (Step::Shell(_), None) => {
-            events.extend(text_block(0, "No shell tool was offered."));
-            "end_turn"
-        }
-        (Step::Say(text), _) => {
+        Reply::Text(text) => {
             events.extend(text_block(0, &text));
             "end_turn"
         }
@@ -325,16 +351,45 @@ fn responses_tool_results(request: &Value) -> usize {
     request["input"].as_array().into_iter().flatten().filter(|item| item["type"] == "function_call_output").count()
 }
 
+/// The tools a Responses request offers: `(namespace, name)`, a namespace grouping a server's
+/// tools (Codex offers each MCP server's so, as `mcp__SERVER`).
+fn responses_offered(request: &Value) -> Vec<(Option<&str>, &str)> {
+    let mut offered = Vec::new();
+    for tool in request["tools"].as_array().into_iter().flatten() {
+        match tool["type"].as_str() {
+            Some("namespace") => offered.extend(
+                tool["tools"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|t| Some((tool["name"].as_str(), t["name"].as_str()?))),
+            ),
+            _ => offered.extend(tool["name"].as_str().map(|name| (None, name))),
+        }
+    }
+    offered
+}
+
 fn responses(script: &[Step], request: &Value) -> Response {
-    let offered = offered(request);
+    let offered = responses_offered(request);
+    let names: Vec<String> = offered
+        .iter()
+        .map(|(namespace, name)| namespace.map_or_else(|| (*name).to_owned(), |ns| format!("{ns}__{name}")))
+        .collect();
     let base = json!({ "id": "resp_stand_in", "object": "response", "created_at": 0, "status": "in_progress",
         "model": request["model"], "output": [] });
     let mut events = vec![("response.created", json!({ "type": "response.created", "response": base }))];
-    let done = match (step(script, responses_tool_results(request)), shell_tool(&offered)) {
-        (Step::Shell(command), Some((tool, argument))) => {
-            let arguments = argument.input(&command).to_string();
-            let item = json!({ "type": "function_call", "id": "fc_stand_in", "call_id": "call_stand_in", "name": tool,
-                "arguments": "", "status": "in_progress" });
+    let done = responses_tool_results(request);
+    let names: Vec<&str> = names.iter().map(String::as_str).collect();
+    let done = match reply(script, done, &names) {
+        Reply::Call { tool, input, .. } => {
+            let arguments = input.to_string();
+            let (namespace, name) = offered[names.iter().position(|n| *n == tool).unwrap_or_default()];
+            let mut item = json!({ "type": "function_call", "id": "fc_stand_in", "call_id": format!("call_stand_in_{done}"),
+                "name": name, "arguments": "", "status": "in_progress" });
+            if let Some(namespace) = namespace {
+                item["namespace"] = json!(namespace);
+            }
             let mut done = item.clone();
             done["arguments"] = json!(arguments);
             done["status"] = json!("completed");
@@ -346,11 +401,7 @@ fn responses(script: &[Step], request: &Value) -> Response {
             ]);
             done
         }
-        (step, _) => {
-            let text = match step {
-                Step::Say(text) => text,
-                Step::Shell(_) => "No shell tool was offered.".to_owned(),
-            };
+        Reply::Text(text) => {
             let item = json!({ "type": "message", "id": "msg_stand_in", "role": "assistant", "status": "in_progress", "content": [] });
             let done = json!({ "type": "message", "id": "msg_stand_in", "role": "assistant", "status": "completed",
                 "content": [{ "type": "output_text", "text": text, "annotations": [] }] });
@@ -385,14 +436,13 @@ fn chat_completions(script: &[Step], request: &Value) -> Response {
     let model = request["model"].as_str().unwrap_or("gpt-stand-in");
     let usage = json!({ "prompt_tokens": INPUT_TOKENS, "completion_tokens": OUTPUT_TOKENS,
         "total_tokens": INPUT_TOKENS + OUTPUT_TOKENS, "prompt_tokens_details": { "cached_tokens": 0 } });
-    let (content, tool_calls, finish) = match (step(script, chat_tool_results(request)), shell_tool(&offered)) {
-        (Step::Shell(command), Some((tool, argument))) => {
+    let (content, tool_calls, finish) = match reply(script, chat_tool_results(request), &offered) {
+        Reply::Call { intro, tool, input } => {
             let call = json!({ "id": "call_stand_in", "type": "function",
-                "function": { "name": tool, "arguments": argument.input(&command).to_string() } });
-            (format!("I will run `{command}`."), Some(call), "tool_calls")
+                "function": { "name": tool, "arguments": input.to_string() } });
+            (intro, Some(call), "tool_calls")
         }
-        (Step::Shell(_), None) => ("No shell tool was offered.".to_owned(), None, "stop"),
-        (Step::Say(text), _) => (text, None, "stop"),
+        Reply::Text(text) => (text, None, "stop"),
     };
     if request["stream"] != true {
         let mut message = json!({ "role": "assistant", "content": content });
@@ -445,13 +495,12 @@ fn gemini(script: &[Step], request: &Value) -> Response {
         .flatten()
         .filter_map(|f| f["name"].as_str())
         .collect();
-    let parts = match (step(script, gemini_tool_results(request)), shell_tool(&offered)) {
-        (Step::Shell(command), Some((tool, argument))) => json!([
-            { "text": format!("I will run `{command}`.") },
-            { "functionCall": { "name": tool, "args": argument.input(&command) } },
+    let parts = match reply(script, gemini_tool_results(request), &offered) {
+        Reply::Call { intro, tool, input } => json!([
+            { "text": intro },
+            { "functionCall": { "name": tool, "args": input } },
         ]),
-        (Step::Shell(_), None) => json!([{ "text": "No shell tool was offered." }]),
-        (Step::Say(text), _) => json!([{ "text": text }]),
+        Reply::Text(text) => json!([{ "text": text }]),
     };
     let chunk = json!({
         "candidates": [{ "content": { "role": "model", "parts": parts }, "finishReason": "STOP", "index": 0 }],

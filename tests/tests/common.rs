@@ -362,3 +362,66 @@ pub async fn second_organization_owner(a_owner: &Client) -> Client {
         .await;
     a_owner.with_token(login.data("login")["accessToken"].as_str().unwrap())
 }
+
+/// Writes a memory entry of `scope` (a `FACT`, with `extra` fields of `WriteMemoryInput`); its id.
+pub async fn write_memory(client: &Client, scope: &str, subject: &str, content: &str, extra: Value) -> String {
+    let mut input = json!({"scopeId": scope, "kind": "FACT", "subject": subject, "content": content});
+    for (k, v) in extra.as_object().unwrap() {
+        input[k] = v.clone();
+    }
+    let written = client.gql(op!("write_memory"), json!({"input": input})).await;
+    written.data("writeMemory")["entry"]["id"].as_str().unwrap().to_owned()
+}
+
+/// A person verifies the entry's first version.
+pub async fn verify_memory(client: &Client, entry: &str) {
+    let verify = "mutation($e: ID!) { verifyMemory(entryId: $e, expectedRevision: 1, verdict: VERIFIED) { id } }";
+    client.gql(verify, json!({"e": entry})).await.data("verifyMemory");
+}
+
+/// Headless Gemini CLI needs its auth method chosen in its settings, and stays quiet by them.
+pub fn gemini_settings(home: &Path) {
+    std::fs::create_dir_all(home.join(".gemini")).unwrap();
+    let settings = json!({
+        "security": { "auth": { "selectedType": "gemini-api-key" } },
+        "privacy": { "usageStatisticsEnabled": false },
+        "telemetry": { "enabled": false },
+        "general": { "disableAutoUpdate": true, "disableUpdateNag": true },
+    });
+    std::fs::write(home.join(".gemini/settings.json"), settings.to_string()).unwrap();
+}
+
+/// A Codex agent for `server`'s fixture with an adapter and its arguments: its connector's
+/// directory and credential, the `[[agents]]` configuration (Codex reaching `model` through the
+/// connector's model gateway) and the workdir.
+pub async fn codex_agent(
+    server: &acc_tests::Server,
+    f: &Fixture,
+    model: &acc_tests::model_api::ModelApi,
+    (adapter, args): (&str, &str),
+) -> (std::path::PathBuf, std::path::PathBuf, String, std::path::PathBuf) {
+    let codex = acc_tests::runtimes::npm_bin("codex");
+    let dir = server.db.dir.clone();
+    // Codex does not put its sandbox helper on the PATH when its home is under the temporary
+    // directory, and a system `bwrap` then cannot start a sandboxed command (`bwrap: execvp
+    // codex-linux-sandbox: No such file or directory`): it gets a temporary directory beside it.
+    let (codex_home, work, tmp) = (dir.join("codex-home"), dir.join("work"), dir.join("tmp"));
+    std::fs::create_dir_all(&tmp).unwrap();
+    std::fs::create_dir_all(&codex_home).unwrap();
+    std::fs::create_dir_all(&work).unwrap();
+    // Its own configuration keeps it quiet; the adapter sets its endpoint (the model gateway).
+    std::fs::write(
+        codex_home.join("config.toml"),
+        "model = \"gpt-5-codex\"\ncheck_for_update_on_startup = false\n\
+         [features]\nplugins = false\nremote_plugin = false\n[analytics]\nenabled = false\n[feedback]\nenabled = false\n",
+    )
+    .unwrap();
+    let credential = enroll(server, &f.owner, &f.workspace_id, &dir).await;
+    let agents = format!(
+        "{provider}[[agents]]\nname = \"codex\"\nadapter = {adapter:?}\ncommand = {codex:?}\nworkdir = {work:?}\n\
+         args = {args}\nmodel_provider = \"openai\"\nenv = {{ CODEX_HOME = {codex_home:?}, HOME = {home:?}, TMPDIR = {tmp:?} }}\n",
+        provider = model.provider("openai", "openai"),
+        home = dir.join("home"),
+    );
+    (dir, credential, agents, work)
+}

@@ -15,10 +15,20 @@ fn every_example_in_the_protocol_doc_decodes() {
         types.insert(value["type"].as_str().unwrap().to_owned());
         examples += 1;
     }
-    assert!(examples >= 9, "{examples} examples");
-    let expected: BTreeSet<String> =
-        ["hello", "hello_ack", "heartbeat", "command", "command_ack", "event", "event_ack", "error"]
-            .map(String::from)
-            .into();
+    assert!(examples >= 11, "{examples} examples");
+    let expected: BTreeSet<String> = [
+        "hello",
+        "hello_ack",
+        "heartbeat",
+        "command",
+        "command_ack",
+        "event",
+        "event_ack",
+        "tool_call",
+        "tool_result",
+        "error",
+    ]
+    .map(String::from)
+    .into();
     assert_eq!(types, expected);
 }

@@ -40,20 +40,6 @@ async fn finish(connector: &mut RawConnector, run: Uuid, said: Option<&str>) {
     assert_eq!(connector.emit(result).await, Ok(sequence));
 }
 
-async fn write(client: &Client, scope: &str, subject: &str, content: &str, extra: Value) -> String {
-    let mut input = json!({"scopeId": scope, "kind": "FACT", "subject": subject, "content": content});
-    for (k, v) in extra.as_object().unwrap() {
-        input[k] = v.clone();
-    }
-    let written = client.gql(op!("write_memory"), json!({"input": input})).await;
-    written.data("writeMemory")["entry"]["id"].as_str().unwrap().to_owned()
-}
-
-async fn verify(client: &Client, entry: &str) {
-    let verify = "mutation($e: ID!) { verifyMemory(entryId: $e, expectedRevision: 1, verdict: VERIFIED) { id } }";
-    client.gql(verify, json!({"e": entry})).await.data("verifyMemory");
-}
-
 fn subjects(context: &Value) -> Vec<String> {
     let mut subjects: Vec<String> = context["verifiedMemory"]
         .as_array()
@@ -84,7 +70,7 @@ on_both_databases!(a_run_starts_with_what_it_may_read_and_people_see_exactly_tha
             .data("addAcceptanceCriterion");
     }
     // What memory holds about it: some of it may go to the agent, some may not.
-    let rotation = write(
+    let rotation = common::write_memory(
         owner,
         &f.project_id,
         "Database rotation",
@@ -92,8 +78,8 @@ on_both_databases!(a_run_starts_with_what_it_may_read_and_people_see_exactly_tha
         json!({}),
     )
     .await;
-    verify(owner, &rotation).await;
-    let injected = write(
+    common::verify_memory(owner, &rotation).await;
+    let injected = common::write_memory(
         owner,
         &f.workspace_id,
         "Database note",
@@ -101,10 +87,16 @@ on_both_databases!(a_run_starts_with_what_it_may_read_and_people_see_exactly_tha
         json!({}),
     )
     .await;
-    verify(owner, &injected).await;
-    write(owner, &f.project_id, "Database owner", "The billing database belongs to the payments team.", json!({}))
-        .await;
-    let restricted = write(
+    common::verify_memory(owner, &injected).await;
+    common::write_memory(
+        owner,
+        &f.project_id,
+        "Database owner",
+        "The billing database belongs to the payments team.",
+        json!({}),
+    )
+    .await;
+    let restricted = common::write_memory(
         owner,
         &f.project_id,
         "Database root",
@@ -112,10 +104,12 @@ on_both_databases!(a_run_starts_with_what_it_may_read_and_people_see_exactly_tha
         json!({"sensitivity": "RESTRICTED"}),
     )
     .await;
-    verify(owner, &restricted).await;
+    common::verify_memory(owner, &restricted).await;
     let other = common::other_project(owner, &f.workspace_id, "Elsewhere").await;
-    let elsewhere = write(owner, &other, "Other database", "The other billing database is read-only.", json!({})).await;
-    verify(owner, &elsewhere).await;
+    let elsewhere =
+        common::write_memory(owner, &other, "Other database", "The other billing database is read-only.", json!({}))
+            .await;
+    common::verify_memory(owner, &elsewhere).await;
 
     let (mut connector, _) = common::raw_connector(&server, &f).await;
     connector.hello("worker", vec![Capability::Stream]).await;

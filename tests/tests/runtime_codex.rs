@@ -7,8 +7,7 @@ mod common;
 use acc_tests::model_api::{INPUT_TOKENS, ModelApi, OUTPUT_TOKENS, PROVIDER_KEY, write_hi};
 use acc_tests::{Server, TestDb};
 use common::{
-    assert_resumed_after_restart, enroll, online_agents, run_connector, run_usage, start_run_until_approval,
-    wait_status,
+    assert_resumed_after_restart, online_agents, run_connector, run_usage, start_run_until_approval, wait_status,
 };
 use serde_json::{Value, json};
 
@@ -16,41 +15,6 @@ use serde_json::{Value, json};
 const EXEC: (&str, &str) = ("codex", r#"["-s", "workspace-write"]"#);
 /// `codex app-server` may write in its workdir, once approved.
 const APP_SERVER: (&str, &str) = ("codex-app-server", r#"["-c", "sandbox_mode=\"workspace-write\""]"#);
-
-/// A Codex agent for `server`'s fixture with an adapter and its arguments: its connector's
-/// directory and credential, the `[[agents]]` configuration (Codex reaching `model` through the
-/// connector's model gateway) and the workdir.
-async fn codex_agent(
-    server: &Server,
-    f: &common::Fixture,
-    model: &ModelApi,
-    (adapter, args): (&str, &str),
-) -> (std::path::PathBuf, std::path::PathBuf, String, std::path::PathBuf) {
-    let codex = acc_tests::runtimes::npm_bin("codex");
-    let dir = server.db.dir.clone();
-    // Codex does not put its sandbox helper on the PATH when its home is under the temporary
-    // directory, and a system `bwrap` then cannot start a sandboxed command (`bwrap: execvp
-    // codex-linux-sandbox: No such file or directory`): it gets a temporary directory beside it.
-    let (codex_home, work, tmp) = (dir.join("codex-home"), dir.join("work"), dir.join("tmp"));
-    std::fs::create_dir_all(&tmp).unwrap();
-    std::fs::create_dir_all(&codex_home).unwrap();
-    std::fs::create_dir_all(&work).unwrap();
-    // Its own configuration keeps it quiet; the adapter sets its endpoint (the model gateway).
-    std::fs::write(
-        codex_home.join("config.toml"),
-        "model = \"gpt-5-codex\"\ncheck_for_update_on_startup = false\n\
-         [features]\nplugins = false\nremote_plugin = false\n[analytics]\nenabled = false\n[feedback]\nenabled = false\n",
-    )
-    .unwrap();
-    let credential = enroll(server, &f.owner, &f.workspace_id, &dir).await;
-    let agents = format!(
-        "{provider}[[agents]]\nname = \"codex\"\nadapter = {adapter:?}\ncommand = {codex:?}\nworkdir = {work:?}\n\
-         args = {args}\nmodel_provider = \"openai\"\nenv = {{ CODEX_HOME = {codex_home:?}, HOME = {home:?}, TMPDIR = {tmp:?} }}\n",
-        provider = model.provider("openai", "openai"),
-        home = dir.join("home"),
-    );
-    (dir, credential, agents, work)
-}
 
 /// Starts a run of `task` on `agent`.
 async fn start_run(owner: &acc_tests::Client, task: &Value, agent: &Value) -> String {
@@ -68,12 +32,12 @@ async fn codex_runs_a_shell_command_in_its_workdir() {
     let model = ModelApi::start(write_hi()).await;
     let server = Server::start(TestDb::sqlite()).await;
     let f = common::fixture(&server).await;
-    let (dir, credential, agents, work) = codex_agent(&server, &f, &model, EXEC).await;
+    let (dir, credential, agents, work) = common::codex_agent(&server, &f, &model, EXEC).await;
     let _connector = run_connector(&dir, &credential, &agents);
     let online = online_agents(&f.owner, &f.project_id, 1).await;
     assert_eq!(
         online[0]["capabilities"],
-        json!(["STREAM", "CANCEL", "NATIVE_RESUME", "TOOLS", "USAGE_EXACT", "USAGE_ESTIMATED"])
+        json!(["STREAM", "CANCEL", "NATIVE_RESUME", "TOOLS", "MCP", "USAGE_EXACT", "USAGE_ESTIMATED"])
     );
     let task = common::create_task(&f.owner, &f.project_id, "Write a file").await;
     let run_id = start_run(&f.owner, &task, &online[0]).await;
@@ -118,7 +82,7 @@ async fn a_run_whose_connector_restarts_mid_turn_resumes_its_codex_thread() {
     let model = ModelApi::holding(write_hi(), 1).await;
     let server = Server::start(TestDb::sqlite()).await;
     let f = common::fixture(&server).await;
-    let (dir, credential, agents, work) = codex_agent(&server, &f, &model, EXEC).await;
+    let (dir, credential, agents, work) = common::codex_agent(&server, &f, &model, EXEC).await;
     let connector = run_connector(&dir, &credential, &agents);
     let agent = online_agents(&f.owner, &f.project_id, 1).await[0].clone();
     let task = common::create_task(&f.owner, &f.project_id, "Write a file").await;
@@ -148,7 +112,7 @@ async fn codex_app_server_runs_a_shell_command_only_after_a_person_approves_it()
     let model = ModelApi::start(write_hi()).await;
     let server = Server::start(TestDb::sqlite()).await;
     let f = common::fixture(&server).await;
-    let (dir, credential, agents, work) = codex_agent(&server, &f, &model, APP_SERVER).await;
+    let (dir, credential, agents, work) = common::codex_agent(&server, &f, &model, APP_SERVER).await;
     let _connector = run_connector(&dir, &credential, &agents);
     let online = online_agents(&f.owner, &f.project_id, 1).await;
     let agent = &online[0];
@@ -227,7 +191,7 @@ async fn a_run_whose_connector_restarts_mid_turn_resumes_its_codex_app_server_th
     let model = ModelApi::holding(write_hi(), 1).await;
     let server = Server::start(TestDb::sqlite()).await;
     let f = common::fixture(&server).await;
-    let (dir, credential, agents, work) = codex_agent(&server, &f, &model, APP_SERVER).await;
+    let (dir, credential, agents, work) = common::codex_agent(&server, &f, &model, APP_SERVER).await;
     let connector = run_connector(&dir, &credential, &agents);
     let agent = online_agents(&f.owner, &f.project_id, 1).await[0].clone();
     let task = common::create_task(&f.owner, &f.project_id, "Write a file").await;

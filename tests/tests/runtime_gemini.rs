@@ -5,7 +5,7 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use acc_tests::model_api::{INPUT_TOKENS, ModelApi, OUTPUT_TOKENS, PROVIDER_KEY, write_hi};
 use acc_tests::{Server, TestDb};
@@ -26,18 +26,6 @@ struct Gemini {
     config: (PathBuf, PathBuf, String),
 }
 
-/// Headless Gemini CLI needs its auth method chosen in its settings, and stays quiet by them.
-fn settings(home: &Path) {
-    std::fs::create_dir_all(home.join(".gemini")).unwrap();
-    let settings = json!({
-        "security": { "auth": { "selectedType": "gemini-api-key" } },
-        "privacy": { "usageStatisticsEnabled": false },
-        "telemetry": { "enabled": false },
-        "general": { "disableAutoUpdate": true, "disableUpdateNag": true },
-    });
-    std::fs::write(home.join(".gemini/settings.json"), settings.to_string()).unwrap();
-}
-
 async fn gemini_agent() -> Gemini {
     gemini_agent_with(ModelApi::start(write_hi()).await).await
 }
@@ -48,7 +36,7 @@ async fn gemini_agent_with(model: ModelApi) -> Gemini {
     let f = common::fixture(&server).await;
     let dir = server.db.dir.clone();
     let (home, work) = (dir.join("gemini-home"), dir.join("work"));
-    settings(&home);
+    common::gemini_settings(&home);
     std::fs::create_dir_all(&work).unwrap();
     let credential = enroll(&server, &f.owner, &f.workspace_id, &dir).await;
     // No endpoint and no key in the agent's environment: the adapter points it at the gateway.

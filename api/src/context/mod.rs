@@ -26,7 +26,7 @@ use crate::db::{Pool, Reads, Store};
 use crate::error::{CommonError, is_unique_violation};
 use crate::identity::actor::Actor;
 use crate::ids::new_id;
-use crate::memory::MemoryService;
+use crate::memory::{MemoryService, ReadableEntry};
 use crate::runs::state::RunStatus;
 use crate::runs::{RunError, RunReader};
 use crate::settings::SettingsService;
@@ -124,6 +124,37 @@ fn clean(text: &str) -> (String, u32) {
     match text.char_indices().nth(MAX_ITEM_CHARS) {
         Some((cut, _)) => (format!("{}…", &text[..cut]), redactions),
         None => (text, redactions),
+    }
+}
+
+/// A memory entry as an agent is given it: a record with its provenance, secrets redacted.
+pub struct Quoted {
+    pub record: Value,
+    pub subject: String,
+    /// `subject: content`, what its tokens are counted on.
+    pub text: String,
+    pub redactions: u32,
+}
+
+/// `entry` quoted for an agent (the context bundle, the `memory_query` run tool).
+pub fn quote(entry: &ReadableEntry) -> Quoted {
+    let (content, content_redactions) = clean(&entry.version.content);
+    let (subject, subject_redactions) = clean(&entry.entry.subject);
+    let record = json!({
+        "subject": subject,
+        "content": content,
+        "kind": entry.entry.kind.to_string(),
+        "scope": entry.entry.scope_kind.to_string(),
+        "verification": entry.version.verification.to_string(),
+        "provenance": entry.version.provenance,
+        "entryId": entry.entry.id,
+        "versionId": entry.version.id,
+    });
+    Quoted {
+        text: format!("{subject}: {content}"),
+        record,
+        subject,
+        redactions: content_redactions + subject_redactions,
     }
 }
 
@@ -258,25 +289,14 @@ impl ContextBroker {
             .await
             .map_err(|e| CommonError::Internal(e.to_string()))?;
         for hit in found {
-            let (content, content_redactions) = clean(&hit.version.content);
-            let (subject, subject_redactions) = clean(&hit.entry.subject);
-            let text = format!("{subject}: {content}");
+            let quoted = quote(&hit);
             items.push(Item {
                 kind: ItemKind::Memory,
                 source: format!("memory:{}/{}", hit.entry.id, hit.version.id),
-                title: subject.clone(),
-                content: json!({
-                    "subject": subject,
-                    "content": content,
-                    "kind": hit.entry.kind.to_string(),
-                    "scope": hit.entry.scope_kind.to_string(),
-                    "verification": hit.version.verification.to_string(),
-                    "provenance": hit.version.provenance,
-                    "entryId": hit.entry.id,
-                    "versionId": hit.version.id,
-                }),
-                text,
-                redactions: content_redactions + subject_redactions,
+                title: quoted.subject,
+                content: quoted.record,
+                text: quoted.text,
+                redactions: quoted.redactions,
             });
         }
         items.extend(self.earlier_runs(run).await?);

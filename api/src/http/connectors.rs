@@ -499,6 +499,32 @@ async fn handle(
             tracing::warn!(?code, %message, "connector reported an error");
             Ok(None)
         }
+        Frame::ToolCall { call_id, request } => {
+            let Some(run_id) = envelope.run_id else {
+                return Err(Refusal {
+                    code: ErrorCode::MalformedFrame,
+                    message: "a tool call names its run".into(),
+                    close_with: None,
+                    about: None,
+                });
+            };
+            // Answered beside the socket loop, so the run's events never wait for a call.
+            let (call_id, request) = (*call_id, request.clone());
+            let services = services.clone();
+            let span = tracing::info_span!("tool_call", %call_id, %run_id);
+            tokio::spawn(
+                async move {
+                    let outcome = services.run_tools.call(connector_id, run_id, request).await;
+                    let mut result = Envelope::new(connector_id, Frame::ToolResult { call_id, outcome });
+                    result.run_id = Some(run_id);
+                    if !services.gateway.send(connector_id, result) {
+                        tracing::warn!("the connector left before its tool call was answered");
+                    }
+                }
+                .instrument(span),
+            );
+            Ok(None)
+        }
         _ => Err(Refusal {
             code: ErrorCode::MalformedFrame,
             message: "this frame is not sent by a connector".into(),

@@ -363,6 +363,39 @@ impl MemoryService {
             actor.authorize(Permission::WriteTasks, &path, "memory scope")?;
         }
         let input = self.checked(actor, &path, input).await?;
+        self.record(Author::Person(actor.user_id), path, input).await
+    }
+
+    /// What an agent proposes during its run (its `memory_propose` run tool): an entry of the
+    /// run's task, internal and open to whoever reads the task, with the run as its provenance.
+    /// Like every write it lands unverified, and beside a live version of the subject it is a
+    /// conflict a person resolves, never an overwrite.
+    pub async fn propose_for_run(
+        &self,
+        run: &RunAuthor,
+        kind: MemoryKind,
+        subject: String,
+        content: String,
+    ) -> Result<Written> {
+        let input = checked_text(NewMemory {
+            scope: MemoryScope { kind: MemoryScopeKind::Task, id: run.task_id },
+            kind,
+            subject,
+            content,
+            summary: None,
+            sensitivity: Sensitivity::Internal,
+            confidence: None,
+            valid_from: None,
+            valid_until: None,
+            acl: Vec::new(),
+            supersedes: None,
+        })?;
+        let path = ScopePath::project(run.organization_id, run.workspace_id, run.project_id);
+        self.record(Author::Run { run_id: run.run_id, attempt_id: run.attempt_id }, path, input).await
+    }
+
+    /// Writes a checked write about a subject of `path`, by `author`.
+    async fn record(&self, author: Author, path: ScopePath, input: NewMemory) -> Result<Written> {
         // Embedded before the writer's turn: the model's milliseconds must not hold it.
         let vector = self.vector_of(&input.subject, &input.content).await;
         let txn = self.db.begin_write().await?;
@@ -434,7 +467,7 @@ impl MemoryService {
             content_hash: Set(hex::encode(Sha256::digest(input.content.as_bytes()))),
             content: Set(input.content),
             summary: Set(input.summary),
-            provenance: Set(serde_json::json!({ "source": "person", "userId": actor.user_id })),
+            provenance: Set(author.provenance()),
             confidence: Set(input.confidence),
             verification: Set(Verification::Unverified),
             sensitivity: Set(input.sensitivity),
@@ -442,8 +475,8 @@ impl MemoryService {
             valid_until: Set(input.valid_until),
             supersedes_version_id: Set(input.supersedes),
             acl: Set(serde_json::json!(input.acl)),
-            created_by_user_id: Set(Some(actor.user_id)),
-            created_by_run_id: Set(None),
+            created_by_user_id: Set(author.user_id()),
+            created_by_run_id: Set(author.run_id()),
             became_current_at: Set(stands.then_some(now)),
             verified_by: Set(None),
             verified_at: Set(None),
@@ -493,26 +526,9 @@ impl MemoryService {
 
     /// Checks and normalizes a write: sizes, times, confidence, ACL users of the organization, and
     /// a sensitivity the writer could read back.
-    async fn checked(&self, actor: &Actor, path: &ScopePath, mut input: NewMemory) -> Result<NewMemory> {
+    async fn checked(&self, actor: &Actor, path: &ScopePath, input: NewMemory) -> Result<NewMemory> {
         let invalid = |m: &str| MemoryError::Common(CommonError::validation(m));
-        input.subject = input.subject.split_whitespace().collect::<Vec<_>>().join(" ").to_lowercase();
-        if input.subject.is_empty() || input.subject.chars().count() > MAX_SUBJECT_CHARS {
-            return Err(invalid("a subject is 1 to 200 characters"));
-        }
-        if input.content.trim().is_empty() || input.content.len() > MAX_CONTENT_BYTES {
-            return Err(invalid("content is 1 byte to 32 KiB"));
-        }
-        if input.summary.as_ref().is_some_and(|s| s.len() > MAX_SUMMARY_BYTES) {
-            return Err(invalid("a summary is at most 1 KiB"));
-        }
-        if input.confidence.is_some_and(|c| !(0.0..=1.0).contains(&c)) {
-            return Err(invalid("confidence is between 0 and 1"));
-        }
-        if let (Some(from), Some(until)) = (input.valid_from, input.valid_until)
-            && until <= from
-        {
-            return Err(invalid("validUntil comes after validFrom"));
-        }
+        let mut input = checked_text(input)?;
         if input.scope.kind != MemoryScopeKind::User && !may_read(actor, path, input.sensitivity, &[]) {
             return Err(CommonError::Forbidden(format!(
                 "your role cannot read {} memory, so it cannot write it",
@@ -1236,6 +1252,80 @@ async fn bump(
 
 /// Where a memory scope sits: its organization, workspace and project, the task and run when it
 /// is one, and the person standing there.
+/// A write's subject, content and times checked and normalized, whoever writes it.
+fn checked_text(mut input: NewMemory) -> Result<NewMemory> {
+    let invalid = |m: &str| MemoryError::Common(CommonError::validation(m));
+    input.subject = input.subject.split_whitespace().collect::<Vec<_>>().join(" ").to_lowercase();
+    if input.subject.is_empty() || input.subject.chars().count() > MAX_SUBJECT_CHARS {
+        return Err(invalid("a subject is 1 to 200 characters"));
+    }
+    if input.content.trim().is_empty() || input.content.len() > MAX_CONTENT_BYTES {
+        return Err(invalid("content is 1 byte to 32 KiB"));
+    }
+    if input.summary.as_ref().is_some_and(|s| s.len() > MAX_SUMMARY_BYTES) {
+        return Err(invalid("a summary is at most 1 KiB"));
+    }
+    if input.confidence.is_some_and(|c| !(0.0..=1.0).contains(&c)) {
+        return Err(invalid("confidence is between 0 and 1"));
+    }
+    if let (Some(from), Some(until)) = (input.valid_from, input.valid_until)
+        && until <= from
+    {
+        return Err(invalid("validUntil comes after validFrom"));
+    }
+    Ok(input)
+}
+
+/// Who wrote a version.
+#[derive(Debug, Clone, Copy)]
+enum Author {
+    Person(Uuid),
+    Run { run_id: Uuid, attempt_id: Uuid },
+}
+
+impl Author {
+    fn provenance(self) -> serde_json::Value {
+        match self {
+            Author::Person(user_id) => serde_json::json!({ "source": "person", "userId": user_id }),
+            Author::Run { run_id, attempt_id } => {
+                serde_json::json!({ "source": "run", "runId": run_id, "attemptId": attempt_id })
+            }
+        }
+    }
+
+    fn user_id(self) -> Option<Uuid> {
+        match self {
+            Author::Person(user_id) => Some(user_id),
+            Author::Run { .. } => None,
+        }
+    }
+
+    fn run_id(self) -> Option<Uuid> {
+        match self {
+            Author::Person(_) => None,
+            Author::Run { run_id, .. } => Some(run_id),
+        }
+    }
+}
+
+/// A run whose agent reads and proposes memory, and where it stands.
+#[derive(Debug, Clone, Copy)]
+pub struct RunAuthor {
+    pub organization_id: Uuid,
+    pub workspace_id: Uuid,
+    pub project_id: Uuid,
+    pub task_id: Uuid,
+    pub run_id: Uuid,
+    pub attempt_id: Uuid,
+}
+
+impl RunAuthor {
+    /// The scopes the run reads from: itself, its task, project, workspace and organization.
+    pub fn scopes(&self) -> [Uuid; 5] {
+        [self.run_id, self.task_id, self.project_id, self.workspace_id, self.organization_id]
+    }
+}
+
 struct Place {
     path: ScopePath,
     task_id: Option<Uuid>,

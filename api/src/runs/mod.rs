@@ -42,7 +42,7 @@ use crate::ids::new_id;
 use crate::projects::{ProjectService, RunMilestone};
 pub use approvals::{ApprovalAudience, Decision};
 pub use ingest::{ConnectorEvent, Ingested};
-pub use reader::{RunFilter, RunReader};
+pub use reader::{ActingRun, RunFilter, RunReader};
 use state::{InvalidTransition, RunStatus, transition};
 
 #[derive(Debug, thiserror::Error)]
@@ -550,6 +550,7 @@ pub fn stored_kind(kind: EventKind) -> RunEventKind {
         EventKind::Error => RunEventKind::Error,
         EventKind::ApprovalRequested => RunEventKind::ApprovalRequested,
         EventKind::Checkpoint => RunEventKind::Checkpoint,
+        EventKind::Progress => RunEventKind::Progress,
         EventKind::VendorExtension => RunEventKind::VendorExtension,
         EventKind::Result => RunEventKind::Result,
     }

@@ -34,6 +34,14 @@ pub struct RunReader {
     max_page_size: u64,
 }
 
+/// A run a connector acts for, as [`RunReader::acting_for`] found it.
+#[derive(Debug, Clone)]
+pub struct ActingRun {
+    pub run: task_run::Model,
+    pub project: project::Model,
+    pub attempt_id: Uuid,
+}
+
 /// Which runs a list holds; every part narrows it, none given is every readable run.
 #[derive(Debug, Clone, Default)]
 pub struct RunFilter {
@@ -140,6 +148,28 @@ impl RunReader {
         let project = self.project_of(&run).await?;
         actor.authorize(Permission::Read, &path(&project), "run").map_err(|_| CommonError::NotFound("run"))?;
         Ok((run, project))
+    }
+
+    /// A run whose working attempt `connector_id` holds, with where it stands: the proof that the
+    /// connector acts for the run's agent (its run tools). A run ended, or held elsewhere, is
+    /// `UnknownRun` to it.
+    pub async fn acting_for(&self, connector_id: Uuid, run_id: Uuid) -> Result<ActingRun> {
+        let run = self.reads.one(task_run::Entity::find_by_id(run_id)).await?.ok_or(RunError::UnknownRun)?;
+        if RunStatus::from_stored(&run.status).is_terminal() {
+            return Err(RunError::UnknownRun);
+        }
+        let attempt = self
+            .reads
+            .one(
+                run_attempt::Entity::find()
+                    .filter(run_attempt::Column::RunId.eq(run_id))
+                    .order_by_desc(run_attempt::Column::Number),
+            )
+            .await?
+            .filter(|a| a.connector_id == connector_id && a.ended_at.is_none())
+            .ok_or(RunError::UnknownRun)?;
+        let project = self.project_of(&run).await?;
+        Ok(ActingRun { run, project, attempt_id: attempt.id })
     }
 
     /// Of `run_ids`, the runs the caller may read.

@@ -2,7 +2,9 @@
 //! stream-json mode both ways (`claude -p --input-format stream-json --output-format stream-json
 //! --verbose --permission-prompt-tool stdio`). The run's input becomes the prompt, its context the
 //! appended system prompt; every tool use it wants to make arrives as a `can_use_tool` control
-//! request, which becomes an approval the control plane decides, answered on stdin.
+//! request, which becomes an approval the control plane decides, answered on stdin. The run tools
+//! reach it as an MCP server (`--mcp-config`, a file of the run's own), their tools allowed
+//! without a prompt: the control plane decides what they may do.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -12,6 +14,7 @@ use serde_json::{Value, json};
 
 use super::lines::{Line, LineJoiner};
 use super::process::{self, Mapped, OutputMapper, ProcessEnd, ProcessRun};
+use super::run_dir::RunDir;
 use super::vendor::RuntimeProgram;
 use super::{
     Adapter, AdapterError, AdapterEvent, AdapterKind, AdapterOptions, ApprovalDecision, EventSink, Handshake, Health,
@@ -19,6 +22,7 @@ use super::{
 };
 use crate::config::{AgentConfig, ModelApi};
 use crate::lock;
+use crate::run_tools::{RUN_TOOLS, SERVER_NAME};
 
 pub const KIND: AdapterKind = AdapterKind {
     name: "claude-code",
@@ -29,6 +33,7 @@ pub const KIND: AdapterKind = AdapterKind {
         Capability::NativeResume,
         Capability::Approvals,
         Capability::Tools,
+        Capability::Mcp,
         Capability::UsageEstimated,
     ],
     model_api: Some(ModelApi::Anthropic),
@@ -72,6 +77,18 @@ impl ClaudeCodeAdapter {
         if let Some(context) = context_text(&spec) {
             args.extend(["--append-system-prompt".to_owned(), context]);
         }
+        let tools_dir = match &spec.tools {
+            Some(tools) => {
+                let dir = RunDir::create(KIND.name, &spec)?;
+                let server = json!({ "type": "http", "url": tools.url, "headers": { "Authorization": format!("Bearer {}", tools.token) } });
+                let config = dir.write("mcp.json", &json!({ "mcpServers": { SERVER_NAME: server } }).to_string())?;
+                let allowed: Vec<String> = RUN_TOOLS.iter().map(|tool| format!("mcp__{SERVER_NAME}__{tool}")).collect();
+                args.extend(["--mcp-config".to_owned(), config.display().to_string()]);
+                args.extend(["--allowedTools".to_owned(), allowed.join(",")]);
+                Some(dir)
+            }
+            None => None,
+        };
         let text = match resume {
             Some(session) => {
                 args.extend(["--resume".to_owned(), session.to_owned()]);
@@ -81,6 +98,10 @@ impl ClaudeCodeAdapter {
         };
         let prompt = json!({ "type": "user", "message": { "role": "user", "content": text } });
         let mut launch = self.program.launch(args, Some(prompt.to_string()), true, MAX_LINE_BYTES);
+        if tools_dir.is_some() {
+            // The run tools in the model's tool list from the start, not behind a tool search.
+            launch.set_env("ENABLE_TOOL_SEARCH", "false");
+        }
         if let Some(model) = &spec.model {
             launch.set_env("ANTHROPIC_BASE_URL", &model.base_url);
             // Either is sent as the credential; both carry the run's token, so neither reaches the provider.
@@ -88,7 +109,7 @@ impl ClaudeCodeAdapter {
             launch.set_env("ANTHROPIC_AUTH_TOKEN", &model.token);
         }
         let asked = Arc::new(Mutex::new(HashMap::new()));
-        let mapper = ClaudeOutput { asked: asked.clone(), ..ClaudeOutput::default() };
+        let mapper = ClaudeOutput { asked: asked.clone(), _tools_dir: tools_dir, ..ClaudeOutput::default() };
         let span = tracing::info_span!("claude_code", run_id = %spec.run_id, attempt_id = %spec.attempt_id);
         let process = process::spawn(launch, mapper, events, self.program.active.clone(), span)?;
         Ok(Box::new(ClaudeRun { process, asked }))
@@ -159,6 +180,8 @@ pub struct ClaudeOutput {
     carry: LineJoiner,
     result: Option<Value>,
     asked: Arc<Mutex<HashMap<String, Value>>>,
+    /// The run tools' configuration, for as long as the process runs.
+    _tools_dir: Option<RunDir>,
 }
 
 /// A tool result's content: a string, or text blocks.

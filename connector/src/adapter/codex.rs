@@ -2,8 +2,9 @@
 //! --skip-git-repo-check … PROMPT`) and maps its JSONL events (thread, turn and item events, turn
 //! usage) to normalized events; a retry continues the thread with `codex exec … resume ID`.
 //! `codex exec` takes no decision from outside, so this adapter declares no approvals: what its
-//! sandbox (`-s …` in `args`) allows, it does (`codex-app-server` asks). Its launch and its item
-//! mapping serve `codex-app-server` too.
+//! sandbox (`-s …` in `args`) allows, it does (`codex-app-server` asks). The run tools reach it as
+//! an MCP server set on the command line (`-c mcp_servers.acc…`), its token in the environment.
+//! Its launch and its item mapping serve `codex-app-server` too.
 
 use acc_protocol::{Capability, EventKind};
 use serde_json::{Value, json};
@@ -16,6 +17,7 @@ use super::{
     bounded, context_text, event, prompt_text, resume_prompt,
 };
 use crate::config::{AgentConfig, ModelApi};
+use crate::run_tools::SERVER_NAME;
 
 pub const KIND: AdapterKind = AdapterKind {
     name: "codex",
@@ -25,6 +27,7 @@ pub const KIND: AdapterKind = AdapterKind {
         Capability::Cancel,
         Capability::NativeResume,
         Capability::Tools,
+        Capability::Mcp,
         Capability::UsageEstimated,
     ],
     model_api: Some(ModelApi::Openai),
@@ -36,6 +39,10 @@ pub const TESTED: &str = "0.171";
 /// The provider and token variable Codex is given to reach the model gateway.
 const GATEWAY_PROVIDER: &str = "acc_model_gateway";
 const GATEWAY_TOKEN_ENV: &str = "ACC_MODEL_GATEWAY_TOKEN";
+/// The variable Codex reads the run tools' bearer token from.
+const TOOLS_TOKEN_ENV: &str = "ACC_RUN_TOOLS_TOKEN";
+/// How long Codex lets a run tool call take: `request_approval` waits for a person.
+const TOOL_TIMEOUT_SECONDS: u32 = 24 * 3600;
 pub(super) const MAX_LINE_BYTES: usize = 8 * 1024 * 1024;
 
 #[derive(Debug)]
@@ -96,11 +103,26 @@ pub(super) fn launch(program: &RuntimeProgram, spec: &RunSpec, command: &[&str],
             args.extend(["-c".to_owned(), setting]);
         }
     }
+    if let Some(tools) = &spec.tools {
+        for setting in [
+            format!("mcp_servers.{SERVER_NAME}.url={:?}", tools.url),
+            format!("mcp_servers.{SERVER_NAME}.bearer_token_env_var={TOOLS_TOKEN_ENV:?}"),
+            format!("mcp_servers.{SERVER_NAME}.tool_timeout_sec={TOOL_TIMEOUT_SECONDS}"),
+            // Else `codex exec` (approval policy `never`) refuses every call: the control plane
+            // decides what the run tools may do.
+            format!("mcp_servers.{SERVER_NAME}.default_tools_approval_mode=\"approve\""),
+        ] {
+            args.extend(["-c".to_owned(), setting]);
+        }
+    }
     args.extend(command.iter().map(|arg| (*arg).to_owned()));
     let keep_stdin_open = first_line.is_some();
     let mut launch = program.launch(args, first_line, keep_stdin_open, MAX_LINE_BYTES);
     if let Some(model) = &spec.model {
         launch.set_env(GATEWAY_TOKEN_ENV, &model.token);
+    }
+    if let Some(tools) = &spec.tools {
+        launch.set_env(TOOLS_TOKEN_ENV, &tools.token);
     }
     launch
 }

@@ -30,6 +30,7 @@ use uuid::Uuid;
 
 use crate::config::{AgentConfig, ModelApi};
 use crate::model_gateway::ModelAccess;
+use crate::run_tools::RunToolsAccess;
 
 /// An adapter kind the connector knows, as `acc-connector adapters` lists it.
 #[derive(Debug, Clone, Copy)]
@@ -87,7 +88,7 @@ pub enum Usage {
 }
 
 /// What `start` needs: the run spec and the context bundle of SPEC §7.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct RunSpec {
     pub run_id: Uuid,
     pub attempt_id: Uuid,
@@ -100,6 +101,8 @@ pub struct RunSpec {
     /// Where the runtime reaches its model provider through the connector's model gateway, when
     /// the agent has one: the adapter launches the runtime pointed there.
     pub model: Option<ModelAccess>,
+    /// Where the runtime reaches the run tools (an MCP server), when its adapter declares `mcp`.
+    pub tools: Option<RunToolsAccess>,
 }
 
 /// One normalized event of a run, before redaction and sequencing.

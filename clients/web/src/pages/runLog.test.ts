@@ -70,6 +70,11 @@ describe("logLine", () => {
     expect(line("started", { pid: 42, model: "m1" })).toMatchObject({ label: "started", text: "pid=42 model=m1" });
     expect(line("checkpoint", { state: { step: 1 } }).text).toBe('state={"step":1}');
   });
+
+  it("says how far the agent reported it is", () => {
+    expect(line("progress", { message: "reading the memory", percent: 40 }).text).toBe("40% · reading the memory");
+    expect(line("progress", { message: "reading the memory", percent: null }).text).toBe("reading the memory");
+  });
 });
 
 describe("indentOf", () => {

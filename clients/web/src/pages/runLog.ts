@@ -78,6 +78,8 @@ function describe(kind: string, data: Data): Said {
       return { text: `${text(data.action) ?? "an action"}${text(data.reason) ? ` — ${data.reason}` : ""}` };
     case "notice":
       return { text: text(data.message) ?? compact(data) };
+    case "progress":
+      return { text: `${typeof data.percent === "number" ? `${data.percent}% · ` : ""}${text(data.message) ?? compact(data)}` };
     default:
       return { text: keyValues(data) };
   }

@@ -1,0 +1,275 @@
+//! Run tools: what an agent asks of the control plane while it works. On the wire, a connector's
+//! `tool_call` frames are answered under the run's permissions (verified memory of the run's
+//! scopes only; proposals land unverified with the run as provenance; nothing for a run the
+//! connector does not hold). For real, Claude Code and Codex CLI behind `acc-connector` call the
+//! tools through the connector's MCP server when their scripted model asks: progress reaches
+//! the run, an approval waits for a person, memory is read and proposed.
+
+mod common;
+
+use acc_protocol::{Capability, Command, CommandOutcome, Envelope, EventKind, Frame, ToolOutcome, ToolRequest};
+use acc_tests::connector_client::RawConnector;
+use acc_tests::model_api::{ModelApi, Step};
+use std::path::Path;
+
+use acc_tests::{Client, Server, TestDb, on_both_databases};
+use serde_json::{Value, json};
+use uuid::Uuid;
+
+/// Calls a run tool as the connector of `run`, and waits for the answer.
+async fn call(connector: &mut RawConnector, connector_id: Uuid, run: Uuid, request: ToolRequest) -> ToolOutcome {
+    let call_id = Uuid::now_v7();
+    let mut envelope = Envelope::new(connector_id, Frame::ToolCall { call_id, request });
+    envelope.run_id = Some(run);
+    connector.send(envelope).await;
+    loop {
+        let frame = connector.recv().await.expect("the control plane answers");
+        if let Frame::ToolResult { call_id: answered, outcome } = frame.payload
+            && answered == call_id
+        {
+            return outcome;
+        }
+    }
+}
+
+fn query(text: &str) -> ToolRequest {
+    ToolRequest::MemoryQuery { query: text.into(), limit: None }
+}
+
+fn refused_code(outcome: &ToolOutcome) -> &str {
+    match outcome {
+        ToolOutcome::Refused { code, .. } => code,
+        ToolOutcome::Done { content } => panic!("expected a refusal, got {content:.200}"),
+    }
+}
+
+fn content(outcome: ToolOutcome) -> Value {
+    match outcome {
+        ToolOutcome::Done { content } => content,
+        ToolOutcome::Refused { code, message } => panic!("refused: {code}: {message}"),
+    }
+}
+
+fn subjects(answer: &Value) -> Vec<&str> {
+    answer["entries"].as_array().unwrap().iter().map(|e| e["subject"].as_str().unwrap()).collect()
+}
+
+/// The unverified memory about `subject` that the task reads: `{entry {subject current {...}}}` hits.
+async fn proposals(owner: &Client, task: &str, subject: &str) -> Vec<Value> {
+    let hits = owner
+        .gql(
+            "query($s: ID!, $q: String) { memory(scopeId: $s, query: $q, verification: [UNVERIFIED]) { entry { \
+             scopeKind subject kind current { content verification provenance } } } }",
+            json!({"s": task, "q": subject}),
+        )
+        .await;
+    hits.data("memory").as_array().unwrap().iter().filter(|h| h["entry"]["subject"] == subject).cloned().collect()
+}
+
+/// What people verified about the billing database, in the project.
+async fn billing_database(owner: &Client, project: &str) {
+    let verified = common::write_memory(
+        owner,
+        project,
+        "Billing database",
+        "Billing runs on PostgreSQL 16 in the eu-west cluster.",
+        json!({}),
+    )
+    .await;
+    common::verify_memory(owner, &verified).await;
+}
+
+on_both_databases!(a_connector_s_tool_calls_are_answered_under_the_run_s_permissions, |db: TestDb| async move {
+    let server = Server::start(db).await;
+    let f = common::fixture(&server).await;
+    let owner = &f.owner;
+    billing_database(owner, &f.project_id).await;
+    common::write_memory(
+        owner,
+        &f.project_id,
+        "Billing replica",
+        "Billing has a read replica (unverified).",
+        json!({}),
+    )
+    .await;
+    let other = common::other_project(owner, &f.workspace_id, "Elsewhere").await;
+    let elsewhere =
+        common::write_memory(owner, &other, "Billing elsewhere", "Another billing database in us-east.", json!({}))
+            .await;
+    common::verify_memory(owner, &elsewhere).await;
+
+    let (mut connector, _) = common::raw_connector(&server, &f).await;
+    let connector_id = connector.id;
+    connector.hello("worker", vec![Capability::Stream, Capability::Mcp]).await;
+    let task = common::create_task(owner, &f.project_id, "Tune billing").await;
+    let task_id = task["id"].as_str().unwrap();
+    owner.gql("mutation($t: ID!) { startRun(taskId: $t) { id } }", json!({"t": task_id})).await.data("startRun");
+    let (command_id, command) = connector.command().await;
+    let Command::StartRun { run_id: run, .. } = command else { panic!("expected a start, got {command:?}") };
+    connector.answer(command_id, CommandOutcome::Accepted).await;
+
+    // Verified memory of the run's own scopes, quoted with its provenance.
+    let found = content(call(&mut connector, connector_id, run, query("billing database")).await);
+    assert_eq!(subjects(&found), vec!["billing database"], "{found}");
+    assert_eq!(found["entries"][0]["content"], "Billing runs on PostgreSQL 16 in the eu-west cluster.");
+    assert_eq!(found["entries"][0]["verification"], "verified");
+    assert_eq!(found["entries"][0]["provenance"]["source"], "person");
+    assert!(found["about"].as_str().unwrap().contains("not as a request"), "{found}");
+
+    // A proposal lands unverified, in the task, with the run as its source; the agent cannot
+    // read it back as knowledge until a person verifies it.
+    let proposal = ToolRequest::MemoryPropose {
+        subject: "Billing cache".into(),
+        content: "Billing caches invoices for five minutes.".into(),
+        kind: Some("lesson".into()),
+    };
+    let proposed = content(call(&mut connector, connector_id, run, proposal).await);
+    assert_eq!(proposed["verification"], "unverified");
+    assert_eq!(proposed["conflict"], false);
+    let hits = proposals(owner, task_id, "billing cache").await;
+    assert_eq!(hits.len(), 1, "{hits:?}");
+    let entry = &hits[0]["entry"];
+    assert_eq!(entry["scopeKind"], "TASK");
+    assert_eq!(entry["kind"], "LESSON");
+    assert_eq!(entry["current"]["verification"], "UNVERIFIED");
+    assert_eq!(entry["current"]["provenance"]["source"], "run");
+    assert_eq!(entry["current"]["provenance"]["runId"], run.to_string());
+    let found = content(call(&mut connector, connector_id, run, query("billing cache")).await);
+    assert!(!subjects(&found).contains(&"billing cache"), "{found}");
+    // About a subject with a live version, it is a conflict beside it, never an overwrite.
+    let again = ToolRequest::MemoryPropose {
+        subject: "billing database".into(),
+        content: "Billing moved to MySQL.".into(),
+        kind: None,
+    };
+    // The project's entry is another scope's: this proposal is the task's own first version.
+    assert_eq!(content(call(&mut connector, connector_id, run, again.clone()).await)["conflict"], false);
+    assert_eq!(content(call(&mut connector, connector_id, run, again).await)["conflict"], true);
+    let found = content(call(&mut connector, connector_id, run, query("billing database")).await);
+    assert_eq!(found["entries"][0]["content"], "Billing runs on PostgreSQL 16 in the eu-west cluster.");
+
+    // Bad input is refused and changes nothing.
+    for (request, code) in [
+        (ToolRequest::MemoryQuery { query: "billing".into(), limit: Some(0) }, "VALIDATION"),
+        (ToolRequest::MemoryQuery { query: "billing".into(), limit: Some(21) }, "VALIDATION"),
+        (query("   "), "VALIDATION"),
+        (query(&"x".repeat(2000)), "VALIDATION"),
+        (
+            ToolRequest::MemoryPropose { subject: "s".into(), content: "c".into(), kind: Some("order".into()) },
+            "VALIDATION",
+        ),
+        (ToolRequest::MemoryPropose { subject: " ".into(), content: "c".into(), kind: None }, "VALIDATION"),
+        (ToolRequest::MemoryPropose { subject: "s".into(), content: "c".repeat(40_000), kind: None }, "VALIDATION"),
+    ] {
+        let outcome = call(&mut connector, connector_id, run, request.clone()).await;
+        assert!(
+            matches!(&outcome, ToolOutcome::Refused { code: c, .. } if c == code),
+            "{request:.200?}: {outcome:.200?}"
+        );
+    }
+    assert!(proposals(owner, task_id, "s").await.is_empty());
+
+    // A run this connector does not hold, or no run at all, is not found.
+    let (mut stranger, _) = common::raw_connector(&server, &f).await;
+    let stranger_id = stranger.id;
+    stranger.hello("other", vec![Capability::Stream]).await;
+    let outcome = call(&mut stranger, stranger_id, run, query("billing database")).await;
+    assert_eq!(refused_code(&outcome), "NOT_FOUND");
+    let outcome = call(&mut connector, connector_id, Uuid::now_v7(), query("billing database")).await;
+    assert_eq!(refused_code(&outcome), "NOT_FOUND");
+
+    // Once the run has ended, its tools answer no more.
+    let result = connector.event(run, 1, EventKind::Result, json!({"outcome": "succeeded", "exit_code": 0}));
+    assert_eq!(connector.emit(result).await, Ok(1));
+    let outcome = call(&mut connector, connector_id, run, query("billing database")).await;
+    assert_eq!(refused_code(&outcome), "NOT_FOUND");
+});
+
+/// The script of the real runtimes' runs: report progress, read memory, propose memory, ask for
+/// an approval, then finish.
+fn script() -> Vec<Step> {
+    vec![
+        Step::Tool("report_progress", json!({"message": "Looking up what is known about billing", "percent": 10})),
+        Step::Tool("memory_query", json!({"query": "billing database"})),
+        Step::Tool(
+            "memory_propose",
+            json!({"subject": "billing cache", "content": "Billing caches invoices for five minutes."}),
+        ),
+        Step::Tool(
+            "request_approval",
+            json!({"action": "restart the billing service", "reason": "to load the new cache setting"}),
+        ),
+        Step::Say("Done: billing restarted.".into()),
+    ]
+}
+
+/// Runs the script through the agent of `agents`, whose connector lives in `dir` with
+/// `credential`, and checks what each tool did.
+async fn tools_reach_the_control_plane(
+    f: &common::Fixture,
+    model: &ModelApi,
+    dir: &Path,
+    credential: &Path,
+    agents: &str,
+) {
+    let owner = &f.owner;
+    billing_database(owner, &f.project_id).await;
+    let _connector = common::run_connector(dir, credential, agents);
+    let agent = common::online_agents(owner, &f.project_id, 1).await[0].clone();
+    assert!(agent["capabilities"].as_array().unwrap().contains(&json!("MCP")), "{agent}");
+    let task = common::create_task(owner, &f.project_id, "Tune billing").await;
+    let run_id = common::start_run_until_approval(owner, &task, &agent).await;
+
+    let approval = common::pending_approval(owner, f).await;
+    assert_eq!(approval["action"], "restart the billing service");
+    assert_eq!(approval["details"]["tool"], "request_approval");
+    let events = common::events(owner, &run_id).await;
+    let progress = events.iter().find(|e| e["kind"] == "progress").expect("a progress event");
+    assert_eq!(progress["data"], json!({"message": "Looking up what is known about billing", "percent": 10}));
+    let hits = proposals(owner, task["id"].as_str().unwrap(), "billing cache").await;
+    assert_eq!(hits.len(), 1, "{hits:?}");
+    assert_eq!(hits[0]["entry"]["current"]["verification"], "UNVERIFIED");
+    assert_eq!(hits[0]["entry"]["current"]["provenance"]["runId"], run_uuid(&run_id));
+
+    common::decide_approval(owner, &approval, "APPROVE", "go ahead").await;
+    common::wait_status(owner, &run_id, "SUCCEEDED").await;
+    // What each tool answered went back into the model's conversation.
+    let last = model.model_calls().last().unwrap().body.to_string();
+    assert!(last.contains("PostgreSQL 16 in the eu-west cluster"), "memory_query's answer: {last}");
+    assert!(last.contains("until a person verifies it"), "memory_propose's answer: {last}");
+    assert!(last.contains("approved") && last.contains("true") && last.contains("go ahead"), "the decision: {last}");
+}
+
+/// A run's global id's UUID, as provenance names it.
+fn run_uuid(global_id: &str) -> String {
+    acc_api::ids::GlobalId::decode(global_id).unwrap().id.to_string()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn claude_code_calls_the_run_tools_through_mcp() {
+    let model = ModelApi::start(script()).await;
+    let server = Server::start(TestDb::sqlite()).await;
+    let f = common::fixture(&server).await;
+    let claude = acc_tests::runtimes::npm_bin("claude");
+    let dir = server.db.dir.clone();
+    let (home, work) = (dir.join("claude-home"), dir.join("work"));
+    std::fs::create_dir_all(&home).unwrap();
+    std::fs::create_dir_all(&work).unwrap();
+    let credential = common::enroll(&server, &f.owner, &f.workspace_id, &dir).await;
+    let agents = format!(
+        "{provider}[[agents]]\nname = \"claude\"\nadapter = \"claude-code\"\ncommand = {claude:?}\nworkdir = {work:?}\n\
+         model_provider = \"anthropic\"\nenv = {{ HOME = {home:?} }}\n",
+        provider = model.provider("anthropic", "anthropic"),
+    );
+    tools_reach_the_control_plane(&f, &model, &dir, &credential, &agents).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn codex_calls_the_run_tools_through_mcp() {
+    let model = ModelApi::start(script()).await;
+    let server = Server::start(TestDb::sqlite()).await;
+    let f = common::fixture(&server).await;
+    let (dir, credential, agents, _) =
+        common::codex_agent(&server, &f, &model, ("codex", r#"["-s", "workspace-write"]"#)).await;
+    tools_reach_the_control_plane(&f, &model, &dir, &credential, &agents).await;
+}
