@@ -19,6 +19,7 @@ pub mod ids;
 pub mod memory;
 pub mod pagination;
 pub mod projects;
+pub mod provenance;
 pub mod run_tools;
 pub mod runs;
 pub mod settings;

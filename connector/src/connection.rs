@@ -27,7 +27,7 @@ use crate::backoff::Backoff;
 use crate::config::Config;
 use crate::credential::{CredentialError, read_credential};
 use crate::enroll::{EnrollError, gateway_url};
-use crate::run_tools::QueuedCall;
+use crate::run_tools::{ArtifactUpload, QueuedCall};
 use crate::runtime::Runtime;
 use crate::spool::SpoolError;
 use crate::tls::{TlsError, client_config};
@@ -302,6 +302,10 @@ async fn session(
     .map_err(|_| SessionError::HelloTimeout(HELLO_TIMEOUT))??;
 
     let sent = runtime.apply_hello_ack(&agents, &resume, &approval_keys)?;
+    match ArtifactUpload::new(&target.url, &target.credential, (*target.tls).clone()) {
+        Ok(upload) => runtime.set_artifact_upload(upload),
+        Err(e) => tracing::warn!(error = %e, "attached files cannot be uploaded"),
+    }
     *established = true;
     let heartbeat = match heartbeat_ms {
         0 => DEFAULT_HEARTBEAT,

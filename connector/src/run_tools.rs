@@ -7,10 +7,13 @@
 //!   decision once the control plane sends it (with a token the connector checks, as for any
 //!   approval);
 //! - `memory_query` and `memory_propose` travel to the control plane as `tool_call` frames and
-//!   return what it answers, which it decides under the run's permissions.
+//!   return what it answers, which it decides under the run's permissions;
+//! - `attach_artifact` streams a file of the agent's working directory (never one outside it) to
+//!   the control plane's artifact endpoint for connectors, with the connector's credential.
 
 use std::collections::{HashMap, VecDeque};
 use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -40,7 +43,8 @@ const CALL_TIMEOUT: Duration = Duration::from_secs(60);
 /// The MCP server's name, as runtimes show its tools (`mcp__acc__memory_query`).
 pub const SERVER_NAME: &str = "acc";
 /// The tools, by name.
-pub const RUN_TOOLS: [&str; 4] = ["report_progress", "request_approval", "memory_query", "memory_propose"];
+pub const RUN_TOOLS: [&str; 5] =
+    ["report_progress", "request_approval", "memory_query", "memory_propose", "attach_artifact"];
 /// The longest progress message and approval action, in characters.
 const MAX_TEXT_CHARS: usize = 2000;
 
@@ -73,6 +77,55 @@ struct ToolRun {
     run_id: Uuid,
     /// Weak, so the run's event stream ends when its adapter is done.
     events: mpsc::WeakSender<AdapterEvent>,
+    /// The agent's working directory: what `attach_artifact` may send.
+    workdir: Option<PathBuf>,
+}
+
+/// Where attached files go: the control plane's endpoint for connectors, as this connector.
+#[derive(Clone)]
+pub struct ArtifactUpload {
+    /// `http(s)://HOST[:PORT]`, the server the connector dials.
+    base_url: String,
+    credential: String,
+    client: reqwest::Client,
+}
+
+impl std::fmt::Debug for ArtifactUpload {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ArtifactUpload").field("base_url", &self.base_url).finish_non_exhaustive()
+    }
+}
+
+impl ArtifactUpload {
+    /// Uploads to the server of `gateway_url` (`ws(s)://…/v1/connectors/ws`) with `credential`,
+    /// over the connection's TLS (its trusted roots and client certificate).
+    pub fn new(gateway_url: &str, credential: &str, tls: rustls::ClientConfig) -> Result<Self, reqwest::Error> {
+        let base_url = gateway_url.replacen("ws", "http", 1).trim_end_matches("/v1/connectors/ws").to_owned();
+        let client = reqwest::Client::builder().use_preconfigured_tls(tls).build()?;
+        Ok(Self { base_url, credential: credential.to_owned(), client })
+    }
+
+    /// Streams `file` as the next version of the run's artifact `name`: the control plane's
+    /// answer, or why it refused.
+    async fn put(&self, run_id: Uuid, name: &str, file: tokio::fs::File) -> Result<Value, String> {
+        let url = format!("{}/v1/connectors/runs/{run_id}/artifacts", self.base_url);
+        let response = self
+            .client
+            .put(url)
+            .query(&[("name", name)])
+            .bearer_auth(&self.credential)
+            .body(reqwest::Body::from(file))
+            .send()
+            .await
+            .map_err(|e| format!("UNAVAILABLE: the upload failed: {e}"))?;
+        let status = response.status();
+        let body: Value = response.json().await.unwrap_or(Value::Null);
+        if status.is_success() {
+            return Ok(body);
+        }
+        let error = &body["error"];
+        Err(format!("{}: {}", error["code"].as_str().unwrap_or("INTERNAL"), error["message"].as_str().unwrap_or("")))
+    }
 }
 
 #[derive(Debug, Default)]
@@ -85,6 +138,8 @@ struct Shared {
     call_queued: Notify,
     /// Calls sent and not yet answered.
     answers: Mutex<HashMap<Uuid, oneshot::Sender<ToolOutcome>>>,
+    /// Set once the connection knows the server and credential.
+    upload: Mutex<Option<ArtifactUpload>>,
     /// Approvals asked for and not yet decided: (run, request id) → who waits for the decision.
     approvals: Mutex<HashMap<(Uuid, String), oneshot::Sender<ApprovalDecision>>>,
 }
@@ -122,13 +177,18 @@ impl RunTools {
         Ok(Self { url: format!("http://{bound}/mcp"), shared })
     }
 
-    /// Lets the agent of `run_id` call the tools; its events go to `events`.
-    pub fn open_run(&self, run_id: Uuid, events: &EventSink) -> RunToolsAccess {
+    /// Lets the agent of `run_id`, working in `workdir`, call the tools; its events go to `events`.
+    pub fn open_run(&self, run_id: Uuid, events: &EventSink, workdir: Option<PathBuf>) -> RunToolsAccess {
         let mut secret = [0u8; 24];
         rand::thread_rng().fill_bytes(&mut secret);
         let token = format!("acc-tools-{}", hex(&secret));
-        lock(&self.shared.runs).insert(token.clone(), ToolRun { run_id, events: events.downgrade() });
+        lock(&self.shared.runs).insert(token.clone(), ToolRun { run_id, events: events.downgrade(), workdir });
         RunToolsAccess { url: self.url.clone(), token }
+    }
+
+    /// Where `attach_artifact` sends files from now on.
+    pub fn set_upload(&self, upload: ArtifactUpload) {
+        *lock(&self.shared.upload) = Some(upload);
     }
 
     /// The run is over: its token opens nothing, and what its calls wait for is dropped (they
@@ -221,6 +281,14 @@ struct MemoryQuery {
     query: String,
     /// How many entries at most (1 to 20; 5 when absent).
     limit: Option<u32>,
+}
+
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+struct Attachment {
+    /// The file, relative to your working directory.
+    path: String,
+    /// Its name among the task's artifacts, a relative path (the file's path when absent).
+    name: Option<String>,
 }
 
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
@@ -348,6 +416,38 @@ impl ToolServer {
     }
 
     #[tool(
+        description = "Attach a file of your working directory to this task in Agent Control Center, where people see it on the run: each attachment of a name is a new version."
+    )]
+    async fn attach_artifact(
+        &self,
+        Parameters(attachment): Parameters<Attachment>,
+        Extension(parts): Extension<axum::http::request::Parts>,
+    ) -> Result<CallToolResult, ErrorData> {
+        let Caller { run_id } = caller(&parts)?;
+        let workdir = lock(&self.shared.runs).values().find(|r| r.run_id == run_id).and_then(|r| r.workdir.clone());
+        let Some(workdir) = workdir else {
+            return Ok(refused("FORBIDDEN: this agent has no working directory to attach files from"));
+        };
+        let (file, relative) = match open_inside(&workdir, &attachment.path).await {
+            Ok(opened) => opened,
+            Err(message) => return Ok(refused(message)),
+        };
+        let Some(upload) = lock(&self.shared.upload).clone() else {
+            return Ok(refused("UNAVAILABLE: not connected to Agent Control Center yet; try again later"));
+        };
+        let name = attachment.name.unwrap_or(relative);
+        Ok(match upload.put(run_id, &name, file).await {
+            Ok(stored) => text_result(&json!({
+                "attached": stored["artifact"]["name"],
+                "version": stored["version"]["number"],
+                "sha256": stored["version"]["sha256"],
+                "sizeBytes": stored["version"]["sizeBytes"],
+            })),
+            Err(message) => refused(message),
+        })
+    }
+
+    #[tool(
         description = "Propose something you learned for the memory of this task. It is recorded as unverified, with this run as its source, until a person verifies it."
     )]
     async fn memory_propose(
@@ -362,6 +462,25 @@ impl ToolServer {
     }
 }
 
+/// `path` inside `workdir`, opened: the file and its path relative to the directory, or why not.
+/// Symbolic links are followed first, so none leads out.
+async fn open_inside(workdir: &Path, path: &str) -> Result<(tokio::fs::File, String), String> {
+    let outside = || "VALIDATION: the file must be inside your working directory".to_owned();
+    let root = tokio::fs::canonicalize(workdir).await.map_err(|e| format!("the working directory: {e}"))?;
+    let file = tokio::fs::canonicalize(root.join(path)).await.map_err(|e| format!("NOT_FOUND: {path}: {e}"))?;
+    let relative = file.strip_prefix(&root).map_err(|_| outside())?;
+    let name: Vec<String> = relative.components().map(|c| c.as_os_str().to_string_lossy().into_owned()).collect();
+    if name.is_empty() {
+        return Err(outside());
+    }
+    let metadata = tokio::fs::metadata(&file).await.map_err(|e| format!("NOT_FOUND: {path}: {e}"))?;
+    if !metadata.is_file() {
+        return Err(format!("VALIDATION: {path} is not a file"));
+    }
+    let opened = tokio::fs::File::open(&file).await.map_err(|e| format!("FORBIDDEN: {path}: {e}"))?;
+    Ok((opened, name.join("/")))
+}
+
 #[tool_handler(router = self.tool_router)]
 impl ServerHandler for ToolServer {
     fn get_info(&self) -> ServerConfig {
@@ -369,7 +488,7 @@ impl ServerHandler for ToolServer {
             .with_server_info(Implementation::new(SERVER_NAME, crate::VERSION))
             .with_instructions(
                 "Tools of Agent Control Center, the control plane running this task: report progress, ask a person \
-                 for approval, and read or propose memory.",
+                 for approval, read or propose memory, and attach files.",
             )
     }
 }

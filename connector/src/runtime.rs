@@ -60,6 +60,8 @@ pub struct Agent {
     pub adapter: Arc<dyn Adapter>,
     /// The model provider its runtime reaches through the model gateway.
     pub model_provider: Option<String>,
+    /// Where it works: the files its `attach_artifact` run tool may send.
+    pub workdir: Option<std::path::PathBuf>,
 }
 
 #[derive(Debug)]
@@ -129,7 +131,12 @@ impl Runtime {
             .iter()
             .map(|a| {
                 adapter::build(a, options)
-                    .map(|adapter| Agent { name: a.name.clone(), adapter, model_provider: a.model_provider.clone() })
+                    .map(|adapter| Agent {
+                        name: a.name.clone(),
+                        adapter,
+                        model_provider: a.model_provider.clone(),
+                        workdir: a.workdir.clone(),
+                    })
                     .map_err(|source| RuntimeError::Adapter { name: a.name.clone(), source })
             })
             .collect::<Result<Vec<_>, _>>()?;
@@ -392,6 +399,13 @@ impl Runtime {
         }
     }
 
+    /// Where the run tools' `attach_artifact` sends files: the connection's server and credential.
+    pub fn set_artifact_upload(&self, upload: crate::run_tools::ArtifactUpload) {
+        if let Some(tools) = &self.run_tools {
+            tools.set_upload(upload);
+        }
+    }
+
     /// The control plane answered a run tool call.
     pub fn tool_answered(&self, call_id: Uuid, outcome: acc_protocol::ToolOutcome) {
         if let Some(tools) = &self.run_tools {
@@ -614,7 +628,7 @@ impl Runtime {
             spec.model = Some(gateway.open_run(run_id, provider, spec.budget, &events));
         }
         if let Some(tools) = self.run_tools.as_ref().filter(|_| adapter.has(Capability::Mcp)) {
-            spec.tools = Some(tools.open_run(run_id, &events));
+            spec.tools = Some(tools.open_run(run_id, &events, self.agents[agent].workdir.clone()));
         }
         let native = match start(adapter.as_ref(), spec, events) {
             Ok(native) => native,

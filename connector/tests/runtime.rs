@@ -414,7 +414,7 @@ async fn an_approval_the_agent_could_not_take_is_not_burned_and_the_resend_hands
     let decisions = adapter.decisions.clone();
     let key = acc_connector::credential::load_or_create_key(&config.spool_key_path()).unwrap();
     let spool = acc_connector::spool::Spool::open(&config.spool_dir(), &key, CONNECTOR, 100).unwrap();
-    let agents = vec![Agent { name: "busy".into(), adapter: Arc::new(adapter), model_provider: None }];
+    let agents = vec![Agent { name: "busy".into(), adapter: Arc::new(adapter), model_provider: None, workdir: None }];
     let redactor = Redactor::new(&[], []).unwrap();
     let runtime = Runtime::new(CONNECTOR, agents, spool, &config.spool_dir(), redactor, None, None).unwrap();
     let control_plane = common::signer("k1");

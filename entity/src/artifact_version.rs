@@ -16,7 +16,7 @@ pub struct Model {
     pub size_bytes: i64,
     /// As the uploader declared it; served only as an attachment.
     pub media_type: String,
-    /// Where it came from: `{"source": "person", "userId"}` or `{"source": "run", "runId", "connectorId"}`.
+    /// Where it came from: `{"source": "person", "userId"}` or `{"source": "run", "runId", "attemptId"}`.
     pub provenance: Json,
     pub created_by_user_id: Option<Uuid>,
     /// The run whose work it is, when a run's connector uploaded it.

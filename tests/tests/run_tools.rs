@@ -3,7 +3,8 @@
 //! scopes only; proposals land unverified with the run as provenance; nothing for a run the
 //! connector does not hold). For real, Claude Code and Codex CLI behind `acc-connector` call the
 //! tools through the connector's MCP server when their scripted model asks: progress reaches
-//! the run, an approval waits for a person, memory is read and proposed.
+//! the run, an approval waits for a person, memory is read and proposed, a file of the working
+//! directory is attached to the run.
 
 mod common;
 
@@ -98,7 +99,7 @@ on_both_databases!(a_connector_s_tool_calls_are_answered_under_the_run_s_permiss
             .await;
     common::verify_memory(owner, &elsewhere).await;
 
-    let (mut connector, _) = common::raw_connector(&server, &f).await;
+    let (mut connector, credential) = common::raw_connector(&server, &f).await;
     let connector_id = connector.id;
     connector.hello("worker", vec![Capability::Stream, Capability::Mcp]).await;
     let task = common::create_task(owner, &f.project_id, "Tune billing").await;
@@ -170,7 +171,7 @@ on_both_databases!(a_connector_s_tool_calls_are_answered_under_the_run_s_permiss
     assert!(proposals(owner, task_id, "s").await.is_empty());
 
     // A run this connector does not hold, or no run at all, is not found.
-    let (mut stranger, _) = common::raw_connector(&server, &f).await;
+    let (mut stranger, stranger_credential) = common::raw_connector(&server, &f).await;
     let stranger_id = stranger.id;
     stranger.hello("other", vec![Capability::Stream]).await;
     let outcome = call(&mut stranger, stranger_id, run, query("billing database")).await;
@@ -178,11 +179,47 @@ on_both_databases!(a_connector_s_tool_calls_are_answered_under_the_run_s_permiss
     let outcome = call(&mut connector, connector_id, Uuid::now_v7(), query("billing database")).await;
     assert_eq!(refused_code(&outcome), "NOT_FOUND");
 
+    // A file the agent attached: a version of an artifact of the run's task, shown on the run.
+    let attach = |credential: &str, name: &str, body: &'static str| {
+        let request = reqwest::Client::new()
+            .put(format!("{}/v1/connectors/runs/{run}/artifacts", server.base_url()))
+            .query(&[("name", name)])
+            .header("content-type", "text/markdown")
+            .body(body);
+        let request = if credential.is_empty() { request } else { request.bearer_auth(credential) };
+        async move {
+            let response = request.send().await.unwrap();
+            (response.status().as_u16(), response.json::<Value>().await.unwrap_or(Value::Null))
+        }
+    };
+    let (status, stored) = attach(&credential, "reports/tuning.md", "# Tuning\nCache for five minutes.\n").await;
+    assert_eq!(status, 201, "{stored}");
+    assert_eq!(stored["version"]["sizeBytes"], 33);
+    for (who, name, status, code) in [
+        (stranger_credential.as_str(), "reports/tuning.md", 404, "NOT_FOUND"),
+        ("", "reports/tuning.md", 401, "UNAUTHENTICATED"),
+        ("acc_conn_forged", "reports/tuning.md", 401, "UNAUTHENTICATED"),
+        (credential.as_str(), "../outside.md", 400, "VALIDATION"),
+        (credential.as_str(), "/etc/passwd", 400, "VALIDATION"),
+    ] {
+        let (got, refused) = attach(who, name, "x").await;
+        assert_eq!((got, refused["error"]["code"].as_str()), (status, Some(code)), "{name}: {refused}");
+    }
+    let artifacts = run_artifacts(owner, &run_gid(run)).await;
+    assert_eq!(artifacts.as_array().unwrap().len(), 1, "{artifacts}");
+    assert_eq!(artifacts[0]["name"], "reports/tuning.md");
+    assert_eq!(artifacts[0]["taskId"], task["id"]);
+    let version = &artifacts[0]["versions"][0];
+    assert_eq!(version["mediaType"], "text/markdown");
+    assert_eq!(version["provenance"]["source"], "run");
+    assert_eq!(version["runId"], run_gid(run));
+
     // Once the run has ended, its tools answer no more.
     let result = connector.event(run, 1, EventKind::Result, json!({"outcome": "succeeded", "exit_code": 0}));
     assert_eq!(connector.emit(result).await, Ok(1));
     let outcome = call(&mut connector, connector_id, run, query("billing database")).await;
     assert_eq!(refused_code(&outcome), "NOT_FOUND");
+    assert_eq!(attach(&credential, "late.md", "x").await.0, 404);
 });
 
 /// The script of the real runtimes' runs: report progress, read memory, propose memory, ask for
@@ -195,6 +232,7 @@ fn script() -> Vec<Step> {
             "memory_propose",
             json!({"subject": "billing cache", "content": "Billing caches invoices for five minutes."}),
         ),
+        Step::Tool("attach_artifact", json!({"path": "notes/billing.md"})),
         Step::Tool(
             "request_approval",
             json!({"action": "restart the billing service", "reason": "to load the new cache setting"}),
@@ -208,11 +246,13 @@ fn script() -> Vec<Step> {
 async fn tools_reach_the_control_plane(
     f: &common::Fixture,
     model: &ModelApi,
-    dir: &Path,
-    credential: &Path,
+    (dir, credential, work): (&Path, &Path, &Path),
     agents: &str,
 ) {
     let owner = &f.owner;
+    // What the agent wrote in its working directory, for it to attach.
+    std::fs::create_dir_all(work.join("notes")).unwrap();
+    std::fs::write(work.join("notes/billing.md"), "Billing caches invoices for five minutes.\n").unwrap();
     billing_database(owner, &f.project_id).await;
     let _connector = common::run_connector(dir, credential, agents);
     let agent = common::online_agents(owner, &f.project_id, 1).await[0].clone();
@@ -230,6 +270,10 @@ async fn tools_reach_the_control_plane(
     assert_eq!(hits.len(), 1, "{hits:?}");
     assert_eq!(hits[0]["entry"]["current"]["verification"], "UNVERIFIED");
     assert_eq!(hits[0]["entry"]["current"]["provenance"]["runId"], run_uuid(&run_id));
+    let artifacts = run_artifacts(owner, &run_id).await;
+    assert_eq!(artifacts[0]["name"], "notes/billing.md", "{artifacts}");
+    assert_eq!(artifacts[0]["versions"][0]["sizeBytes"], 42);
+    assert_eq!(artifacts[0]["versions"][0]["runId"], run_id);
 
     common::decide_approval(owner, &approval, "APPROVE", "go ahead").await;
     common::wait_status(owner, &run_id, "SUCCEEDED").await;
@@ -243,6 +287,23 @@ async fn tools_reach_the_control_plane(
 /// A run's global id's UUID, as provenance names it.
 fn run_uuid(global_id: &str) -> String {
     acc_api::ids::GlobalId::decode(global_id).unwrap().id.to_string()
+}
+
+/// A run's global id, as GraphQL names it.
+fn run_gid(run: Uuid) -> String {
+    acc_api::ids::gid(acc_api::ids::NodeKind::TaskRun, run).0
+}
+
+/// The files a run's agent attached, as the run shows them.
+async fn run_artifacts(owner: &Client, run: &str) -> Value {
+    let attached = owner
+        .gql(
+            "query($r: ID!) { node(id: $r) { ... on TaskRun { artifacts { name taskId \
+             versions { number sizeBytes mediaType provenance runId } } } } }",
+            json!({"r": run}),
+        )
+        .await;
+    attached.data("node")["artifacts"].clone()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -261,7 +322,7 @@ async fn claude_code_calls_the_run_tools_through_mcp() {
          model_provider = \"anthropic\"\nenv = {{ HOME = {home:?} }}\n",
         provider = model.provider("anthropic", "anthropic"),
     );
-    tools_reach_the_control_plane(&f, &model, &dir, &credential, &agents).await;
+    tools_reach_the_control_plane(&f, &model, (&dir, &credential, &work), &agents).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -269,7 +330,7 @@ async fn codex_calls_the_run_tools_through_mcp() {
     let model = ModelApi::start(script()).await;
     let server = Server::start(TestDb::sqlite()).await;
     let f = common::fixture(&server).await;
-    let (dir, credential, agents, _) =
+    let (dir, credential, agents, work) =
         common::codex_agent(&server, &f, &model, ("codex", r#"["-s", "workspace-write"]"#)).await;
-    tools_reach_the_control_plane(&f, &model, &dir, &credential, &agents).await;
+    tools_reach_the_control_plane(&f, &model, (&dir, &credential, &work), &agents).await;
 }

@@ -80,7 +80,7 @@ impl ArtifactVersion {
     async fn media_type(&self) -> &str {
         &self.0.media_type
     }
-    /// Where it came from: `{"source": "person", "userId"}` or `{"source": "run", "runId"}`.
+    /// Where it came from: `{"source": "person", "userId"}` or `{"source": "run", "runId", "attemptId"}`.
     async fn provenance(&self) -> Json<serde_json::Value> {
         Json(self.0.provenance.clone())
     }
@@ -140,6 +140,10 @@ impl ArtifactQuery {
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct VersionsOf(pub Uuid);
 
+/// The artifacts a run's agent attached, for `TaskRun.artifacts`.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct AttachedBy(pub Uuid);
+
 /// Batches what a page of artifacts fans out to: one statement for every artifact's versions.
 pub struct ArtifactLoader {
     services: Services,
@@ -154,6 +158,17 @@ impl Loader<VersionsOf> for ArtifactLoader {
         let ids: Vec<Uuid> = keys.iter().map(|k| k.0).collect();
         let versions = self.services.artifacts.versions_of(&self.actor, &ids).await.map_err(gql_error)?;
         Ok(versions.into_iter().map(|(id, v)| (VersionsOf(id), v)).collect())
+    }
+}
+
+impl Loader<AttachedBy> for ArtifactLoader {
+    type Value = Vec<artifact::Model>;
+    type Error = async_graphql::Error;
+
+    async fn load(&self, keys: &[AttachedBy]) -> Result<HashMap<AttachedBy, Self::Value>, Self::Error> {
+        let ids: Vec<Uuid> = keys.iter().map(|k| k.0).collect();
+        let attached = self.services.artifacts.of_runs(&self.actor, &ids).await.map_err(gql_error)?;
+        Ok(attached.into_iter().map(|(id, a)| (AttachedBy(id), a)).collect())
     }
 }
 

@@ -7,6 +7,8 @@
 pub mod graphql;
 mod store;
 
+use std::collections::HashMap;
+
 use acc_entity::{artifact, artifact_version, project, task};
 use bytes::Bytes;
 use chrono::Utc;
@@ -20,6 +22,7 @@ use crate::error::{CommonError, DomainError, ErrorCode, is_unique_violation};
 use crate::identity::actor::{Actor, Permission, ScopePath};
 use crate::ids::new_id;
 use crate::pagination::{Page, PageRequest, paginate};
+use crate::provenance::Author;
 
 pub use store::{ArtifactStore, StoreError, StoreLocation, Stored};
 
@@ -134,27 +137,48 @@ impl ArtifactService {
                 .await?
                 .ok_or(CommonError::NotFound("task"))?;
         }
-        let stored = self.bytes.put(actor.organization_id, body, self.max_upload_bytes).await?;
-        let provenance = serde_json::json!({ "source": "person", "userId": actor.user_id });
         let place = Place { project: &project, task_id: upload.task_id, name: &name };
-        match self.record(&place, &stored, &media_type, provenance.clone(), actor.user_id).await {
+        self.store(&place, Author::Person(actor.user_id), &media_type, body).await
+    }
+
+    /// Stores `body` as the next version of the artifact `name` of the run's task: a file the
+    /// run's agent attached, uploaded by its connector. `author` is the run; `project` and
+    /// `task_id` are where it stands, as the proof the connector acts for it found them.
+    pub async fn upload_by_run<E: std::fmt::Display>(
+        &self,
+        project: &project::Model,
+        task_id: Uuid,
+        author: Author,
+        name: &str,
+        media_type: Option<&str>,
+        body: impl Stream<Item = Result<Bytes, E>>,
+    ) -> Result<ArtifactAt> {
+        let name = checked_name(name)?;
+        let media_type = checked_media_type(media_type)?;
+        let place = Place { project, task_id: Some(task_id), name: &name };
+        self.store(&place, author, &media_type, body).await
+    }
+
+    /// The bytes into the store, then their version into the database.
+    async fn store<E: std::fmt::Display>(
+        &self,
+        place: &Place<'_>,
+        author: Author,
+        media_type: &str,
+        body: impl Stream<Item = Result<Bytes, E>>,
+    ) -> Result<ArtifactAt> {
+        let stored = self.bytes.put(place.project.organization_id, body, self.max_upload_bytes).await?;
+        match self.record(place, &stored, media_type, author).await {
             // Two first uploads of one name at once: the other made the artifact; this is its next version.
             Err(ArtifactError::Common(CommonError::Database(e))) if is_unique_violation(&e) => {
-                self.record(&place, &stored, &media_type, provenance, actor.user_id).await
+                self.record(place, &stored, media_type, author).await
             }
             other => other,
         }
     }
 
     /// Records stored bytes as the next version of the artifact at `place`.
-    async fn record(
-        &self,
-        place: &Place<'_>,
-        stored: &Stored,
-        media_type: &str,
-        provenance: serde_json::Value,
-        user_id: Uuid,
-    ) -> Result<ArtifactAt> {
+    async fn record(&self, place: &Place<'_>, stored: &Stored, media_type: &str, author: Author) -> Result<ArtifactAt> {
         let now = Utc::now();
         let scope_id = place.task_id.unwrap_or(place.project.id);
         let txn = self.db.begin_write().await?;
@@ -192,9 +216,9 @@ impl ArtifactService {
             sha256: Set(stored.sha256.clone()),
             size_bytes: Set(stored.size as i64),
             media_type: Set(media_type.to_owned()),
-            provenance: Set(provenance),
-            created_by_user_id: Set(Some(user_id)),
-            run_id: Set(None),
+            provenance: Set(author.provenance()),
+            created_by_user_id: Set(author.user_id()),
+            run_id: Set(author.run_id()),
             created_at: Set(now),
         }
         .insert(&txn)
@@ -278,11 +302,41 @@ impl ArtifactService {
 
     /// The versions of each of the artifacts `ids` (read by the caller), newest first: one
     /// statement for any number of artifacts.
+    /// Per run, the artifacts its agent attached (a version of each is the run's), by name.
+    pub async fn of_runs(&self, actor: &Actor, run_ids: &[Uuid]) -> Result<HashMap<Uuid, Vec<artifact::Model>>> {
+        let versions = self
+            .reads
+            .all(
+                artifact_version::Entity::find()
+                    .filter(artifact_version::Column::RunId.is_in(run_ids.iter().copied()))
+                    .filter(artifact_version::Column::OrganizationId.eq(actor.organization_id)),
+            )
+            .await?;
+        let artifacts = self
+            .reads
+            .all(
+                artifact::Entity::find()
+                    .filter(artifact::Column::Id.is_in(versions.iter().map(|v| v.artifact_id)))
+                    .order_by_asc(artifact::Column::Name),
+            )
+            .await?;
+        let mut by_run: HashMap<Uuid, Vec<artifact::Model>> = HashMap::new();
+        for artifact in artifacts.into_iter().filter(|a| readable(actor, a, "artifact").is_ok()) {
+            let mut runs: Vec<Uuid> =
+                versions.iter().filter(|v| v.artifact_id == artifact.id).filter_map(|v| v.run_id).collect();
+            runs.dedup();
+            for run in runs {
+                by_run.entry(run).or_default().push(artifact.clone());
+            }
+        }
+        Ok(by_run)
+    }
+
     pub async fn versions_of(
         &self,
         actor: &Actor,
         ids: &[Uuid],
-    ) -> Result<std::collections::HashMap<Uuid, Vec<artifact_version::Model>>> {
+    ) -> Result<HashMap<Uuid, Vec<artifact_version::Model>>> {
         let versions = self
             .reads
             .all(
@@ -293,7 +347,7 @@ impl ArtifactService {
                     .order_by_desc(artifact_version::Column::Number),
             )
             .await?;
-        let mut by_artifact: std::collections::HashMap<Uuid, Vec<artifact_version::Model>> = Default::default();
+        let mut by_artifact: HashMap<Uuid, Vec<artifact_version::Model>> = HashMap::new();
         for version in versions {
             by_artifact.entry(version.artifact_id).or_default().push(version);
         }

@@ -22,7 +22,7 @@ use crate::error::{CommonError, DomainError, ErrorCode};
 use crate::identity::actor::Actor;
 use crate::ids::{GlobalId, NodeKind, gid};
 
-fn refuse(err: impl DomainError, correlation_id: &str) -> Response {
+pub(super) fn refuse(err: impl DomainError, correlation_id: &str) -> Response {
     let status = match err.code() {
         ErrorCode::Unauthenticated => StatusCode::UNAUTHORIZED,
         ErrorCode::Forbidden => StatusCode::FORBIDDEN,
@@ -70,8 +70,13 @@ pub async fn upload(
         Ok(upload) => upload,
         Err(e) => return refuse(e, &correlation_id),
     };
-    let artifacts = &state.services.artifacts;
-    match artifacts.upload(&actor, upload, body.into_data_stream()).await {
+    let stored = state.services.artifacts.upload(&actor, upload, body.into_data_stream()).await;
+    uploaded(stored, &correlation_id)
+}
+
+/// The answer to an upload: the artifact and its new version, or why not.
+pub(super) fn uploaded(stored: Result<ArtifactAt, ArtifactError>, correlation_id: &str) -> Response {
+    match stored {
         Ok(ArtifactAt { artifact, version }) => {
             let body = serde_json::json!({
                 "artifact": {
@@ -91,7 +96,7 @@ pub async fn upload(
             (StatusCode::CREATED, Json(body)).into_response()
         }
         Err(e @ ArtifactError::TooLarge(_)) => {
-            let mut refused = refuse(e, &correlation_id);
+            let mut refused = refuse(e, correlation_id);
             *refused.status_mut() = StatusCode::PAYLOAD_TOO_LARGE;
             refused
         }
@@ -99,7 +104,7 @@ pub async fn upload(
             if e.code() == ErrorCode::Internal {
                 tracing::error!(error = %e, "an artifact upload failed");
             }
-            refuse(e, &correlation_id)
+            refuse(e, correlation_id)
         }
     }
 }

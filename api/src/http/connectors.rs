@@ -9,9 +9,11 @@ use std::time::Duration;
 use acc_protocol::{Envelope, ErrorCode, Frame, MAX_FRAME_BYTES, ProtocolError};
 use std::net::SocketAddr;
 
+use axum::body::Body;
+use axum::extract::rejection::QueryRejection;
 use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
-use axum::extract::{ConnectInfo, State};
-use axum::http::{HeaderMap, HeaderName, StatusCode};
+use axum::extract::{ConnectInfo, Path, Query, State};
+use axum::http::{HeaderMap, HeaderName, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::{Extension, Json};
 use futures_util::{FutureExt, SinkExt, StreamExt};
@@ -21,11 +23,12 @@ use serde::Deserialize;
 use tokio::sync::mpsc;
 use tracing::Instrument;
 
-use super::request::bearer;
+use super::artifacts::{refuse, uploaded};
+use super::request::{CorrelationId, bearer};
 use super::tls::TlsConnection;
 use super::{AppState, SharedState};
 use crate::config::{Config, ConnectorClientCertificate, DEFAULT_CERTIFICATE_HEADER};
-use crate::error::DomainError;
+use crate::error::{CommonError, DomainError};
 use crate::gateway::{CertificateCheck, GatewayError, OUTBOX_CAPACITY};
 use crate::runs::{ConnectorEvent, Ingested, RunError};
 
@@ -119,6 +122,74 @@ fn proxied_certificate(headers: &HeaderMap, header: &HeaderName) -> Option<Vec<u
     CertificateDer::from_pem_slice(pem.as_bytes()).ok().map(|der| der.to_vec())
 }
 
+/// The connector a request comes from: its bearer credential, and the client certificate issued
+/// to it where the operator requires one; else the response refusing it.
+async fn connector_of(
+    state: &AppState,
+    tls: Option<&TlsConnection>,
+    peer: SocketAddr,
+    headers: &HeaderMap,
+) -> Result<acc_entity::connector::Model, Response> {
+    let Some(credential) = bearer(headers) else {
+        return Err(error_body(StatusCode::UNAUTHORIZED, GatewayError::ConnectorRefused));
+    };
+    let source = &state.connector_certificates;
+    let proxied = match source.mode {
+        // Only a trusted proxy's header counts; anyone else could write one.
+        ConnectorClientCertificate::ProxyHeader if state.trusted_proxies.contains(peer.ip()) => {
+            proxied_certificate(headers, &source.header)
+        }
+        _ => None,
+    };
+    let check = match source.mode {
+        ConnectorClientCertificate::None => CertificateCheck::CredentialOnly,
+        ConnectorClientCertificate::Tls => {
+            CertificateCheck::Required(tls.and_then(|tls| tls.client_certificate.as_deref()))
+        }
+        ConnectorClientCertificate::ProxyHeader => CertificateCheck::Required(proxied.as_deref()),
+    };
+    state.services.gateway.authenticate(credential, check).await.map_err(|e| error_body(status_of(&e), e))
+}
+
+#[derive(Deserialize)]
+pub struct AttachQuery {
+    name: String,
+}
+
+/// `PUT /v1/connectors/runs/{run_id}/artifacts?name=…`: a file the agent of a run attached (its
+/// `attach_artifact` run tool), streamed by the connector that holds the run.
+#[allow(clippy::too_many_arguments)] // an axum handler: one argument per extractor
+pub async fn attach_artifact(
+    State(state): State<SharedState>,
+    tls: Option<Extension<TlsConnection>>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    Extension(CorrelationId(correlation_id)): Extension<CorrelationId>,
+    Path(run_id): Path<String>,
+    query: Result<Query<AttachQuery>, QueryRejection>,
+    headers: HeaderMap,
+    body: Body,
+) -> Response {
+    let connector = match connector_of(&state, tls.as_ref().map(|Extension(tls)| tls), peer, &headers).await {
+        Ok(connector) => connector,
+        Err(refused) => return refused,
+    };
+    let Ok(run_id) = run_id.parse::<uuid::Uuid>() else {
+        return refuse(CommonError::validation("the run is named by its UUID"), &correlation_id);
+    };
+    let Ok(Query(AttachQuery { name })) = query else {
+        return refuse(CommonError::validation("an attachment names its file: ?name=…"), &correlation_id);
+    };
+    let media_type = headers.get(header::CONTENT_TYPE).and_then(|v| v.to_str().ok());
+    let span = tracing::info_span!("attach_artifact", connector_id = %connector.id, %run_id);
+    let stored = state
+        .services
+        .run_tools
+        .attach_artifact(connector.id, run_id, &name, media_type, body.into_data_stream())
+        .instrument(span)
+        .await;
+    uploaded(stored, &correlation_id)
+}
+
 pub async fn upgrade(
     State(state): State<SharedState>,
     tls: Option<Extension<TlsConnection>>,
@@ -126,27 +197,9 @@ pub async fn upgrade(
     headers: HeaderMap,
     upgrade: WebSocketUpgrade,
 ) -> Response {
-    let Some(credential) = bearer(&headers) else {
-        return error_body(StatusCode::UNAUTHORIZED, GatewayError::ConnectorRefused);
-    };
-    let source = &state.connector_certificates;
-    let proxied = match source.mode {
-        // Only a trusted proxy's header counts; anyone else could write one.
-        ConnectorClientCertificate::ProxyHeader if state.trusted_proxies.contains(peer.ip()) => {
-            proxied_certificate(&headers, &source.header)
-        }
-        _ => None,
-    };
-    let check = match source.mode {
-        ConnectorClientCertificate::None => CertificateCheck::CredentialOnly,
-        ConnectorClientCertificate::Tls => {
-            CertificateCheck::Required(tls.as_ref().and_then(|Extension(tls)| tls.client_certificate.as_deref()))
-        }
-        ConnectorClientCertificate::ProxyHeader => CertificateCheck::Required(proxied.as_deref()),
-    };
-    let connector = match state.services.gateway.authenticate(credential, check).await {
+    let connector = match connector_of(&state, tls.as_ref().map(|Extension(tls)| tls), peer, &headers).await {
         Ok(connector) => connector,
-        Err(e) => return error_body(status_of(&e), e),
+        Err(refused) => return refused,
     };
     let span = tracing::info_span!("connector", connector_id = %connector.id);
     // Twice the frame limit, so a frame somewhat too large is answered with `frame_too_large`

@@ -74,6 +74,7 @@ pub fn router(state: AppState, web: WebClient, allowed_origins: &[String], tls: 
         .route("/v1/artifacts/versions/{id}", get(artifacts::download).layer(cors(allowed_origins)))
         .route("/v1/connectors/enroll", axum::routing::post(connectors::enroll))
         .route("/v1/connectors/ws", get(connectors::upgrade))
+        .route("/v1/connectors/runs/{run_id}/artifacts", axum::routing::put(connectors::attach_artifact))
         .route("/healthz", get(|| async { "ok" }))
         .route("/readyz", get(readyz));
     web.routes(api)

@@ -36,6 +36,7 @@ use crate::db::{Pool, Reads, Store};
 use crate::error::{CommonError, DomainError, ErrorCode, is_unique_violation};
 use crate::identity::actor::{Actor, Permission, Role, ScopePath};
 use crate::ids::new_id;
+use crate::provenance::Author;
 
 pub use embedding::EmbeddingError;
 pub use vectors::VectorSearch;
@@ -1274,38 +1275,6 @@ fn checked_text(mut input: NewMemory) -> Result<NewMemory> {
         return Err(invalid("validUntil comes after validFrom"));
     }
     Ok(input)
-}
-
-/// Who wrote a version.
-#[derive(Debug, Clone, Copy)]
-enum Author {
-    Person(Uuid),
-    Run { run_id: Uuid, attempt_id: Uuid },
-}
-
-impl Author {
-    fn provenance(self) -> serde_json::Value {
-        match self {
-            Author::Person(user_id) => serde_json::json!({ "source": "person", "userId": user_id }),
-            Author::Run { run_id, attempt_id } => {
-                serde_json::json!({ "source": "run", "runId": run_id, "attemptId": attempt_id })
-            }
-        }
-    }
-
-    fn user_id(self) -> Option<Uuid> {
-        match self {
-            Author::Person(user_id) => Some(user_id),
-            Author::Run { .. } => None,
-        }
-    }
-
-    fn run_id(self) -> Option<Uuid> {
-        match self {
-            Author::Person(_) => None,
-            Author::Run { run_id, .. } => Some(run_id),
-        }
-    }
 }
 
 /// A run whose agent reads and proposes memory, and where it stands.

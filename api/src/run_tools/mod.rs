@@ -7,17 +7,23 @@
 //! provenance, never as instructions; `memory_propose` writes an entry of the run's task that
 //! lands unverified, with the run as its provenance, for a person to verify. (`report_progress`
 //! and `request_approval` never reach here as calls: the connector turns them into run events.)
+//! `attach_artifact` arrives over HTTP instead (`PUT /v1/connectors/runs/{run}/artifacts`, the
+//! bytes streamed): a version of an artifact of the run's task, with the run as its provenance.
 
 use acc_entity::memory_entry::MemoryKind;
 use acc_protocol::{ToolOutcome, ToolRequest};
+use bytes::Bytes;
+use futures_util::Stream;
 use sea_orm::ActiveEnum;
 use serde_json::{Value, json};
 use uuid::Uuid;
 
+use crate::artifacts::{ArtifactAt, ArtifactError, ArtifactService};
 use crate::context::quote;
 use crate::error::{CommonError, DomainError, ErrorCode};
 use crate::memory::{MemoryService, RunAuthor};
-use crate::runs::{ActingRun, RunReader};
+use crate::provenance::Author;
+use crate::runs::{ActingRun, RunError, RunReader};
 
 /// The most entries one `memory_query` returns, and how many unless asked.
 const MAX_ENTRIES: u32 = 20;
@@ -32,11 +38,30 @@ const RECORDS: &str = "Verified memory from Agent Control Center that this run m
 pub struct RunToolService {
     runs: RunReader,
     memory: MemoryService,
+    artifacts: ArtifactService,
 }
 
 impl RunToolService {
-    pub fn new(runs: RunReader, memory: MemoryService) -> Self {
-        Self { runs, memory }
+    pub fn new(runs: RunReader, memory: MemoryService, artifacts: ArtifactService) -> Self {
+        Self { runs, memory, artifacts }
+    }
+
+    /// Stores a file the agent of `run_id` attached, streamed by `connector_id`, as the next
+    /// version of the artifact `name` of the run's task.
+    pub async fn attach_artifact<E: std::fmt::Display>(
+        &self,
+        connector_id: Uuid,
+        run_id: Uuid,
+        name: &str,
+        media_type: Option<&str>,
+        body: impl Stream<Item = Result<Bytes, E>>,
+    ) -> Result<ArtifactAt, ArtifactError> {
+        let acting = self.runs.acting_for(connector_id, run_id).await.map_err(|e| match e {
+            RunError::Common(e) => e,
+            _ => CommonError::NotFound("run"),
+        })?;
+        let author = Author::Run { run_id, attempt_id: acting.attempt_id };
+        self.artifacts.upload_by_run(&acting.project, acting.run.task_id, author, name, media_type, body).await
     }
 
     /// Answers one call of the agent of `run_id`, made through `connector_id`.

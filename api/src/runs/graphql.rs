@@ -16,6 +16,7 @@ use uuid::Uuid;
 use super::state::RunStatus as DomainStatus;
 use super::{NewRun, usage};
 use crate::app::Services;
+use crate::artifacts::graphql::{Artifact, ArtifactLoader, AttachedBy};
 use crate::broker::{Delivery, Event, Topic};
 use crate::gateway::graphql::{Agent, Capability};
 use crate::graphql::connection::{connection, page_request};
@@ -118,6 +119,13 @@ impl TaskRun {
         let loader = ctx.data_unchecked::<BatchLoader<RunLoader>>();
         let rows = loader.load_one(CheckpointsOf(self.0.id)).await?.unwrap_or_default();
         Ok(rows.into_iter().map(Checkpoint).collect())
+    }
+    /// Files its agent attached (the `attach_artifact` run tool), by name: artifacts of its task,
+    /// a version of each uploaded by its connector.
+    async fn artifacts(&self, ctx: &Context<'_>) -> async_graphql::Result<Vec<Artifact>> {
+        let loader = ctx.data_unchecked::<BatchLoader<ArtifactLoader>>();
+        let rows = loader.load_one(AttachedBy(self.0.id)).await?.unwrap_or_default();
+        Ok(rows.into_iter().map(Artifact).collect())
     }
 }
 
