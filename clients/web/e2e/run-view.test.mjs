@@ -2,17 +2,20 @@
 // desktop and phone widths: an approval is decided on the run's own page and the run goes on,
 // its duration ticks while it runs and stops when it ends; the log marks stderr and errors, opens
 // a tool call to its JSON, searches with a count, jumps to the first error and downloads as text
-// and as JSON lines.
+// and as JSON lines; the Context card shows what the agent was given once the run is dispatched.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import {
   CAREFUL,
   WIDTHS,
+  assertAccessible,
   assertFitsPhone,
   commandAgent,
   screenshot,
   serverForTests,
+  startConnector,
   until,
 } from "./harness.mjs";
 
@@ -38,9 +41,13 @@ const BUILDER = commandAgent(
   true,
 );
 
+/** Does its work at once and ends. */
+const READER = commandAgent("reader", "echo 'read the context'");
+
 const WAIT = { timeout: 30_000 };
 
-const suite = serverForTests(CAREFUL + BUILDER);
+const AGENTS = CAREFUL + BUILDER + READER;
+const suite = serverForTests(AGENTS);
 const { runUntil } = suite;
 
 const duration = (page) => page.getByTestId("run-duration").locator(".elapsed");
@@ -204,3 +211,97 @@ for (const width of Object.keys(WIDTHS)) {
     );
   });
 }
+
+test("the Context card shows what the agent was given: nothing before the run's first dispatch, then each item, its tokens and the bundle", { timeout: 120_000 }, async () => {
+  // A task whose description does not fit a small budget, and whose criterion holds a secret.
+  const objective = "Rotate the staging database credentials before Friday";
+  const { createTask } = await suite.api(
+    "mutation($p: ID!, $d: String!) { createTask(input: { projectId: $p, title: \"Rotate the credentials\", description: $d }) { id } }",
+    { p: suite.ids.project, d: `The runbook, step by step. ${"Check each replica before and after the switch. ".repeat(60)}` },
+  );
+  const task = createTask.id;
+  await suite.api("mutation($t: ID!) { addAcceptanceCriterion(taskId: $t, description: \"The old password: hunter22hunter no longer works\") { id } }", { t: task });
+  await suite.api("mutation($t: ID!, $p: JSON!) { setSettings(scopeId: $t, patch: $p, expectedRevision: 0) { revision } }", {
+    t: task,
+    p: { context: { tokenBudget: 256 } },
+  });
+
+  // With its agent offline, the run waits undispatched, and so without a context.
+  const agentsOnline = async () =>
+    (await suite.api("query($p: ID!) { agents(projectId: $p) { online } }", { p: suite.ids.project })).agents.map((a) => a.online);
+  suite.connector.stop();
+  await until(async () => (await agentsOnline()).every((online) => !online));
+  const { startRun } = await suite.api("mutation($t: ID!, $a: ID!, $o: String!) { startRun(taskId: $t, agentId: $a, input: { objective: $o }) { id } }", {
+    t: task,
+    a: suite.ids.reader,
+    o: objective,
+  });
+  const run = startRun.id;
+  await until(async () => (await suite.runStatus(run)) === "BLOCKED");
+  const page = await suite.signedIn("desktop", `/runs/${run}`);
+  const card = page.getByTestId("run-context");
+  await card.getByRole("heading", { name: "Context" }).waitFor(WAIT);
+  await card.getByText("Built when the run is first dispatched.").waitFor(WAIT);
+  const asked = "query($r: ID!) { runContext(runId: $r) { tokenBudget tokensUsed bundleHash bundle items { kind tokens included redactions } } }";
+  assert.equal((await suite.api(asked, { r: run })).runContext, null);
+  await screenshot(page, "desktop-run-context-not-yet");
+
+  // Its agent comes back and the run is dispatched: the card shows what the agent got, unasked.
+  const hostDir = join(suite.server.dir, "host");
+  suite.connector = startConnector(hostDir, join(hostDir, "acc-connector", "credential.json"), suite.server.url, AGENTS);
+  await until(async () => (await agentsOnline()).every((online) => online));
+  const objectiveItem = card.locator('li[data-kind="OBJECTIVE"]');
+  await objectiveItem.getByText("Objective", { exact: true }).waitFor(WAIT);
+  const { runContext } = await suite.api(asked, { r: run });
+  assert.ok(runContext, "the run has its context once dispatched");
+  assert.equal(runContext.tokenBudget, 256);
+  assert.equal(await card.getByTestId("run-context-tokens").textContent(), `${runContext.tokensUsed.toLocaleString("en")} of 256 tokens`);
+  const hash = card.getByTestId("run-context-hash");
+  assert.equal(await hash.textContent(), runContext.bundleHash.slice(0, 12));
+  assert.equal(await hash.getAttribute("title"), runContext.bundleHash);
+
+  // The items in their order, each with its tokens; the description that did not fit is marked.
+  const items = card.locator(".context-items > li");
+  assert.deepEqual(
+    await items.evaluateAll((lis) => lis.map((li) => [li.dataset.kind, li.dataset.included])),
+    runContext.items.map((i) => [i.kind, String(i.included)]),
+  );
+  assert.deepEqual(runContext.items.map((i) => [i.kind, i.included]), [
+    ["OBJECTIVE", true],
+    ["ACCEPTANCE_CRITERION", true],
+    ["DESCRIPTION", false],
+  ]);
+  assert.equal(await objectiveItem.getByTestId("context-item-tokens").textContent(), `${runContext.items[0].tokens} tokens`);
+  assert.match(await objectiveItem.getByTestId("context-item-tokens").textContent(), /^\d+ tokens?$/);
+  await objectiveItem.getByText("included", { exact: true }).waitFor(WAIT);
+  const criterion = card.locator('li[data-kind="ACCEPTANCE_CRITERION"]');
+  await criterion.getByText("1 secret redacted").waitFor(WAIT);
+  const description = card.locator('li[data-kind="DESCRIPTION"]');
+  await description.getByText("left out for the budget").waitFor(WAIT);
+  await description.getByText("Left out", { exact: true }).waitFor(WAIT);
+  assert.match(await description.getAttribute("class"), /\bmuted\b/);
+  await card.getByText("3 items offered, 1 left out for the budget").waitFor(WAIT);
+
+  // Folded, the bundle exactly as the agent received it.
+  const bundle = card.getByTestId("run-context-bundle");
+  assert.equal(await bundle.isVisible(), false, "the bundle is folded until asked for");
+  await card.getByText("Show what the agent received").click();
+  await bundle.waitFor({ state: "visible", ...WAIT });
+  await card.getByText(`"objective": "${objective}"`).waitFor(WAIT);
+  const shown = await bundle.textContent();
+  assert.deepEqual(JSON.parse(shown), runContext.bundle);
+  assert.equal(JSON.parse(shown).objective, objective);
+  assert.ok(!shown.includes("hunter22hunter"), "the secret was redacted before the agent got it");
+  assert.ok(!shown.includes("Check each replica"), "the left-out description is not in the bundle");
+  await assertAccessible(page, "the run page with its context open");
+  await screenshot(page, "desktop-run-context");
+
+  // On a phone too, with the bundle open.
+  const phone = await suite.signedIn("phone", `/runs/${run}`);
+  const phoneCard = phone.getByTestId("run-context");
+  await phoneCard.locator('li[data-kind="OBJECTIVE"]').getByText("Objective", { exact: true }).waitFor(WAIT);
+  await phoneCard.getByText("Show what the agent received").click();
+  await phoneCard.getByText(`"objective": "${objective}"`).waitFor(WAIT);
+  await assertFitsPhone(phone, "the run page with its context open");
+  await screenshot(phone, "phone-run-context");
+});

@@ -6198,6 +6198,24 @@ export default {
             "args": []
           },
           {
+            "name": "artifacts",
+            "type": {
+              "kind": "NON_NULL",
+              "ofType": {
+                "kind": "LIST",
+                "ofType": {
+                  "kind": "NON_NULL",
+                  "ofType": {
+                    "name": "Artifact",
+                    "kind": "OBJECT",
+                    "ofType": null
+                  }
+                }
+              }
+            },
+            "args": []
+          },
+          {
             "name": "attempts",
             "type": {
               "kind": "NON_NULL",

@@ -1,5 +1,6 @@
 // One run: what it is and how long it has taken, what waits for a decision (decided here), the
-// actions on it, its attempt timeline, and its log (RunEvents.tsx).
+// actions on it, its attempt timeline, what its agent was given (RunContext.tsx), and its log
+// (RunEvents.tsx).
 import { useEffect, useState, type FormEvent } from "react";
 import { useMutation, useQuery, useSubscription } from "urql";
 import { graphql } from "../gql";
@@ -9,6 +10,7 @@ import { navigate } from "../ui/router";
 import { AgentsQuery, StartRunMutation } from "./TaskDetail";
 import { ApprovalCard } from "./Approvals";
 import { RunEvents } from "./RunEvents";
+import { RunContextCard } from "./RunContext";
 import { TERMINAL, attemptState, cachedRunBehind, runOffer, runSpan, type StreamedStatus } from "./runState";
 import { useCurrentProject } from "../notifications";
 
@@ -153,7 +155,10 @@ export function RunView({ runId }: { runId: string }) {
       <PendingApprovals run={run} onClosed={() => refetch({ requestPolicy: "network-only" })} />
       {projectId && <RunActions run={run} projectId={projectId} />}
       <div className="grid-2">
-        <Timeline run={run} />
+        <div className="stack">
+          <Timeline run={run} />
+          <RunContextCard runId={run.id} status={run.status} ended={terminal} attempts={run.attempts.length} />
+        </div>
         <RunEvents runId={run.id} ended={terminal} onStatus={setStreamed} />
       </div>
     </section>
