@@ -28,6 +28,9 @@ const OPERATIONS: &[&str] = &[
     "Start",
     "SetSettings",
     "EffectiveSettings",
+    "Remember",
+    "Verify",
+    "Recall",
     "Refresh",
     "Login",
     "Enroll",
@@ -35,6 +38,7 @@ const OPERATIONS: &[&str] = &[
     "Run",
     "WatchRun",
     "Runs",
+    "RunContext",
     "Approvals",
     "Inbox",
     "Decide",
@@ -307,7 +311,19 @@ on_both_databases!(the_readme_walkthrough_runs_as_written, |db: TestDb| async mo
         ])
     );
 
-    // 8. A refresh token works once; sending it again ends the whole session.
+    // 8. Memory: written unverified, verified by a person, found from the task below the project.
+    let remembered = owner.gql(readme.op("Remember"), json!({"scopeId": project})).await;
+    let entry = remembered.data("writeMemory")["entry"].clone();
+    assert_eq!((&entry["revision"], &entry["current"]["verification"]), (&json!(1), &json!("UNVERIFIED")));
+    let verified = owner.gql(readme.op("Verify"), json!({"entryId": entry["id"]})).await;
+    assert_eq!(verified.data("verifyMemory")["current"]["verification"], "VERIFIED");
+    let recalled = owner.gql(readme.op("Recall"), json!({"scopeId": design})).await;
+    let hit = &recalled.data("memory")[0];
+    assert_eq!(hit["entry"]["subject"], "landing page greeting");
+    assert_eq!(hit["entry"]["current"]["verification"], "VERIFIED");
+    assert!(hit["foundBy"].as_array().unwrap().contains(&json!("FULL_TEXT")), "{hit}");
+
+    // 9. A refresh token works once; sending it again ends the whole session.
     let refreshed = anonymous.gql(readme.op("Refresh"), json!({"refreshToken": first_refresh})).await;
     let refreshed = refreshed.data("refreshSession").clone();
     let renewed = anonymous.with_token(refreshed["accessToken"].as_str().unwrap());
@@ -342,7 +358,7 @@ on_both_databases!(the_readme_walkthrough_runs_as_written, |db: TestDb| async mo
         let run = owner.gql(readme.op("Run"), json!({"taskId": design, "agentId": agent["id"], "input": input})).await;
         id(run.data("startRun"))
     };
-    let run = start_run(greeter, json!({"objective": "greet"})).await;
+    let run = start_run(greeter, json!({"objective": "greet the landing page's visitors"})).await;
     let mut events = owner.subscribe(readme.op("WatchRun"), json!({"runId": run})).await.unwrap();
     let mut seen = Vec::new();
     let end = loop {
@@ -379,6 +395,17 @@ on_both_databases!(the_readme_walkthrough_runs_as_written, |db: TestDb| async mo
         greeted["attempts"],
         json!([{"number": 1, "kind": "START", "status": "ENDED", "agent": {"name": "greeter"}}])
     );
+    // What it was given: the objective and the verified memory entry of step 8.
+    let context = owner.gql(readme.op("RunContext"), json!({"runId": greeting})).await;
+    let context = context.data("runContext");
+    assert_eq!(context["tokenBudget"], 8000);
+    let items: Vec<(&str, &str, bool)> = context["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| (i["kind"].as_str().unwrap(), i["title"].as_str().unwrap(), i["included"].as_bool().unwrap()))
+        .collect();
+    assert_eq!(items, [("OBJECTIVE", "Objective", true), ("MEMORY", "landing page greeting", true)], "{context}");
 
     // Approve before the agent acts: the connector restarted with `careful` added.
     connector.stop();
