@@ -150,7 +150,7 @@ impl App {
         let identity =
             IdentityService::new(store, keys, config.tokens.clone(), limiter, bootstrap.clone(), broker.clone());
         let limits = Arc::new(config.limits.clone());
-        let run_tools = RunToolService::new(run_reader.clone(), memory.clone(), artifacts.clone());
+        let run_tools = RunToolService::new(run_reader.clone(), runs.clone(), memory.clone(), artifacts.clone());
         let services = Services {
             projects,
             settings,

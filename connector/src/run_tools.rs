@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use acc_protocol::{EventKind, ToolOutcome, ToolRequest};
+use acc_protocol::{EventKind, ProposalScope, ToolOutcome, ToolRequest};
 use axum::extract::{Request, State};
 use axum::http::StatusCode;
 use axum::middleware::Next;
@@ -299,6 +299,15 @@ struct MemoryProposal {
     content: String,
     /// fact, decision, constraint, preference, lesson, entity, artifact_reference or run_summary (fact when absent).
     kind: Option<String>,
+    /// `task` (the default): for whoever works on this task; `agent`: your own memory, for your later runs.
+    scope: Option<ProposalScopeArg>,
+}
+
+#[derive(Debug, Clone, Copy, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+enum ProposalScopeArg {
+    Task,
+    Agent,
 }
 
 #[derive(Clone)]
@@ -448,7 +457,7 @@ impl ToolServer {
     }
 
     #[tool(
-        description = "Propose something you learned for the memory of this task. It is recorded as unverified, with this run as its source, until a person verifies it."
+        description = "Propose something you learned for the memory of this task (or, with scope `agent`, for your own later runs). It is recorded as unverified, with this run as its source, until a person verifies it."
     )]
     async fn memory_propose(
         &self,
@@ -456,8 +465,16 @@ impl ToolServer {
         Extension(parts): Extension<axum::http::request::Parts>,
     ) -> Result<CallToolResult, ErrorData> {
         let Caller { run_id } = caller(&parts)?;
-        let request =
-            ToolRequest::MemoryPropose { subject: proposal.subject, content: proposal.content, kind: proposal.kind };
+        let scope = match proposal.scope {
+            Some(ProposalScopeArg::Agent) => ProposalScope::Agent,
+            Some(ProposalScopeArg::Task) | None => ProposalScope::Task,
+        };
+        let request = ToolRequest::MemoryPropose {
+            subject: proposal.subject,
+            content: proposal.content,
+            kind: proposal.kind,
+            scope,
+        };
         Ok(self.ask(run_id, request).await)
     }
 }

@@ -40,6 +40,10 @@ pub enum MemoryScopeKind {
     /// One person's own: only they read it, from every scope of their organization.
     #[sea_orm(string_value = "user")]
     User,
+    /// One agent's own: what it learned across its runs. Its runs read it, other agents' never;
+    /// people of its workspace read it to review it, from the agent's scope only.
+    #[sea_orm(string_value = "agent")]
+    Agent,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, EnumIter, DeriveActiveEnum)]

@@ -318,7 +318,18 @@ pub enum ToolRequest {
         /// One of the memory kinds (`fact`, `decision`…); `fact` when absent.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         kind: Option<String>,
+        #[serde(default)]
+        scope: ProposalScope,
     },
+}
+
+/// Where a `memory_propose` goes: the run's task, or the agent's own memory.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ProposalScope {
+    #[default]
+    Task,
+    Agent,
 }
 
 /// The answer to a [`Frame::ToolCall`]: content for the agent, or why the call was refused (a

@@ -164,8 +164,9 @@ pub async fn online_agents(owner: &Client, project_id: &str, count: usize) -> Ve
     panic!("the connector's agents did not come online");
 }
 
+/// Waits (up to a minute: real runtimes start slowly on a busy machine) for a run's status.
 pub async fn wait_status(owner: &Client, run_id: &str, wanted: &str) -> Value {
-    wait_status_within(owner, run_id, wanted, Duration::from_secs(20)).await
+    wait_status_within(owner, run_id, wanted, Duration::from_secs(60)).await
 }
 
 /// [`wait_status`] for runs slower to get there (a runtime that starts a server of its own).

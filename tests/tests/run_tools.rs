@@ -8,6 +8,7 @@
 
 mod common;
 
+use acc_protocol::ProposalScope::{self, Agent, Task};
 use acc_protocol::{Capability, Command, CommandOutcome, Envelope, EventKind, Frame, ToolOutcome, ToolRequest};
 use acc_tests::connector_client::RawConnector;
 use acc_tests::model_api::{ModelApi, Step};
@@ -35,6 +36,10 @@ async fn call(connector: &mut RawConnector, connector_id: Uuid, run: Uuid, reque
 
 fn query(text: &str) -> ToolRequest {
     ToolRequest::MemoryQuery { query: text.into(), limit: None }
+}
+
+fn propose(subject: &str, content: &str, kind: Option<&str>, scope: ProposalScope) -> ToolRequest {
+    ToolRequest::MemoryPropose { subject: subject.into(), content: content.into(), kind: kind.map(Into::into), scope }
 }
 
 fn refused_code(outcome: &ToolOutcome) -> &str {
@@ -101,7 +106,7 @@ on_both_databases!(a_connector_s_tool_calls_are_answered_under_the_run_s_permiss
 
     let (mut connector, credential) = common::raw_connector(&server, &f).await;
     let connector_id = connector.id;
-    connector.hello("worker", vec![Capability::Stream, Capability::Mcp]).await;
+    let worker = connector.hello("worker", vec![Capability::Stream, Capability::Mcp]).await;
     let task = common::create_task(owner, &f.project_id, "Tune billing").await;
     let task_id = task["id"].as_str().unwrap();
     owner.gql("mutation($t: ID!) { startRun(taskId: $t) { id } }", json!({"t": task_id})).await.data("startRun");
@@ -119,11 +124,7 @@ on_both_databases!(a_connector_s_tool_calls_are_answered_under_the_run_s_permiss
 
     // A proposal lands unverified, in the task, with the run as its source; the agent cannot
     // read it back as knowledge until a person verifies it.
-    let proposal = ToolRequest::MemoryPropose {
-        subject: "Billing cache".into(),
-        content: "Billing caches invoices for five minutes.".into(),
-        kind: Some("lesson".into()),
-    };
+    let proposal = propose("Billing cache", "Billing caches invoices for five minutes.", Some("lesson"), Task);
     let proposed = content(call(&mut connector, connector_id, run, proposal).await);
     assert_eq!(proposed["verification"], "unverified");
     assert_eq!(proposed["conflict"], false);
@@ -138,11 +139,7 @@ on_both_databases!(a_connector_s_tool_calls_are_answered_under_the_run_s_permiss
     let found = content(call(&mut connector, connector_id, run, query("billing cache")).await);
     assert!(!subjects(&found).contains(&"billing cache"), "{found}");
     // About a subject with a live version, it is a conflict beside it, never an overwrite.
-    let again = ToolRequest::MemoryPropose {
-        subject: "billing database".into(),
-        content: "Billing moved to MySQL.".into(),
-        kind: None,
-    };
+    let again = propose("billing database", "Billing moved to MySQL.", None, Task);
     // The project's entry is another scope's: this proposal is the task's own first version.
     assert_eq!(content(call(&mut connector, connector_id, run, again.clone()).await)["conflict"], false);
     assert_eq!(content(call(&mut connector, connector_id, run, again).await)["conflict"], true);
@@ -155,12 +152,9 @@ on_both_databases!(a_connector_s_tool_calls_are_answered_under_the_run_s_permiss
         (ToolRequest::MemoryQuery { query: "billing".into(), limit: Some(21) }, "VALIDATION"),
         (query("   "), "VALIDATION"),
         (query(&"x".repeat(2000)), "VALIDATION"),
-        (
-            ToolRequest::MemoryPropose { subject: "s".into(), content: "c".into(), kind: Some("order".into()) },
-            "VALIDATION",
-        ),
-        (ToolRequest::MemoryPropose { subject: " ".into(), content: "c".into(), kind: None }, "VALIDATION"),
-        (ToolRequest::MemoryPropose { subject: "s".into(), content: "c".repeat(40_000), kind: None }, "VALIDATION"),
+        (propose("s", "c", Some("order"), Task), "VALIDATION"),
+        (propose(" ", "c", None, Agent), "VALIDATION"),
+        (propose("s", &"c".repeat(40_000), None, Task), "VALIDATION"),
     ] {
         let outcome = call(&mut connector, connector_id, run, request.clone()).await;
         assert!(
@@ -170,12 +164,42 @@ on_both_databases!(a_connector_s_tool_calls_are_answered_under_the_run_s_permiss
     }
     assert!(proposals(owner, task_id, "s").await.is_empty());
 
+    // The agent's own memory: people review it from the agent's scope, no search of the task's
+    // lists it, and once verified the agent's later calls read it.
+    let quirk = "The billing API allows ten requests a second.";
+    let own = content(call(&mut connector, connector_id, run, propose("Billing quirk", quirk, None, Agent)).await);
+    assert_eq!(own["verification"], "unverified");
+    let worker_gid = acc_api::ids::gid(acc_api::ids::NodeKind::Agent, worker).0;
+    let reviewed = proposals(owner, &worker_gid, "billing quirk").await;
+    assert_eq!(reviewed.len(), 1, "{reviewed:?}");
+    assert_eq!(reviewed[0]["entry"]["scopeKind"], "AGENT");
+    assert!(proposals(owner, task_id, "billing quirk").await.is_empty(), "the task does not read the agent's own");
+    let entry =
+        acc_api::ids::gid(acc_api::ids::NodeKind::MemoryEntry, own["entryId"].as_str().unwrap().parse().unwrap());
+    common::verify_memory(owner, &entry.0).await;
+    let found = content(call(&mut connector, connector_id, run, query("billing quirk")).await);
+    assert!(subjects(&found).contains(&"billing quirk"), "{found}");
+
     // A run this connector does not hold, or no run at all, is not found.
     let (mut stranger, stranger_credential) = common::raw_connector(&server, &f).await;
     let stranger_id = stranger.id;
-    stranger.hello("other", vec![Capability::Stream]).await;
+    let other = stranger.hello("other", vec![Capability::Stream]).await;
     let outcome = call(&mut stranger, stranger_id, run, query("billing database")).await;
     assert_eq!(refused_code(&outcome), "NOT_FOUND");
+    // Another agent's run of the same task reads the task's memory, not the worker's own.
+    let other_gid = acc_api::ids::gid(acc_api::ids::NodeKind::Agent, other).0;
+    owner
+        .gql(
+            "mutation($t: ID!, $a: ID!) { startRun(taskId: $t, agentId: $a) { id } }",
+            json!({"t": task_id, "a": other_gid}),
+        )
+        .await
+        .data("startRun");
+    let (command_id, command) = stranger.command().await;
+    let Command::StartRun { run_id: other_run, .. } = command else { panic!("expected a start, got {command:?}") };
+    stranger.answer(command_id, CommandOutcome::Accepted).await;
+    let found = content(call(&mut stranger, stranger_id, other_run, query("billing quirk")).await);
+    assert!(!subjects(&found).contains(&"billing quirk"), "{found}");
     let outcome = call(&mut connector, connector_id, Uuid::now_v7(), query("billing database")).await;
     assert_eq!(refused_code(&outcome), "NOT_FOUND");
 
@@ -213,6 +237,10 @@ on_both_databases!(a_connector_s_tool_calls_are_answered_under_the_run_s_permiss
     assert_eq!(version["mediaType"], "text/markdown");
     assert_eq!(version["provenance"]["source"], "run");
     assert_eq!(version["runId"], run_gid(run));
+    // The run's timeline says so, live.
+    let timeline = common::events(owner, &run_gid(run)).await;
+    let notice = timeline.iter().find(|e| e["kind"] == "notice").expect("a notice of the attached file");
+    assert_eq!(notice["data"]["message"], "attached `reports/tuning.md` (version 1)");
 
     // Once the run has ended, its tools answer no more.
     let result = connector.event(run, 1, EventKind::Result, json!({"outcome": "succeeded", "exit_code": 0}));

@@ -121,8 +121,7 @@ async fn a_run_over_its_token_budget_is_stopped_by_the_gateway() {
     let g = gemini_agent().await;
     // The first model call alone uses more than this.
     let run_id = g.start("write hi to out.txt", json!({"maxTokens": 50})).await;
-    // The first test of the file starts Gemini CLI cold, which takes a while on a busy machine.
-    common::wait_status_within(&g.f.owner, &run_id, "FAILED", std::time::Duration::from_secs(90)).await;
+    wait_status(&g.f.owner, &run_id, "FAILED").await;
     let node =
         g.f.owner
             .gql("query($id: ID!) { node(id: $id) { ... on TaskRun { statusReason } } }", json!({"id": run_id}))

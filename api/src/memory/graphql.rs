@@ -44,6 +44,8 @@ pub enum MemoryScopeKindValue {
     Run,
     /// A person's own memory: only they read it, wherever they stand.
     User,
+    /// An agent's own memory: its runs read it; people of its workspace review it from here.
+    Agent,
 }
 
 #[derive(Enum, Clone, Copy, PartialEq, Eq)]
@@ -95,7 +97,7 @@ impl MemoryEntry {
     async fn scope_kind(&self) -> MemoryScopeKindValue {
         self.0.entry.scope_kind.into()
     }
-    /// The organization, workspace, project, task, run or person the entry belongs to.
+    /// The organization, workspace, project, task, run, person or agent the entry belongs to.
     async fn scope_id(&self) -> ID {
         let kind = match self.0.entry.scope_kind {
             MemoryScopeKind::Organization => NodeKind::Organization,
@@ -104,6 +106,7 @@ impl MemoryEntry {
             MemoryScopeKind::Task => NodeKind::Task,
             MemoryScopeKind::Run => NodeKind::TaskRun,
             MemoryScopeKind::User => NodeKind::User,
+            MemoryScopeKind::Agent => NodeKind::Agent,
         };
         gid(kind, self.0.entry.scope_id)
     }
@@ -306,6 +309,7 @@ fn scope(raw: &ID) -> async_graphql::Result<MemoryScope> {
         (NodeKind::Task, MemoryScopeKind::Task),
         (NodeKind::TaskRun, MemoryScopeKind::Run),
         (NodeKind::User, MemoryScopeKind::User),
+        (NodeKind::Agent, MemoryScopeKind::Agent),
     ] {
         if let Ok(id) = GlobalId::decode_as(raw, node) {
             return Ok(MemoryScope { kind, id });

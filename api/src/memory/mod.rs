@@ -21,7 +21,7 @@ use acc_entity::memory_conflict::{self, ConflictResolution, ConflictStatus};
 use acc_entity::memory_entry::{self, MemoryKind, MemoryScopeKind};
 use acc_entity::memory_vector;
 use acc_entity::memory_version::{self, Sensitivity, Verification};
-use acc_entity::{project, task, task_run, user, workspace};
+use acc_entity::{agent, project, task, task_run, user, workspace};
 use chrono::{DateTime, Utc};
 use sea_orm::{
     ActiveModelTrait, ColumnTrait, ConnectionTrait, EntityTrait, IntoActiveModel, PaginatorTrait, QueryFilter,
@@ -331,6 +331,7 @@ impl MemoryService {
             let p = project::Entity::find_by_id(t.project_id).one(&self.db).await?.ok_or_else(not_found)?;
             Ok(project_path(p))
         };
+        let mut agent_id = None;
         let (path, task_id, run_id) = match scope.kind {
             MemoryScopeKind::Organization => (ScopePath::organization(scope.id), None, None),
             MemoryScopeKind::Workspace => {
@@ -350,11 +351,16 @@ impl MemoryService {
                 (ScopePath::organization(actor.organization_id), None, None)
             }
             MemoryScopeKind::User => return Err(not_found()),
+            MemoryScopeKind::Agent => {
+                let agent = agent::Entity::find_by_id(scope.id).one(&self.db).await?.ok_or_else(not_found)?;
+                agent_id = Some(agent.id);
+                (ScopePath::workspace(agent.organization_id, agent.workspace_id), None, None)
+            }
         };
         if path.organization_id != actor.organization_id || actor.role_on(&path).is_none() {
             return Err(not_found());
         }
-        Ok(Place { path, task_id, run_id, user_id: actor.user_id })
+        Ok(Place { path, task_id, run_id, agent_id, user_id: actor.user_id })
     }
 
     pub async fn write(&self, actor: &Actor, input: NewMemory) -> Result<Written> {
@@ -374,12 +380,23 @@ impl MemoryService {
     pub async fn propose_for_run(
         &self,
         run: &RunAuthor,
+        scope: ProposalScope,
         kind: MemoryKind,
         subject: String,
         content: String,
     ) -> Result<Written> {
+        let (scope, path) = match scope {
+            ProposalScope::Task => (
+                MemoryScope { kind: MemoryScopeKind::Task, id: run.task_id },
+                ScopePath::project(run.organization_id, run.workspace_id, run.project_id),
+            ),
+            ProposalScope::Agent => (
+                MemoryScope { kind: MemoryScopeKind::Agent, id: run.agent_id },
+                ScopePath::workspace(run.organization_id, run.workspace_id),
+            ),
+        };
         let input = checked_text(NewMemory {
-            scope: MemoryScope { kind: MemoryScopeKind::Task, id: run.task_id },
+            scope,
             kind,
             subject,
             content,
@@ -391,7 +408,6 @@ impl MemoryService {
             acl: Vec::new(),
             supersedes: None,
         })?;
-        let path = ScopePath::project(run.organization_id, run.workspace_id, run.project_id);
         self.record(Author::Run { run_id: run.run_id, attempt_id: run.attempt_id }, path, input).await
     }
 
@@ -1286,19 +1302,32 @@ pub struct RunAuthor {
     pub task_id: Uuid,
     pub run_id: Uuid,
     pub attempt_id: Uuid,
+    /// The agent of this attempt.
+    pub agent_id: Uuid,
 }
 
 impl RunAuthor {
-    /// The scopes the run reads from: itself, its task, project, workspace and organization.
-    pub fn scopes(&self) -> [Uuid; 5] {
-        [self.run_id, self.task_id, self.project_id, self.workspace_id, self.organization_id]
+    /// The scopes the run reads from: itself, its task, project, workspace and organization, and
+    /// its agent's own memory.
+    pub fn scopes(&self) -> [Uuid; 6] {
+        [self.run_id, self.task_id, self.project_id, self.workspace_id, self.organization_id, self.agent_id]
     }
+}
+
+/// Where an agent's proposal goes: the run's task (shared with whoever works on it), or the
+/// agent's own memory (what it alone reads in later runs).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ProposalScope {
+    Task,
+    Agent,
 }
 
 struct Place {
     path: ScopePath,
     task_id: Option<Uuid>,
     run_id: Option<Uuid>,
+    /// When the scope is an agent's own.
+    agent_id: Option<Uuid>,
     user_id: Uuid,
 }
 
@@ -1307,10 +1336,18 @@ impl Place {
     /// reverse; and a person reads their own memory wherever they stand.
     fn visible_scopes(&self) -> Vec<Uuid> {
         let path = &self.path;
-        [Some(path.organization_id), path.workspace_id, path.project_id, self.task_id, self.run_id, Some(self.user_id)]
-            .into_iter()
-            .flatten()
-            .collect()
+        [
+            Some(path.organization_id),
+            path.workspace_id,
+            path.project_id,
+            self.task_id,
+            self.run_id,
+            self.agent_id,
+            Some(self.user_id),
+        ]
+        .into_iter()
+        .flatten()
+        .collect()
     }
 }
 

@@ -4,8 +4,9 @@
 //! attempt ([`RunReader::acting_for`]), and the run reads and writes only where it stands.
 //!
 //! `memory_query` gives verified memory the run may read, as quoted records with their
-//! provenance, never as instructions; `memory_propose` writes an entry of the run's task that
-//! lands unverified, with the run as its provenance, for a person to verify. (`report_progress`
+//! provenance, never as instructions (the agent's own memory among it); `memory_propose` writes an
+//! entry of the run's task, or of the agent's own memory, that lands unverified, with the run as
+//! its provenance, for a person to verify. (`report_progress`
 //! and `request_approval` never reach here as calls: the connector turns them into run events.)
 //! `attach_artifact` arrives over HTTP instead (`PUT /v1/connectors/runs/{run}/artifacts`, the
 //! bytes streamed): a version of an artifact of the run's task, with the run as its provenance.
@@ -21,9 +22,9 @@ use uuid::Uuid;
 use crate::artifacts::{ArtifactAt, ArtifactError, ArtifactService};
 use crate::context::quote;
 use crate::error::{CommonError, DomainError, ErrorCode};
-use crate::memory::{MemoryService, RunAuthor};
+use crate::memory::{MemoryService, ProposalScope, RunAuthor};
 use crate::provenance::Author;
-use crate::runs::{ActingRun, RunError, RunReader};
+use crate::runs::{ActingRun, RunError, RunReader, RunService};
 
 /// The most entries one `memory_query` returns, and how many unless asked.
 const MAX_ENTRIES: u32 = 20;
@@ -37,13 +38,15 @@ const RECORDS: &str = "Verified memory from Agent Control Center that this run m
 #[derive(Clone)]
 pub struct RunToolService {
     runs: RunReader,
+    /// Notes an attached file on the run's timeline.
+    timeline: RunService,
     memory: MemoryService,
     artifacts: ArtifactService,
 }
 
 impl RunToolService {
-    pub fn new(runs: RunReader, memory: MemoryService, artifacts: ArtifactService) -> Self {
-        Self { runs, memory, artifacts }
+    pub fn new(runs: RunReader, timeline: RunService, memory: MemoryService, artifacts: ArtifactService) -> Self {
+        Self { runs, timeline, memory, artifacts }
     }
 
     /// Stores a file the agent of `run_id` attached, streamed by `connector_id`, as the next
@@ -61,7 +64,16 @@ impl RunToolService {
             _ => CommonError::NotFound("run"),
         })?;
         let author = Author::Run { run_id, attempt_id: acting.attempt_id };
-        self.artifacts.upload_by_run(&acting.project, acting.run.task_id, author, name, media_type, body).await
+        let stored =
+            self.artifacts.upload_by_run(&acting.project, acting.run.task_id, author, name, media_type, body).await?;
+        let version = (stored.version.id, stored.version.number);
+        // The file is stored either way; a note that could not be written is only logged.
+        if let Err(e) =
+            self.timeline.artifact_attached(run_id, &stored.artifact.name, stored.artifact.id, version).await
+        {
+            tracing::warn!(error = %e, "could not note the attached file on the run");
+        }
+        Ok(stored)
     }
 
     /// Answers one call of the agent of `run_id`, made through `connector_id`.
@@ -71,8 +83,12 @@ impl RunToolService {
             let author = author(&acting);
             match request {
                 ToolRequest::MemoryQuery { query, limit } => self.memory_query(&author, &query, limit).await,
-                ToolRequest::MemoryPropose { subject, content, kind } => {
-                    self.memory_propose(&author, subject, content, kind).await
+                ToolRequest::MemoryPropose { subject, content, kind, scope } => {
+                    let scope = match scope {
+                        acc_protocol::ProposalScope::Task => ProposalScope::Task,
+                        acc_protocol::ProposalScope::Agent => ProposalScope::Agent,
+                    };
+                    self.memory_propose(&author, scope, subject, content, kind).await
                 }
             }
         };
@@ -99,6 +115,7 @@ impl RunToolService {
     async fn memory_propose(
         &self,
         run: &RunAuthor,
+        scope: ProposalScope,
         subject: String,
         content: String,
         kind: Option<String>,
@@ -111,7 +128,7 @@ impl RunToolService {
                 ))
             })?,
         };
-        let written = self.memory.propose_for_run(run, kind, subject, content).await.map_err(refusal)?;
+        let written = self.memory.propose_for_run(run, scope, kind, subject, content).await.map_err(refusal)?;
         Ok(json!({
             "entryId": written.entry.entry.id,
             "versionId": written.version.id,
@@ -133,6 +150,7 @@ fn author(acting: &ActingRun) -> RunAuthor {
         task_id: acting.run.task_id,
         run_id: acting.run.id,
         attempt_id: acting.attempt_id,
+        agent_id: acting.agent_id,
     }
 }
 

@@ -365,6 +365,20 @@ impl RunService {
         Err(CommonError::Internal("the run kept changing underneath; try again".into()).into())
     }
 
+    /// Notes on the run's timeline that its agent attached a file (a version of an artifact).
+    pub async fn artifact_attached(
+        &self,
+        run_id: Uuid,
+        name: &str,
+        artifact_id: Uuid,
+        version: (Uuid, i32),
+    ) -> Result<()> {
+        let (version_id, number) = version;
+        let message = format!("attached `{name}` (version {number})");
+        let data = serde_json::json!({ "message": message, "artifact_id": artifact_id, "version_id": version_id });
+        self.note(run_id, RunEventKind::Notice, data).await
+    }
+
     /// The run's latest attempt: the one that owns the run.
     async fn current_attempt(&self, run_id: Uuid) -> Result<Option<run_attempt::Model>> {
         Ok(self

@@ -40,6 +40,8 @@ pub struct ActingRun {
     pub run: task_run::Model,
     pub project: project::Model,
     pub attempt_id: Uuid,
+    /// The agent of the working attempt.
+    pub agent_id: Uuid,
 }
 
 /// Which runs a list holds; every part narrows it, none given is every readable run.
@@ -169,7 +171,7 @@ impl RunReader {
             .filter(|a| a.connector_id == connector_id && a.ended_at.is_none())
             .ok_or(RunError::UnknownRun)?;
         let project = self.project_of(&run).await?;
-        Ok(ActingRun { run, project, attempt_id: attempt.id })
+        Ok(ActingRun { run, project, attempt_id: attempt.id, agent_id: attempt.agent_id })
     }
 
     /// Of `run_ids`, the runs the caller may read.
