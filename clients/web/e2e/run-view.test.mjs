@@ -2,17 +2,22 @@
 // desktop and phone widths: an approval is decided on the run's own page and the run goes on,
 // its duration ticks while it runs and stops when it ends; the log marks stderr and errors, opens
 // a tool call to its JSON, searches with a count, jumps to the first error and downloads as text
-// and as JSON lines; the Context card shows what the agent was given once the run is dispatched.
+// and as JSON lines; the Context card shows what the agent was given once the run is dispatched;
+// the Files card lists what the run's agent attached, the run's own versions alone, and downloads
+// them.
 import { test } from "node:test";
 import assert from "node:assert/strict";
+import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import {
   CAREFUL,
+  OWNER,
   WIDTHS,
   assertAccessible,
   assertFitsPhone,
   commandAgent,
+  gql,
   screenshot,
   serverForTests,
   startConnector,
@@ -304,4 +309,103 @@ test("the Context card shows what the agent was given: nothing before the run's 
   await phoneCard.getByText(`"objective": "${objective}"`).waitFor(WAIT);
   await assertFitsPhone(phone, "the run page with its context open");
   await screenshot(phone, "phone-run-context");
+});
+
+/** The UUID a global id names (`Kind:uuid`, base64url), as the connector's endpoints take it. */
+const uuidOf = (id) => Buffer.from(id, "base64url").toString("utf8").split(":")[1];
+
+test("the Files card lists what the run's agent attached, its own versions alone, asked again as the run moves on, and downloads them", { timeout: 120_000 }, async () => {
+  // A task of its own, so that its artifacts are this test's.
+  const { createTask } = await suite.api('mutation($p: ID!) { createTask(input: { projectId: $p, title: "Write the release notes" }) { id } }', {
+    p: suite.ids.project,
+  });
+  const task = createTask.id;
+  const run = await suite.startRun(suite.ids.careful, task);
+  await until(async () => (await suite.runStatus(run)) === "WAITING_APPROVAL");
+  const page = await suite.signedIn("desktop", `/runs/${run}`);
+  const card = page.getByTestId("run-files");
+  await card.getByRole("heading", { name: "Files" }).waitFor(WAIT);
+  await card.getByText("No files attached by this run.").waitFor(WAIT);
+  await screenshot(page, "desktop-run-files-none");
+
+  // While the run waits, its connector attaches two files, as the `attach_artifact` run tool has it
+  // do (a command agent has no MCP client to call the tool with): with its own credential.
+  const hostDir = join(suite.server.dir, "host");
+  const { credential } = JSON.parse(readFileSync(join(hostDir, "acc-connector", "credential.json"), "utf8"));
+  const attach = async (name, content, mediaType) => {
+    const response = await fetch(`${suite.server.url}/v1/connectors/runs/${uuidOf(run)}/artifacts?name=${encodeURIComponent(name)}`, {
+      method: "PUT",
+      headers: { Authorization: `Bearer ${credential}`, "Content-Type": mediaType },
+      body: content,
+    });
+    assert.equal(response.status, 201, await response.clone().text());
+    return (await response.json()).version;
+  };
+  const summary = "# Release 1.4\n\n- faster boards\n- files on the run page\n";
+  const log = `${"compiling page\n".repeat(200)}done\n`;
+  const attachedSummary = await attach("reports/summary.md", summary, "text/markdown");
+  assert.equal(attachedSummary.number, 1);
+
+  // Then a person uploads the next version of the summary: not the run's, so not on its card.
+  const { login } = await gql(suite.server.url, "mutation($e: String!, $p: String!) { login(email: $e, password: $p) { accessToken } }", {
+    e: OWNER.email,
+    p: OWNER.password,
+  });
+  const params = new URLSearchParams({ projectId: suite.ids.project, taskId: task, name: "reports/summary.md" });
+  const byPerson = await fetch(`${suite.server.url}/v1/artifacts?${params}`, {
+    method: "POST",
+    headers: { Authorization: `Bearer ${login.accessToken}`, "Content-Type": "text/markdown" },
+    body: "# Release 1.4, edited by a person\n",
+  });
+  assert.equal(byPerson.status, 201, await byPerson.clone().text());
+  assert.equal((await byPerson.json()).version.number, 2);
+  const attachedLog = await attach("build.log", log, "text/plain");
+
+  // The run goes on once approved; as its status moves on, the card asks again and lists both.
+  const approval = page.getByTestId("run-approvals").locator(".approval", { hasText: "deploy the site" });
+  await approval.getByRole("button", { name: "Approve", exact: true }).click();
+  await page.getByTestId("run-status").getByText("Succeeded").waitFor(WAIT);
+  const file = (name) => card.locator(`li[data-artifact="${name}"]`);
+  await file("reports/summary.md").waitFor(WAIT);
+  await file("build.log").waitFor(WAIT);
+  assert.equal(await card.getByTestId("run-files-empty").count(), 0);
+  assert.deepEqual(await card.locator("li[data-artifact]").evaluateAll((lis) => lis.map((li) => li.dataset.artifact)), ["build.log", "reports/summary.md"]);
+
+  // Each file by name, with the run's version alone: its number, size and digest.
+  const sha256 = (text) => createHash("sha256").update(text).digest("hex");
+  const summaryVersions = file("reports/summary.md").locator("li[data-version]");
+  assert.deepEqual(await summaryVersions.evaluateAll((lis) => lis.map((li) => li.dataset.version)), ["1"]);
+  const summaryVersion = summaryVersions.first();
+  assert.equal(await summaryVersion.getByTestId("artifact-version").textContent(), "Version 1");
+  assert.equal(await summaryVersion.getByTestId("version-size").textContent(), `${Buffer.byteLength(summary)} B`);
+  const digest = summaryVersion.getByTestId("version-digest");
+  assert.equal(await digest.textContent(), sha256(summary).slice(0, 12));
+  assert.equal(await digest.getAttribute("title"), sha256(summary));
+  assert.equal(attachedSummary.sha256, sha256(summary));
+  await file("reports/summary.md").getByText("Since replaced: the latest is version 2, not from this run.").waitFor(WAIT);
+  const logVersion = file("build.log").locator('li[data-version="1"]');
+  assert.equal(await logVersion.getByTestId("version-size").textContent(), "2.9 KB");
+  assert.equal(await logVersion.getByTestId("version-digest").textContent(), attachedLog.sha256.slice(0, 12));
+  assert.equal(await file("build.log").getByTestId("run-file-replaced").count(), 0);
+
+  // Download saves the run's bytes, under the name's last part.
+  const saved = async (button) => {
+    const [download] = await Promise.all([page.waitForEvent("download", WAIT), button.click()]);
+    return { name: download.suggestedFilename(), text: readFileSync(await download.path(), "utf8") };
+  };
+  const gotSummary = await saved(card.getByRole("button", { name: "Download version 1 of reports/summary.md" }));
+  assert.deepEqual(gotSummary, { name: "summary.md", text: summary });
+  const gotLog = await saved(card.getByRole("button", { name: "Download version 1 of build.log" }));
+  assert.deepEqual(gotLog, { name: "build.log", text: log });
+  await assertAccessible(page, "the run page with its files");
+  await screenshot(page, "desktop-run-files");
+
+  // A page opened once the run ended shows them at once; on a phone too, fitting it.
+  const phone = await suite.signedIn("phone", `/runs/${run}`);
+  const phoneCard = phone.getByTestId("run-files");
+  await phoneCard.locator('li[data-artifact="reports/summary.md"] li[data-version="1"]').waitFor(WAIT);
+  await phoneCard.locator('li[data-artifact="build.log"]').waitFor(WAIT);
+  await assertAccessible(phone, "the run page with its files on a phone");
+  await assertFitsPhone(phone, "the run page with its files");
+  await screenshot(phone, "phone-run-files");
 });

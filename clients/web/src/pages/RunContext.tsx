@@ -1,12 +1,12 @@
 // What a run's agent was given at its first dispatch (docs/context.md): how much of the token
 // budget it took, each item the broker offered in priority order (kept or left out for the
 // budget, with what was redacted), and, folded, the bundle exactly as the agent received it.
-import { useEffect, useRef } from "react";
 import { useQuery } from "urql";
 import { graphql } from "../gql";
 import type { RunStatus } from "../gql/graphql";
 import { Badge, ErrorBox, Loading, When } from "../ui/components";
 import { shortDigest } from "./artifactsView";
+import { useAskAgainAsRunMoves } from "./askAgain";
 import {
   askAgain,
   inclusionNote,
@@ -45,12 +45,7 @@ const RunContextQuery = graphql(`
 export function RunContextCard({ runId, status, ended, attempts }: { runId: string; status: RunStatus; ended: boolean; attempts: number }) {
   const [{ data, fetching, error }, refetch] = useQuery({ query: RunContextQuery, variables: { runId } });
   // None before the first dispatch: asked again as the run's status moves on (runContextView.ts).
-  const askedAt = useRef(status);
-  useEffect(() => {
-    if (fetching || !askAgain(data, askedAt.current, status)) return;
-    askedAt.current = status;
-    refetch({ requestPolicy: "network-only" });
-  }, [data, fetching, status, refetch]);
+  useAskAgainAsRunMoves(data, fetching, status, askAgain, refetch);
   const context = data?.runContext;
 
   return (

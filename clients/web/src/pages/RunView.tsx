@@ -1,6 +1,6 @@
 // One run: what it is and how long it has taken, what waits for a decision (decided here), the
-// actions on it, its attempt timeline, what its agent was given (RunContext.tsx), and its log
-// (RunEvents.tsx).
+// actions on it, its attempt timeline, what its agent was given (RunContext.tsx), the files its
+// agent attached (RunFiles.tsx), and its log (RunEvents.tsx).
 import { useEffect, useState, type FormEvent } from "react";
 import { useMutation, useQuery, useSubscription } from "urql";
 import { graphql } from "../gql";
@@ -11,6 +11,7 @@ import { AgentsQuery, StartRunMutation } from "./TaskDetail";
 import { ApprovalCard } from "./Approvals";
 import { RunEvents } from "./RunEvents";
 import { RunContextCard } from "./RunContext";
+import { RunFilesCard } from "./RunFiles";
 import { TERMINAL, attemptState, cachedRunBehind, runOffer, runSpan, type StreamedStatus } from "./runState";
 import { useCurrentProject } from "../notifications";
 
@@ -158,6 +159,7 @@ export function RunView({ runId }: { runId: string }) {
         <div className="stack">
           <Timeline run={run} />
           <RunContextCard runId={run.id} status={run.status} ended={terminal} attempts={run.attempts.length} />
+          <RunFilesCard runId={run.id} status={run.status} />
         </div>
         <RunEvents runId={run.id} ended={terminal} onStatus={setStreamed} />
       </div>

@@ -4,35 +4,20 @@
 import { useId, useRef, useState, type FormEvent } from "react";
 import { useQuery } from "urql";
 import { graphql } from "../gql";
-import type { ArtifactVersionItemFragment } from "../gql/graphql";
-import { fetchWithToken } from "../api/http";
-import { OFFLINE_CODE, OFFLINE_MESSAGE, type ErrorInfo } from "../api/errors";
+import type { ErrorInfo } from "../api/errors";
 import { Action, ErrorBox, Loading, Problems, Table, When, useOnline } from "../ui/components";
 import { Link } from "../ui/router";
+import { Digest, DownloadButton, send, useDownloads, type Outcome } from "./ArtifactParts";
 import {
-  downloadName,
   formatSize,
   mediaTypeOf,
   nameForChosen,
-  readRefusal,
   shortDigest,
   uploadPath,
   uploadedMessage,
+  versionLabel,
   type Uploaded,
 } from "./artifactsView";
-
-export const ArtifactVersionItemFragmentDoc = graphql(`
-  fragment ArtifactVersionItem on ArtifactVersion {
-    id
-    number
-    sha256
-    sizeBytes
-    mediaType
-    runId
-    createdAt
-    downloadPath
-  }
-`);
 
 // Half the server's largest page: it counts each artifact's versions as ten, and a page of 100
 // with them would cost more than one query may (limits.max_complexity). A task with more says so.
@@ -58,79 +43,23 @@ const TaskArtifactsQuery = graphql(`
   }
 `);
 
-type Outcome<T> = { ok: true; value: T } | { ok: false; problem: ErrorInfo };
-
-/** A request for bytes, with what the person is told when it fails. */
-async function send<T>(path: string, init: RequestInit, read: (response: Response) => Promise<T>): Promise<Outcome<T>> {
-  if (!navigator.onLine) return { ok: false, problem: { message: OFFLINE_MESSAGE, code: OFFLINE_CODE, correlationId: null } };
-  let response: Response;
-  try {
-    response = await fetchWithToken(path, init);
-    if (response.ok) return { ok: true, value: await read(response) };
-  } catch (error) {
-    const why = error instanceof Error ? error.message : String(error);
-    return { ok: false, problem: { message: `Cannot reach the server: ${why}`, code: "NETWORK", correlationId: null } };
-  }
-  const body = await response.text().catch(() => "");
-  return { ok: false, problem: readRefusal(response.status, body, response.headers.get("x-correlation-id")) };
-}
-
 function upload(place: { projectId: string; taskId: string; name: string }, file: File): Promise<Outcome<Uploaded>> {
   const init = { method: "POST", headers: { "Content-Type": mediaTypeOf(file) }, body: file };
   return send(uploadPath(place), init, (response) => response.json() as Promise<Uploaded>);
 }
 
-// Long enough for the browser to have taken the file from memory before it is let go.
-const RELEASE_AFTER_MS = 60_000;
-
-/** Fetches a version's bytes and has the browser save them under the artifact's file name. */
-async function download(downloadPath: string, artifactName: string): Promise<Outcome<null>> {
-  const fetched = await send(downloadPath, { method: "GET" }, (response) => response.blob());
-  if (!fetched.ok) return fetched;
-  const url = URL.createObjectURL(fetched.value);
-  const link = document.createElement("a");
-  link.href = url;
-  link.download = downloadName(artifactName);
-  link.hidden = true;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), RELEASE_AFTER_MS);
-  return { ok: true, value: null };
-}
-
 export function TaskArtifacts({ projectId, taskId }: { projectId: string; taskId: string }) {
   const [{ data, fetching, error }, reexecute] = useQuery({ query: TaskArtifactsQuery, variables: { projectId, taskId } });
   const online = useOnline();
-  const [downloading, setDownloading] = useState<string | null>(null);
-  const [downloadProblem, setDownloadProblem] = useState<ErrorInfo | null>(null);
+  const downloads = useDownloads();
   const artifacts = data?.artifacts.nodes ?? [];
-
-  const save = async (version: ArtifactVersionItemFragment, name: string) => {
-    setDownloading(version.id);
-    setDownloadProblem(null);
-    const outcome = await download(version.downloadPath, name);
-    setDownloading(null);
-    if (!outcome.ok) setDownloadProblem(outcome.problem);
-  };
-  // The bytes are not in this device's offline copy: a download needs the server, as a write does.
-  // Each button names its version for a screen reader, since a list has many.
-  const downloadButton = (version: ArtifactVersionItemFragment, name: string) => (
-    <Action busy={downloading === version.id} disabled={downloading !== null} onClick={() => void save(version, name)}>
-      Download
-      <span className="sr-only">
-        {" "}
-        version {version.number} of {name}
-      </span>
-    </Action>
-  );
 
   return (
     <article className="card stack" aria-labelledby="artifacts-title" data-testid="task-artifacts">
       <h2 id="artifacts-title">Artifacts</h2>
       {!online && <p className="muted small">Offline: uploading and downloading need the server.</p>}
       <ErrorBox error={error} />
-      <Problems problems={downloadProblem && [downloadProblem]} />
+      <Problems problems={downloads.problem && [downloads.problem]} />
       {fetching && !data ? (
         <Loading what="the artifacts" />
       ) : (
@@ -142,7 +71,7 @@ export function TaskArtifacts({ projectId, taskId }: { projectId: string; taskId
                   <code className="artifact-name">{artifact.name}</code>
                   {artifact.latest && (
                     <p className="facts small muted">
-                      <span data-testid="artifact-version">Version {artifact.latest.number}</span>
+                      <span data-testid="artifact-version">{versionLabel(artifact.latest.number)}</span>
                       <span>{formatSize(artifact.latest.sizeBytes)}</span>
                       <span>
                         updated <When at={artifact.updatedAt} />
@@ -150,7 +79,7 @@ export function TaskArtifacts({ projectId, taskId }: { projectId: string; taskId
                     </p>
                   )}
                 </div>
-                {artifact.latest && downloadButton(artifact.latest, artifact.name)}
+                {artifact.latest && <DownloadButton version={artifact.latest} artifactName={artifact.name} downloads={downloads} />}
               </div>
               <details>
                 <summary>{artifact.revision === 1 ? "1 version" : `All ${artifact.revision} versions`}</summary>
@@ -161,14 +90,7 @@ export function TaskArtifacts({ projectId, taskId }: { projectId: string; taskId
                   columns={[
                     { head: "Version", cell: (v) => v.number },
                     { head: "Size", cell: (v) => formatSize(v.sizeBytes) },
-                    {
-                      head: "sha256",
-                      cell: (v) => (
-                        <code title={v.sha256} data-testid="version-digest">
-                          {shortDigest(v.sha256)}
-                        </code>
-                      ),
-                    },
+                    { head: "sha256", cell: (v) => <Digest sha256={v.sha256} /> },
                     { head: "Type", cell: (v) => v.mediaType },
                     {
                       head: "Uploaded",
@@ -184,7 +106,7 @@ export function TaskArtifacts({ projectId, taskId }: { projectId: string; taskId
                         </>
                       ),
                     },
-                    { head: "", cell: (v) => downloadButton(v, artifact.name) },
+                    { head: "", cell: (v) => <DownloadButton version={v} artifactName={artifact.name} downloads={downloads} /> },
                   ]}
                 />
               </details>

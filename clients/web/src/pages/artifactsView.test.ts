@@ -1,13 +1,17 @@
 import { describe, expect, it } from "vitest";
 import {
+  askForFilesAgain,
   downloadName,
+  filesOfRun,
   formatSize,
   mediaTypeOf,
   nameForChosen,
   readRefusal,
+  replacedNote,
   shortDigest,
   uploadPath,
   uploadedMessage,
+  versionLabel,
 } from "./artifactsView";
 
 describe("an upload", () => {
@@ -105,5 +109,53 @@ describe("a refusal", () => {
     expect(readRefusal(502, "<html>Bad Gateway</html>")).toEqual({ message: "The server answered 502 without saying why.", code: null, correlationId: null });
     expect(readRefusal(404, "")).toEqual({ message: "The server answered 404 without saying why.", code: null, correlationId: null });
     expect(readRefusal(500, JSON.stringify({ error: "boom" }), "c-4").correlationId).toBe("c-4");
+  });
+});
+
+describe("a run's files", () => {
+  const version = (number: number, runId: string | null) => ({ id: `v${number}`, number, runId });
+  const artifact = (name: string, ...versions: ReturnType<typeof version>[]) => ({ id: name, name, versions });
+
+  it("are the artifacts the run uploaded a version of, with its versions alone, newest first", () => {
+    const notes = artifact("notes.md", version(4, "r2"), version(3, "r1"), version(2, null), version(1, "r1"));
+    const log = artifact("build.log", version(1, "r1"));
+    const files = filesOfRun([log, notes], "r1");
+    expect(files.map((f) => f.artifact.name)).toEqual(["build.log", "notes.md"]);
+    expect(files[0]?.versions.map((v) => v.number)).toEqual([1]);
+    expect(files[1]?.versions.map((v) => v.number)).toEqual([3, 1]);
+  });
+
+  it("say when a later version from elsewhere replaced the run's, a person's or another run's", () => {
+    const [byRun, byPerson] = filesOfRun(
+      [artifact("a.txt", version(2, "r2"), version(1, "r1")), artifact("b.txt", version(3, null), version(2, "r1"))],
+      "r1",
+    );
+    expect(byRun?.replacedBy?.number).toBe(2);
+    expect(byPerson?.replacedBy?.number).toBe(3);
+    expect(replacedNote(byRun?.replacedBy ?? null)).toBe("Since replaced: the latest is version 2, not from this run.");
+  });
+
+  it("are not replaced while the run's version is the newest", () => {
+    const [file] = filesOfRun([artifact("a.txt", version(2, "r1"), version(1, "r2"))], "r1");
+    expect(file?.replacedBy).toBeNull();
+    expect(replacedNote(null)).toBeNull();
+  });
+
+  it("leave out an artifact with no version of the run's", () => {
+    expect(filesOfRun([artifact("a.txt", version(1, "r2")), artifact("b.txt")], "r1")).toEqual([]);
+    expect(filesOfRun([], "r1")).toEqual([]);
+  });
+
+  it("label each version by its number", () => {
+    expect(versionLabel(3)).toBe("Version 3");
+  });
+
+  it("are asked for again once the run's status moved on from the one they were asked at", () => {
+    const answered = { node: { artifacts: [] } };
+    expect(askForFilesAgain(answered, "RUNNING", "SUCCEEDED")).toBe(true);
+    expect(askForFilesAgain(answered, "QUEUED", "RUNNING")).toBe(true);
+    // Not while nothing changed, nor before the first answer.
+    expect(askForFilesAgain(answered, "RUNNING", "RUNNING")).toBe(false);
+    expect(askForFilesAgain(undefined, "RUNNING", "SUCCEEDED")).toBe(false);
   });
 });

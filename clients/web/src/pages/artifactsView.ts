@@ -1,5 +1,6 @@
 // Artifacts as the task page shows them: where an upload goes, sizes as people read them, what
-// the server said when it refused an upload or a download, and the file a download is saved as.
+// the server said when it refused an upload or a download, and the file a download is saved as;
+// and as the run page shows them: the files its agent attached, each with the run's own versions.
 // Their bytes move over HTTP (docs/artifacts.md), so the server's refusals come as its JSON
 // error body, not as GraphQL errors.
 import type { ErrorInfo } from "../api/errors";
@@ -96,4 +97,49 @@ function serverError(body: string): { code?: unknown; message?: unknown; details
     // Not JSON: not the server's own answer (a proxy's error page).
     return {};
   }
+}
+
+/** "Version 3". */
+export function versionLabel(number: number): string {
+  return `Version ${number}`;
+}
+
+/** A file a run's agent attached: the artifact, and the versions of it that run uploaded. */
+export interface RunFile<A, V> {
+  artifact: A;
+  /** This run's versions, newest first. */
+  versions: V[];
+  /** The artifact's newest version when it is not this run's (a later run's, or a person's). */
+  replacedBy: V | null;
+}
+
+/**
+ * What a run's Files card lists, from `TaskRun.artifacts`: each artifact one of whose versions
+ * the run uploaded, with those versions alone (an artifact's versions are all of them, newest
+ * first, whoever uploaded them), in the order the server gave (by name).
+ */
+export function filesOfRun<A extends { versions: readonly { runId?: string | null }[] }>(
+  artifacts: readonly A[],
+  runId: string,
+): RunFile<A, A["versions"][number]>[] {
+  return artifacts.flatMap((artifact) => {
+    const versions = artifact.versions.filter((v) => v.runId === runId);
+    if (versions.length === 0) return [];
+    const newest = artifact.versions[0] ?? null;
+    return [{ artifact, versions, replacedBy: newest && newest.runId !== runId ? newest : null }];
+  });
+}
+
+/** Said under a run's file that has a newer version from elsewhere; nothing when it has none. */
+export function replacedNote(replacedBy: { number: number } | null): string | null {
+  return replacedBy ? `Since replaced: the latest is version ${replacedBy.number}, not from this run.` : null;
+}
+
+/**
+ * Whether a run's Files card asks the server again: once it has an answer and the run's status
+ * has moved on from the one it was asked at. No live update says a file was attached; a run
+ * attaches files while it works, and what it attached is all there once it ended.
+ */
+export function askForFilesAgain(answer: unknown, askedAt: string, status: string): boolean {
+  return answer !== undefined && status !== askedAt;
 }
