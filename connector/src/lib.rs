@@ -23,6 +23,15 @@ pub mod tls;
 /// The connector's version, sent in `Hello` and as every built-in adapter's version.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 
+/// A fresh random token a runtime presents for one run (to the model gateway, to the run tools):
+/// `prefix` and 24 random bytes in hex.
+pub(crate) fn run_token(prefix: &str) -> String {
+    use rand::RngCore;
+    let mut secret = [0u8; 24];
+    rand::thread_rng().fill_bytes(&mut secret);
+    format!("{prefix}{}", secret.iter().map(|b| format!("{b:02x}")).collect::<String>())
+}
+
 /// Locks a mutex, taking the data even if a panicking thread poisoned it: every critical
 /// section here leaves the data consistent before anything can panic.
 pub(crate) fn lock<T>(mutex: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {

@@ -22,7 +22,6 @@ use axum::extract::{Request, State};
 use axum::http::StatusCode;
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
-use rand::RngCore;
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::tool::Extension;
 use rmcp::handler::server::wrapper::Parameters;
@@ -79,6 +78,12 @@ struct ToolRun {
     events: mpsc::WeakSender<AdapterEvent>,
     /// The agent's working directory: what `attach_artifact` may send.
     workdir: Option<PathBuf>,
+}
+
+impl ToolRun {
+    fn caller(&self) -> Caller {
+        Caller { run_id: self.run_id, events: self.events.clone(), workdir: self.workdir.clone() }
+    }
 }
 
 /// Where attached files go: the control plane's endpoint for connectors, as this connector.
@@ -179,9 +184,7 @@ impl RunTools {
 
     /// Lets the agent of `run_id`, working in `workdir`, call the tools; its events go to `events`.
     pub fn open_run(&self, run_id: Uuid, events: &EventSink, workdir: Option<PathBuf>) -> RunToolsAccess {
-        let mut secret = [0u8; 24];
-        rand::thread_rng().fill_bytes(&mut secret);
-        let token = format!("acc-tools-{}", hex(&secret));
+        let token = crate::run_token("acc-tools-");
         lock(&self.shared.runs).insert(token.clone(), ToolRun { run_id, events: events.downgrade(), workdir });
         RunToolsAccess { url: self.url.clone(), token }
     }
@@ -233,14 +236,13 @@ impl RunTools {
     }
 }
 
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
-
-/// The run a request's token opens, for the tools to read.
-#[derive(Debug, Clone, Copy)]
+/// The run a request's token opens, as it stood when the request came in: for the tools to read.
+#[derive(Debug, Clone)]
 struct Caller {
     run_id: Uuid,
+    /// Weak, as in [`ToolRun`]: a run that ended takes no more events.
+    events: mpsc::WeakSender<AdapterEvent>,
+    workdir: Option<PathBuf>,
 }
 
 /// Admits a request whose bearer token opens an active run, and says which run.
@@ -251,11 +253,11 @@ async fn admit(State(shared): State<Arc<Shared>>, mut request: Request, next: Ne
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.strip_prefix("Bearer "))
         .map(str::to_owned);
-    let run_id = token.and_then(|token| lock(&shared.runs).get(&token).map(|run| run.run_id));
-    let Some(run_id) = run_id else {
+    let caller = token.and_then(|token| lock(&shared.runs).get(&token).map(ToolRun::caller));
+    let Some(caller) = caller else {
         return (StatusCode::UNAUTHORIZED, "unknown or ended run").into_response();
     };
-    request.extensions_mut().insert(Caller { run_id });
+    request.extensions_mut().insert(caller);
     next.run(request).await
 }
 
@@ -318,7 +320,7 @@ struct ToolServer {
 
 /// The run a tool call is for, from what [`admit`] found.
 fn caller(parts: &axum::http::request::Parts) -> Result<Caller, ErrorData> {
-    parts.extensions.get::<Caller>().copied().ok_or_else(|| ErrorData::invalid_request("no run token", None))
+    parts.extensions.get::<Caller>().cloned().ok_or_else(|| ErrorData::invalid_request("no run token", None))
 }
 
 fn text_result(value: &Value) -> CallToolResult {
@@ -339,10 +341,9 @@ impl ToolServer {
         Self { shared, tool_router: Self::tool_router() }
     }
 
-    /// Sends an event into the run's stream; false when the run is over.
-    async fn emit(&self, run_id: Uuid, kind: EventKind, data: Value) -> bool {
-        let events = lock(&self.shared.runs).values().find(|r| r.run_id == run_id).and_then(|r| r.events.upgrade());
-        match events {
+    /// Sends an event into the caller's run; false when the run is over.
+    async fn emit(caller: &Caller, kind: EventKind, data: Value) -> bool {
+        match caller.events.upgrade() {
             Some(events) => events.send(AdapterEvent::new(kind, data)).await.is_ok(),
             None => false,
         }
@@ -370,12 +371,12 @@ impl ToolServer {
         Parameters(progress): Parameters<Progress>,
         Extension(parts): Extension<axum::http::request::Parts>,
     ) -> Result<CallToolResult, ErrorData> {
-        let Caller { run_id } = caller(&parts)?;
+        let caller = caller(&parts)?;
         if progress.message.trim().is_empty() || progress.percent.is_some_and(|p| p > 100) {
             return Ok(refused("VALIDATION: a message, and a percent from 0 to 100"));
         }
         let data = json!({ "message": cut(&progress.message), "percent": progress.percent });
-        Ok(match self.emit(run_id, EventKind::Progress, data).await {
+        Ok(match Self::emit(&caller, EventKind::Progress, data).await {
             true => text_result(&json!({ "reported": true })),
             false => refused("the run is over"),
         })
@@ -389,7 +390,8 @@ impl ToolServer {
         Parameters(ask): Parameters<ApprovalAsk>,
         Extension(parts): Extension<axum::http::request::Parts>,
     ) -> Result<CallToolResult, ErrorData> {
-        let Caller { run_id } = caller(&parts)?;
+        let caller = caller(&parts)?;
+        let run_id = caller.run_id;
         if ask.action.trim().is_empty() {
             return Ok(refused("VALIDATION: name the action"));
         }
@@ -402,7 +404,7 @@ impl ToolServer {
             "reason": ask.reason.as_deref().map(cut),
             "details": { "tool": "request_approval" },
         });
-        if !self.emit(run_id, EventKind::ApprovalRequested, data).await {
+        if !Self::emit(&caller, EventKind::ApprovalRequested, data).await {
             lock(&self.shared.approvals).remove(&(run_id, request_id));
             return Ok(refused("the run is over"));
         }
@@ -420,7 +422,7 @@ impl ToolServer {
         Parameters(query): Parameters<MemoryQuery>,
         Extension(parts): Extension<axum::http::request::Parts>,
     ) -> Result<CallToolResult, ErrorData> {
-        let Caller { run_id } = caller(&parts)?;
+        let run_id = caller(&parts)?.run_id;
         Ok(self.ask(run_id, ToolRequest::MemoryQuery { query: query.query, limit: query.limit }).await)
     }
 
@@ -432,8 +434,7 @@ impl ToolServer {
         Parameters(attachment): Parameters<Attachment>,
         Extension(parts): Extension<axum::http::request::Parts>,
     ) -> Result<CallToolResult, ErrorData> {
-        let Caller { run_id } = caller(&parts)?;
-        let workdir = lock(&self.shared.runs).values().find(|r| r.run_id == run_id).and_then(|r| r.workdir.clone());
+        let Caller { run_id, workdir, .. } = caller(&parts)?;
         let Some(workdir) = workdir else {
             return Ok(refused("FORBIDDEN: this agent has no working directory to attach files from"));
         };
@@ -464,7 +465,7 @@ impl ToolServer {
         Parameters(proposal): Parameters<MemoryProposal>,
         Extension(parts): Extension<axum::http::request::Parts>,
     ) -> Result<CallToolResult, ErrorData> {
-        let Caller { run_id } = caller(&parts)?;
+        let run_id = caller(&parts)?.run_id;
         let scope = match proposal.scope {
             Some(ProposalScopeArg::Agent) => ProposalScope::Agent,
             Some(ProposalScopeArg::Task) | None => ProposalScope::Task,
@@ -507,5 +508,54 @@ impl ServerHandler for ToolServer {
                 "Tools of Agent Control Center, the control plane running this task: report progress, ask a person \
                  for approval, read or propose memory, and attach files.",
             )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn only_a_file_inside_the_working_directory_is_opened() {
+        let tmp = tempfile::tempdir().expect("a temporary directory");
+        let work = tmp.path().join("work");
+        std::fs::create_dir_all(work.join("notes")).expect("notes");
+        std::fs::create_dir_all(work.join("dir")).expect("dir");
+        std::fs::write(work.join("notes/a.md"), "inside").expect("a file inside");
+        std::fs::write(tmp.path().join("outside.md"), "outside").expect("a file outside");
+        std::os::unix::fs::symlink(tmp.path().join("outside.md"), work.join("link.md")).expect("a link out");
+
+        let (_, name) = open_inside(&work, "notes/a.md").await.expect("a file inside");
+        assert_eq!(name, "notes/a.md");
+        let (_, name) = open_inside(&work, "notes/../notes/./a.md").await.expect("the same file, spelled otherwise");
+        assert_eq!(name, "notes/a.md");
+        for path in ["../outside.md", "link.md", "/etc/passwd", ".", "dir"] {
+            let refused = open_inside(&work, path).await.expect_err(path);
+            assert!(refused.starts_with("VALIDATION"), "{path}: {refused}");
+        }
+        let missing = open_inside(&work, "missing.md").await.expect_err("missing");
+        assert!(missing.starts_with("NOT_FOUND"), "{missing}");
+    }
+
+    #[tokio::test]
+    async fn only_an_active_run_s_token_opens_the_tools() {
+        let tools = RunTools::start().await.expect("the server starts");
+        let (events, _receiver) = mpsc::channel(1);
+        let open = tools.open_run(Uuid::now_v7(), &events, None);
+        let ended_run = Uuid::now_v7();
+        let ended = tools.open_run(ended_run, &events, None);
+        tools.close_run(ended_run);
+        let client = reqwest::Client::new();
+        let status = |token: Option<String>| {
+            let mut request = client.post(&open.url).header("content-type", "application/json").body("{}");
+            if let Some(token) = token {
+                request = request.bearer_auth(token);
+            }
+            async move { request.send().await.expect("the server answers").status() }
+        };
+        assert_eq!(status(None).await, StatusCode::UNAUTHORIZED);
+        assert_eq!(status(Some("acc-tools-forged".into())).await, StatusCode::UNAUTHORIZED);
+        assert_eq!(status(Some(ended.token)).await, StatusCode::UNAUTHORIZED);
+        assert_ne!(status(Some(open.token)).await, StatusCode::UNAUTHORIZED, "past the token, MCP answers");
     }
 }

@@ -324,6 +324,8 @@ impl ArtifactService {
         for artifact in artifacts.into_iter().filter(|a| readable(actor, a, "artifact").is_ok()) {
             let mut runs: Vec<Uuid> =
                 versions.iter().filter(|v| v.artifact_id == artifact.id).filter_map(|v| v.run_id).collect();
+            // Each run once, however its versions interleave with other runs' and people's.
+            runs.sort_unstable();
             runs.dedup();
             for run in runs {
                 by_run.entry(run).or_default().push(artifact.clone());

@@ -563,14 +563,14 @@ async fn handle(
             };
             // Answered beside the socket loop, so the run's events never wait for a call.
             let (call_id, request) = (*call_id, request.clone());
-            let services = services.clone();
+            let (run_tools, gateway) = (services.run_tools.clone(), services.gateway.clone());
             let span = tracing::info_span!("tool_call", %call_id, %run_id);
             tokio::spawn(
                 async move {
-                    let outcome = services.run_tools.call(connector_id, run_id, request).await;
+                    let outcome = run_tools.call(connector_id, run_id, request).await;
                     let mut result = Envelope::new(connector_id, Frame::ToolResult { call_id, outcome });
                     result.run_id = Some(run_id);
-                    if !services.gateway.send(connector_id, result) {
+                    if !gateway.send(connector_id, result) {
                         tracing::warn!("the connector left before its tool call was answered");
                     }
                 }

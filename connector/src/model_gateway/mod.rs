@@ -18,7 +18,6 @@ use axum::extract::{Request, State};
 use axum::http::{HeaderMap, HeaderName, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use futures_util::StreamExt;
-use rand::RngCore;
 use serde_json::{Value, json};
 use tokio::sync::{Notify, mpsc};
 use tracing::Instrument;
@@ -191,9 +190,7 @@ impl ModelGateway {
     /// Lets a run reach `provider` through the gateway, metered into its `events`, within `budget`.
     pub fn open_run(&self, run_id: Uuid, provider: &str, budget: Option<RunBudget>, events: &EventSink) -> ModelAccess {
         let provider = self.shared.providers.iter().position(|p| p.name == provider).unwrap_or_default();
-        let mut secret = [0u8; 24];
-        rand::thread_rng().fill_bytes(&mut secret);
-        let token = format!("acc-run-{}", secret.iter().map(|b| format!("{b:02x}")).collect::<String>());
+        let token = crate::run_token("acc-run-");
         let mut run = MeteredRun {
             run_id,
             provider,
