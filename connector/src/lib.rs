@@ -14,6 +14,7 @@ pub mod enroll;
 pub mod model_gateway;
 pub mod process;
 pub mod redact;
+pub mod run_files;
 pub mod run_tools;
 pub mod runtime;
 pub mod seen;

@@ -13,7 +13,7 @@
 
 use std::collections::{HashMap, VecDeque};
 use std::net::SocketAddr;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -36,6 +36,7 @@ use uuid::Uuid;
 
 use crate::adapter::{AdapterEvent, ApprovalDecision, EventSink};
 use crate::lock;
+use crate::run_files::{NotSent, RunFiles};
 
 /// How long a call waits for the control plane's answer (the connection may be down meanwhile).
 const CALL_TIMEOUT: Duration = Duration::from_secs(60);
@@ -86,54 +87,7 @@ impl ToolRun {
     }
 }
 
-/// Where attached files go: the control plane's endpoint for connectors, as this connector.
-#[derive(Clone)]
-pub struct ArtifactUpload {
-    /// `http(s)://HOST[:PORT]`, the server the connector dials.
-    base_url: String,
-    credential: String,
-    client: reqwest::Client,
-}
-
-impl std::fmt::Debug for ArtifactUpload {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("ArtifactUpload").field("base_url", &self.base_url).finish_non_exhaustive()
-    }
-}
-
-impl ArtifactUpload {
-    /// Uploads to the server of `gateway_url` (`ws(s)://…/v1/connectors/ws`) with `credential`,
-    /// over the connection's TLS (its trusted roots and client certificate).
-    pub fn new(gateway_url: &str, credential: &str, tls: rustls::ClientConfig) -> Result<Self, reqwest::Error> {
-        let base_url = gateway_url.replacen("ws", "http", 1).trim_end_matches("/v1/connectors/ws").to_owned();
-        let client = reqwest::Client::builder().use_preconfigured_tls(tls).build()?;
-        Ok(Self { base_url, credential: credential.to_owned(), client })
-    }
-
-    /// Streams `file` as the next version of the run's artifact `name`: the control plane's
-    /// answer, or why it refused.
-    async fn put(&self, run_id: Uuid, name: &str, file: tokio::fs::File) -> Result<Value, String> {
-        let url = format!("{}/v1/connectors/runs/{run_id}/artifacts", self.base_url);
-        let response = self
-            .client
-            .put(url)
-            .query(&[("name", name)])
-            .bearer_auth(&self.credential)
-            .body(reqwest::Body::from(file))
-            .send()
-            .await
-            .map_err(|e| format!("UNAVAILABLE: the upload failed: {e}"))?;
-        let status = response.status();
-        let body: Value = response.json().await.unwrap_or(Value::Null);
-        if status.is_success() {
-            return Ok(body);
-        }
-        let error = &body["error"];
-        Err(format!("{}: {}", error["code"].as_str().unwrap_or("INTERNAL"), error["message"].as_str().unwrap_or("")))
-    }
-}
-
-#[derive(Debug, Default)]
+#[derive(Debug)]
 struct Shared {
     /// Active runs by token.
     runs: Mutex<HashMap<String, ToolRun>>,
@@ -143,8 +97,8 @@ struct Shared {
     call_queued: Notify,
     /// Calls sent and not yet answered.
     answers: Mutex<HashMap<Uuid, oneshot::Sender<ToolOutcome>>>,
-    /// Set once the connection knows the server and credential.
-    upload: Mutex<Option<ArtifactUpload>>,
+    /// Where attached files go.
+    files: RunFiles,
     /// Approvals asked for and not yet decided: (run, request id) → who waits for the decision.
     approvals: Mutex<HashMap<(Uuid, String), oneshot::Sender<ApprovalDecision>>>,
 }
@@ -157,13 +111,20 @@ pub struct RunTools {
 }
 
 impl RunTools {
-    /// Starts the server on a loopback port of its own.
-    pub async fn start() -> Result<Self, RunToolsError> {
+    /// Starts the server on a loopback port of its own; attached files go through `files`.
+    pub async fn start(files: RunFiles) -> Result<Self, RunToolsError> {
         let address = SocketAddr::from(([127, 0, 0, 1], 0));
         let listener =
             tokio::net::TcpListener::bind(address).await.map_err(|source| RunToolsError { address, source })?;
         let bound = listener.local_addr().map_err(|source| RunToolsError { address, source })?;
-        let shared = Arc::new(Shared::default());
+        let shared = Arc::new(Shared {
+            runs: Mutex::default(),
+            queued: Mutex::default(),
+            call_queued: Notify::new(),
+            answers: Mutex::default(),
+            files,
+            approvals: Mutex::default(),
+        });
         let server = ToolServer::new(shared.clone());
         let mcp = StreamableHttpService::new(
             move || Ok(server.clone()),
@@ -182,16 +143,16 @@ impl RunTools {
         Ok(Self { url: format!("http://{bound}/mcp"), shared })
     }
 
+    /// How attached files are sent.
+    pub fn files(&self) -> &RunFiles {
+        &self.shared.files
+    }
+
     /// Lets the agent of `run_id`, working in `workdir`, call the tools; its events go to `events`.
     pub fn open_run(&self, run_id: Uuid, events: &EventSink, workdir: Option<PathBuf>) -> RunToolsAccess {
         let token = crate::run_token("acc-tools-");
         lock(&self.shared.runs).insert(token.clone(), ToolRun { run_id, events: events.downgrade(), workdir });
         RunToolsAccess { url: self.url.clone(), token }
-    }
-
-    /// Where `attach_artifact` sends files from now on.
-    pub fn set_upload(&self, upload: ArtifactUpload) {
-        *lock(&self.shared.upload) = Some(upload);
     }
 
     /// The run is over: its token opens nothing, and what its calls wait for is dropped (they
@@ -438,22 +399,14 @@ impl ToolServer {
         let Some(workdir) = workdir else {
             return Ok(refused("FORBIDDEN: this agent has no working directory to attach files from"));
         };
-        let (file, relative) = match open_inside(&workdir, &attachment.path).await {
-            Ok(opened) => opened,
-            Err(message) => return Ok(refused(message)),
-        };
-        let Some(upload) = lock(&self.shared.upload).clone() else {
-            return Ok(refused("UNAVAILABLE: not connected to Agent Control Center yet; try again later"));
-        };
-        let name = attachment.name.unwrap_or(relative);
-        Ok(match upload.put(run_id, &name, file).await {
+        Ok(match self.shared.files.attach(run_id, &workdir, &attachment.path, attachment.name).await {
             Ok(stored) => text_result(&json!({
                 "attached": stored["artifact"]["name"],
                 "version": stored["version"]["number"],
                 "sha256": stored["version"]["sha256"],
                 "sizeBytes": stored["version"]["sizeBytes"],
             })),
-            Err(message) => refused(message),
+            Err(NotSent(message)) => refused(message),
         })
     }
 
@@ -480,25 +433,6 @@ impl ToolServer {
     }
 }
 
-/// `path` inside `workdir`, opened: the file and its path relative to the directory, or why not.
-/// Symbolic links are followed first, so none leads out.
-async fn open_inside(workdir: &Path, path: &str) -> Result<(tokio::fs::File, String), String> {
-    let outside = || "VALIDATION: the file must be inside your working directory".to_owned();
-    let root = tokio::fs::canonicalize(workdir).await.map_err(|e| format!("the working directory: {e}"))?;
-    let file = tokio::fs::canonicalize(root.join(path)).await.map_err(|e| format!("NOT_FOUND: {path}: {e}"))?;
-    let relative = file.strip_prefix(&root).map_err(|_| outside())?;
-    let name: Vec<String> = relative.components().map(|c| c.as_os_str().to_string_lossy().into_owned()).collect();
-    if name.is_empty() {
-        return Err(outside());
-    }
-    let metadata = tokio::fs::metadata(&file).await.map_err(|e| format!("NOT_FOUND: {path}: {e}"))?;
-    if !metadata.is_file() {
-        return Err(format!("VALIDATION: {path} is not a file"));
-    }
-    let opened = tokio::fs::File::open(&file).await.map_err(|e| format!("FORBIDDEN: {path}: {e}"))?;
-    Ok((opened, name.join("/")))
-}
-
 #[tool_handler(router = self.tool_router)]
 impl ServerHandler for ToolServer {
     fn get_info(&self) -> ServerConfig {
@@ -516,30 +450,8 @@ mod tests {
     use super::*;
 
     #[tokio::test]
-    async fn only_a_file_inside_the_working_directory_is_opened() {
-        let tmp = tempfile::tempdir().expect("a temporary directory");
-        let work = tmp.path().join("work");
-        std::fs::create_dir_all(work.join("notes")).expect("notes");
-        std::fs::create_dir_all(work.join("dir")).expect("dir");
-        std::fs::write(work.join("notes/a.md"), "inside").expect("a file inside");
-        std::fs::write(tmp.path().join("outside.md"), "outside").expect("a file outside");
-        std::os::unix::fs::symlink(tmp.path().join("outside.md"), work.join("link.md")).expect("a link out");
-
-        let (_, name) = open_inside(&work, "notes/a.md").await.expect("a file inside");
-        assert_eq!(name, "notes/a.md");
-        let (_, name) = open_inside(&work, "notes/../notes/./a.md").await.expect("the same file, spelled otherwise");
-        assert_eq!(name, "notes/a.md");
-        for path in ["../outside.md", "link.md", "/etc/passwd", ".", "dir"] {
-            let refused = open_inside(&work, path).await.expect_err(path);
-            assert!(refused.starts_with("VALIDATION"), "{path}: {refused}");
-        }
-        let missing = open_inside(&work, "missing.md").await.expect_err("missing");
-        assert!(missing.starts_with("NOT_FOUND"), "{missing}");
-    }
-
-    #[tokio::test]
     async fn only_an_active_run_s_token_opens_the_tools() {
-        let tools = RunTools::start().await.expect("the server starts");
+        let tools = RunTools::start(RunFiles::default()).await.expect("the server starts");
         let (events, _receiver) = mpsc::channel(1);
         let open = tools.open_run(Uuid::now_v7(), &events, None);
         let ended_run = Uuid::now_v7();

@@ -2,8 +2,8 @@
 //! flight, the spool and the command log. Executes commands (each command id once), turns adapter
 //! events into redacted, sequenced, spooled events, and answers what the connection needs to send.
 
-use std::collections::HashMap;
-use std::path::Path;
+use std::collections::{BTreeSet, HashMap};
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -24,6 +24,7 @@ use crate::lock;
 use crate::model_gateway::{BUDGET_EXCEEDED, ModelGateway, ModelGatewayError};
 use crate::process::{signal_group, start_ticks};
 use crate::redact::{LineRedactor, RedactError, Redactor};
+use crate::run_files::{ArtifactUpload, NotSent, RunFiles};
 use crate::run_tools::{QueuedCall, RunTools, RunToolsError};
 use crate::seen::{SeenError, SeenLog};
 use crate::spool::{Begun, ProcessRef, Spool, SpoolError};
@@ -34,6 +35,11 @@ pub const REMEMBERED_COMMANDS: usize = 10_000;
 const EVENT_BUFFER: usize = 256;
 /// How long runs killed for an identity switch get to report their end.
 const IDENTITY_SWITCH_WAIT: Duration = Duration::from_secs(5);
+/// The most changed files of one run sent at its end; an agent that rewrote a whole tree has its
+/// first ones (by path) sent, and the rest named in the log.
+const MAX_CHANGED_FILES: usize = 100;
+/// How long a run's result waits for its changed files to be sent.
+const CHANGED_FILES_WAIT: Duration = Duration::from_secs(120);
 
 #[derive(Debug, thiserror::Error)]
 pub enum RuntimeError {
@@ -60,7 +66,7 @@ pub struct Agent {
     pub adapter: Arc<dyn Adapter>,
     /// The model provider its runtime reaches through the model gateway.
     pub model_provider: Option<String>,
-    /// Where it works: the files its `attach_artifact` run tool may send.
+    /// Where it works: the files its `attach_artifact` run tool may send, and those it changed.
     pub workdir: Option<std::path::PathBuf>,
 }
 
@@ -90,6 +96,8 @@ pub struct Runtime {
     model_gateway: Option<ModelGateway>,
     /// The MCP server agents call the control plane's tools through.
     run_tools: Option<RunTools>,
+    /// Sends runs' files to the control plane.
+    files: RunFiles,
     /// Woken when events are written to the spool: the connection sends them.
     events_written: Notify,
     /// Woken when acknowledgements free spool space: runs waiting to write continue.
@@ -154,7 +162,7 @@ impl Runtime {
                 ModelGateway::start(&config.model_gateway, &config.model_providers, redactor.clone()).await?;
             (Some(gateway), Some(over_budget))
         };
-        let run_tools = RunTools::start().await?;
+        let run_tools = RunTools::start(RunFiles::default()).await?;
         let runtime = Self::new(connector_id, agents, spool, &spool_dir, redactor, model_gateway, Some(run_tools))?;
         if let Some(over_budget) = over_budget {
             tokio::spawn(stop_over_budget(Arc::downgrade(&runtime), over_budget));
@@ -186,6 +194,7 @@ impl Runtime {
             approval_requests: Mutex::new(HashMap::new()),
             redactor,
             model_gateway,
+            files: run_tools.as_ref().map(|tools| tools.files().clone()).unwrap_or_default(),
             run_tools,
             events_written: Notify::new(),
             space_freed: Notify::new(),
@@ -399,11 +408,9 @@ impl Runtime {
         }
     }
 
-    /// Where the run tools' `attach_artifact` sends files: the connection's server and credential.
-    pub fn set_artifact_upload(&self, upload: crate::run_tools::ArtifactUpload) {
-        if let Some(tools) = &self.run_tools {
-            tools.set_upload(upload);
-        }
+    /// Where runs' files go: the connection's server and credential.
+    pub fn set_artifact_upload(&self, upload: ArtifactUpload) {
+        self.files.set_upload(upload);
     }
 
     /// The control plane answered a run tool call.
@@ -651,20 +658,39 @@ impl Runtime {
             tracing::error!(error = %e, "could not record the run's process");
         }
         drop(spool);
+        let changes_in = self.agents[agent].workdir.clone().filter(|_| adapter.has(Capability::Artifacts));
         let span = tracing::info_span!("run", %run_id, %attempt_id, agent = %self.agents[agent].name);
         span.in_scope(|| tracing::info!(native = %native.native_ref(), "run started"));
         runs.insert(run_id, ActiveRun { attempt_id, agent, native });
         drop(runs);
-        tokio::spawn(self.clone().pump(run_id, receiver).instrument(span));
+        tokio::spawn(self.clone().pump(run_id, receiver, changes_in).instrument(span));
         CommandOutcome::Accepted
     }
 
-    /// Moves a run's events from its adapter to the spool: redacted, sequenced, in order.
-    async fn pump(self: Arc<Self>, run_id: Uuid, mut events: mpsc::Receiver<adapter::AdapterEvent>) {
+    /// Moves a run's events from its adapter to the spool: redacted, sequenced, in order. With
+    /// `changes_in` (the agent's working directory, when its adapter reports changed files), the
+    /// files the run changed there are sent as artifacts before its result.
+    async fn pump(
+        self: Arc<Self>,
+        run_id: Uuid,
+        mut events: mpsc::Receiver<adapter::AdapterEvent>,
+        changes_in: Option<PathBuf>,
+    ) {
         let mut streams: HashMap<String, LineRedactor> = HashMap::new();
+        let mut changed = BTreeSet::new();
         let mut ended = false;
         while let Some(mut event) = events.recv().await {
+            if event.kind == EventKind::FileChange
+                && changes_in.is_some()
+                && let Some(path) = event.data.get("path").and_then(Value::as_str)
+            {
+                changed.insert(path.to_owned());
+            }
             if event.kind == EventKind::Result {
+                // The control plane takes a run's files only until it learns of its end.
+                if let Some(workdir) = &changes_in {
+                    self.send_changed(run_id, workdir, std::mem::take(&mut changed)).await;
+                }
                 // What the model gateway still records of the run goes before its result.
                 let (late, exceeded) = self.settle_metering(run_id, &mut events).await;
                 for late in late {
@@ -709,6 +735,30 @@ impl Runtime {
         }
         self.forget_run(run_id);
         self.run_ended.notify_waiters();
+    }
+
+    /// Sends the files a run changed in `workdir`, each as the next version of the artifact named
+    /// by its path there. A file since deleted, or outside the directory, is not sent; nor is
+    /// anything once [`CHANGED_FILES_WAIT`] has passed.
+    async fn send_changed(&self, run_id: Uuid, workdir: &Path, changed: BTreeSet<String>) {
+        if changed.len() > MAX_CHANGED_FILES {
+            let unsent: Vec<&String> = changed.iter().skip(MAX_CHANGED_FILES).collect();
+            tracing::warn!(?unsent, "the run changed more than {MAX_CHANGED_FILES} files; these are not sent");
+        }
+        let sending = async {
+            for path in changed.iter().take(MAX_CHANGED_FILES) {
+                match self.files.attach(run_id, workdir, path, None).await {
+                    Ok(_) => tracing::debug!(%path, "changed file sent"),
+                    Err(NotSent(reason)) if reason.starts_with("NOT_FOUND") => {
+                        tracing::debug!(%path, "a changed file is gone; not sent")
+                    }
+                    Err(NotSent(reason)) => tracing::warn!(%path, %reason, "a changed file was not sent"),
+                }
+            }
+        };
+        if tokio::time::timeout(CHANGED_FILES_WAIT, sending).await.is_err() {
+            tracing::warn!("sending the run's changed files took too long; the rest are not sent");
+        }
     }
 
     /// The run is no longer active here, and nothing it asked for awaits an answer.

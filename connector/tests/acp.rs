@@ -321,7 +321,7 @@ async fn an_approval_selects_the_allow_once_option_and_a_denial_the_reject_one()
         let adapter = acp_agent(&script, 1000);
         assert_eq!(
             adapter.handshake().capabilities,
-            [Capability::Stream, Capability::Cancel, Capability::Approvals, Capability::Tools]
+            [Capability::Stream, Capability::Cancel, Capability::Approvals, Capability::Tools, Capability::Artifacts]
         );
         let (tx, mut rx) = mpsc::channel(64);
         let run = adapter.start(spec("clean"), tx).unwrap();

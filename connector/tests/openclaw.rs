@@ -186,7 +186,7 @@ fn an_unknown_frame_is_kept_as_a_vendor_extension_and_a_refused_connection_fails
 fn the_adapter_is_listed_with_its_capabilities() {
     let kind = KINDS.iter().find(|k| k.name == "openclaw").unwrap();
     let names: Vec<&str> = kind.capabilities.iter().map(|c| c.as_str()).collect();
-    assert_eq!(names, ["stream", "cancel", "approvals", "tools", "usage_estimated"]);
+    assert_eq!(names, ["stream", "cancel", "approvals", "tools", "artifacts", "usage_estimated"]);
 }
 
 #[test]

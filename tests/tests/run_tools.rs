@@ -270,12 +270,15 @@ fn script() -> Vec<Step> {
 }
 
 /// Runs the script through the agent of `agents`, whose connector lives in `dir` with
-/// `credential`, and checks what each tool did.
+/// `credential`, and checks what each tool did. With `writes`, the agent then writes that file
+/// of its working directory with its own tool (which a person approves), and the file reaches
+/// the task at the run's end without the agent attaching it.
 async fn tools_reach_the_control_plane(
     f: &common::Fixture,
     model: &ModelApi,
     (dir, credential, work): (&Path, &Path, &Path),
     agents: &str,
+    writes: Option<&str>,
 ) {
     let owner = &f.owner;
     // What the agent wrote in its working directory, for it to attach.
@@ -304,7 +307,33 @@ async fn tools_reach_the_control_plane(
     assert_eq!(artifacts[0]["versions"][0]["runId"], run_id);
 
     common::decide_approval(owner, &approval, "APPROVE", "go ahead").await;
+    if writes.is_some() {
+        let mut write = Value::Null;
+        for _ in 0..600 {
+            write = common::pending_approval(owner, f).await;
+            if write["details"]["tool_name"] == "Write" {
+                break;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        }
+        common::decide_approval(owner, &write, "APPROVE", "fine").await;
+    }
     common::wait_status(owner, &run_id, "SUCCEEDED").await;
+    if let Some(written) = writes {
+        let artifacts = run_artifacts(owner, &run_id).await;
+        let changed = artifacts.as_array().unwrap().iter().find(|a| a["name"] == written);
+        let changed = changed.unwrap_or_else(|| panic!("{written} was sent at the run's end: {artifacts}"));
+        let version = &changed["versions"][0];
+        assert_eq!(version["sizeBytes"], std::fs::metadata(work.join(written)).unwrap().len());
+        assert_eq!((&version["provenance"]["source"], &version["runId"]), (&json!("run"), &json!(run_id)));
+        let timeline = common::events(owner, &run_id).await;
+        let noted = |e: &&Value| e["kind"] == "notice" && e["data"]["message"].as_str().unwrap().contains(written);
+        let (notice, result) = (
+            timeline.iter().position(|e| noted(&e)).expect("a notice of the sent file"),
+            timeline.iter().position(|e| e["kind"] == "result").unwrap(),
+        );
+        assert!(notice < result, "sent before the run ended: {timeline:?}");
+    }
     // What each tool answered went back into the model's conversation.
     let last = model.model_calls().last().unwrap().body.to_string();
     assert!(last.contains("PostgreSQL 16 in the eu-west cluster"), "memory_query's answer: {last}");
@@ -335,13 +364,17 @@ async fn run_artifacts(owner: &Client, run: &str) -> Value {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn claude_code_calls_the_run_tools_through_mcp() {
-    let model = ModelApi::start(script()).await;
+async fn claude_code_calls_the_run_tools_and_its_changed_files_reach_the_task() {
     let server = Server::start(TestDb::sqlite()).await;
     let f = common::fixture(&server).await;
     let claude = acc_tests::runtimes::npm_bin("claude");
     let dir = server.db.dir.clone();
     let (home, work) = (dir.join("claude-home"), dir.join("work"));
+    let mut steps = script();
+    let write =
+        json!({"file_path": work.join("notes/summary.md"), "content": "Billing restarted with a 5 minute cache.\n"});
+    steps.insert(steps.len() - 1, Step::Tool("Write", write));
+    let model = ModelApi::start(steps).await;
     std::fs::create_dir_all(&home).unwrap();
     std::fs::create_dir_all(&work).unwrap();
     let credential = common::enroll(&server, &f.owner, &f.workspace_id, &dir).await;
@@ -350,7 +383,7 @@ async fn claude_code_calls_the_run_tools_through_mcp() {
          model_provider = \"anthropic\"\nenv = {{ HOME = {home:?} }}\n",
         provider = model.provider("anthropic", "anthropic"),
     );
-    tools_reach_the_control_plane(&f, &model, (&dir, &credential, &work), &agents).await;
+    tools_reach_the_control_plane(&f, &model, (&dir, &credential, &work), &agents, Some("notes/summary.md")).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -360,5 +393,5 @@ async fn codex_calls_the_run_tools_through_mcp() {
     let f = common::fixture(&server).await;
     let (dir, credential, agents, work) =
         common::codex_agent(&server, &f, &model, ("codex", r#"["-s", "workspace-write"]"#)).await;
-    tools_reach_the_control_plane(&f, &model, (&dir, &credential, &work), &agents).await;
+    tools_reach_the_control_plane(&f, &model, (&dir, &credential, &work), &agents, None).await;
 }

@@ -37,7 +37,7 @@ async fn an_acp_agent_runs_a_shell_command_only_after_a_person_approves_it() {
     let _connector = run_connector(&dir, &credential, &agents);
     let online = online_agents(&f.owner, &f.project_id, 1).await;
     let agent = &online[0];
-    assert_eq!(agent["capabilities"], json!(["STREAM", "CANCEL", "APPROVALS", "TOOLS"]));
+    assert_eq!(agent["capabilities"], json!(["STREAM", "CANCEL", "APPROVALS", "TOOLS", "ARTIFACTS"]));
     let version = f
         .owner
         .gql(

@@ -45,7 +45,17 @@ async fn claude_code_runs_a_shell_command_only_after_a_person_approves_it() {
     let agent = &online[0];
     assert_eq!(
         agent["capabilities"],
-        json!(["STREAM", "CANCEL", "NATIVE_RESUME", "APPROVALS", "TOOLS", "MCP", "USAGE_EXACT", "USAGE_ESTIMATED"])
+        json!([
+            "STREAM",
+            "CANCEL",
+            "NATIVE_RESUME",
+            "APPROVALS",
+            "TOOLS",
+            "MCP",
+            "ARTIFACTS",
+            "USAGE_EXACT",
+            "USAGE_ESTIMATED"
+        ])
     );
     let version = f
         .owner

@@ -37,7 +37,7 @@ async fn codex_runs_a_shell_command_in_its_workdir() {
     let online = online_agents(&f.owner, &f.project_id, 1).await;
     assert_eq!(
         online[0]["capabilities"],
-        json!(["STREAM", "CANCEL", "NATIVE_RESUME", "TOOLS", "MCP", "USAGE_EXACT", "USAGE_ESTIMATED"])
+        json!(["STREAM", "CANCEL", "NATIVE_RESUME", "TOOLS", "MCP", "ARTIFACTS", "USAGE_EXACT", "USAGE_ESTIMATED"])
     );
     let task = common::create_task(&f.owner, &f.project_id, "Write a file").await;
     let run_id = start_run(&f.owner, &task, &online[0]).await;
@@ -118,7 +118,16 @@ async fn codex_app_server_runs_a_shell_command_only_after_a_person_approves_it()
     let agent = &online[0];
     assert_eq!(
         agent["capabilities"],
-        json!(["STREAM", "CANCEL", "NATIVE_RESUME", "APPROVALS", "TOOLS", "USAGE_EXACT", "USAGE_ESTIMATED"])
+        json!([
+            "STREAM",
+            "CANCEL",
+            "NATIVE_RESUME",
+            "APPROVALS",
+            "TOOLS",
+            "ARTIFACTS",
+            "USAGE_EXACT",
+            "USAGE_ESTIMATED"
+        ])
     );
     let task = common::create_task(&f.owner, &f.project_id, "Write a file").await;
 

@@ -50,7 +50,7 @@ async fn gemini_agent_with(model: ModelApi) -> Gemini {
     let online = online_agents(&f.owner, &f.project_id, 1).await;
     assert_eq!(
         online[0]["capabilities"],
-        json!(["STREAM", "CANCEL", "NATIVE_RESUME", "TOOLS", "USAGE_EXACT", "USAGE_ESTIMATED"])
+        json!(["STREAM", "CANCEL", "NATIVE_RESUME", "TOOLS", "ARTIFACTS", "USAGE_EXACT", "USAGE_ESTIMATED"])
     );
     let agent_id = online[0]["id"].clone();
     Gemini { server, f, model, work, agent_id, connector, config: (dir, credential, agents) }

@@ -51,7 +51,7 @@ async fn hermes_runs_a_shell_command_only_after_a_person_approves_it() {
     let agent = &online[0];
     assert_eq!(
         agent["capabilities"],
-        json!(["STREAM", "CANCEL", "APPROVALS", "TOOLS", "USAGE_EXACT", "USAGE_ESTIMATED"])
+        json!(["STREAM", "CANCEL", "APPROVALS", "TOOLS", "ARTIFACTS", "USAGE_EXACT", "USAGE_ESTIMATED"])
     );
     let task = common::create_task(&f.owner, &f.project_id, "Write a file").await;
 

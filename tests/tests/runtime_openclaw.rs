@@ -43,7 +43,7 @@ async fn openclaw_runs_a_shell_command_only_after_a_person_approves_it() {
     let agent = &online[0];
     assert_eq!(
         agent["capabilities"],
-        json!(["STREAM", "CANCEL", "APPROVALS", "TOOLS", "USAGE_EXACT", "USAGE_ESTIMATED"])
+        json!(["STREAM", "CANCEL", "APPROVALS", "TOOLS", "ARTIFACTS", "USAGE_EXACT", "USAGE_ESTIMATED"])
     );
     let version = f
         .owner

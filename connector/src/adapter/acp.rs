@@ -26,7 +26,13 @@ use crate::lock;
 pub const KIND: AdapterKind = AdapterKind {
     name: "acp",
     description: "any Agent Client Protocol agent over stdio (such as `gemini --acp`): messages, tool calls and results, file changes; every permission request is an approval",
-    capabilities: &[Capability::Stream, Capability::Cancel, Capability::Approvals, Capability::Tools],
+    capabilities: &[
+        Capability::Stream,
+        Capability::Cancel,
+        Capability::Approvals,
+        Capability::Tools,
+        Capability::Artifacts,
+    ],
     model_api: None,
     credential_env: &[],
 };

@@ -34,6 +34,7 @@ pub const KIND: AdapterKind = AdapterKind {
         Capability::Approvals,
         Capability::Tools,
         Capability::Mcp,
+        Capability::Artifacts,
         Capability::UsageEstimated,
     ],
     model_api: Some(ModelApi::Anthropic),

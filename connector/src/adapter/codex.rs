@@ -28,6 +28,7 @@ pub const KIND: AdapterKind = AdapterKind {
         Capability::NativeResume,
         Capability::Tools,
         Capability::Mcp,
+        Capability::Artifacts,
         Capability::UsageEstimated,
     ],
     model_api: Some(ModelApi::Openai),

@@ -32,6 +32,7 @@ pub const KIND: AdapterKind = AdapterKind {
         Capability::NativeResume,
         Capability::Approvals,
         Capability::Tools,
+        Capability::Artifacts,
         Capability::UsageEstimated,
     ],
     model_api: Some(ModelApi::Openai),

@@ -25,6 +25,7 @@ pub const KIND: AdapterKind = AdapterKind {
         Capability::Cancel,
         Capability::NativeResume,
         Capability::Tools,
+        Capability::Artifacts,
         Capability::UsageEstimated,
     ],
     model_api: Some(ModelApi::Gemini),

@@ -43,6 +43,7 @@ pub const KIND: AdapterKind = AdapterKind {
         Capability::Cancel,
         Capability::Approvals,
         Capability::Tools,
+        Capability::Artifacts,
         Capability::UsageEstimated,
     ],
     model_api: Some(ModelApi::Openai),
