@@ -251,6 +251,10 @@ test("an agent's own memory: a member writes it, a viewer reads it, and a refuse
   await entry.getByRole("link", { name: "preferred shell" }).click();
   await owner.getByRole("heading", { name: "preferred shell" }).waitFor(WAIT);
   await owner.getByText("Agent · scribe", { exact: true }).waitFor(WAIT);
+  // Its breadcrumb leads back to the agent's memory.
+  await owner.getByRole("navigation", { name: "Breadcrumb" }).getByRole("link", { name: "Memory" }).click();
+  await hit("preferred shell", owner).waitFor(WAIT);
+  assert.equal(await owner.getByLabel("Search from").inputValue(), scribe.id);
   await owner.context().close();
 
   // A viewer of the organization reads the agent's memory; nothing is offered to write to.

@@ -124,30 +124,34 @@ function useWorkspaceAgents(workspaces: readonly { id: string; projects: { nodes
     return () => watching.forEach((w) => w.unsubscribe());
   }, [client, key]);
   const agents = new Map([...answers].map(([workspaceId, answer]) => [workspaceId, answer.data?.agents ?? []]));
-  return { agents, error: [...answers.values()].find((a) => a.error)?.error };
+  const pending = asked.some(([workspaceId]) => !answers.has(workspaceId));
+  return { agents, pending, error: [...answers.values()].find((a) => a.error)?.error };
 }
 
 /**
  * The scopes the person may stand in (their organization, workspaces, projects and the
- * workspaces' agents, where they have a role) and those of them they may write to.
+ * workspaces' agents, where they have a role), those of them they may write to, and whether
+ * agents are still being asked for.
  */
-export function useScopes(): { scopes: Scope[]; writable: Scope[]; error: CombinedError | undefined } {
+export function useScopes(): { scopes: Scope[]; writable: Scope[]; pending: boolean; error: CombinedError | undefined } {
   const [{ data: viewer }] = useQuery({ query: ViewerQuery });
   const [{ data: roles, error: rolesError }] = useQuery({ query: MemoryRolesQuery });
   const [{ data, error }] = useQuery({ query: WorkspacesQuery });
   const workspaces = data?.workspaces.nodes ?? [];
-  const { agents, error: agentsError } = useWorkspaceAgents(workspaces);
+  const { agents, pending, error: agentsError } = useWorkspaceAgents(workspaces);
   const { readable, writable } = memoryScopes(scopeChoices(viewer?.viewer.organization, workspaces, agents), roles?.viewer.roleBindings ?? []);
-  return { scopes: readable, writable, error: error ?? rolesError ?? agentsError };
+  return { scopes: readable, writable, pending, error: error ?? rolesError ?? agentsError };
 }
 
 const entryHref = (id: string) => `/memory/${id}`;
 
 export function Memory() {
   usePageTitle("Memory");
-  const { scopes, writable, error } = useScopes();
+  const { scopes, writable, pending, error } = useScopes();
   const search = readSearch(useSearch());
-  const scope = scopes.find((s) => s.id === search.scopeId) ?? scopes[0];
+  // A scope the address names may be an agent not listed yet: stand nowhere until it could be,
+  // rather than search elsewhere meanwhile.
+  const scope = scopes.find((s) => s.id === search.scopeId) ?? (search.scopeId && pending ? undefined : scopes[0]);
   const show = (next: MemorySearch) => navigate(searchAddress({ ...next, scopeId: scope?.id ?? null }));
   return (
     <section className="stack">
