@@ -5,27 +5,34 @@
 // narrow it by kind, a search as of a time before the proposal was accepted finds what the entry
 // said then, and verifying it shows in its history of both versions; a change made
 // against a revision that is no longer current says so and shows the entry as it now is; a
-// retracted version stays in the history.
+// retracted version stays in the history. An agent's own memory is a scope of its own ("Agent ·
+// scribe"): a member writes it and its hits say whose it is, a viewer reads it but is offered no
+// write, and a write the server refuses anyway shows the server's code.
 // The test fails on any Content-Security-Policy violation in its page.
 import { after, afterEach, before, test } from "node:test";
 import assert from "node:assert/strict";
+import { join } from "node:path";
 import {
+  OWNER,
   answerConfirmation,
   assertNoCspViolations,
   bootstrapThroughApi,
+  commandAgent,
   embeddingModelDir,
+  enrollAsShown,
   followMenu,
   launchBrowser,
   resetArtifacts,
   screenshot,
   signInAsOwner,
+  startConnector,
   startServer,
   until,
   watch,
 } from "./harness.mjs";
 
 const WAIT = { timeout: 30_000 };
-let server, api, browser, page;
+let server, api, browser, page, connector;
 
 before(async () => {
   resetArtifacts();
@@ -43,18 +50,24 @@ afterEach(async () => {
 
 after(async () => {
   await browser?.close();
+  connector?.stop();
   await server?.stop();
 });
 
-/** Writes an entry with the page's form and waits for what the write did. */
-async function write(kind, subject, content) {
-  await page.getByRole("combobox", { name: /^Kind\b/ }).selectOption({ label: kind });
-  await page.getByLabel("Subject").fill(subject);
-  await page.getByLabel("Content").fill(content);
-  await page.getByRole("button", { name: "Write", exact: true }).click();
+/** Fills in the page's form to write an entry, and sends it. */
+async function fillIn(on, kind, subject, content) {
+  await on.getByRole("combobox", { name: /^Kind\b/ }).selectOption({ label: kind });
+  await on.getByLabel("Subject").fill(subject);
+  await on.getByLabel("Content").fill(content);
+  await on.getByRole("button", { name: "Write", exact: true }).click();
+}
+
+/** Writes an entry with the form of the page (or `on`) and waits for what the write did. */
+async function write(kind, subject, content, on = page) {
+  await fillIn(on, kind, subject, content);
   // The server keeps a subject normalized: lowercase, single spaces.
   const normalized = subject.trim().split(/\s+/).join(" ").toLowerCase();
-  const written = page.getByTestId("memory-written").filter({ hasText: `“${normalized}”` });
+  const written = on.getByTestId("memory-written").filter({ hasText: `“${normalized}”` });
   await written.waitFor(WAIT);
   return written;
 }
@@ -66,7 +79,7 @@ function localSecond(at) {
   const two = (n) => String(n).padStart(2, "0");
   return `${at.getFullYear()}-${two(at.getMonth() + 1)}-${two(at.getDate())}T${two(at.getHours())}:${two(at.getMinutes())}:${two(at.getSeconds())}`;
 }
-const hit = (subject) => page.locator(".memory-hit", { has: page.getByRole("link", { name: subject, exact: true }) });
+const hit = (subject, on = page) => on.locator(".memory-hit", { has: on.getByRole("link", { name: subject, exact: true }) });
 
 test("write, resolve a conflict by accepting the proposal, search, verify, and read the history", { timeout: 180_000 }, async () => {
   await page.goto(server.url);
@@ -188,4 +201,92 @@ test("write, resolve a conflict by accepting the proposal, search, verify, and r
   await current.getByText(/^Retracted: it stays in the history/).waitFor(WAIT);
   await latest.getByText("Retracted", { exact: true }).waitFor(WAIT);
   assert.equal(await page.locator("tr[data-version]").count(), 2);
+});
+
+/** A page of its own on the Memory page, signed in as `person`. */
+async function memoryAs(person) {
+  const own = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
+  await watch(own);
+  await own.goto(`${server.url}/memory`);
+  await own.getByLabel("Email").fill(person.email);
+  await own.getByLabel("Password").fill(person.password);
+  await own.getByRole("button", { name: "Sign in" }).click();
+  await own.getByRole("heading", { name: "Memory", exact: true }).waitFor(WAIT);
+  return own;
+}
+
+test("an agent's own memory: a member writes it, a viewer reads it, and a refused write says why", { timeout: 180_000 }, async () => {
+  // A workspace whose connector offers the agent scribe; agents are listed through a project.
+  const { createWorkspace } = await api('mutation { createWorkspace(name: "Agents") { id } }');
+  const workspace = createWorkspace.id;
+  const { createProject } = await api('mutation($w: ID!) { createProject(workspaceId: $w, name: "Notes") { id } }', { w: workspace });
+  const { createEnrollmentToken } = await api('mutation($w: ID!) { createEnrollmentToken(workspaceId: $w, name: "memory-host") { token } }', {
+    w: workspace,
+  });
+  const hostDir = join(server.dir, "host");
+  const credential = await enrollAsShown(
+    `ACC_ENROLL_TOKEN=${createEnrollmentToken.token} acc-connector enroll --server ${server.url} --name memory-host`,
+    hostDir,
+  );
+  connector = startConnector(hostDir, credential, server.url, commandAgent("scribe", "read input"));
+  const scribe = await until(async () => {
+    const { agents } = await api("query($p: ID!) { agents(projectId: $p) { id name } }", { p: createProject.id });
+    return agents.find((a) => a.name === "scribe");
+  });
+
+  // The owner stands in scribe's memory, empty so far, and writes there by default.
+  const owner = await memoryAs(OWNER);
+  await owner.getByLabel("Search from").selectOption({ label: "Agent · scribe" });
+  await owner.getByText("Nothing is known here yet.").waitFor(WAIT);
+  assert.equal(await owner.getByLabel("Write to").inputValue(), scribe.id);
+  const written = await write("Preference", "Preferred shell", "Use bash in this repository, never zsh.", owner);
+  await written.getByText("Written: version 1 of “preferred shell” is current.").waitFor(WAIT);
+  const entry = hit("preferred shell", owner);
+  await entry.locator(".badge", { hasText: "Agent · scribe" }).waitFor(WAIT);
+  await screenshot(owner, "agent-memory");
+  // The server keeps it to the agent's scope: searching from its workspace does not list it.
+  await owner.getByLabel("Search from").selectOption({ label: "Workspace: Agents" });
+  await owner.getByText("Nothing is known here yet.").waitFor(WAIT);
+  await owner.getByLabel("Search from").selectOption({ label: "Agent · scribe" });
+  await entry.getByRole("link", { name: "preferred shell" }).click();
+  await owner.getByRole("heading", { name: "preferred shell" }).waitFor(WAIT);
+  await owner.getByText("Agent · scribe", { exact: true }).waitFor(WAIT);
+  // Its breadcrumb leads back to the agent's memory.
+  await owner.getByRole("navigation", { name: "Breadcrumb" }).getByRole("link", { name: "Memory" }).click();
+  await hit("preferred shell", owner).waitFor(WAIT);
+  assert.equal(await owner.getByLabel("Search from").inputValue(), scribe.id);
+  await owner.context().close();
+
+  // A viewer of the organization reads the agent's memory; nothing is offered to write to.
+  const organization = (await api("{ viewer { organization { id } } }")).viewer.organization.id;
+  const viewer = { email: "viola@acme.test", password: "correct horse battery staple" };
+  await api("mutation($e: String!, $p: String!) { createUser(email: $e, password: $p, role: VIEWER) { id } }", { e: viewer.email, p: viewer.password });
+  const viewing = await memoryAs(viewer);
+  await viewing.getByLabel("Search from").selectOption({ label: "Agent · scribe" });
+  await hit("preferred shell", viewing).getByText("never zsh").waitFor(WAIT);
+  await viewing.getByTestId("memory-read-only").getByText("writing takes a member or above").waitFor(WAIT);
+  assert.equal(await viewing.getByLabel("Write to").count(), 0);
+  await screenshot(viewing, "agent-memory-viewer");
+  await viewing.context().close();
+
+  // A member may write there, until the owner makes them a viewer behind the page's back: the
+  // write is then refused, and the page says so with the server's code.
+  const member = { email: "milo@acme.test", password: "correct horse battery staple" };
+  const { createUser } = await api("mutation($e: String!, $p: String!) { createUser(email: $e, password: $p, role: MEMBER) { id } }", {
+    e: member.email,
+    p: member.password,
+  });
+  const writing = await memoryAs(member);
+  await writing.getByLabel("Search from").selectOption({ label: "Agent · scribe" });
+  assert.equal(await writing.getByLabel("Write to").inputValue(), scribe.id);
+  await api("mutation($u: ID!, $o: ID!) { revokeRole(subjectId: $u, role: MEMBER, scopeId: $o) grantRole(subjectId: $u, role: VIEWER, scopeId: $o) { id } }", {
+    u: createUser.id,
+    o: organization,
+  });
+  await fillIn(writing, "Fact", "Build command", "make all");
+  const refused = writing.getByRole("alert");
+  await refused.getByTestId("error-code").getByText("FORBIDDEN").waitFor(WAIT);
+  assert.equal(await writing.getByTestId("memory-written").count(), 0);
+  await screenshot(writing, "agent-memory-refused");
+  await writing.context().close();
 });

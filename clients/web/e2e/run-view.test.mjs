@@ -3,8 +3,8 @@
 // its duration ticks while it runs and stops when it ends; the log marks stderr and errors, opens
 // a tool call to its JSON, searches with a count, jumps to the first error and downloads as text
 // and as JSON lines; the Context card shows what the agent was given once the run is dispatched;
-// the Files card lists what the run's agent attached, the run's own versions alone, and downloads
-// them.
+// the Files card lists what the run's agent attached as soon as the run's log says so, the run's
+// own versions alone, and downloads them.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
@@ -21,6 +21,7 @@ import {
   screenshot,
   serverForTests,
   startConnector,
+  subscribedTo,
   until,
 } from "./harness.mjs";
 
@@ -314,7 +315,7 @@ test("the Context card shows what the agent was given: nothing before the run's 
 /** The UUID a global id names (`Kind:uuid`, base64url), as the connector's endpoints take it. */
 const uuidOf = (id) => Buffer.from(id, "base64url").toString("utf8").split(":")[1];
 
-test("the Files card lists what the run's agent attached, its own versions alone, asked again as the run moves on, and downloads them", { timeout: 120_000 }, async () => {
+test("the Files card lists what the run's agent attached as the run's log says so, its own versions alone, and downloads them", { timeout: 120_000 }, async () => {
   // A task of its own, so that its artifacts are this test's.
   const { createTask } = await suite.api('mutation($p: ID!) { createTask(input: { projectId: $p, title: "Write the release notes" }) { id } }', {
     p: suite.ids.project,
@@ -327,6 +328,8 @@ test("the Files card lists what the run's agent attached, its own versions alone
   await card.getByRole("heading", { name: "Files" }).waitFor(WAIT);
   await card.getByText("No files attached by this run.").waitFor(WAIT);
   await screenshot(page, "desktop-run-files-none");
+  // The card hears of a file through the run's log: the page listens before anything is attached.
+  await subscribedTo(page, "runEvents");
 
   // While the run waits, its connector attaches two files, as the `attach_artifact` run tool has it
   // do (a command agent has no MCP client to call the tool with): with its own credential.
@@ -345,6 +348,10 @@ test("the Files card lists what the run's agent attached, its own versions alone
   const log = `${"compiling page\n".repeat(200)}done\n`;
   const attachedSummary = await attach("reports/summary.md", summary, "text/markdown");
   assert.equal(attachedSummary.number, 1);
+  const file = (name) => card.locator(`li[data-artifact="${name}"]`);
+  // The run's log notes the file, and the card lists it at once, while the run still waits.
+  await file("reports/summary.md").locator('li[data-version="1"]').waitFor(WAIT);
+  assert.equal(await suite.runStatus(run), "WAITING_APPROVAL");
 
   // Then a person uploads the next version of the summary: not the run's, so not on its card.
   const { login } = await gql(suite.server.url, "mutation($e: String!, $p: String!) { login(email: $e, password: $p) { accessToken } }", {
@@ -360,14 +367,13 @@ test("the Files card lists what the run's agent attached, its own versions alone
   assert.equal(byPerson.status, 201, await byPerson.clone().text());
   assert.equal((await byPerson.json()).version.number, 2);
   const attachedLog = await attach("build.log", log, "text/plain");
+  await file("build.log").waitFor(WAIT);
 
-  // The run goes on once approved; as its status moves on, the card asks again and lists both.
+  // The run goes on once approved and ends; the card still lists both.
   const approval = page.getByTestId("run-approvals").locator(".approval", { hasText: "deploy the site" });
   await approval.getByRole("button", { name: "Approve", exact: true }).click();
   await page.getByTestId("run-status").getByText("Succeeded").waitFor(WAIT);
-  const file = (name) => card.locator(`li[data-artifact="${name}"]`);
   await file("reports/summary.md").waitFor(WAIT);
-  await file("build.log").waitFor(WAIT);
   assert.equal(await card.getByTestId("run-files-empty").count(), 0);
   assert.deepEqual(await card.locator("li[data-artifact]").evaluateAll((lis) => lis.map((li) => li.dataset.artifact)), ["build.log", "reports/summary.md"]);
 

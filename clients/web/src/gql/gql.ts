@@ -42,6 +42,7 @@ type Documents = {
     "\n  fragment HomeRun on TaskRun {\n    ...RunSummary\n    task {\n      id\n      title\n      project {\n        id\n        name\n      }\n    }\n  }\n": typeof types.HomeRunFragmentDoc,
     "\n  query HomeRuns($live: [RunStatus!]!, $failed: [RunStatus!]!, $recent: Int!) {\n    inProgress: runs(filter: { status: $live }, last: 100) {\n      edges {\n        node {\n          ...HomeRun\n        }\n      }\n    }\n    failures: runs(filter: { status: $failed, latestOfTask: true }, last: $recent) {\n      edges {\n        node {\n          ...HomeRun\n        }\n      }\n    }\n  }\n": typeof types.HomeRunsDocument,
     "\n  fragment MemoryEntryItem on MemoryEntry {\n    id\n    scopeKind\n    scopeId\n    kind\n    subject\n    revision\n    updatedAt\n    current {\n      id\n      number\n      content\n      verification\n    }\n  }\n": typeof types.MemoryEntryItemFragmentDoc,
+    "\n  query MemoryRoles {\n    viewer {\n      id\n      roleBindings {\n        id\n        role\n        scopeId\n      }\n    }\n  }\n": typeof types.MemoryRolesDocument,
     "\n  query MemorySearch($scopeId: ID!, $query: String, $kinds: [MemoryKind!], $verification: [MemoryVerification!], $asOf: DateTime) {\n    memoryRetrievalMode\n    memory(scopeId: $scopeId, query: $query, kinds: $kinds, verification: $verification, asOf: $asOf) {\n      foundBy\n      entry {\n        ...MemoryEntryItem\n      }\n    }\n  }\n": typeof types.MemorySearchDocument,
     "\n  subscription MemoryUpdated($scopeId: ID!) {\n    memoryUpdated(scopeId: $scopeId) {\n      ...MemoryEntryItem\n    }\n  }\n": typeof types.MemoryUpdatedDocument,
     "\n  mutation WriteMemory($input: WriteMemoryInput!) {\n    writeMemory(input: $input) {\n      entry {\n        ...MemoryEntryItem\n      }\n      version {\n        id\n        number\n      }\n      conflict {\n        id\n      }\n    }\n  }\n": typeof types.WriteMemoryDocument,
@@ -117,6 +118,7 @@ const documents: Documents = {
     "\n  fragment HomeRun on TaskRun {\n    ...RunSummary\n    task {\n      id\n      title\n      project {\n        id\n        name\n      }\n    }\n  }\n": types.HomeRunFragmentDoc,
     "\n  query HomeRuns($live: [RunStatus!]!, $failed: [RunStatus!]!, $recent: Int!) {\n    inProgress: runs(filter: { status: $live }, last: 100) {\n      edges {\n        node {\n          ...HomeRun\n        }\n      }\n    }\n    failures: runs(filter: { status: $failed, latestOfTask: true }, last: $recent) {\n      edges {\n        node {\n          ...HomeRun\n        }\n      }\n    }\n  }\n": types.HomeRunsDocument,
     "\n  fragment MemoryEntryItem on MemoryEntry {\n    id\n    scopeKind\n    scopeId\n    kind\n    subject\n    revision\n    updatedAt\n    current {\n      id\n      number\n      content\n      verification\n    }\n  }\n": types.MemoryEntryItemFragmentDoc,
+    "\n  query MemoryRoles {\n    viewer {\n      id\n      roleBindings {\n        id\n        role\n        scopeId\n      }\n    }\n  }\n": types.MemoryRolesDocument,
     "\n  query MemorySearch($scopeId: ID!, $query: String, $kinds: [MemoryKind!], $verification: [MemoryVerification!], $asOf: DateTime) {\n    memoryRetrievalMode\n    memory(scopeId: $scopeId, query: $query, kinds: $kinds, verification: $verification, asOf: $asOf) {\n      foundBy\n      entry {\n        ...MemoryEntryItem\n      }\n    }\n  }\n": types.MemorySearchDocument,
     "\n  subscription MemoryUpdated($scopeId: ID!) {\n    memoryUpdated(scopeId: $scopeId) {\n      ...MemoryEntryItem\n    }\n  }\n": types.MemoryUpdatedDocument,
     "\n  mutation WriteMemory($input: WriteMemoryInput!) {\n    writeMemory(input: $input) {\n      entry {\n        ...MemoryEntryItem\n      }\n      version {\n        id\n        number\n      }\n      conflict {\n        id\n      }\n    }\n  }\n": types.WriteMemoryDocument,
@@ -290,6 +292,10 @@ export function graphql(source: "\n  query HomeRuns($live: [RunStatus!]!, $faile
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  fragment MemoryEntryItem on MemoryEntry {\n    id\n    scopeKind\n    scopeId\n    kind\n    subject\n    revision\n    updatedAt\n    current {\n      id\n      number\n      content\n      verification\n    }\n  }\n"): (typeof documents)["\n  fragment MemoryEntryItem on MemoryEntry {\n    id\n    scopeKind\n    scopeId\n    kind\n    subject\n    revision\n    updatedAt\n    current {\n      id\n      number\n      content\n      verification\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query MemoryRoles {\n    viewer {\n      id\n      roleBindings {\n        id\n        role\n        scopeId\n      }\n    }\n  }\n"): (typeof documents)["\n  query MemoryRoles {\n    viewer {\n      id\n      roleBindings {\n        id\n        role\n        scopeId\n      }\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

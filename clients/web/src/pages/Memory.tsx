@@ -1,19 +1,33 @@
 // Memory: what people know about their work, searched from where a person stands (a scope and the
-// scopes above it), best first or the most recently changed, live; and written to a scope, where
-// a write about a subject that already has a current version opens a conflict instead of
-// replacing it. The search is kept in the page's address, so going back to it finds it again.
-import { useId, useState, type FormEvent } from "react";
-import { useMutation, useQuery, useSubscription, type CombinedError } from "urql";
+// scopes above it, or an agent's own memory), best first or the most recently changed, live; and
+// written to a scope, where a write about a subject that already has a current version opens a
+// conflict instead of replacing it. The search is kept in the page's address, so going back to it
+// finds it again.
+import { useEffect, useId, useState, type FormEvent } from "react";
+import { useClient, useMutation, useQuery, useSubscription, type CombinedError, type OperationResult } from "urql";
+import { pipe, subscribe } from "wonka";
 import { graphql } from "../gql";
-import type { MemoryKind, MemorySensitivity } from "../gql/graphql";
+import type { AgentsQuery as Agents, MemoryKind, MemorySensitivity } from "../gql/graphql";
 import { Action, Badge, ErrorBox, Loading, Status, humanize, usePageTitle } from "../ui/components";
 import { Link, navigate, useSearch } from "../ui/router";
 import { ViewerQuery } from "../api/viewer";
 import { exactTime } from "../ui/time";
 import { WorkspacesQuery } from "./Workspaces";
-import { scopeChoices, type Scope } from "./scopes";
+import { AgentsQuery } from "./TaskDetail";
+import { memoryScopes, scopeChoices, type Scope } from "./scopes";
 import { ScopeSelect } from "./ScopeSelect";
-import { KINDS, VERIFICATIONS, foundBy, readSearch, searchAddress, searchMode, searchVariables, writeOutcome, type MemorySearch } from "./memoryView";
+import {
+  KINDS,
+  VERIFICATIONS,
+  agentScope,
+  foundBy,
+  readSearch,
+  searchAddress,
+  searchMode,
+  searchVariables,
+  writeOutcome,
+  type MemorySearch,
+} from "./memoryView";
 
 export const MemoryEntryItemFragment = graphql(`
   fragment MemoryEntryItem on MemoryEntry {
@@ -29,6 +43,19 @@ export const MemoryEntryItemFragment = graphql(`
       number
       content
       verification
+    }
+  }
+`);
+
+const MemoryRolesQuery = graphql(`
+  query MemoryRoles {
+    viewer {
+      id
+      roleBindings {
+        id
+        role
+        scopeId
+      }
     }
   }
 `);
@@ -77,20 +104,54 @@ const READERS: Record<MemorySensitivity, string> = {
   RESTRICTED: "administrators of the scope and above",
 };
 
-/** The scopes the person may stand in: their organization, workspaces and projects. */
-export function useScopes(): { scopes: Scope[]; error: CombinedError | undefined } {
+/**
+ * Each workspace's agents, by workspace id. `agents` lists those that can serve a project, which
+ * are its workspace's, so each workspace is asked through its first project: one without a project
+ * has none to list. Asked of the client, since a page cannot call a hook per workspace.
+ */
+function useWorkspaceAgents(workspaces: readonly { id: string; projects: { nodes: readonly { id: string }[] } }[]) {
+  const client = useClient();
+  const [answers, setAnswers] = useState<ReadonlyMap<string, OperationResult<Agents>>>(new Map());
+  const asked = workspaces.flatMap((w) => (w.projects.nodes[0] ? [[w.id, w.projects.nodes[0].id] as const] : []));
+  const key = JSON.stringify(asked);
+  useEffect(() => {
+    const watching = (JSON.parse(key) as [string, string][]).map(([workspaceId, projectId]) =>
+      pipe(
+        client.query(AgentsQuery, { projectId }),
+        subscribe((answer) => setAnswers((known) => new Map(known).set(workspaceId, answer))),
+      ),
+    );
+    return () => watching.forEach((w) => w.unsubscribe());
+  }, [client, key]);
+  const agents = new Map([...answers].map(([workspaceId, answer]) => [workspaceId, answer.data?.agents ?? []]));
+  const pending = asked.some(([workspaceId]) => !answers.has(workspaceId));
+  return { agents, pending, error: [...answers.values()].find((a) => a.error)?.error };
+}
+
+/**
+ * The scopes the person may stand in (their organization, workspaces, projects and the
+ * workspaces' agents, where they have a role), those of them they may write to, and whether
+ * agents are still being asked for.
+ */
+export function useScopes(): { scopes: Scope[]; writable: Scope[]; pending: boolean; error: CombinedError | undefined } {
   const [{ data: viewer }] = useQuery({ query: ViewerQuery });
+  const [{ data: roles, error: rolesError }] = useQuery({ query: MemoryRolesQuery });
   const [{ data, error }] = useQuery({ query: WorkspacesQuery });
-  return { scopes: scopeChoices(viewer?.viewer.organization, data?.workspaces.nodes ?? []), error };
+  const workspaces = data?.workspaces.nodes ?? [];
+  const { agents, pending, error: agentsError } = useWorkspaceAgents(workspaces);
+  const { readable, writable } = memoryScopes(scopeChoices(viewer?.viewer.organization, workspaces, agents), roles?.viewer.roleBindings ?? []);
+  return { scopes: readable, writable, pending, error: error ?? rolesError ?? agentsError };
 }
 
 const entryHref = (id: string) => `/memory/${id}`;
 
 export function Memory() {
   usePageTitle("Memory");
-  const { scopes, error } = useScopes();
+  const { scopes, writable, pending, error } = useScopes();
   const search = readSearch(useSearch());
-  const scope = scopes.find((s) => s.id === search.scopeId) ?? scopes[0];
+  // A scope the address names may be an agent not listed yet: stand nowhere until it could be,
+  // rather than search elsewhere meanwhile.
+  const scope = scopes.find((s) => s.id === search.scopeId) ?? (search.scopeId && pending ? undefined : scopes[0]);
   const show = (next: MemorySearch) => navigate(searchAddress({ ...next, scopeId: scope?.id ?? null }));
   return (
     <section className="stack">
@@ -106,8 +167,8 @@ export function Memory() {
       <SearchForm search={search} onSearch={show} />
       {scope && (
         <div className="grid-2">
-          <Hits variables={searchVariables(search, scope.id)} />
-          <WriteEntry scopes={scopes} standing={scope.id} />
+          <Hits variables={searchVariables(search, scope.id)} scopes={scopes} />
+          <WriteEntry scopes={writable} standing={scope.id} />
         </div>
       )}
     </section>
@@ -173,7 +234,7 @@ function SearchForm({ search, onSearch }: { search: MemorySearch; onSearch: (sea
   );
 }
 
-function Hits({ variables }: { variables: ReturnType<typeof searchVariables> }) {
+function Hits({ variables, scopes }: { variables: ReturnType<typeof searchVariables>; scopes: Scope[] }) {
   const [{ data, fetching, error }] = useQuery({ query: MemorySearchQuery, variables });
   useSubscription({ query: MemoryUpdatedSubscription, variables: { scopeId: variables.scopeId } });
   const searching = variables.query !== null;
@@ -207,7 +268,7 @@ function Hits({ variables }: { variables: ReturnType<typeof searchVariables> }) 
               <p className="description">{entry.current.content}</p>
               <p className="inline small">
                 <Badge>{humanize(entry.kind)}</Badge>
-                <Badge>{humanize(entry.scopeKind)}</Badge>
+                <Badge>{agentScope(entry, scopes) ?? humanize(entry.scopeKind)}</Badge>
                 <Status of={entry.current.verification} />
                 {found && <span className="muted" data-testid="found-by">found by {found}</span>}
               </p>
@@ -221,13 +282,26 @@ function Hits({ variables }: { variables: ReturnType<typeof searchVariables> }) 
 
 const EMPTY_DRAFT = { kind: "FACT" as MemoryKind, subject: "", content: "", sensitivity: "INTERNAL" as MemorySensitivity };
 
-/** Writes an entry to the scope the person stands in, or another they choose. */
+/**
+ * Writes an entry to the scope the person stands in, or another they choose, among those they may
+ * write to: where they stand only when they may write there.
+ */
 function WriteEntry({ scopes, standing }: { scopes: Scope[]; standing: string }) {
   const [{ data, fetching, error }, write] = useMutation(WriteMemoryMutation);
   const [chosen, setChosen] = useState<string | null>(null);
   const [draft, setDraft] = useState(EMPTY_DRAFT);
-  const scopeId = chosen ?? standing;
   const readersId = useId();
+  const scopeId = [chosen, standing].find((id) => scopes.some((s) => s.id === id)) ?? scopes[0]?.id;
+  if (!scopeId) {
+    return (
+      <article className="card stack" aria-labelledby="memory-write">
+        <h2 id="memory-write">Write what you know</h2>
+        <p className="muted" data-testid="memory-read-only">
+          Your role lets you read memory here, not write it: writing takes a member or above.
+        </p>
+      </article>
+    );
+  }
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     const result = await write({ input: { scopeId, ...draft } });

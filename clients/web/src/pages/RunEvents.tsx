@@ -9,6 +9,7 @@ import { MAX_EVENTS, loadEvents, saveEvents } from "../api/eventArchive";
 import { When, useOnline } from "../ui/components";
 import { streamShown, type StreamedStatus } from "./runState";
 import { firstError, highlight, logJsonLines, logLine, logText, searchLog, type LogLine } from "./runLog";
+import { attachedFile } from "./artifactsView";
 
 const STATE_LABEL: Record<StreamState | "loading", string> = {
   loading: "run ended; loading its events…",
@@ -23,10 +24,13 @@ export function RunEvents({
   runId,
   ended,
   onStatus,
+  onAttached,
 }: {
   runId: string;
   ended: boolean;
   onStatus: (status: StreamedStatus) => void;
+  /** Told the sequence of the latest event saying the run's agent attached a file. */
+  onAttached: (sequence: number) => void;
 }) {
   const { events, state } = useRunEvents(runId);
   const [follow, setFollow] = useState(true);
@@ -83,6 +87,10 @@ export function RunEvents({
     const data = latestStatus?.data as { status?: unknown } | undefined;
     if (latestStatus && typeof data?.status === "string") onStatus({ status: data.status, at: latestStatus.occurredAt });
   }, [latestStatus, onStatus]);
+  const latestAttached = useMemo(() => events.findLast(attachedFile), [events]);
+  useEffect(() => {
+    if (latestAttached) onAttached(latestAttached.sequence);
+  }, [latestAttached, onAttached]);
   const online = useOnline();
   const shownState = streamShown(state.state, ended);
 

@@ -1,6 +1,7 @@
 // The files a run's agent attached (its `attach_artifact` run tool, docs/artifacts.md): each by
 // name, with the versions this run uploaded, downloaded as on the task page (ArtifactParts.tsx).
-// Asked again as the run's status moves on: no live update says a file was attached.
+// Asked again when the run's log says a file was attached, and as the run's status moves on.
+import { useMemo } from "react";
 import { useQuery } from "urql";
 import { graphql } from "../gql";
 import type { RunStatus } from "../gql/graphql";
@@ -27,9 +28,11 @@ const RunFilesQuery = graphql(`
   }
 `);
 
-export function RunFilesCard({ runId, status }: { runId: string; status: RunStatus }) {
+/** `attached`: the sequence of the run's last event saying a file was attached (`attachedFile`), if any. */
+export function RunFilesCard({ runId, status, attached }: { runId: string; status: RunStatus; attached: number | null }) {
   const [{ data, fetching, error }, refetch] = useQuery({ query: RunFilesQuery, variables: { runId } });
-  useAskAgainAsRunMoves(data, fetching, status, askForFilesAgain, refetch);
+  const now = useMemo(() => ({ status, attached }), [status, attached]);
+  useAskAgainAsRunMoves(data, fetching, now, askForFilesAgain, refetch);
   const online = useOnline();
   const downloads = useDownloads();
   const artifacts = data?.node.__typename === "TaskRun" ? data.node.artifacts : [];

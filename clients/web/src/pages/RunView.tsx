@@ -128,6 +128,8 @@ export function RunView({ runId }: { runId: string }) {
   // on the way can leave the cached run behind (`cachedRunBehind`). Then ask the server again,
   // also after an answer that was itself already behind.
   const [streamed, setStreamed] = useState<StreamedStatus | null>(null);
+  // The Files card asks again when the log says a file was attached.
+  const [attached, setAttached] = useState<number | null>(null);
   const status = run?.status;
   const updatedAt = run?.updatedAt;
   useEffect(() => {
@@ -159,9 +161,9 @@ export function RunView({ runId }: { runId: string }) {
         <div className="stack">
           <Timeline run={run} />
           <RunContextCard runId={run.id} status={run.status} ended={terminal} attempts={run.attempts.length} />
-          <RunFilesCard runId={run.id} status={run.status} />
+          <RunFilesCard runId={run.id} status={run.status} attached={attached} />
         </div>
-        <RunEvents runId={run.id} ended={terminal} onStatus={setStreamed} />
+        <RunEvents runId={run.id} ended={terminal} onStatus={setStreamed} onAttached={setAttached} />
       </div>
     </section>
   );

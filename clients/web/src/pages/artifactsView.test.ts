@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   askForFilesAgain,
+  attachedFile,
   downloadName,
   filesOfRun,
   formatSize,
@@ -152,10 +153,28 @@ describe("a run's files", () => {
 
   it("are asked for again once the run's status moved on from the one they were asked at", () => {
     const answered = { node: { artifacts: [] } };
-    expect(askForFilesAgain(answered, "RUNNING", "SUCCEEDED")).toBe(true);
-    expect(askForFilesAgain(answered, "QUEUED", "RUNNING")).toBe(true);
+    const at = (status: string) => ({ status, attached: null });
+    expect(askForFilesAgain(answered, at("RUNNING"), at("SUCCEEDED"))).toBe(true);
+    expect(askForFilesAgain(answered, at("QUEUED"), at("RUNNING"))).toBe(true);
     // Not while nothing changed, nor before the first answer.
-    expect(askForFilesAgain(answered, "RUNNING", "RUNNING")).toBe(false);
-    expect(askForFilesAgain(undefined, "RUNNING", "SUCCEEDED")).toBe(false);
+    expect(askForFilesAgain(answered, at("RUNNING"), at("RUNNING"))).toBe(false);
+    expect(askForFilesAgain(undefined, at("RUNNING"), at("SUCCEEDED"))).toBe(false);
+  });
+
+  it("are asked for again once the run's log said a file was attached since they were asked", () => {
+    const answered = { node: { artifacts: [] } };
+    expect(askForFilesAgain(answered, { status: "RUNNING", attached: null }, { status: "RUNNING", attached: 7 })).toBe(true);
+    expect(askForFilesAgain(answered, { status: "RUNNING", attached: 7 }, { status: "RUNNING", attached: 9 })).toBe(true);
+    expect(askForFilesAgain(answered, { status: "RUNNING", attached: 9 }, { status: "RUNNING", attached: 9 })).toBe(false);
+    expect(askForFilesAgain(undefined, { status: "RUNNING", attached: null }, { status: "RUNNING", attached: 7 })).toBe(false);
+  });
+
+  it("are attached as the control plane's notice of the version says", () => {
+    const notice = { message: "attached `build.log` (version 1)", artifact_id: "0190-a", version_id: "0190-v" };
+    expect(attachedFile({ kind: "notice", data: notice })).toBe(true);
+    // Other notices, and an agent's own word of a changed file, are not an attached file.
+    expect(attachedFile({ kind: "notice", data: { message: "handed off" } })).toBe(false);
+    expect(attachedFile({ kind: "file_change", data: { path: "build.log", kind: "update" } })).toBe(false);
+    expect(attachedFile({ kind: "notice", data: null })).toBe(false);
   });
 });

@@ -1,6 +1,7 @@
 // Artifacts as the task page shows them: where an upload goes, sizes as people read them, what
 // the server said when it refused an upload or a download, and the file a download is saved as;
-// and as the run page shows them: the files its agent attached, each with the run's own versions.
+// and as the run page shows them: the files its agent attached, each with the run's own versions,
+// asked again when the run's log says one was attached.
 // Their bytes move over HTTP (docs/artifacts.md), so the server's refusals come as its JSON
 // error body, not as GraphQL errors.
 import type { ErrorInfo } from "../api/errors";
@@ -136,10 +137,26 @@ export function replacedNote(replacedBy: { number: number } | null): string | nu
 }
 
 /**
- * Whether a run's Files card asks the server again: once it has an answer and the run's status
- * has moved on from the one it was asked at. No live update says a file was attached; a run
- * attaches files while it works, and what it attached is all there once it ended.
+ * Whether a run event says its agent attached a file: the control plane's `notice` of it
+ * (api/src/runs/mod.rs, `artifact_attached`), which names the version stored.
  */
-export function askForFilesAgain(answer: unknown, askedAt: string, status: string): boolean {
-  return answer !== undefined && status !== askedAt;
+export function attachedFile(event: { kind: string; data: unknown }): boolean {
+  const data = event.data as { version_id?: unknown } | null;
+  return event.kind === "notice" && typeof data?.version_id === "string";
+}
+
+/** How far a run has got, as its Files card follows it: its status, and the last event saying a file was attached. */
+export interface FilesMoment {
+  status: string;
+  /** That event's sequence; null before one arrived. */
+  attached: number | null;
+}
+
+/**
+ * Whether a run's Files card asks the server again: once it has an answer, when the run's log
+ * said a file was attached since it was asked, or its status moved on (a file can be kept though
+ * its note failed to be written; what a run attached is all there once it ended).
+ */
+export function askForFilesAgain(answer: unknown, askedAt: FilesMoment, now: FilesMoment): boolean {
+  return answer !== undefined && (now.attached !== askedAt.attached || now.status !== askedAt.status);
 }

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { CombinedError } from "urql";
 import { GraphQLError } from "graphql";
 import {
+  agentScope,
   changedMeanwhile,
   foundBy,
   personName,
@@ -127,5 +128,21 @@ describe("a change refused", () => {
     expect(changedMeanwhile(error("INVALID_TRANSITION"))).toBe(false);
     expect(changedMeanwhile(new CombinedError({ networkError: new Error("down") }))).toBe(false);
     expect(changedMeanwhile(undefined)).toBe(false);
+  });
+});
+
+describe("where a hit is kept", () => {
+  const scopes = [
+    { id: "w1", label: "Workspace: Platform", path: ["o1", "w1"] },
+    { id: "a1", label: "Agent · builder", path: ["o1", "w1"] },
+  ];
+
+  it("is the agent's name for an agent's own memory", () => {
+    expect(agentScope({ scopeKind: "AGENT", scopeId: "a1" }, scopes)).toBe("Agent · builder");
+  });
+
+  it("is left to the scope's kind otherwise, and for an agent not listed", () => {
+    expect(agentScope({ scopeKind: "WORKSPACE", scopeId: "w1" }, scopes)).toBeNull();
+    expect(agentScope({ scopeKind: "AGENT", scopeId: "a2" }, scopes)).toBeNull();
   });
 });

@@ -1,9 +1,10 @@
 // Memory as its pages show it: the search, kept in the page's address and sent as the server's
-// variables; what found a hit and how the server searches; each version's place in an entry's
-// history; who did what; what a write did; and a change refused because the entry changed since
-// it was read.
+// variables; what found a hit, where it is kept and how the server searches; each version's place
+// in an entry's history; who did what; what a write did; and a change refused because the entry
+// changed since it was read.
 import type { CombinedError } from "urql";
-import type { MemoryConflictStatus, MemoryKind, MemoryRetrievalMode, MemoryRetriever, MemoryVerification } from "../gql/graphql";
+import type { MemoryConflictStatus, MemoryKind, MemoryRetrievalMode, MemoryRetriever, MemoryScopeKind, MemoryVerification } from "../gql/graphql";
+import type { Scope } from "./scopes";
 
 export const KINDS: MemoryKind[] = ["FACT", "DECISION", "CONSTRAINT", "PREFERENCE", "LESSON", "ENTITY", "ARTIFACT_REFERENCE", "RUN_SUMMARY"];
 
@@ -74,6 +75,15 @@ const RETRIEVALS: Record<MemoryRetriever, string> = { FULL_TEXT: "words", VECTOR
 export function foundBy(retrievers: readonly MemoryRetriever[]): string | null {
   const found = (Object.keys(RETRIEVALS) as MemoryRetriever[]).filter((r) => retrievers.includes(r));
   return found.length > 0 ? found.map((r) => RETRIEVALS[r]).join(" and ") : null;
+}
+
+/**
+ * Whose own memory an entry is, as the agent's scope is labelled ("Agent · builder"); null for an
+ * entry of any other scope, whose kind says where it is kept, and for an agent not listed.
+ */
+export function agentScope(entry: { scopeKind: MemoryScopeKind; scopeId: string }, scopes: readonly Scope[]): string | null {
+  if (entry.scopeKind !== "AGENT") return null;
+  return scopes.find((s) => s.id === entry.scopeId)?.label ?? null;
 }
 
 /** How the server searches now. */
