@@ -157,9 +157,14 @@ async fn tenant_a(server: &Server) -> (common::Fixture, TenantA) {
     let ask = agent_host.event(run_uuid, 1, EventKind::ApprovalRequested, json!({"request_id": "r", "action": "x"}));
     assert_eq!(agent_host.emit(ask).await, Ok(1));
     let approvals = owner.gql("{ approvals { edges { node { id } } } }", json!({})).await;
+    let agent = GlobalId::new(NodeKind::Agent, agent).encode();
+    // The agent's own memory, which another organization must not reach by the agent's id.
+    let agent_memory =
+        json!({"input": {"scopeId": agent, "kind": "FACT", "subject": "Agent vault", "content": "5678"}});
+    owner.gql(op!("write_memory"), agent_memory).await.data("writeMemory");
     let a = TenantA {
         connector,
-        agent: GlobalId::new(NodeKind::Agent, agent).encode(),
+        agent,
         approval: id(&approvals.data("approvals")["edges"][0]["node"]),
         run: id(run.data("startRun")),
         org: id(org.data("organization")),
@@ -458,6 +463,20 @@ fn rows(a: &TenantA, b_project: &str, b_task: &str) -> Vec<Row> {
         row("artifact", "query($id: ID!) { artifact(id: $id) { name } }", json!({"id": a.artifact}), NotFound),
         row("runContext", "query($r: ID!) { runContext(runId: $r) { bundleHash } }", json!({"r": a.run}), NotFound),
         row("memory", op!("memory"), json!({"scopeId": a.user, "query": "vault"}), NotFound),
+        row("memory", op!("memory"), json!({"scopeId": a.agent, "query": "vault"}), NotFound),
+        row("memory", op!("memory"), json!({"scopeId": a.agent}), NotFound),
+        row(
+            "writeMemory",
+            op!("write_memory"),
+            json!({"input": {"scopeId": a.agent, "kind": "FACT", "subject": "Agent vault", "content": "0000"}}),
+            NotFound,
+        ),
+        row(
+            "memoryUpdated",
+            "subscription($s: ID!) { memoryUpdated(scopeId: $s) { id } }",
+            json!({"s": a.agent}),
+            NotFound,
+        ),
         row(
             "writeMemory",
             op!("write_memory"),
