@@ -397,6 +397,10 @@ on_both_databases!(a_run_is_handed_off_after_a_checkpoint_and_the_source_lease_c
         .gql(op!("add_acceptance_criterion"), json!({"taskId": task["id"], "description": "tests pass"}))
         .await
         .data("addAcceptanceCriterion");
+    // What the project knows about parsers, verified: the target is given it as the source was.
+    let known = "Port the parser with its line numbers: error messages need them.";
+    let entry = common::write_memory(&f.owner, &f.project_id, "parser line numbers", known, json!({})).await;
+    common::verify_memory(&f.owner, &entry).await;
     let (mut connector, _) = raw_connector(&server, &f).await;
     let welcome = connector
         .hello_with(
@@ -459,6 +463,9 @@ on_both_databases!(a_run_is_handed_off_after_a_checkpoint_and_the_source_lease_c
     assert_eq!(bundle["completed_work"], json!(["lexer"]));
     assert_eq!(bundle["pending_work"], json!(["tests pass", "parser"]));
     assert_eq!(bundle["conversation"][0]["data"]["text"], "half of the parser is ported");
+    let memory = bundle["verified_memory"].as_array().unwrap();
+    assert_eq!(memory.len(), 1, "{memory:?}");
+    assert_eq!((&memory[0]["content"], &memory[0]["verification"]), (&json!(known), &json!("verified")));
     assert_eq!(bundle["provenance"]["attempts"][0]["status"], "stopped");
     let waiting = wait_status(&f.owner, &run_id, "DISPATCHING", None).await;
     assert_eq!(waiting["attempts"][0]["status"], "STOPPED");

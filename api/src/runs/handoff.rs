@@ -41,7 +41,8 @@ struct HandoffBundle {
     acceptance_criteria: Vec<Criterion>,
     /// The most recent messages, tool calls and output, oldest first.
     conversation: Vec<Item>,
-    /// Verified memory entries in scope; empty until memory (SPEC §11) exists.
+    /// The verified memory the run was given (its context bundle's, quoted with provenance): the
+    /// target agent gets the handoff bundle instead of a context bundle.
     verified_memory: Vec<Value>,
     /// Approvals decided during the run.
     decisions: Vec<DecisionRecord>,
@@ -374,6 +375,8 @@ impl RunService {
                 .into_iter()
                 .filter(|e| e.data.get("status").and_then(Value::as_str) == Some("failed")),
         );
+        let given = self.context.for_dispatch(run).await?.bundle;
+        let verified_memory = given["verifiedMemory"].as_array().cloned().unwrap_or_default();
         let (met, unmet): (Vec<_>, Vec<_>) = criteria.iter().partition(|c| c.met);
         let from_checkpoint = |key: &str| strings(checkpoint.as_ref().and_then(|c| c.data.get(key)));
         let mut bundle = HandoffBundle {
@@ -392,7 +395,7 @@ impl RunService {
                 .map(|c| Criterion { description: c.description.clone(), met: c.met })
                 .collect(),
             conversation,
-            verified_memory: Vec::new(),
+            verified_memory,
             decisions: decisions
                 .into_iter()
                 .map(|a| DecisionRecord {
