@@ -39,11 +39,23 @@ const STOP_WORDS: &[&str] = &[
     "while", "who", "whom", "why", "will", "with", "would", "you", "your",
 ];
 
-/// The words of a query worth matching: all but the function words, unless that leaves none.
+/// The words of a query worth matching, each once: all but the function words, unless that
+/// leaves none.
 fn telling(words: &[String]) -> Vec<String> {
-    let telling: Vec<String> = words.iter().filter(|w| !STOP_WORDS.contains(&w.as_str())).cloned().collect();
-    if telling.is_empty() { words.to_vec() } else { telling }
+    let mut telling: Vec<String> = words.iter().filter(|w| !STOP_WORDS.contains(&w.as_str())).cloned().collect();
+    if telling.is_empty() {
+        telling = words.to_vec();
+    }
+    let mut seen = std::collections::HashSet::new();
+    telling.retain(|w| seen.insert(w.clone()));
+    telling
 }
+
+/// The most rows FTS5 is asked to rank for one query. BM25 scores every row any word matches, so
+/// a word found in tens of thousands of texts costs most of a search, while its weight, which
+/// falls with how common it is, changes little of which entries come first (at 100,000 entries:
+/// p99 48 ms with every word, 16 ms within this bound; docs/benchmarks.md).
+const MAX_RANKED_ROWS: i64 = 5_000;
 
 /// Which versions a search reads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -196,7 +208,8 @@ pub struct Match {
 }
 
 /// The versions (`among` those indexed) of entries of `scope_ids` in the organization whose text
-/// matches any of `words` (but function words), best first, at most `limit`.
+/// matches any of `words` (but function words; on SQLite, but words too common to rank by, see
+/// [`rarest`]), best first, at most `limit`.
 pub async fn matching(
     db: &impl ConnectionTrait,
     organization_id: Uuid,
@@ -210,6 +223,10 @@ pub async fn matching(
     let mut values: Vec<Value> = Vec::new();
     let statement = match backend {
         DbBackend::Sqlite => {
+            let words = &rarest(db, organization_id, words, among).await?;
+            if words.is_empty() {
+                return Ok(Vec::new());
+            }
             // FTS5: each word a quoted string, any of them, in the text columns, and any of the
             // scopes in the place; bm25 with the subject weighing 3 and the place nothing. The
             // organization is not matched: every scope id names one scope of one organization, and
@@ -283,6 +300,56 @@ pub async fn matching(
         .collect()
 }
 
+/// The words of `words` to rank by on SQLite: those the organization's texts (`among` those
+/// searched) contain, rarest first, as many as together match at most [`MAX_RANKED_ROWS`] rows,
+/// and the rarest one whatever it matches. Counted in the organization alone, so what other
+/// tenants write never changes which words rank a search.
+async fn rarest(
+    db: &impl ConnectionTrait,
+    organization_id: Uuid,
+    words: &[String],
+    among: Among,
+) -> Result<Vec<String>, DbErr> {
+    let backend = db.get_database_backend();
+    let tables = match among {
+        Among::Current => vec![sqlite_table(true)],
+        Among::EverCurrent => vec![sqlite_table(true), sqlite_table(false)],
+    };
+    let organization = format!("place : \"{}\"", place_word('o', organization_id));
+    let mut values: Vec<Value> = Vec::new();
+    let mut counts = Vec::new();
+    for (i, word) in words.iter().enumerate() {
+        let count: Vec<String> = tables
+            .iter()
+            .map(|table| {
+                values.push(format!("{{subject content summary}} : \"{word}\" AND {organization}").into());
+                format!("(SELECT count(*) FROM {table} WHERE {table} MATCH ?)")
+            })
+            .collect();
+        counts.push(format!("{} AS n{i}", count.join(" + ")));
+    }
+    let statement = Statement::from_sql_and_values(backend, format!("SELECT {}", counts.join(", ")), values);
+    let Some(row) = db.query_one_raw(statement).await? else { return Ok(Vec::new()) };
+    let mut counted = Vec::new();
+    for (i, word) in words.iter().enumerate() {
+        let rows: i64 = row.try_get("", &format!("n{i}"))?;
+        if rows > 0 {
+            counted.push((rows, word));
+        }
+    }
+    counted.sort();
+    let mut ranked_rows = 0;
+    let mut rarest = Vec::new();
+    for (rows, word) in counted {
+        if !rarest.is_empty() && ranked_rows + rows > MAX_RANKED_ROWS {
+            break;
+        }
+        ranked_rows += rows;
+        rarest.push(word.clone());
+    }
+    Ok(rarest)
+}
+
 /// Makes the organization's index again from its entries' versions that have been current.
 pub async fn rebuild(db: &impl ConnectionTrait, organization_id: Uuid) -> Result<u64, DbErr> {
     use sea_orm::{ColumnTrait, EntityTrait, QueryFilter};
@@ -326,4 +393,68 @@ pub async fn rebuild(db: &impl ConnectionTrait, organization_id: Uuid) -> Result
         }
     }
     Ok(indexed)
+}
+
+#[cfg(test)]
+mod tests {
+    use sea_orm::{DatabaseConnection, TransactionTrait};
+
+    use super::*;
+
+    async fn database() -> (DatabaseConnection, std::path::PathBuf) {
+        let dir = std::env::temp_dir().join(format!("acc-search-{}", Uuid::now_v7().simple()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let db = crate::db::connect(&format!("sqlite://{}?mode=rwc", dir.join("acc.db").display())).await.unwrap();
+        crate::db::migrate(&db).await.unwrap();
+        (db, dir)
+    }
+
+    /// `count` current texts saying `content` in `scope` of `organization`.
+    async fn texts(db: &DatabaseConnection, organization: Uuid, scope: Uuid, content: &str, count: usize) {
+        let txn = db.begin().await.unwrap();
+        for _ in 0..count {
+            let (entry, version) = (Uuid::now_v7(), Uuid::now_v7());
+            let place = [
+                place_word('o', organization),
+                place_word('s', scope),
+                place_word('e', entry),
+                place_word('v', version),
+            ];
+            let insert = "INSERT INTO memory_search (entry_id, version_id, subject, content, summary, place) VALUES (?, ?, '', ?, '', ?)";
+            let values: [Value; 4] = [entry.into(), version.into(), content.into(), place.join(" ").into()];
+            txn.execute_raw(Statement::from_sql_and_values(DbBackend::Sqlite, insert, values)).await.unwrap();
+        }
+        txn.commit().await.unwrap();
+    }
+
+    #[tokio::test]
+    async fn a_word_in_too_many_texts_does_not_rank_a_search_that_has_rarer_ones() {
+        let (db, dir) = database().await;
+        let (ours, theirs, scope) = (Uuid::now_v7(), Uuid::now_v7(), Uuid::now_v7());
+        texts(&db, ours, scope, "the billing service restarts nightly", MAX_RANKED_ROWS as usize).await;
+        texts(&db, ours, scope, "the vault service holds the billing keys", 3).await;
+        // Another organization's texts change nothing of which of our words rank.
+        texts(&db, theirs, Uuid::now_v7(), "vault vault vault", 2 * MAX_RANKED_ROWS as usize).await;
+        let words = |w: &[&str]| w.iter().map(|w| w.to_string()).collect::<Vec<_>>();
+
+        let rarest_of = |asked: &[&str]| {
+            let asked = words(asked);
+            let db = &db;
+            async move { rarest(db, ours, &telling(&asked), Among::Current).await.unwrap() }
+        };
+        // "vault" (3 texts) ranks; "service" (5,003) and "billing" would pass the bound; "nowhere"
+        // matches nothing.
+        assert_eq!(rarest_of(&["billing", "vault", "service", "nowhere", "vault"]).await, words(&["vault"]));
+        // Alone, the commonest word still ranks: a search finds what it can.
+        assert_eq!(rarest_of(&["service"]).await, words(&["service"]));
+        assert_eq!(rarest_of(&["nowhere"]).await, Vec::<String>::new());
+        assert_eq!(
+            rarest(&db, theirs, &words(&["vault", "service"]), Among::Current).await.unwrap(),
+            words(&["vault"])
+        );
+
+        let found = matching(&db, ours, &[scope], &words(&["billing", "vault"]), Among::Current, 100).await.unwrap();
+        assert_eq!(found.len(), 3, "only the texts with the rare word were ranked");
+        let _ = std::fs::remove_dir_all(dir);
+    }
 }
