@@ -87,7 +87,7 @@ impl ToolRun {
     }
 }
 
-#[derive(Debug)]
+#[derive(Debug, Default)]
 struct Shared {
     /// Active runs by token.
     runs: Mutex<HashMap<String, ToolRun>>,
@@ -111,20 +111,13 @@ pub struct RunTools {
 }
 
 impl RunTools {
-    /// Starts the server on a loopback port of its own; attached files go through `files`.
-    pub async fn start(files: RunFiles) -> Result<Self, RunToolsError> {
+    /// Starts the server on a loopback port of its own.
+    pub async fn start() -> Result<Self, RunToolsError> {
         let address = SocketAddr::from(([127, 0, 0, 1], 0));
         let listener =
             tokio::net::TcpListener::bind(address).await.map_err(|source| RunToolsError { address, source })?;
         let bound = listener.local_addr().map_err(|source| RunToolsError { address, source })?;
-        let shared = Arc::new(Shared {
-            runs: Mutex::default(),
-            queued: Mutex::default(),
-            call_queued: Notify::new(),
-            answers: Mutex::default(),
-            files,
-            approvals: Mutex::default(),
-        });
+        let shared = Arc::new(Shared::default());
         let server = ToolServer::new(shared.clone());
         let mcp = StreamableHttpService::new(
             move || Ok(server.clone()),
@@ -143,7 +136,7 @@ impl RunTools {
         Ok(Self { url: format!("http://{bound}/mcp"), shared })
     }
 
-    /// How attached files are sent.
+    /// How attached files are sent; the runtime sends a run's changed files the same way.
     pub fn files(&self) -> &RunFiles {
         &self.shared.files
     }
@@ -451,7 +444,7 @@ mod tests {
 
     #[tokio::test]
     async fn only_an_active_run_s_token_opens_the_tools() {
-        let tools = RunTools::start(RunFiles::default()).await.expect("the server starts");
+        let tools = RunTools::start().await.expect("the server starts");
         let (events, _receiver) = mpsc::channel(1);
         let open = tools.open_run(Uuid::now_v7(), &events, None);
         let ended_run = Uuid::now_v7();

@@ -162,7 +162,7 @@ impl Runtime {
                 ModelGateway::start(&config.model_gateway, &config.model_providers, redactor.clone()).await?;
             (Some(gateway), Some(over_budget))
         };
-        let run_tools = RunTools::start(RunFiles::default()).await?;
+        let run_tools = RunTools::start().await?;
         let runtime = Self::new(connector_id, agents, spool, &spool_dir, redactor, model_gateway, Some(run_tools))?;
         if let Some(over_budget) = over_budget {
             tokio::spawn(stop_over_budget(Arc::downgrade(&runtime), over_budget));

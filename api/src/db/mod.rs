@@ -199,6 +199,17 @@ pub async fn migrate(db: &DatabaseConnection) -> Result<(), DbErr> {
     Migrator::up(db, None).await
 }
 
+/// A migrated SQLite database `acc.db` in a new temporary directory named after `what`, for
+/// tests; the directory is the caller's to remove.
+#[cfg(test)]
+pub(crate) async fn migrated_sqlite(what: &str) -> (DatabaseConnection, PathBuf) {
+    let dir = std::env::temp_dir().join(format!("acc-{what}-{}", uuid::Uuid::now_v7().simple()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let db = connect(&format!("sqlite://{}?mode=rwc", dir.join("acc.db").display())).await.unwrap();
+    migrate(&db).await.unwrap();
+    (db, dir)
+}
+
 /// Ready when the database answers and no migration is pending.
 pub async fn readiness(db: &DatabaseConnection) -> Result<(), String> {
     db.execute_unprepared("SELECT 1").await.map_err(|e| format!("database unreachable: {e}"))?;

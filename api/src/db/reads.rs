@@ -400,12 +400,8 @@ mod tests {
 
     /// A migrated SQLite database in a fresh directory, and its reads.
     async fn database() -> (DatabaseConnection, Reads, PathBuf) {
-        let dir = std::env::temp_dir().join(format!("acc-reads-{}", Uuid::now_v7().simple()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let file = dir.join("acc.db");
-        let db = crate::db::connect(&format!("sqlite://{}?mode=rwc", file.display())).await.unwrap();
-        crate::db::migrate(&db).await.unwrap();
-        let reads = Reads::for_database(&db, Some(&file));
+        let (db, dir) = crate::db::migrated_sqlite("reads").await;
+        let reads = Reads::for_database(&db, Some(&dir.join("acc.db")));
         assert!(matches!(reads, Reads::Sqlite(_)));
         (db, reads, dir)
     }

@@ -311,9 +311,9 @@ async fn rarest(
     among: Among,
 ) -> Result<Vec<String>, DbErr> {
     let backend = db.get_database_backend();
-    let tables = match among {
-        Among::Current => vec![sqlite_table(true)],
-        Among::EverCurrent => vec![sqlite_table(true), sqlite_table(false)],
+    let tables: &[&str] = match among {
+        Among::Current => &[sqlite_table(true)],
+        Among::EverCurrent => &[sqlite_table(true), sqlite_table(false)],
     };
     let organization = format!("place : \"{}\"", place_word('o', organization_id));
     let mut values: Vec<Value> = Vec::new();
@@ -401,14 +401,6 @@ mod tests {
 
     use super::*;
 
-    async fn database() -> (DatabaseConnection, std::path::PathBuf) {
-        let dir = std::env::temp_dir().join(format!("acc-search-{}", Uuid::now_v7().simple()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let db = crate::db::connect(&format!("sqlite://{}?mode=rwc", dir.join("acc.db").display())).await.unwrap();
-        crate::db::migrate(&db).await.unwrap();
-        (db, dir)
-    }
-
     /// `count` current texts saying `content` in `scope` of `organization`.
     async fn texts(db: &DatabaseConnection, organization: Uuid, scope: Uuid, content: &str, count: usize) {
         let txn = db.begin().await.unwrap();
@@ -429,7 +421,7 @@ mod tests {
 
     #[tokio::test]
     async fn a_word_in_too_many_texts_does_not_rank_a_search_that_has_rarer_ones() {
-        let (db, dir) = database().await;
+        let (db, dir) = crate::db::migrated_sqlite("search").await;
         let (ours, theirs, scope) = (Uuid::now_v7(), Uuid::now_v7(), Uuid::now_v7());
         texts(&db, ours, scope, "the billing service restarts nightly", MAX_RANKED_ROWS as usize).await;
         texts(&db, ours, scope, "the vault service holds the billing keys", 3).await;
