@@ -95,9 +95,11 @@ on_both_databases!(uploads_become_versions_and_download_as_attachments, |db: Tes
         assert!(headers["content-security-policy"].to_str().unwrap().starts_with("sandbox"));
         let etag = format!("\"{}\"", sha256(bytes));
         assert_eq!(headers["etag"], etag.as_str());
+        assert_eq!(headers["accept-ranges"], "bytes");
         assert_eq!(response.bytes().await.unwrap().as_ref(), bytes.as_slice());
         let again = owner.get_with(version["downloadPath"].as_str().unwrap(), &[("if-none-match", &etag)]).await;
         assert_eq!(again.status(), 304, "held bytes are not sent again");
+        resumes(owner, version["downloadPath"].as_str().unwrap(), bytes, bytes.len() / 2).await;
     }
     // The same through node(id).
     let node = owner
@@ -110,6 +112,34 @@ on_both_databases!(uploads_become_versions_and_download_as_attachments, |db: Tes
     let node = owner.gql("query($id: ID!) { artifact(id: $id) { name } }", json!({"id": artifact["id"]})).await;
     assert_eq!(node.data("artifact")["name"], "reports/summary.md");
 });
+
+/// A download that broke off after `cut` bytes resumes there: the rest comes as a 206 with its
+/// `Content-Range`, and with the first part makes the whole. A range outside the bytes, or not a
+/// range of bytes, is 416 and names the size.
+async fn resumes(client: &Client, path: &str, bytes: &[u8], cut: usize) {
+    let (etag, n) = (format!("\"{}\"", sha256(bytes)), bytes.len());
+    let rest = client.get_with(path, &[("range", &format!("bytes={cut}-")), ("if-range", &etag)]).await;
+    assert_eq!(rest.status(), 206);
+    assert_eq!(rest.headers()["content-range"], format!("bytes {cut}-{}/{n}", n - 1).as_str());
+    assert_eq!(rest.headers()["content-length"], (n - cut).to_string().as_str());
+    let mut whole = bytes[..cut].to_vec();
+    whole.extend_from_slice(&rest.bytes().await.unwrap());
+    assert!(whole == bytes, "the two parts make the whole");
+    let tail = client.get_with(path, &[("range", "bytes=-3")]).await;
+    assert_eq!((tail.status().as_u16(), tail.bytes().await.unwrap().as_ref()), (206, &bytes[n - 3..]));
+    let middle = client.get_with(path, &[("range", "bytes=1-2")]).await;
+    assert_eq!((middle.status().as_u16(), middle.bytes().await.unwrap().as_ref()), (206, &bytes[1..3]));
+    // Resuming a copy of other bytes gets all of these.
+    let other = client.get_with(path, &[("range", "bytes=1-"), ("if-range", "\"0000\"")]).await;
+    assert_eq!((other.status().as_u16(), other.bytes().await.unwrap().len()), (200, n));
+    for asked in [format!("bytes={n}-"), "bytes=5-2".into(), "pages=1-2".into()] {
+        let refused = client.get_with(path, &[("range", &asked)]).await;
+        assert_eq!(refused.status(), 416, "{asked}");
+        assert_eq!(refused.headers()["content-range"], format!("bytes */{n}").as_str());
+        let body: Value = refused.json().await.unwrap();
+        assert_eq!(body["error"]["code"], "VALIDATION", "{body}");
+    }
+}
 
 on_both_databases!(bad_uploads_and_strangers_are_refused_and_change_nothing, |db: TestDb| async move {
     let dir = db.dir.clone();
@@ -216,6 +246,8 @@ async fn an_s3_compatible_store_keeps_the_bytes() {
         assert_eq!(response.status(), 200);
         assert_eq!(response.bytes().await.unwrap().as_ref(), bytes.as_slice());
     }
+    // A download of the large one resumes past its first part.
+    resumes(owner, big["version"]["downloadPath"].as_str().unwrap(), &large, 8 * 1024 * 1024 + 5).await;
     // In the bucket: each blob once, under its organization and digest, and nothing staged.
     let mut keys = s3.keys("organizations/").await;
     keys.sort();

@@ -233,12 +233,14 @@ impl ArtifactService {
         Ok(ArtifactAt { artifact, version })
     }
 
-    /// The bytes of a version read through [`Self::version_at`], as a stream.
+    /// The bytes of a version read through [`Self::version_at`], or those of `range` in them, as
+    /// a stream.
     pub async fn bytes(
         &self,
         version: &artifact_version::Model,
+        range: Option<std::ops::Range<u64>>,
     ) -> Result<BoxStream<'static, Result<Bytes, object_store::Error>>> {
-        Ok(self.bytes.get(version.organization_id, &version.sha256).await?)
+        Ok(self.bytes.get(version.organization_id, &version.sha256, range).await?)
     }
 
     /// An artifact of a project the caller may read.

@@ -3,6 +3,7 @@
 //! `organizations/<id>/sha256/<digest>`, whatever artifacts and versions name them. Organizations
 //! never share an object, so nobody learns from a store that another tenant holds the same bytes.
 
+use std::ops::Range;
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -12,7 +13,7 @@ use futures_util::{Stream, StreamExt};
 use object_store::aws::AmazonS3Builder;
 use object_store::local::LocalFileSystem;
 use object_store::path::Path;
-use object_store::{ObjectStore, ObjectStoreExt, PutPayload, WriteMultipart};
+use object_store::{GetOptions, GetRange, ObjectStore, ObjectStoreExt, PutPayload, WriteMultipart};
 use sha2::{Digest, Sha256};
 use uuid::Uuid;
 
@@ -161,12 +162,14 @@ impl ArtifactStore {
         Ok(Stored { sha256, size })
     }
 
-    /// The organization's bytes with this digest, as a stream.
+    /// The organization's bytes with this digest, or those of `range` in them, as a stream.
     pub async fn get(
         &self,
         organization_id: Uuid,
         sha256: &str,
+        range: Option<Range<u64>>,
     ) -> Result<BoxStream<'static, Result<Bytes, object_store::Error>>, StoreError> {
-        Ok(self.objects.get(&Self::blob(organization_id, sha256)).await?.into_stream())
+        let options = GetOptions { range: range.map(GetRange::Bounded), ..GetOptions::default() };
+        Ok(self.objects.get_opts(&Self::blob(organization_id, sha256), options).await?.into_stream())
     }
 }

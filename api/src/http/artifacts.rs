@@ -1,8 +1,12 @@
 //! Artifacts' bytes over HTTP, with the caller's bearer token: `POST /v1/artifacts?projectId=…
 //! &taskId=…&name=…` streams the body into the store as the next version of the artifact so named
 //! (`Content-Type` is its media type), and `GET /v1/artifacts/versions/{id}` streams a version
-//! back, always as an attachment. Errors are `{ "error": { "code", "message", "details",
+//! back, always as an attachment, or the one byte range its `Range` header asks for (a download
+//! that broke off resumes where it stopped; `If-Range` with the ETag keeps it to the same bytes,
+//! which a version never changes anyway). Errors are `{ "error": { "code", "message", "details",
 //! "correlationId" } }` with the status the code implies.
+
+use std::ops::RangeInclusive;
 
 use axum::Extension;
 use axum::Json;
@@ -158,7 +162,20 @@ pub async fn download(
     if headers.get(header::IF_NONE_MATCH).is_some_and(|held| held.as_bytes() == etag.as_bytes()) {
         return (StatusCode::NOT_MODIFIED, [(header::ETAG, etag)]).into_response();
     }
-    let bytes = match artifacts.bytes(&version).await {
+    let size = version.size_bytes.unsigned_abs();
+    let part = match asked_range(&headers, size, &etag) {
+        Ok(part) => part,
+        Err(()) => {
+            let refusal = CommonError::validation(format!("the range asked for is not within the {size} bytes"));
+            let mut response = refuse(refusal, &correlation_id);
+            *response.status_mut() = StatusCode::RANGE_NOT_SATISFIABLE;
+            if let Ok(value) = HeaderValue::from_str(&format!("bytes */{size}")) {
+                response.headers_mut().insert(header::CONTENT_RANGE, value);
+            }
+            return response;
+        }
+    };
+    let bytes = match artifacts.bytes(&version, part.as_ref().map(|p| *p.start()..p.end() + 1)).await {
         Ok(bytes) => bytes,
         Err(e) => return refused(e),
     };
@@ -172,11 +189,37 @@ pub async fn download(
         }
     };
     set(header::CONTENT_TYPE, version.media_type.clone());
-    set(header::CONTENT_LENGTH, version.size_bytes.to_string());
+    set(header::ACCEPT_RANGES, "bytes".to_owned());
+    match &part {
+        Some(part) => {
+            set(header::CONTENT_LENGTH, (part.end() - part.start() + 1).to_string());
+            set(header::CONTENT_RANGE, format!("bytes {}-{}/{size}", part.start(), part.end()));
+        }
+        None => set(header::CONTENT_LENGTH, size.to_string()),
+    }
     set(header::CONTENT_DISPOSITION, disposition);
     set(header::ETAG, etag);
     set(header::CACHE_CONTROL, "private, no-cache".to_owned());
     // Bytes anyone uploaded are never a page of this origin, even opened directly.
     set(header::CONTENT_SECURITY_POLICY, "sandbox; default-src 'none'".to_owned());
+    if part.is_some() {
+        *response.status_mut() = StatusCode::PARTIAL_CONTENT;
+    }
     response
+}
+
+/// The byte range of `size` bytes a download asks for: `None` for all of them (no `Range`, an
+/// `If-Range` naming other bytes, several ranges, which one response of the whole answers, or
+/// nothing to cut), `Err` when the range is malformed or outside the bytes.
+fn asked_range(headers: &HeaderMap, size: u64, etag: &str) -> Result<Option<RangeInclusive<u64>>, ()> {
+    let Some(range) = headers.get(header::RANGE) else { return Ok(None) };
+    if size == 0 || headers.get(header::IF_RANGE).is_some_and(|held| held.as_bytes() != etag.as_bytes()) {
+        return Ok(None);
+    }
+    let range = range.to_str().map_err(|_| ())?;
+    let ranges = http_range_header::parse_range_header(range).and_then(|r| r.validate(size)).map_err(|_| ())?;
+    Ok(match <[_; 1]>::try_from(ranges) {
+        Ok([one]) => Some(one),
+        Err(_) => None,
+    })
 }
