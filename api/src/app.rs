@@ -150,7 +150,13 @@ impl App {
         let identity =
             IdentityService::new(store, keys, config.tokens.clone(), limiter, bootstrap.clone(), broker.clone());
         let limits = Arc::new(config.limits.clone());
-        let run_tools = RunToolService::new(run_reader.clone(), runs.clone(), memory.clone(), artifacts.clone());
+        let run_tools = RunToolService::new(
+            run_reader.clone(),
+            runs.clone(),
+            memory.clone(),
+            artifacts.clone(),
+            config.limits.run_tool_calls_per_minute_per_run,
+        );
         let services = Services {
             projects,
             settings,

@@ -287,6 +287,9 @@ pub struct Limits {
     pub max_page_size: u64,
     pub login_attempts_per_minute_per_account: u32,
     pub login_attempts_per_minute_per_address: u32,
+    /// Run tool calls (`memory_query`, `memory_propose`, `attach_artifact`) one run may make a
+    /// minute, so an agent in a loop cannot flood memory, the store or the search.
+    pub run_tool_calls_per_minute_per_run: u32,
     pub introspection: bool,
 }
 
@@ -342,6 +345,7 @@ impl Default for Limits {
             max_page_size: 100,
             login_attempts_per_minute_per_account: 10,
             login_attempts_per_minute_per_address: 30,
+            run_tool_calls_per_minute_per_run: 120,
             introspection: true,
         }
     }

@@ -14,7 +14,7 @@ use acc_tests::connector_client::RawConnector;
 use acc_tests::model_api::{ModelApi, Step};
 use std::path::Path;
 
-use acc_tests::{Client, Server, TestDb, on_both_databases};
+use acc_tests::{Client, Server, ServerOptions, TestDb, on_both_databases};
 use serde_json::{Value, json};
 use uuid::Uuid;
 
@@ -249,6 +249,63 @@ on_both_databases!(a_connector_s_tool_calls_are_answered_under_the_run_s_permiss
     assert_eq!(refused_code(&outcome), "NOT_FOUND");
     assert_eq!(attach(&credential, "late.md", "x").await.0, 404);
 });
+
+/// An agent in a loop cannot flood the control plane: past its run's quota of calls a minute,
+/// a call is refused with RATE_LIMITED and changes nothing, an attached file too; another run
+/// has its own quota.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_run_s_tool_calls_past_its_quota_are_refused_and_change_nothing() {
+    let quota = [("ACC_LIMITS__RUN_TOOL_CALLS_PER_MINUTE_PER_RUN".to_owned(), "3".to_owned())];
+    let server =
+        Server::start_with(TestDb::sqlite(), ServerOptions { env: quota.to_vec(), ..Default::default() }).await;
+    let f = common::fixture(&server).await;
+    let owner = &f.owner;
+    let (mut connector, credential) = common::raw_connector(&server, &f).await;
+    let connector_id = connector.id;
+    connector.hello("worker", vec![Capability::Stream, Capability::Mcp]).await;
+    let mut start = async |title: &str| {
+        let task = common::create_task(owner, &f.project_id, title).await;
+        owner.gql("mutation($t: ID!) { startRun(taskId: $t) { id } }", json!({"t": task["id"]})).await.data("startRun");
+        let (command_id, command) = connector.command().await;
+        let Command::StartRun { run_id, .. } = command else { panic!("expected a start, got {command:?}") };
+        connector.answer(command_id, CommandOutcome::Accepted).await;
+        (task, run_id)
+    };
+    let (task, run) = start("Loop").await;
+    let (_, other_run) = start("Elsewhere").await;
+
+    let flood = |i: usize| propose(&format!("flood {i}"), "The same thing again.", None, Task);
+    content(call(&mut connector, connector_id, run, flood(1)).await);
+    content(call(&mut connector, connector_id, run, flood(2)).await);
+    content(call(&mut connector, connector_id, run, query("flood")).await);
+    let refused = call(&mut connector, connector_id, run, flood(3)).await;
+    assert_eq!(refused_code(&refused), "RATE_LIMITED");
+    let response = reqwest::Client::new()
+        .put(format!("{}/v1/connectors/runs/{run}/artifacts", server.base_url()))
+        .query(&[("name", "flood.md")])
+        .bearer_auth(&credential)
+        .body("x")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 429);
+    assert_eq!(response.json::<Value>().await.unwrap()["error"]["code"], "RATE_LIMITED");
+
+    let task_id = task["id"].as_str().unwrap();
+    let written = owner
+        .gql(
+            "query($s: ID!) { memory(scopeId: $s, query: \"flood\", verification: [UNVERIFIED]) { entry { subject } } }",
+            json!({"s": task_id}),
+        )
+        .await;
+    let mut subjects: Vec<&str> =
+        written.data("memory").as_array().unwrap().iter().map(|h| h["entry"]["subject"].as_str().unwrap()).collect();
+    subjects.sort();
+    assert_eq!(subjects, vec!["flood 1", "flood 2"], "the refused proposal was not written");
+    assert_eq!(run_artifacts(owner, &run_gid(run)).await, json!([]), "nor the refused file");
+    // Another run of the same connector is not held back.
+    content(call(&mut connector, connector_id, other_run, query("flood")).await);
+}
 
 /// The script of the real runtimes' runs: report progress, read memory, propose memory, ask for
 /// an approval, then finish.

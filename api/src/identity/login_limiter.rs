@@ -1,29 +1,13 @@
 //! Login throttling per account and per client address, so passwords cannot be guessed at speed.
-//! Keys idle long enough to have their whole quota back are forgotten, so the maps do not grow
-//! with every address and email ever tried.
 
-use std::num::NonZeroU32;
-use std::sync::Mutex;
-use std::time::Duration;
-
-use governor::clock::{Clock, DefaultClock, Reference};
-use governor::middleware::NoOpMiddleware;
-use governor::state::keyed::DefaultKeyedStateStore;
-use governor::{Quota, RateLimiter};
+use governor::clock::{Clock, DefaultClock};
 
 use crate::error::CommonError;
-
-/// How often idle keys are swept out, at most: a quota refills within a minute, so a key idle
-/// that long is indistinguishable from a new one.
-const SWEEP_EVERY: Duration = Duration::from_secs(60);
-
-type Keyed<C> = RateLimiter<String, DefaultKeyedStateStore<String>, C, NoOpMiddleware<<C as Clock>::Instant>>;
+use crate::quota::KeyedQuota;
 
 pub struct LoginLimiter<C: Clock = DefaultClock> {
-    per_account: Keyed<C>,
-    per_address: Keyed<C>,
-    clock: C,
-    last_sweep: Mutex<C::Instant>,
+    per_account: KeyedQuota<String, C>,
+    per_address: KeyedQuota<String, C>,
 }
 
 impl LoginLimiter {
@@ -34,55 +18,35 @@ impl LoginLimiter {
 
 impl<C: Clock + Clone> LoginLimiter<C> {
     fn with_clock(per_account_per_minute: u32, per_address_per_minute: u32, clock: C) -> Self {
-        let quota = |n: u32| Quota::per_minute(NonZeroU32::new(n.max(1)).unwrap_or(NonZeroU32::MIN));
-        let keyed = |n: u32| RateLimiter::new(quota(n), DefaultKeyedStateStore::default(), clock.clone());
         Self {
-            per_account: keyed(per_account_per_minute),
-            per_address: keyed(per_address_per_minute),
-            last_sweep: Mutex::new(clock.now()),
-            clock,
+            per_account: KeyedQuota::with_clock(per_account_per_minute, clock.clone()),
+            per_address: KeyedQuota::with_clock(per_address_per_minute, clock),
         }
     }
 
     /// Counts one attempt; refuses it when either the account or the address is over its quota.
     pub fn check(&self, email: &str, address: Option<&str>) -> Result<(), CommonError> {
-        self.sweep_if_due();
-        let now = self.clock.now();
-        let refuse = |not_until: governor::NotUntil<C::Instant>| CommonError::RateLimited {
-            retry_after_seconds: not_until.wait_time_from(now).as_secs().max(1),
-        };
         if let Some(address) = address {
-            self.per_address.check_key(&address.to_owned()).map_err(refuse)?;
+            self.per_address.check(&address.to_owned())?;
         }
         // Keyed the way accounts are looked up, so spelling variants share one quota.
-        self.per_account.check_key(&email.trim().to_lowercase()).map_err(refuse)
-    }
-
-    /// Forgets the keys whose quota has refilled, at most once per [`SWEEP_EVERY`].
-    fn sweep_if_due(&self) {
-        let now = self.clock.now();
-        let Ok(mut last) = self.last_sweep.lock() else { return };
-        if Duration::from(now.duration_since(*last)) < SWEEP_EVERY {
-            return;
-        }
-        *last = now;
-        drop(last);
-        for limiter in [&self.per_account, &self.per_address] {
-            limiter.retain_recent();
-            limiter.shrink_to_fit();
-        }
+        self.per_account.check(&email.trim().to_lowercase())
     }
 
     /// Accounts and addresses remembered.
     #[cfg(test)]
     fn len(&self) -> usize {
-        self.per_account.len() + self.per_address.len()
+        self.per_account.remembered() + self.per_address.remembered()
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use std::time::Duration;
+
     use governor::clock::FakeRelativeClock;
+
+    use crate::quota::SWEEP_EVERY;
 
     use super::*;
 

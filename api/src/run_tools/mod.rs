@@ -13,6 +13,8 @@
 
 use acc_entity::memory_entry::MemoryKind;
 use acc_protocol::{ToolOutcome, ToolRequest};
+use std::sync::Arc;
+
 use bytes::Bytes;
 use futures_util::Stream;
 use sea_orm::ActiveEnum;
@@ -24,6 +26,7 @@ use crate::context::quote;
 use crate::error::{CommonError, DomainError, ErrorCode};
 use crate::memory::{MemoryService, ProposalScope, RunAuthor};
 use crate::provenance::Author;
+use crate::quota::KeyedQuota;
 use crate::runs::{ActingRun, RunError, RunReader, RunService};
 
 /// The most entries one `memory_query` returns, and how many unless asked.
@@ -38,6 +41,8 @@ const RECORDS: &str = "Verified memory from Agent Control Center that this run m
 #[derive(Clone)]
 pub struct RunToolService {
     runs: RunReader,
+    /// Each run's calls a minute, counted once the run is known to be the caller's.
+    calls: Arc<KeyedQuota<Uuid>>,
     /// Notes an attached file on the run's timeline.
     timeline: RunService,
     memory: MemoryService,
@@ -45,8 +50,24 @@ pub struct RunToolService {
 }
 
 impl RunToolService {
-    pub fn new(runs: RunReader, timeline: RunService, memory: MemoryService, artifacts: ArtifactService) -> Self {
-        Self { runs, timeline, memory, artifacts }
+    pub fn new(
+        runs: RunReader,
+        timeline: RunService,
+        memory: MemoryService,
+        artifacts: ArtifactService,
+        calls_per_minute: u32,
+    ) -> Self {
+        Self { runs, calls: Arc::new(KeyedQuota::per_minute(calls_per_minute)), timeline, memory, artifacts }
+    }
+
+    /// The run `connector_id` works on, once this call is within the run's quota.
+    async fn acting_for(&self, connector_id: Uuid, run_id: Uuid) -> Result<ActingRun, CommonError> {
+        let acting = self.runs.acting_for(connector_id, run_id).await.map_err(|e| match e {
+            RunError::Common(e) => e,
+            _ => CommonError::NotFound("run"),
+        })?;
+        self.calls.check(&run_id)?;
+        Ok(acting)
     }
 
     /// Stores a file the agent of `run_id` attached, streamed by `connector_id`, as the next
@@ -59,10 +80,7 @@ impl RunToolService {
         media_type: Option<&str>,
         body: impl Stream<Item = Result<Bytes, E>>,
     ) -> Result<ArtifactAt, ArtifactError> {
-        let acting = self.runs.acting_for(connector_id, run_id).await.map_err(|e| match e {
-            RunError::Common(e) => e,
-            _ => CommonError::NotFound("run"),
-        })?;
+        let acting = self.acting_for(connector_id, run_id).await?;
         let author = Author::Run { run_id, attempt_id: acting.attempt_id };
         let stored =
             self.artifacts.upload_by_run(&acting.project, acting.run.task_id, author, name, media_type, body).await?;
@@ -79,7 +97,7 @@ impl RunToolService {
     /// Answers one call of the agent of `run_id`, made through `connector_id`.
     pub async fn call(&self, connector_id: Uuid, run_id: Uuid, request: ToolRequest) -> ToolOutcome {
         let outcome = async {
-            let acting = self.runs.acting_for(connector_id, run_id).await.map_err(refusal)?;
+            let acting = self.acting_for(connector_id, run_id).await.map_err(refusal)?;
             let author = author(&acting);
             match request {
                 ToolRequest::MemoryQuery { query, limit } => self.memory_query(&author, &query, limit).await,
