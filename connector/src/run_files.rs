@@ -66,9 +66,15 @@ pub struct RunFiles {
     upload: Arc<Mutex<Option<ArtifactUpload>>>,
 }
 
-/// Why a file was not sent; the message starts with its SPEC §4 code.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct NotSent(pub String);
+/// Why a file was not sent; each message starts with its SPEC §4 code, as the agent is told.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum NotSent {
+    /// There is no such file (any more): a changed file since deleted is not worth a warning.
+    #[error("NOT_FOUND: {0}")]
+    Missing(String),
+    #[error("{0}")]
+    Refused(String),
+}
 
 impl RunFiles {
     /// Where files go from now on.
@@ -85,30 +91,34 @@ impl RunFiles {
         path: &str,
         name: Option<String>,
     ) -> Result<Value, NotSent> {
-        let (file, relative) = open_inside(workdir, path).await.map_err(NotSent)?;
+        let (file, relative) = open_inside(workdir, path).await?;
         let upload = lock(&self.upload).clone();
-        let upload = upload
-            .ok_or_else(|| NotSent("UNAVAILABLE: not connected to Agent Control Center yet; try again later".into()))?;
-        upload.put(run_id, &name.unwrap_or(relative), file).await.map_err(NotSent)
+        let upload = upload.ok_or_else(|| {
+            NotSent::Refused("UNAVAILABLE: not connected to Agent Control Center yet; try again later".into())
+        })?;
+        upload.put(run_id, &name.unwrap_or(relative), file).await.map_err(NotSent::Refused)
     }
 }
 
 /// `path` inside `workdir`, opened: the file and its path relative to the directory, or why not.
 /// Symbolic links are followed first, so none leads out.
-async fn open_inside(workdir: &Path, path: &str) -> Result<(tokio::fs::File, String), String> {
-    let outside = || "VALIDATION: the file must be inside your working directory".to_owned();
-    let root = tokio::fs::canonicalize(workdir).await.map_err(|e| format!("the working directory: {e}"))?;
-    let file = tokio::fs::canonicalize(root.join(path)).await.map_err(|e| format!("NOT_FOUND: {path}: {e}"))?;
+async fn open_inside(workdir: &Path, path: &str) -> Result<(tokio::fs::File, String), NotSent> {
+    let outside = || NotSent::Refused("VALIDATION: the file must be inside your working directory".to_owned());
+    let missing = |e: std::io::Error| NotSent::Missing(format!("{path}: {e}"));
+    let root = tokio::fs::canonicalize(workdir)
+        .await
+        .map_err(|e| NotSent::Refused(format!("INTERNAL: the working directory: {e}")))?;
+    let file = tokio::fs::canonicalize(root.join(path)).await.map_err(missing)?;
     let relative = file.strip_prefix(&root).map_err(|_| outside())?;
     let name: Vec<String> = relative.components().map(|c| c.as_os_str().to_string_lossy().into_owned()).collect();
     if name.is_empty() {
         return Err(outside());
     }
-    let metadata = tokio::fs::metadata(&file).await.map_err(|e| format!("NOT_FOUND: {path}: {e}"))?;
+    let metadata = tokio::fs::metadata(&file).await.map_err(missing)?;
     if !metadata.is_file() {
-        return Err(format!("VALIDATION: {path} is not a file"));
+        return Err(NotSent::Refused(format!("VALIDATION: {path} is not a file")));
     }
-    let opened = tokio::fs::File::open(&file).await.map_err(|e| format!("FORBIDDEN: {path}: {e}"))?;
+    let opened = tokio::fs::File::open(&file).await.map_err(|e| NotSent::Refused(format!("FORBIDDEN: {path}: {e}")))?;
     Ok((opened, name.join("/")))
 }
 
@@ -135,9 +145,10 @@ mod tests {
         assert_eq!(name, "notes/a.md");
         for path in ["../outside.md", "link.md", "/etc/passwd", ".", "dir"] {
             let refused = open_inside(&work, path).await.expect_err(path);
-            assert!(refused.starts_with("VALIDATION"), "{path}: {refused}");
+            assert!(refused.to_string().starts_with("VALIDATION"), "{path}: {refused}");
         }
         let missing = open_inside(&work, "missing.md").await.expect_err("missing");
-        assert!(missing.starts_with("NOT_FOUND"), "{missing}");
+        assert!(matches!(missing, NotSent::Missing(_)), "{missing}");
+        assert!(missing.to_string().starts_with("NOT_FOUND: missing.md"), "{missing}");
     }
 }

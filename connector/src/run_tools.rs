@@ -36,7 +36,7 @@ use uuid::Uuid;
 
 use crate::adapter::{AdapterEvent, ApprovalDecision, EventSink};
 use crate::lock;
-use crate::run_files::{NotSent, RunFiles};
+use crate::run_files::RunFiles;
 
 /// How long a call waits for the control plane's answer (the connection may be down meanwhile).
 const CALL_TIMEOUT: Duration = Duration::from_secs(60);
@@ -399,7 +399,7 @@ impl ToolServer {
                 "sha256": stored["version"]["sha256"],
                 "sizeBytes": stored["version"]["sizeBytes"],
             })),
-            Err(NotSent(message)) => refused(message),
+            Err(not_sent) => refused(not_sent.to_string()),
         })
     }
 

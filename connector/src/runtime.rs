@@ -749,10 +749,8 @@ impl Runtime {
             for path in changed.iter().take(MAX_CHANGED_FILES) {
                 match self.files.attach(run_id, workdir, path, None).await {
                     Ok(_) => tracing::debug!(%path, "changed file sent"),
-                    Err(NotSent(reason)) if reason.starts_with("NOT_FOUND") => {
-                        tracing::debug!(%path, "a changed file is gone; not sent")
-                    }
-                    Err(NotSent(reason)) => tracing::warn!(%path, %reason, "a changed file was not sent"),
+                    Err(NotSent::Missing(_)) => tracing::debug!(%path, "a changed file is gone; not sent"),
+                    Err(reason) => tracing::warn!(%path, %reason, "a changed file was not sent"),
                 }
             }
         };
