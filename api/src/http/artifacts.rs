@@ -6,7 +6,7 @@
 //! which a version never changes anyway). Errors are `{ "error": { "code", "message", "details",
 //! "correlationId" } }` with the status the code implies.
 
-use std::ops::RangeInclusive;
+use std::ops::Range;
 
 use axum::Extension;
 use axum::Json;
@@ -165,7 +165,7 @@ pub async fn download(
     let size = version.size_bytes.unsigned_abs();
     let part = match asked_range(&headers, size, &etag) {
         Ok(part) => part,
-        Err(()) => {
+        Err(NotSatisfiable) => {
             let refusal = CommonError::validation(format!("the range asked for is not within the {size} bytes"));
             let mut response = refuse(refusal, &correlation_id);
             *response.status_mut() = StatusCode::RANGE_NOT_SATISFIABLE;
@@ -175,7 +175,7 @@ pub async fn download(
             return response;
         }
     };
-    let bytes = match artifacts.bytes(&version, part.as_ref().map(|p| *p.start()..p.end() + 1)).await {
+    let bytes = match artifacts.bytes(&version, part.clone()).await {
         Ok(bytes) => bytes,
         Err(e) => return refused(e),
     };
@@ -192,8 +192,8 @@ pub async fn download(
     set(header::ACCEPT_RANGES, "bytes".to_owned());
     match &part {
         Some(part) => {
-            set(header::CONTENT_LENGTH, (part.end() - part.start() + 1).to_string());
-            set(header::CONTENT_RANGE, format!("bytes {}-{}/{size}", part.start(), part.end()));
+            set(header::CONTENT_LENGTH, (part.end - part.start).to_string());
+            set(header::CONTENT_RANGE, format!("bytes {}-{}/{size}", part.start, part.end - 1));
         }
         None => set(header::CONTENT_LENGTH, size.to_string()),
     }
@@ -208,18 +208,22 @@ pub async fn download(
     response
 }
 
-/// The byte range of `size` bytes a download asks for: `None` for all of them (no `Range`, an
-/// `If-Range` naming other bytes, several ranges, which one response of the whole answers, or
-/// nothing to cut), `Err` when the range is malformed or outside the bytes.
-fn asked_range(headers: &HeaderMap, size: u64, etag: &str) -> Result<Option<RangeInclusive<u64>>, ()> {
+/// A `Range` header that is malformed or outside the bytes (416).
+struct NotSatisfiable;
+
+/// The bytes of `size` a download asks for: `None` for all of them (no `Range`, an `If-Range`
+/// naming other bytes, several ranges, which one response of the whole answers, or nothing to
+/// cut).
+fn asked_range(headers: &HeaderMap, size: u64, etag: &str) -> Result<Option<Range<u64>>, NotSatisfiable> {
     let Some(range) = headers.get(header::RANGE) else { return Ok(None) };
     if size == 0 || headers.get(header::IF_RANGE).is_some_and(|held| held.as_bytes() != etag.as_bytes()) {
         return Ok(None);
     }
-    let range = range.to_str().map_err(|_| ())?;
-    let ranges = http_range_header::parse_range_header(range).and_then(|r| r.validate(size)).map_err(|_| ())?;
+    let range = range.to_str().map_err(|_| NotSatisfiable)?;
+    let ranges =
+        http_range_header::parse_range_header(range).and_then(|r| r.validate(size)).map_err(|_| NotSatisfiable)?;
     Ok(match <[_; 1]>::try_from(ranges) {
-        Ok([one]) => Some(one),
+        Ok([one]) => Some(*one.start()..one.end() + 1),
         Err(_) => None,
     })
 }

@@ -11,10 +11,10 @@
 //! `attach_artifact` arrives over HTTP instead (`PUT /v1/connectors/runs/{run}/artifacts`, the
 //! bytes streamed): a version of an artifact of the run's task, with the run as its provenance.
 
-use acc_entity::memory_entry::MemoryKind;
-use acc_protocol::{ToolOutcome, ToolRequest};
 use std::sync::Arc;
 
+use acc_entity::memory_entry::MemoryKind;
+use acc_protocol::{ToolOutcome, ToolRequest};
 use bytes::Bytes;
 use futures_util::Stream;
 use sea_orm::ActiveEnum;
