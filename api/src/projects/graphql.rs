@@ -17,8 +17,9 @@ use crate::broker::{Delivery, Event, TaskChange, Topic};
 use crate::graphql::connection::{connection, page_request};
 use crate::graphql::{BatchLoader, ContextExt, Ordered, gql_error};
 use crate::identity::actor::Actor;
-use crate::identity::graphql::{User, load_user};
+use crate::identity::graphql::{User, UserLoader, load_user};
 use crate::ids::{NodeKind, decode, gid};
+use crate::pagination::Page;
 use crate::runs::graphql::{LatestRunOf, RunLoader, RunsOfTask, TaskRun};
 
 #[derive(Enum, Copy, Clone, Eq, PartialEq)]
@@ -112,7 +113,7 @@ impl Project {
         last: Option<i32>,
         before: Option<String>,
     ) -> async_graphql::Result<Connection<String, Ordered<Task>>> {
-        task_page(ctx, self.0.id, filter, first, after, last, before).await
+        task_page(ctx, self.0.id, filter, first, after, last, before).await.map(task_connection)
     }
 }
 
@@ -304,11 +305,43 @@ async fn task_page(
     after: Option<String>,
     last: Option<i32>,
     before: Option<String>,
-) -> async_graphql::Result<Connection<String, Ordered<Task>>> {
+) -> async_graphql::Result<Page<task::Model>> {
     let request = page_request(after, before, first, last)?;
     let filter = filter.unwrap_or_default().into_domain()?;
-    let page = ctx.services().projects.tasks(ctx.actor()?, project_id, &filter, &request).await.map_err(gql_error)?;
-    Ok(connection(page, |t| t.id, |t| Ordered(Task(t))))
+    ctx.services().projects.tasks(ctx.actor()?, project_id, &filter, &request).await.map_err(gql_error)
+}
+
+fn task_connection(page: Page<task::Model>) -> Connection<String, Ordered<Task>> {
+    connection(page, |t| t.id, |t| Ordered(Task(t)))
+}
+
+/// Loads ahead, one query each and all at once, the relations the query asks of a page's tasks,
+/// so that every task of the page resolves in one pass (`BatchLoader::prime`).
+async fn prime_relations(ctx: &Context<'_>, tasks: &[task::Model]) -> async_graphql::Result<()> {
+    let look = ctx.look_ahead();
+    let (edges, nodes) = (look.field("edges").field("node"), look.field("nodes"));
+    let keys = |relation: &str, key: fn(&task::Model) -> Option<Uuid>| -> Vec<Uuid> {
+        if !edges.field(relation).exists() && !nodes.field(relation).exists() {
+            return Vec::new();
+        }
+        let mut keys: Vec<Uuid> = tasks.iter().filter_map(key).collect();
+        keys.sort_unstable();
+        keys.dedup();
+        keys
+    };
+    let of_task = |t: &task::Model| Some(t.id);
+    let (projects, runs) =
+        (ctx.data_unchecked::<BatchLoader<ProjectLoader>>(), ctx.data_unchecked::<BatchLoader<RunLoader>>());
+    tokio::try_join!(
+        ctx.data_unchecked::<BatchLoader<UserLoader>>().prime(keys("assignee", |t| t.assignee_user_id)),
+        projects.prime(keys("project", |t| Some(t.project_id)).into_iter().map(ProjectKey).collect()),
+        projects.prime(keys("dependencies", of_task).into_iter().map(DependenciesOf).collect()),
+        projects.prime(keys("dependents", of_task).into_iter().map(DependentsOf).collect()),
+        projects.prime(keys("acceptanceCriteria", of_task).into_iter().map(CriteriaOf).collect()),
+        runs.prime(keys("runs", of_task).into_iter().map(RunsOfTask).collect()),
+        runs.prime(keys("latestRun", of_task).into_iter().map(LatestRunOf).collect()),
+    )?;
+    Ok(())
 }
 
 #[derive(Default)]
@@ -343,7 +376,10 @@ impl ProjectQuery {
         before: Option<String>,
     ) -> async_graphql::Result<Connection<String, Ordered<Task>>> {
         let project_id = decode(&project_id, NodeKind::Project)?;
-        task_page(ctx, project_id, filter, first, after, last, before).await
+        let page = task_page(ctx, project_id, filter, first, after, last, before).await?;
+        // A root query field, so this request is a query: what is primed stays true for its life.
+        prime_relations(ctx, &page.items).await?;
+        Ok(task_connection(page))
     }
 }
 
