@@ -1728,6 +1728,12 @@ impl Server {
             .env_remove("ACC_DATABASE_URL")
             .env_remove("ACC_DATABASE_URL_FILE")
             .env("ACC_TOKENS__ACCESS_TOKEN_SECONDS", "86400")
+            // No memory search here: a first start would otherwise download and load the
+            // embedding model in the background, in the middle of the measurements.
+            .env("ACC_MEMORY__FETCH_EMBEDDING_MODEL", "false")
+            // Every subscriber signs in as the tenant's one user; the default cap of sockets per
+            // user (64) would close all but the first.
+            .env("ACC_WEBSOCKET__MAX_SOCKETS_PER_IDENTITY", "1000000")
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(log_file)
