@@ -194,41 +194,6 @@ on_both_databases!(events_of_several_runs_stored_together_cost_the_same_statemen
     }
 });
 
-on_both_databases!(
-    a_connectors_batches_handed_over_before_their_commits_are_stored_in_order,
-    |db: TestDb| async move {
-        let counted = CountedApp::assemble(&db).await;
-        let sqlite = db.backend() == "sqlite";
-        let RunningRun { owner, connector, connector_id, run, run_id, .. } = running_run(&counted).await;
-        let runs = &counted.app.state.services.runs;
-        // SQLite's one writer keeps a connector's order, so the gateway hands over its next batches
-        // while the last is committed; PostgreSQL stores a connector's batches one at a time.
-        let in_flight = runs.batches_in_flight_per_connector();
-        assert_eq!(in_flight > 1, sqlite, "{in_flight} batches of a connector in flight");
-
-        // As many batches of ten as may be in flight, handed over before any commit is awaited.
-        let mut pending = Vec::new();
-        for batch in 0..in_flight as u64 {
-            let events = (batch * 10 + 1..=batch * 10 + 10)
-                .map(|s| read(&connector.event(run_id, s, EventKind::Output, json!({"line": s}))))
-                .collect();
-            pending.push(runs.hand_over_events(connector_id, events).await.unwrap());
-        }
-        for (batch, mut pending) in pending.into_iter().enumerate() {
-            let committed = pending.committed().await.unwrap();
-            let ingested = runs.take_effect(committed).await.unwrap();
-            assert_eq!((ingested.acks, ingested.refused.len()), (vec![(run_id, (batch as u64 + 1) * 10)], 0));
-        }
-        let lines: Vec<u64> = common::events(&owner, &run)
-            .await
-            .iter()
-            .filter(|e| e["kind"] == "output")
-            .map(|e| e["data"]["line"].as_u64().unwrap())
-            .collect();
-        assert_eq!(lines, (1..=in_flight as u64 * 10).collect::<Vec<u64>>());
-    }
-);
-
 on_both_databases!(a_returning_connector_is_sent_again_only_starts_from_before_it_connected, |db: TestDb| async move {
     let counted = CountedApp::assemble(&db).await;
     let RunningRun { owner, mut connector, connector_id, project_id, .. } = running_run(&counted).await;

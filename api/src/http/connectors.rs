@@ -2,7 +2,7 @@
 //! `/v1/connectors/ws`, where frames are decoded, checked against the connector's identity and
 //! handed to the gateway and run services.
 
-use std::collections::{HashSet, VecDeque};
+use std::collections::HashSet;
 use std::ops::ControlFlow;
 use std::time::Duration;
 
@@ -30,7 +30,7 @@ use super::{AppState, SharedState};
 use crate::config::{Config, ConnectorClientCertificate, DEFAULT_CERTIFICATE_HEADER};
 use crate::error::{CommonError, DomainError};
 use crate::gateway::{CertificateCheck, GatewayError, OUTBOX_CAPACITY};
-use crate::runs::{CommittedEvents, ConnectorEvent, Ingested, PendingEvents, RunError};
+use crate::runs::{ConnectorEvent, Ingested, RunError};
 
 /// Close codes, as docs/protocol.md lists them.
 const CLOSE_POLICY: u16 = 1008;
@@ -325,18 +325,14 @@ async fn serve(state: SharedState, connector: acc_entity::connector::Model, sock
 
     // A connector that stays silent for three heartbeats is gone.
     let silence = services.gateway.heartbeat_interval * 3;
-    let mut frames = Frames::new(&state, id);
     loop {
-        // The replies to send in one flush, and whether the socket closes after them.
-        let (replies, ended) = tokio::select! {
+        tokio::select! {
             frame = outgoing.recv() => match frame {
-                Some(envelope) => (vec![text(&envelope)], false),
+                Some(envelope) => {
+                    if sink.send(text(&envelope)).await.is_err() { break; }
+                }
                 // The gateway let go of this connection: revoked, or replaced by a newer one.
-                None => (vec![close(CLOSE_IDENTITY, "revoked or replaced by a newer connection")], true),
-            },
-            committed = frames.next_committed() => {
-                frames.take_effect(committed).await;
-                (frames.replies(), false)
+                None => { let _ = sink.send(close(CLOSE_IDENTITY, "revoked or replaced by a newer connection")).await; break; }
             },
             incoming = tokio::time::timeout(silence, stream.next()) => {
                 let first = match incoming {
@@ -344,8 +340,8 @@ async fn serve(state: SharedState, connector: acc_entity::connector::Model, sock
                     Ok(None) | Ok(Some(Err(_))) => break,
                     Ok(Some(Ok(message))) => message,
                 };
-                // Every frame already here is handled at once: the events among them go to the
-                // writer as one batch, and the replies out in one flush.
+                // Every frame already here is handled at once: the events among them are stored
+                // in one transaction (group commit), and the replies go out in one flush.
                 let mut messages = vec![first];
                 let mut ended = false;
                 while messages.len() < MAX_FRAMES_AT_ONCE {
@@ -355,6 +351,7 @@ async fn serve(state: SharedState, connector: acc_entity::connector::Model, sock
                         None => break,
                     }
                 }
+                let mut frames = Frames::new(&state, id);
                 for message in messages {
                     let bytes = match message {
                         Message::Text(text) => text.as_bytes().to_vec(),
@@ -367,23 +364,15 @@ async fn serve(state: SharedState, connector: acc_entity::connector::Model, sock
                         break;
                     }
                 }
-                if ended { frames.settle().await } else { frames.hand_over().await }
-                (frames.replies(), ended)
+                let replies = frames.finish().await;
+                let mut sent = true;
+                for reply in replies {
+                    if sink.feed(reply).await.is_err() { sent = false; break; }
+                }
+                if !sent || sink.flush().await.is_err() || ended { break; }
             }
-        };
-        let mut sent = true;
-        for reply in replies {
-            if sink.feed(reply).await.is_err() {
-                sent = false;
-                break;
-            }
-        }
-        if !sent || sink.flush().await.is_err() || ended {
-            break;
         }
     }
-    // What was handed over is stored and takes effect even when nobody hears the answer.
-    frames.settle().await;
     let _ = services.gateway.disconnected(id, connection).await;
     tracing::info!("connector offline");
 }
@@ -411,36 +400,18 @@ impl From<ProtocolError> for Refusal {
     }
 }
 
-/// A connection's frames, handled in order. Consecutive events wait in a batch handed to the
-/// event writer at the end of the wake-up that read them; where the writer keeps a connector's
-/// order (SQLite), the next batches are handed over while earlier ones are being committed, so a
-/// frame read during a commit goes into the next one. Batches take effect, and are
-/// acknowledged, in the order handed over; any other frame waits until every event before it has.
+/// Frames read from the socket at one wake-up, handled in order: consecutive events wait in a
+/// batch stored by one call, which every other frame flushes first.
 struct Frames<'a> {
     state: &'a AppState,
     connector_id: uuid::Uuid,
     events: Vec<ConnectorEvent>,
-    in_flight: VecDeque<InFlight>,
     replies: Vec<Message>,
-}
-
-/// A batch handed to the writer, with what each of its events is (to refuse it by name).
-struct InFlight {
-    abouts: Vec<About>,
-    pending: PendingEvents,
-    span: tracing::Span,
-}
-
-/// A batch whose commit ended, well or not.
-struct Committed {
-    abouts: Vec<About>,
-    span: tracing::Span,
-    outcome: Result<CommittedEvents, RunError>,
 }
 
 impl<'a> Frames<'a> {
     fn new(state: &'a AppState, connector_id: uuid::Uuid) -> Self {
-        Frames { state, connector_id, events: Vec::new(), in_flight: VecDeque::new(), replies: Vec::new() }
+        Frames { state, connector_id, events: Vec::new(), replies: Vec::new() }
     }
 
     /// Takes the next frame; `Break` when the socket is to be closed after it.
@@ -453,7 +424,7 @@ impl<'a> Frames<'a> {
                 }
                 Some(Err(e)) => Err(refusal(e, About::envelope(&envelope))),
                 None => {
-                    self.settle().await;
+                    self.store_events().await;
                     handle(self.state, self.connector_id, envelope, returning).await
                 }
             },
@@ -494,39 +465,15 @@ impl<'a> Frames<'a> {
         }
     }
 
-    /// Hands the waiting events to the writer as one batch, once fewer than the writer allows
-    /// of this connector's batches are waiting for their commit.
-    async fn hand_over(&mut self) {
+    /// Stores the waiting events together and queues their acknowledgements and refusals.
+    async fn store_events(&mut self) {
         if self.events.is_empty() {
             return;
         }
-        let runs = &self.state.services.runs;
-        self.take_effects_until(runs.batches_in_flight_per_connector() - 1).await;
         let events = std::mem::take(&mut self.events);
         let abouts: Vec<About> = events.iter().map(About::event).collect();
         let span = tracing::info_span!("events", count = events.len());
-        match runs.hand_over_events(self.connector_id, events).instrument(span.clone()).await {
-            Ok(pending) => self.in_flight.push_back(InFlight { abouts, pending, span }),
-            Err(e) => self.refuse_all(abouts, e),
-        }
-    }
-
-    /// Waits for the oldest batch's commit (forever when none waits). Cancel-safe.
-    async fn next_committed(&mut self) -> Committed {
-        let Some(oldest) = self.in_flight.front_mut() else { return std::future::pending().await };
-        let outcome = oldest.pending.committed().await;
-        let InFlight { abouts, span, .. } = self.in_flight.pop_front().expect("the batch just committed");
-        Committed { abouts, span, outcome }
-    }
-
-    /// Does what a committed batch causes and queues its acknowledgements and refusals.
-    async fn take_effect(&mut self, committed: Committed) {
-        let Committed { abouts, span, outcome } = committed;
-        let ingested = match outcome {
-            Ok(committed) => self.state.services.runs.take_effect(committed).instrument(span).await,
-            Err(e) => Err(e),
-        };
-        match ingested {
+        match self.state.services.runs.ingest(self.connector_id, events).instrument(span).await {
             Ok(Ingested { acks, refused }) => {
                 for (index, e) in refused {
                     let _ = self.answer(Err(refusal(e, abouts[index])));
@@ -536,35 +483,19 @@ impl<'a> Frames<'a> {
                         .push(text(&Envelope::new(self.connector_id, Frame::EventAck { run_id, up_to_sequence })));
                 }
             }
-            Err(e) => self.refuse_all(abouts, e),
+            // Nothing of the batch is acknowledged: the connector sends it again.
+            Err(e) => {
+                let failure = internal(e);
+                for about in abouts {
+                    let _ = self.answer(Err(Refusal { about: Some(about), ..failure.clone() }));
+                }
+            }
         }
     }
 
-    /// Nothing of the batch is acknowledged: the connector sends it again.
-    fn refuse_all(&mut self, abouts: Vec<About>, e: RunError) {
-        let failure = internal(e);
-        for about in abouts {
-            let _ = self.answer(Err(Refusal { about: Some(about), ..failure.clone() }));
-        }
-    }
-
-    /// Hands over the waiting events and waits until every batch has taken effect.
-    async fn settle(&mut self) {
-        self.hand_over().await;
-        self.take_effects_until(0).await;
-    }
-
-    /// Waits until at most `left` batches wait for their commit, the older ones having taken effect.
-    async fn take_effects_until(&mut self, left: usize) {
-        while self.in_flight.len() > left {
-            let committed = self.next_committed().await;
-            self.take_effect(committed).await;
-        }
-    }
-
-    /// The replies queued so far, to be sent in one flush.
-    fn replies(&mut self) -> Vec<Message> {
-        std::mem::take(&mut self.replies)
+    async fn finish(mut self) -> Vec<Message> {
+        self.store_events().await;
+        self.replies
     }
 }
 

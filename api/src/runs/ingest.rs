@@ -96,19 +96,13 @@ struct Stored {
 /// The most runs whose resume cursors one statement reads.
 const RESUME_PAIRS_PER_STATEMENT: usize = 500;
 
-/// The most of one connector's batches waiting for the SQLite writer at once; a connector that
-/// sends faster waits for its oldest.
-const MAX_BATCHES_IN_FLIGHT: usize = 16;
-
 /// The most events committed together by the SQLite writer.
 const MAX_EVENTS_PER_COMMIT: usize = 1024;
 
 /// Where batches of events are stored. PostgreSQL takes writers side by side, so each batch is
-/// its own transaction, and a connector's next batch waits until its last one is stored (two
-/// transactions of one connector's run could commit out of order). SQLite has one writer at a
-/// time, so one task stores every batch in the order handed over: it commits all the batches
-/// waiting for it together, one commit (one fsync) for many connectors, and a connector may hand
-/// over its next batches while the earlier ones are being committed.
+/// its caller's own transaction. SQLite has one writer at a time, so one task stores every
+/// batch: it commits all the batches waiting for it together, one commit (one fsync) for many
+/// connectors.
 #[derive(Clone)]
 pub(super) enum EventWriter {
     Direct(Pool),
@@ -119,21 +113,6 @@ pub(super) struct WriteRequest {
     connector_id: Uuid,
     events: Vec<ConnectorEvent>,
     stored: oneshot::Sender<Result<Stored, String>>,
-}
-
-/// A connector's batch handed to the event writer: stored after every batch it was handed
-/// before, known stored when [`PendingEvents::committed`] answers.
-pub struct PendingEvents(oneshot::Receiver<Result<Stored, String>>);
-
-/// A batch of events stored and committed, what it causes not yet done.
-pub struct CommittedEvents(Stored);
-
-impl PendingEvents {
-    /// Waits for the batch's commit. Cancel-safe: a wait dropped before the commit loses nothing.
-    pub async fn committed(&mut self) -> Result<CommittedEvents> {
-        let stored = (&mut self.0).await.map_err(|_| CommonError::Internal("the event writer stopped".into()))?;
-        Ok(CommittedEvents(stored.map_err(CommonError::Internal)?))
-    }
 }
 
 impl EventWriter {
@@ -150,32 +129,19 @@ impl EventWriter {
         }
     }
 
-    /// Whether one connector's batches are stored in the order handed over, so it may hand over
-    /// the next before the last is stored.
-    fn keeps_order(&self) -> bool {
-        matches!(self, EventWriter::Queued(_))
-    }
-
-    async fn hand_over(&self, connector_id: Uuid, events: Vec<ConnectorEvent>) -> Result<PendingEvents> {
-        let (reply, answer) = oneshot::channel();
+    async fn store(&self, connector_id: Uuid, events: Vec<ConnectorEvent>) -> Result<Stored> {
         match self {
             EventWriter::Direct(db) => {
-                let db = db.clone();
-                let store = async move {
-                    let stored = store_batches(&db, &[(connector_id, &events)]).await;
-                    let stored =
-                        stored.map(|mut all| all.pop().unwrap_or(Stored { shares: Vec::new(), refused: Vec::new() }));
-                    let _ = reply.send(stored.map_err(|e| e.to_string()));
-                };
-                crate::event_path::spawn(store.in_current_span());
+                let mut stored = store_batches(db, &[(connector_id, &events)]).await?;
+                Ok(stored.pop().unwrap_or(Stored { shares: Vec::new(), refused: Vec::new() }))
             }
             EventWriter::Queued(queue) => {
-                let request = WriteRequest { connector_id, events, stored: reply };
+                let (reply, answer) = oneshot::channel();
                 let gone = || CommonError::Internal("the event writer stopped".into());
-                queue.send(request).await.map_err(|_| gone())?;
+                queue.send(WriteRequest { connector_id, events, stored: reply }).await.map_err(|_| gone())?;
+                answer.await.map_err(|_| gone())?.map_err(|e| CommonError::Internal(e).into())
             }
         }
-        Ok(PendingEvents(answer))
     }
 }
 
@@ -446,25 +412,7 @@ impl RunService {
     /// Stores a batch of a connector's events by group commit and says what to acknowledge;
     /// then announces what was stored and does what it causes.
     pub async fn ingest(&self, connector_id: Uuid, events: Vec<ConnectorEvent>) -> Result<Ingested> {
-        let committed = self.hand_over_events(connector_id, events).await?.committed().await?;
-        self.take_effect(committed).await
-    }
-
-    /// Hands a batch of a connector's events to the writer, which stores it after the batches
-    /// handed over before it (waiting only when the writer's queue is full).
-    pub async fn hand_over_events(&self, connector_id: Uuid, events: Vec<ConnectorEvent>) -> Result<PendingEvents> {
-        self.events.hand_over(connector_id, events).await
-    }
-
-    /// How many of one connector's batches may wait for their commit at once.
-    pub fn batches_in_flight_per_connector(&self) -> usize {
-        if self.events.keeps_order() { MAX_BATCHES_IN_FLIGHT } else { 1 }
-    }
-
-    /// Announces a committed batch, does what it causes and says what to acknowledge. A
-    /// connector's batches take effect in the order they were handed over.
-    pub async fn take_effect(&self, committed: CommittedEvents) -> Result<Ingested> {
-        let CommittedEvents(Stored { shares, refused }) = committed;
+        let Stored { shares, refused } = self.events.store(connector_id, events).await?;
         let mut acks = Vec::with_capacity(shares.len());
         for share in shares {
             for event in &share.stored {

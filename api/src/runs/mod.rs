@@ -41,7 +41,7 @@ use crate::identity::keys::SigningKeys;
 use crate::ids::new_id;
 use crate::projects::{ProjectService, RunMilestone};
 pub use approvals::{ApprovalAudience, Decision};
-pub use ingest::{CommittedEvents, ConnectorEvent, Ingested, PendingEvents};
+pub use ingest::{ConnectorEvent, Ingested};
 pub use reader::{ActingRun, RunFilter, RunReader};
 use state::{InvalidTransition, RunStatus, transition};
 
