@@ -8,9 +8,10 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use acc_migration::{Migrator, MigratorTrait};
+use sea_orm::sqlx::sqlite::SqlitePoolOptions;
 use sea_orm::{
     ConnectOptions, ConnectionTrait, Database, DatabaseConnection, DatabaseTransaction, DbBackend, DbErr, ExecResult,
-    QueryResult, SqliteTransactionMode, Statement, TransactionOptions, TransactionTrait,
+    QueryResult, SqliteTransactionMode, SqlxSqliteConnector, Statement, TransactionOptions, TransactionTrait,
 };
 
 /// Opens the database and applies the pragmas the embedded profile relies on.
@@ -66,15 +67,47 @@ pub type WriteTurn = Option<tokio::sync::MutexGuard<'static, ()>>;
 /// steady writer (run events coming in) a connector's heartbeat waited hundreds of milliseconds
 /// that way, and every event behind it on the connector's socket with it.
 #[derive(Clone)]
-pub struct Pool(DatabaseConnection);
+pub struct Pool {
+    db: DatabaseConnection,
+    /// What writes go through. On SQLite, a connection of its own: writes take turns anyway, and
+    /// a write on the pool's next connection found that connection's page cache stale after the
+    /// writes made on the others, and read again every page it touched (most of a small
+    /// commit's time; docs/benchmarks.md). On PostgreSQL, the pool itself.
+    writes: DatabaseConnection,
+}
 
 impl Pool {
     pub fn new(db: DatabaseConnection) -> Self {
-        Self(db)
+        let writes = match db.get_database_backend() {
+            DbBackend::Sqlite => {
+                let options = db.get_sqlite_connection_pool().connect_options();
+                let one = SqlitePoolOptions::new()
+                    .max_connections(1)
+                    .acquire_timeout(BUSY_TIMEOUT)
+                    .connect_lazy_with((*options).clone());
+                SqlxSqliteConnector::from_sqlx_sqlite_pool(one)
+            }
+            _ => db.clone(),
+        };
+        Self { db, writes }
+    }
+
+    /// Counts each statement of the writes' own connection with `counter`, as the pool's are
+    /// (tests count work).
+    pub fn counted(mut self, counter: StatementCounter) -> Self {
+        if self.db.get_database_backend() == DbBackend::Sqlite {
+            self.writes.set_metric_callback(move |_| counter());
+        }
+        self
     }
 
     pub fn connection(&self) -> &DatabaseConnection {
-        &self.0
+        &self.db
+    }
+
+    /// Where a statement goes: the writes' connection when it holds the turn to write.
+    fn for_statement(&self, turn: &WriteTurn) -> &DatabaseConnection {
+        if turn.is_some() { &self.writes } else { &self.db }
     }
 
     /// Begins a transaction that writes. On SQLite, after the turn, it takes the write lock at
@@ -87,11 +120,11 @@ impl Pool {
             sqlite_transaction_mode: Some(SqliteTransactionMode::Immediate),
             ..Default::default()
         };
-        Ok(WriteTransaction { txn: self.0.begin_with_options(options).await?, _turn: turn })
+        Ok(WriteTransaction { txn: self.writes.begin_with_options(options).await?, _turn: turn })
     }
 
     async fn turn(&self) -> Result<WriteTurn, DbErr> {
-        if self.0.get_database_backend() != DbBackend::Sqlite {
+        if self.db.get_database_backend() != DbBackend::Sqlite {
             return Ok(None);
         }
         match tokio::time::timeout(BUSY_TIMEOUT, SQLITE_WRITER.lock()).await {
@@ -159,32 +192,32 @@ impl ConnectionTrait for WriteTransaction {
 #[async_trait::async_trait]
 impl ConnectionTrait for Pool {
     fn get_database_backend(&self) -> DbBackend {
-        self.0.get_database_backend()
+        self.db.get_database_backend()
     }
 
     async fn execute_raw(&self, stmt: Statement) -> Result<ExecResult, DbErr> {
-        let _turn = self.turn_for(&stmt.sql).await?;
-        self.0.execute_raw(stmt).await
+        let turn = self.turn_for(&stmt.sql).await?;
+        self.for_statement(&turn).execute_raw(stmt).await
     }
 
     async fn execute_unprepared(&self, sql: &str) -> Result<ExecResult, DbErr> {
-        let _turn = self.turn_for(sql).await?;
-        self.0.execute_unprepared(sql).await
+        let turn = self.turn_for(sql).await?;
+        self.for_statement(&turn).execute_unprepared(sql).await
     }
 
     // `INSERT … RETURNING` and `UPDATE … RETURNING` come this way too.
     async fn query_one_raw(&self, stmt: Statement) -> Result<Option<QueryResult>, DbErr> {
-        let _turn = self.turn_for(&stmt.sql).await?;
-        self.0.query_one_raw(stmt).await
+        let turn = self.turn_for(&stmt.sql).await?;
+        self.for_statement(&turn).query_one_raw(stmt).await
     }
 
     async fn query_all_raw(&self, stmt: Statement) -> Result<Vec<QueryResult>, DbErr> {
-        let _turn = self.turn_for(&stmt.sql).await?;
-        self.0.query_all_raw(stmt).await
+        let turn = self.turn_for(&stmt.sql).await?;
+        self.for_statement(&turn).query_all_raw(stmt).await
     }
 
     fn support_returning(&self) -> bool {
-        self.0.support_returning()
+        self.db.support_returning()
     }
 }
 
@@ -256,6 +289,34 @@ mod tests {
         drop(turn);
         single.await.unwrap().unwrap();
         assert_eq!(marks(&pool).await, [1]);
+        std::fs::remove_dir_all(dir).ok();
+    }
+
+    /// Every write goes through the same connection, whose page cache stays warm, while reads
+    /// that need no turn are spread over the pool: a temporary table (which only the connection
+    /// that made it sees) made by one write is there for every later write and transaction, even
+    /// with reads keeping the pool's other connections busy in between.
+    #[tokio::test]
+    async fn writes_go_through_one_connection() {
+        let (db, dir) = migrated_sqlite("writes").await;
+        let pool = Pool::new(db);
+        pool.execute_unprepared("CREATE TEMP TABLE marks (n INTEGER NOT NULL)").await.unwrap();
+        for n in 0..20 {
+            let reads = (0..4).map(|_| pool.query_all_raw(Statement::from_string(DbBackend::Sqlite, "SELECT 1")));
+            futures_util::future::try_join_all(reads).await.unwrap();
+            if n % 2 == 0 {
+                pool.execute_unprepared(&format!("INSERT INTO marks VALUES ({n})")).await.unwrap();
+            } else {
+                let txn = pool.begin_write().await.unwrap();
+                txn.execute_unprepared(&format!("INSERT INTO marks VALUES ({n})")).await.unwrap();
+                txn.commit().await.unwrap();
+            }
+        }
+        let txn = pool.begin_write().await.unwrap();
+        let count = txn.query_one_raw(Statement::from_string(DbBackend::Sqlite, "SELECT count(*) AS n FROM marks"));
+        let count: i64 = count.await.unwrap().unwrap().try_get("", "n").unwrap();
+        assert_eq!(count, 20);
+        drop(txn);
         std::fs::remove_dir_all(dir).ok();
     }
 }

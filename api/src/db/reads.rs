@@ -60,6 +60,14 @@ impl Reads {
         }
     }
 
+    /// What counts the statements read here, if anything does.
+    pub fn counter(&self) -> Option<StatementCounter> {
+        match self {
+            Reads::Sqlite(reads) => reads.counter.clone(),
+            Reads::Pool(_) => None,
+        }
+    }
+
     /// Every row of `select`, as models.
     pub async fn all<E>(&self, select: Select<E>) -> Result<Vec<E::Model>, DbErr>
     where
