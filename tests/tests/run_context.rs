@@ -172,6 +172,8 @@ on_both_databases!(a_run_starts_with_what_it_may_read_and_people_see_exactly_tha
     owner.gql(RUN_CONTEXT, json!({"r": "not-an-id"})).await.expect_code("VALIDATION");
     let waiting = common::create_task(owner, &f.project_id, "Waits for an agent").await;
     drop(connector);
+    // Once the control plane has seen the connector go, the run waits for an agent.
+    common::online_agents(owner, &f.project_id, 0).await;
     let blocked = owner.gql("mutation($t: ID!) { startRun(taskId: $t) { id } }", json!({"t": waiting["id"]})).await;
     let blocked = blocked.data("startRun")["id"].clone();
     assert_eq!(owner.gql(RUN_CONTEXT, json!({"r": blocked})).await.data("runContext"), &Value::Null);
