@@ -95,10 +95,10 @@ impl App {
         db: DatabaseConnection,
         reads: Reads,
     ) -> Result<Self, StartError> {
-        let pool = match reads.counter() {
-            Some(counter) => Pool::new(db.clone()).counted(counter),
-            None => Pool::new(db.clone()),
-        };
+        let mut pool = Pool::new(db.clone());
+        if let Some(counter) = reads.counter() {
+            pool = pool.counted(counter);
+        }
         let store = Store { pool: pool.clone(), reads };
         let keys_for = |purpose| SigningKeys::load_or_create(&config.data_dir, purpose, config.token_lifetime(purpose));
         let keys = Arc::new(keys_for(KeyPurpose::Access)?);
