@@ -23,6 +23,7 @@ use crate::projects::ProjectService;
 use crate::run_tools::RunToolService;
 use crate::runs::{RunPolicy, RunReader, RunService};
 use crate::settings::SettingsService;
+use crate::wiki::WikiService;
 
 #[derive(Debug, thiserror::Error)]
 pub enum StartError {
@@ -48,6 +49,7 @@ pub struct Services {
     pub settings: SettingsService,
     pub memory: MemoryService,
     pub artifacts: ArtifactService,
+    pub wiki: WikiService,
     /// What each run's agent starts with.
     pub context: ContextBroker,
     pub gateway: GatewayService,
@@ -150,6 +152,7 @@ impl App {
             config.artifacts.max_upload_bytes,
             config.limits.max_page_size,
         );
+        let wiki = WikiService::new(store.clone(), config.limits.max_page_size);
         let identity =
             IdentityService::new(store, keys, config.tokens.clone(), limiter, bootstrap.clone(), broker.clone());
         let limits = Arc::new(config.limits.clone());
@@ -165,6 +168,7 @@ impl App {
             settings,
             memory,
             artifacts,
+            wiki,
             context,
             gateway,
             runs,

@@ -31,10 +31,13 @@ pub enum NodeKind {
     MemoryConflict,
     Artifact,
     ArtifactVersion,
+    WikiNamespace,
+    WikiPage,
+    WikiRevision,
 }
 
 impl NodeKind {
-    const ALL: [NodeKind; 20] = [
+    const ALL: [NodeKind; 23] = [
         NodeKind::Organization,
         NodeKind::User,
         NodeKind::Session,
@@ -55,6 +58,9 @@ impl NodeKind {
         NodeKind::MemoryConflict,
         NodeKind::Artifact,
         NodeKind::ArtifactVersion,
+        NodeKind::WikiNamespace,
+        NodeKind::WikiPage,
+        NodeKind::WikiRevision,
     ];
 
     pub fn name(self) -> &'static str {
@@ -79,6 +85,9 @@ impl NodeKind {
             NodeKind::MemoryConflict => "MemoryConflict",
             NodeKind::Artifact => "Artifact",
             NodeKind::ArtifactVersion => "ArtifactVersion",
+            NodeKind::WikiNamespace => "WikiNamespace",
+            NodeKind::WikiPage => "WikiPage",
+            NodeKind::WikiRevision => "WikiRevision",
         }
     }
 

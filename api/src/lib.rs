@@ -24,3 +24,4 @@ pub mod quota;
 pub mod run_tools;
 pub mod runs;
 pub mod settings;
+pub mod wiki;

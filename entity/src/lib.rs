@@ -30,6 +30,11 @@ pub mod task;
 pub mod task_dependency;
 pub mod task_run;
 pub mod user;
+pub mod wiki_alias;
+pub mod wiki_link;
+pub mod wiki_namespace;
+pub mod wiki_page;
+pub mod wiki_revision;
 pub mod workspace;
 
 /// Shows a stored enum (`DeriveActiveEnum`) as its stored value, as logs and error messages say it.

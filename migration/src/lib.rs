@@ -20,6 +20,7 @@ mod m20261205_000010_memory_search_words;
 mod m20261206_000011_memory_search_versions;
 mod m20261206_000012_artifacts;
 mod m20261206_000013_context_records;
+mod m20261206_000014_wiki;
 mod tables;
 
 /// How SQLite's memory search index is filled from the versions, for the search benchmark.
@@ -44,6 +45,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261206_000011_memory_search_versions::Migration),
             Box::new(m20261206_000012_artifacts::Migration),
             Box::new(m20261206_000013_context_records::Migration),
+            Box::new(m20261206_000014_wiki::Migration),
         ]
     }
 }

@@ -178,3 +178,44 @@ on_both_databases!(a_memory_search_costs_a_constant_number_of_statements, |db: T
     assert_eq!(small, 4 + words_counted + 2 + 1, "5 hits");
     assert_eq!(full, 4 + words_counted + 2 + 1, "30 hits cost what 5 do");
 });
+
+const WIKI_PAGES: &str = "query($n: ID!, $first: Int!) { wikiPages(namespaceId: $n, first: $first) { edges { node {
+    path latest { number title } published { number } links { targetPath page { path } } } } } }";
+
+on_both_databases!(a_page_of_wiki_pages_costs_a_constant_number_of_statements, |db: TestDb| async move {
+    let counted = CountedApp::assemble(&db).await;
+    let app = &counted.app;
+    let ctx = owner_context(app).await;
+    let project_id = project(app, &ctx).await;
+    let create = "mutation($p: ID!) { createWikiNamespace(scopeId: $p, name: \"Docs\") { id } }";
+    let made = run(app, &ctx, create, json!({"p": project_id})).await;
+    let namespace = made["createWikiNamespace"]["id"].as_str().unwrap().to_owned();
+    // Each page links to the next two, so the last two link to pages not written.
+    for i in 0..30 {
+        let input = json!({"namespaceId": namespace, "path": format!("p{i}"), "title": format!("P{i}"),
+                           "source": format!("[[p{}]] and [[p{}]]", i + 1, i + 2)});
+        run(app, &ctx, "mutation($i: SaveWikiPageInput!) { saveWikiPage(input: $i) { id } }", json!({"i": input}))
+            .await;
+    }
+    let count = |first: i32| {
+        let (counted, ctx, namespace) = (&counted, &ctx, namespace.clone());
+        async move {
+            let before = counted.statements();
+            let page = run(&counted.app, ctx, WIKI_PAGES, json!({"n": namespace, "first": first})).await;
+            (counted.since(before), page["wikiPages"]["edges"].as_array().unwrap().clone())
+        }
+    };
+    let (small, _) = count(5).await;
+    let (full, pages) = count(30).await;
+    assert_eq!(pages.len(), 30);
+    assert_eq!(pages[3]["node"]["latest"]["title"], "P3");
+    assert_eq!(pages[3]["node"]["published"]["number"], 1);
+    let reached = json!([{"targetPath": "p4", "page": {"path": "p4"}}, {"targetPath": "p5", "page": {"path": "p5"}}]);
+    assert_eq!(pages[3]["node"]["links"], reached);
+    assert_eq!(pages[29]["node"]["links"][0]["page"], Value::Null);
+    // The namespace and the page; the revisions (their namespaces, then the revisions); the links
+    // (their pages, namespaces, the links and the pages they reach), and, when a link reaches no
+    // page (the last two of 30 do), the aliases of those paths. Per page it would be 30 or more.
+    assert_eq!(small, 2 + 2 + 4, "a page of 5 wiki pages, every link reaching a page");
+    assert_eq!(full, 2 + 2 + 4 + 1, "a page of 30 wiki pages, two of whose links reach no page");
+});

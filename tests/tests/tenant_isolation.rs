@@ -55,6 +55,9 @@ struct TenantA {
     memory_conflict: String,
     artifact: String,
     artifact_version: String,
+    wiki_namespace: String,
+    wiki_page: String,
+    wiki_revision: String,
 }
 
 impl TenantA {
@@ -81,6 +84,9 @@ impl TenantA {
             &self.memory_conflict,
             &self.artifact,
             &self.artifact_version,
+            &self.wiki_namespace,
+            &self.wiki_page,
+            &self.wiki_revision,
         ]
     }
 }
@@ -114,6 +120,21 @@ async fn tenant_a(server: &Server) -> (common::Fixture, TenantA) {
         .post_bytes(&format!("/v1/artifacts?projectId={}&name=secret.txt", f.project_id), b"secret".to_vec(), &[])
         .await;
     assert_eq!(uploaded, 201, "{artifact}");
+    let wiki = owner
+        .gql(
+            "mutation($p: ID!) { createWikiNamespace(scopeId: $p, name: \"Vault runbooks\") { id } }",
+            json!({"p": f.project_id}),
+        )
+        .await;
+    let wiki_namespace = id(wiki.data("createWikiNamespace"));
+    let wiki_input = json!({"namespaceId": wiki_namespace, "path": "vault", "title": "Vault", "source": "the vault code is 1234 [[other]]"});
+    let wiki_page = owner
+        .gql(
+            "mutation($i: SaveWikiPageInput!) { saveWikiPage(input: $i) { id latest { id } } }",
+            json!({"i": wiki_input}),
+        )
+        .await;
+    let wiki_page = wiki_page.data("saveWikiPage").clone();
     let token =
         owner.gql("mutation { createApiToken(name: \"ci\", scopes: [READ]) { apiToken { id } } }", json!({})).await;
     let member = owner
@@ -184,6 +205,9 @@ async fn tenant_a(server: &Server) -> (common::Fixture, TenantA) {
         memory_conflict: id(&contradiction.data("writeMemory")["conflict"]),
         artifact: id(&artifact["artifact"]),
         artifact_version: id(&artifact["version"]),
+        wiki_namespace,
+        wiki_page: id(&wiki_page),
+        wiki_revision: id(&wiki_page["latest"]),
     };
     (f, a)
 }
@@ -462,6 +486,61 @@ fn rows(a: &TenantA, b_project: &str, b_task: &str) -> Vec<Row> {
         ),
         row("artifact", "query($id: ID!) { artifact(id: $id) { name } }", json!({"id": a.artifact}), NotFound),
         row("runContext", "query($r: ID!) { runContext(runId: $r) { bundleHash } }", json!({"r": a.run}), NotFound),
+        row(
+            "wikiNamespaces",
+            "query($s: ID!) { wikiNamespaces(scopeId: $s) { id } }",
+            json!({"s": a.project}),
+            NotFound,
+        ),
+        row(
+            "wikiNamespaces",
+            "query($s: ID!) { wikiNamespaces(scopeId: $s) { id } }",
+            json!({"s": a.workspace}),
+            NotFound,
+        ),
+        row(
+            "wikiPage",
+            "query($n: ID!) { wikiPage(namespaceId: $n, path: \"vault\") { id } }",
+            json!({"n": a.wiki_namespace}),
+            NotFound,
+        ),
+        row(
+            "wikiPages",
+            "query($n: ID!) { wikiPages(namespaceId: $n) { edges { node { id } } } }",
+            json!({"n": a.wiki_namespace}),
+            NotFound,
+        ),
+        row(
+            "wikiRevisions",
+            "query($p: ID!) { wikiRevisions(pageId: $p) { edges { node { source } } } }",
+            json!({"p": a.wiki_page}),
+            NotFound,
+        ),
+        row(
+            "wikiDiff",
+            "query($p: ID!) { wikiDiff(pageId: $p, from: 1, to: 1) { unified } }",
+            json!({"p": a.wiki_page}),
+            NotFound,
+        ),
+        row("backlinks", "query($p: ID!) { backlinks(pageId: $p) { id } }", json!({"p": a.wiki_page}), NotFound),
+        row(
+            "createWikiNamespace",
+            "mutation($s: ID!) { createWikiNamespace(scopeId: $s, name: \"Intruder\") { id } }",
+            json!({"s": a.project}),
+            NotFound,
+        ),
+        row(
+            "saveWikiPage",
+            "mutation($i: SaveWikiPageInput!) { saveWikiPage(input: $i) { id } }",
+            json!({"i": {"namespaceId": a.wiki_namespace, "path": "vault", "title": "Vault", "source": "0000", "expectedRevision": 1}}),
+            NotFound,
+        ),
+        row(
+            "renameWikiPage",
+            "mutation($p: ID!) { renameWikiPage(pageId: $p, path: \"moved\", expectedRevision: 1) { id } }",
+            json!({"p": a.wiki_page}),
+            NotFound,
+        ),
         row("memory", op!("memory"), json!({"scopeId": a.user, "query": "vault"}), NotFound),
         row("memory", op!("memory"), json!({"scopeId": a.agent, "query": "vault"}), NotFound),
         row("memory", op!("memory"), json!({"scopeId": a.agent}), NotFound),
@@ -598,6 +677,18 @@ on_both_databases!(a_second_tenant_sees_nothing_of_the_first, |db: TestDb| async
     let memory = memory.data("memoryEntry");
     assert_eq!(memory["revision"], 1, "the other tenant verified, retracted and resolved nothing");
     assert_eq!(memory["current"]["content"], "the vault code is 1234");
+    let wiki = f
+        .owner
+        .gql(
+            "query($n: ID!) { wikiPage(namespaceId: $n, path: \"vault\") { path revision } }",
+            json!({"n": a.wiki_namespace}),
+        )
+        .await;
+    assert_eq!(
+        wiki.data("wikiPage"),
+        &json!({"path": "vault", "revision": 1}),
+        "the other tenant saved and renamed nothing"
+    );
     assert_eq!(memory["current"]["verification"], "UNVERIFIED");
     assert_eq!(memory["conflicts"][0]["status"], "OPEN");
     assert_eq!(memory["versions"].as_array().unwrap().len(), 2, "the other tenant wrote nothing here");

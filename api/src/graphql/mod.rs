@@ -74,6 +74,7 @@ pub struct QueryRoot(
     crate::memory::graphql::MemoryQuery,
     crate::artifacts::graphql::ArtifactQuery,
     crate::context::graphql::ContextQuery,
+    crate::wiki::graphql::WikiQuery,
     node::NodeQuery,
 );
 
@@ -85,6 +86,7 @@ pub struct MutationRoot(
     crate::gateway::graphql::GatewayMutation,
     crate::runs::graphql::RunMutation,
     crate::memory::graphql::MemoryMutation,
+    crate::wiki::graphql::WikiMutation,
 );
 
 #[derive(MergedSubscription, Default)]
@@ -152,6 +154,7 @@ pub fn request_data(services: &Services, request: RequestContext) -> Data {
         crate::runs::graphql::add_loaders(&mut data, services, actor);
         crate::memory::graphql::add_loaders(&mut data, services, actor);
         crate::artifacts::graphql::add_loaders(&mut data, services, actor);
+        crate::wiki::graphql::add_loaders(&mut data, services, actor);
     }
     data.insert(request);
     data

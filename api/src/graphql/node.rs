@@ -11,6 +11,7 @@ use crate::memory::graphql::{MemoryConflict, MemoryEntry, MemoryVersion};
 use crate::projects::graphql::{AcceptanceCriterion, Project, Task, Workspace};
 use crate::runs::graphql::{Approval, TaskRun};
 use crate::settings::graphql::SettingsLayer;
+use crate::wiki::graphql::{WikiNamespace, WikiPage, WikiRevision};
 
 #[derive(Interface)]
 #[graphql(field(name = "id", ty = "ID"))]
@@ -35,6 +36,9 @@ pub enum Node {
     MemoryConflict(MemoryConflict),
     Artifact(Artifact),
     ArtifactVersion(ArtifactVersion),
+    WikiNamespace(WikiNamespace),
+    WikiPage(WikiPage),
+    WikiRevision(WikiRevision),
 }
 
 #[derive(Default)]
@@ -94,6 +98,13 @@ impl NodeQuery {
             }
             NodeKind::ArtifactVersion => {
                 Node::ArtifactVersion(ArtifactVersion(services.artifacts.version(actor, id).await.map_err(gql_error)?))
+            }
+            NodeKind::WikiNamespace => {
+                Node::WikiNamespace(WikiNamespace(services.wiki.namespace(actor, id).await.map_err(gql_error)?))
+            }
+            NodeKind::WikiPage => Node::WikiPage(WikiPage(services.wiki.page(actor, id).await.map_err(gql_error)?)),
+            NodeKind::WikiRevision => {
+                Node::WikiRevision(WikiRevision(services.wiki.revision_by_id(actor, id).await.map_err(gql_error)?))
             }
         })
     }

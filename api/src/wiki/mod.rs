@@ -1,0 +1,655 @@
+//! The wiki (SPEC §12): namespaces of a workspace or project, and pages in them whose Markdown
+//! lives in immutable revisions. A save names the revision it was made from (`expectedRevision`),
+//! so two people editing at once never lose each other's work: the second gets `CONFLICT`. A
+//! rename is a revision too, and leaves the old path as an alias, so `[[links]]` to it still
+//! arrive and show as backlinks. What a person saves in a namespace that is not authoritative is
+//! published at once; in an authoritative one it stays a draft until a review publishes it.
+//! Whoever may read the scope reads its wiki; members and above write pages; administrators make
+//! namespaces. To anyone else a namespace and its pages do not exist (`NOT_FOUND`).
+
+pub mod graphql;
+mod text;
+
+use std::collections::HashMap;
+
+use acc_entity::{project, wiki_alias, wiki_link, wiki_namespace, wiki_page, wiki_revision, workspace};
+use chrono::Utc;
+use sea_orm::{
+    ActiveModelTrait, ColumnTrait, Condition, ConnectionTrait, EntityTrait, IntoActiveModel, QueryFilter, QueryOrder,
+    QuerySelect, Set,
+};
+use sha2::{Digest, Sha256};
+use uuid::Uuid;
+
+use crate::db::{Pool, Reads, Store};
+use crate::error::{CommonError, DomainError, ErrorCode, is_unique_violation};
+use crate::identity::actor::{Actor, Permission, ScopePath};
+use crate::ids::new_id;
+use crate::pagination::{Page, PageRequest, paginate};
+use crate::provenance::Author;
+
+pub use text::normalized_path;
+
+const MAX_NAMESPACE_NAME_CHARS: usize = 64;
+const MAX_TITLE_CHARS: usize = 200;
+/// Under the request body limit (256 KiB), with room for the rest of the request.
+const MAX_SOURCE_BYTES: usize = 128 * 1024;
+/// The most namespaces one scope lists, and the most backlinks a page shows.
+const MAX_NAMESPACES_LISTED: u64 = 200;
+const MAX_BACKLINKS: u64 = 200;
+
+#[derive(Debug, thiserror::Error)]
+pub enum WikiError {
+    #[error(transparent)]
+    Common(#[from] CommonError),
+    /// A rename onto a path another page of the namespace has.
+    #[error("another page of this namespace is at `{0}`")]
+    PathTaken(String),
+}
+
+impl From<sea_orm::DbErr> for WikiError {
+    fn from(e: sea_orm::DbErr) -> Self {
+        WikiError::Common(e.into())
+    }
+}
+
+impl DomainError for WikiError {
+    fn code(&self) -> ErrorCode {
+        match self {
+            WikiError::Common(e) => e.code(),
+            WikiError::PathTaken(_) => ErrorCode::Conflict,
+        }
+    }
+
+    fn details(&self) -> serde_json::Value {
+        match self {
+            WikiError::Common(e) => e.details(),
+            WikiError::PathTaken(path) => serde_json::json!({ "path": path }),
+        }
+    }
+}
+
+type Result<T, E = WikiError> = std::result::Result<T, E>;
+
+/// Where a namespace goes.
+#[derive(Debug, Clone, Copy)]
+pub enum WikiScope {
+    Workspace(Uuid),
+    Project(Uuid),
+}
+
+#[derive(Debug, Clone)]
+pub struct NewNamespace {
+    pub scope: WikiScope,
+    pub name: String,
+    pub authoritative: bool,
+}
+
+/// A save of a page's source, as the caller gave it.
+#[derive(Debug, Clone)]
+pub struct PageSave {
+    pub namespace_id: Uuid,
+    pub path: String,
+    pub title: String,
+    pub source: String,
+    /// The revision the edit was made from; `None` to create the page.
+    pub expected_revision: Option<i64>,
+}
+
+/// A page with one of its revisions.
+#[derive(Debug, Clone)]
+pub struct PageAt {
+    pub page: wiki_page::Model,
+    pub revision: wiki_revision::Model,
+}
+
+/// A link of a page, and the page it reaches (through an alias, after a rename), if any.
+#[derive(Debug, Clone)]
+pub struct Link {
+    pub target_path: String,
+    pub page: Option<wiki_page::Model>,
+}
+
+/// What changed between two revisions of a page, as a unified diff of their sources.
+#[derive(Debug, Clone)]
+pub struct RevisionDiff {
+    pub from: i32,
+    pub to: i32,
+    pub unified: String,
+    pub added_lines: usize,
+    pub removed_lines: usize,
+}
+
+/// A page's revision by number, with the page's namespace (whose roles say who reads it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct RevisionKey {
+    pub page_id: Uuid,
+    pub namespace_id: Uuid,
+    pub number: i32,
+}
+
+/// Proof that the caller may read a namespace: every read of its pages goes through one.
+pub struct Readable(wiki_namespace::Model);
+
+/// Proof that the caller may write pages in a namespace.
+pub struct Writable(wiki_namespace::Model);
+
+#[derive(Clone)]
+pub struct WikiService {
+    db: Pool,
+    reads: Reads,
+    max_page_size: u64,
+}
+
+impl WikiService {
+    pub fn new(store: Store, max_page_size: u64) -> Self {
+        Self { db: store.pool, reads: store.reads, max_page_size }
+    }
+
+    /// Makes a namespace in a workspace or project the caller administers.
+    pub async fn create_namespace(&self, actor: &Actor, new: NewNamespace) -> Result<wiki_namespace::Model> {
+        let name = new.name.trim();
+        if name.is_empty() || name.chars().count() > MAX_NAMESPACE_NAME_CHARS || name.chars().any(char::is_control) {
+            return Err(CommonError::Validation {
+                message: "a wiki namespace's name is 1 to 64 characters, none of them control characters".into(),
+                details: serde_json::json!({ "argument": "name" }),
+            }
+            .into());
+        }
+        let (workspace_id, project_id, path) = self.scope(actor, new.scope).await?;
+        actor.authorize(Permission::Administer, &path, "scope")?;
+        let namespace = wiki_namespace::ActiveModel {
+            id: Set(new_id()),
+            organization_id: Set(actor.organization_id),
+            workspace_id: Set(workspace_id),
+            project_id: Set(project_id),
+            scope_id: Set(project_id.unwrap_or(workspace_id)),
+            name: Set(name.to_owned()),
+            authoritative: Set(new.authoritative),
+            created_by_user_id: Set(Some(actor.user_id)),
+            created_at: Set(Utc::now()),
+        };
+        namespace.insert(&self.db).await.map_err(|e| {
+            if is_unique_violation(&e) {
+                CommonError::Validation {
+                    message: "a wiki namespace with this name already exists here".into(),
+                    details: serde_json::json!({ "argument": "name" }),
+                }
+                .into()
+            } else {
+                e.into()
+            }
+        })
+    }
+
+    /// The namespaces of a workspace (its own, not its projects') or of a project, by name.
+    pub async fn namespaces(&self, actor: &Actor, scope: WikiScope) -> Result<Vec<wiki_namespace::Model>> {
+        let (workspace_id, project_id, path) = self.scope(actor, scope).await?;
+        actor.authorize(Permission::Read, &path, "scope")?;
+        let select = wiki_namespace::Entity::find()
+            .filter(wiki_namespace::Column::ScopeId.eq(project_id.unwrap_or(workspace_id)))
+            .order_by_asc(wiki_namespace::Column::Name)
+            .limit(MAX_NAMESPACES_LISTED);
+        Ok(self.reads.all(select).await?)
+    }
+
+    pub async fn namespace(&self, actor: &Actor, id: Uuid) -> Result<wiki_namespace::Model> {
+        Ok(self.readable(actor, id).await?.0)
+    }
+
+    /// Saves a page's next revision, or its first when `expected_revision` is `None`.
+    pub async fn save_page(&self, actor: &Actor, save: PageSave) -> Result<PageAt> {
+        let path = normalized_path(&save.path)?;
+        let title = checked_title(&save.title)?;
+        if save.source.len() > MAX_SOURCE_BYTES {
+            return Err(CommonError::Validation {
+                message: format!("a wiki page's source is at most {MAX_SOURCE_BYTES} bytes"),
+                details: serde_json::json!({ "argument": "source", "maxBytes": MAX_SOURCE_BYTES }),
+            }
+            .into());
+        }
+        let namespace = self.writable(actor, save.namespace_id).await?;
+        let edit = Edit { path: &path, title: &title, source: &save.source, author: Author::Person(actor.user_id) };
+        let saved = self.write(&namespace, save.expected_revision, &edit).await;
+        match saved {
+            // Two first saves of one path at once: the other made the page.
+            Err(WikiError::Common(CommonError::Database(e))) if is_unique_violation(&e) => {
+                Err(CommonError::Conflict { expected: save.expected_revision.unwrap_or(0), current: 1 }.into())
+            }
+            other => other,
+        }
+    }
+
+    /// Moves a page to `new_path` as a new revision with its latest source; the old path stays an
+    /// alias of the page.
+    pub async fn rename_page(&self, actor: &Actor, page_id: Uuid, new_path: &str, expected: i64) -> Result<PageAt> {
+        let new_path = normalized_path(new_path)?;
+        let page = self.page(actor, page_id).await?;
+        let namespace = self.writable(actor, page.namespace_id).await?;
+        let latest = self.revision_numbered(&page, page.revision as i32).await?;
+        let edit = Edit {
+            path: &new_path,
+            title: &latest.title,
+            source: &latest.source,
+            author: Author::Person(actor.user_id),
+        };
+        self.write_existing(&namespace, page_id, expected, &edit).await
+    }
+
+    /// A page the caller may read.
+    pub async fn page(&self, actor: &Actor, id: Uuid) -> Result<wiki_page::Model> {
+        let page = self
+            .reads
+            .one(wiki_page::Entity::find_by_id(id).filter(wiki_page::Column::OrganizationId.eq(actor.organization_id)))
+            .await?
+            .ok_or(CommonError::NotFound("wiki page"))?;
+        self.readable(actor, page.namespace_id).await?;
+        Ok(page)
+    }
+
+    /// The page at `path` in a namespace, or the page that was there before it was renamed.
+    pub async fn page_at(&self, actor: &Actor, namespace_id: Uuid, path: &str) -> Result<wiki_page::Model> {
+        let path = normalized_path(path)?;
+        let namespace = self.readable(actor, namespace_id).await?;
+        let mut found = self.resolve(&namespace, &[path]).await?;
+        found.pop().and_then(|(_, page)| page).ok_or(CommonError::NotFound("wiki page").into())
+    }
+
+    /// A page of the pages of a namespace, oldest first.
+    pub async fn pages(&self, actor: &Actor, namespace_id: Uuid, page: &PageRequest) -> Result<Page<wiki_page::Model>> {
+        let namespace = self.readable(actor, namespace_id).await?;
+        let select = wiki_page::Entity::find().filter(wiki_page::Column::NamespaceId.eq(namespace.0.id));
+        Ok(paginate(&self.reads, select, wiki_page::Column::Id, page, self.max_page_size).await?)
+    }
+
+    /// A page of a page's revisions, oldest first.
+    pub async fn revisions(
+        &self,
+        actor: &Actor,
+        page_id: Uuid,
+        request: &PageRequest,
+    ) -> Result<Page<wiki_revision::Model>> {
+        let page = self.page(actor, page_id).await?;
+        let select = wiki_revision::Entity::find().filter(wiki_revision::Column::PageId.eq(page.id));
+        Ok(paginate(&self.reads, select, wiki_revision::Column::Id, request, self.max_page_size).await?)
+    }
+
+    /// The revisions `wanted` of pages the caller may read: one statement for the revisions, one
+    /// for their pages' namespaces.
+    pub async fn revisions_numbered(
+        &self,
+        actor: &Actor,
+        wanted: &[RevisionKey],
+    ) -> Result<HashMap<RevisionKey, wiki_revision::Model>> {
+        let readable = self.readable_namespaces(actor, wanted.iter().map(|k| k.namespace_id)).await?;
+        let wanted: Vec<&RevisionKey> = wanted.iter().filter(|k| readable.contains_key(&k.namespace_id)).collect();
+        if wanted.is_empty() {
+            return Ok(HashMap::new());
+        }
+        let mut which = Condition::any();
+        for key in &wanted {
+            which = which.add(
+                Condition::all()
+                    .add(wiki_revision::Column::PageId.eq(key.page_id))
+                    .add(wiki_revision::Column::Number.eq(key.number)),
+            );
+        }
+        let select = wiki_revision::Entity::find()
+            .filter(wiki_revision::Column::OrganizationId.eq(actor.organization_id))
+            .filter(which);
+        let mut found: HashMap<(Uuid, i32), wiki_revision::Model> =
+            self.reads.all(select).await?.into_iter().map(|r| ((r.page_id, r.number), r)).collect();
+        Ok(wanted.into_iter().filter_map(|k| found.remove(&(k.page_id, k.number)).map(|r| (*k, r))).collect())
+    }
+
+    /// A revision of a page the caller may read, by its id.
+    pub async fn revision_by_id(&self, actor: &Actor, id: Uuid) -> Result<wiki_revision::Model> {
+        let select = wiki_revision::Entity::find_by_id(id)
+            .filter(wiki_revision::Column::OrganizationId.eq(actor.organization_id));
+        let revision = self.reads.one(select).await?.ok_or(CommonError::NotFound("wiki revision"))?;
+        self.page(actor, revision.page_id).await.map_err(|_| CommonError::NotFound("wiki revision"))?;
+        Ok(revision)
+    }
+
+    /// What changed from revision `from` to revision `to` of a page.
+    pub async fn diff(&self, actor: &Actor, page_id: Uuid, from: i32, to: i32) -> Result<RevisionDiff> {
+        let page = self.page(actor, page_id).await?;
+        let (old, new) = (self.revision_numbered(&page, from).await?, self.revision_numbered(&page, to).await?);
+        let diff = similar::TextDiff::from_lines(&old.source, &new.source);
+        let (mut added_lines, mut removed_lines) = (0, 0);
+        for change in diff.iter_all_changes() {
+            match change.tag() {
+                similar::ChangeTag::Insert => added_lines += 1,
+                similar::ChangeTag::Delete => removed_lines += 1,
+                similar::ChangeTag::Equal => {}
+            }
+        }
+        let unified =
+            diff.unified_diff().header(&format!("{} @{from}", old.path), &format!("{} @{to}", new.path)).to_string();
+        Ok(RevisionDiff { from, to, unified, added_lines, removed_lines })
+    }
+
+    /// The pages whose latest revision links to `page_id`, at its path or at one it was known by.
+    pub async fn backlinks(&self, actor: &Actor, page_id: Uuid) -> Result<Vec<wiki_page::Model>> {
+        let page = self.page(actor, page_id).await?;
+        let aliases = self.reads.all(wiki_alias::Entity::find().filter(wiki_alias::Column::PageId.eq(page.id))).await?;
+        let paths = aliases.into_iter().map(|a| a.path).chain([page.path.clone()]);
+        let linking = wiki_link::Entity::find()
+            .filter(wiki_link::Column::NamespaceId.eq(page.namespace_id))
+            .filter(wiki_link::Column::TargetPath.is_in(paths))
+            .filter(wiki_link::Column::PageId.ne(page.id));
+        let links = self.reads.all(linking.limit(MAX_BACKLINKS)).await?;
+        let select = wiki_page::Entity::find()
+            .filter(wiki_page::Column::Id.is_in(links.iter().map(|l| l.page_id)))
+            .order_by_asc(wiki_page::Column::Path);
+        Ok(self.reads.all(select).await?)
+    }
+
+    /// Per page of `page_ids` (the caller's readable ones), the links of its latest revision in
+    /// the order written, each with the page it reaches: two statements for any number of pages.
+    pub async fn links_of(&self, actor: &Actor, page_ids: &[Uuid]) -> Result<HashMap<Uuid, Vec<Link>>> {
+        let pages = self
+            .reads
+            .all(
+                wiki_page::Entity::find()
+                    .filter(wiki_page::Column::Id.is_in(page_ids.iter().copied()))
+                    .filter(wiki_page::Column::OrganizationId.eq(actor.organization_id)),
+            )
+            .await?;
+        let readable = self.readable_namespaces(actor, pages.iter().map(|p| p.namespace_id)).await?;
+        let pages: Vec<_> = pages.into_iter().filter(|p| readable.contains_key(&p.namespace_id)).collect();
+        let links = self
+            .reads
+            .all(
+                wiki_link::Entity::find()
+                    .filter(wiki_link::Column::PageId.is_in(pages.iter().map(|p| p.id)))
+                    .order_by_asc(wiki_link::Column::Id),
+            )
+            .await?;
+        let mut targets: HashMap<Uuid, Vec<String>> = HashMap::new();
+        for link in &links {
+            targets.entry(link.namespace_id).or_default().push(link.target_path.clone());
+        }
+        let mut reached: HashMap<(Uuid, String), Option<wiki_page::Model>> = HashMap::new();
+        for (namespace_id, paths) in targets {
+            let namespace = Readable(readable[&namespace_id].clone());
+            for (path, page) in self.resolve(&namespace, &paths).await? {
+                reached.insert((namespace_id, path), page);
+            }
+        }
+        let mut by_page: HashMap<Uuid, Vec<Link>> = pages.iter().map(|p| (p.id, Vec::new())).collect();
+        for link in links {
+            let page = reached.get(&(link.namespace_id, link.target_path.clone())).cloned().flatten();
+            by_page.entry(link.page_id).or_default().push(Link { target_path: link.target_path, page });
+        }
+        Ok(by_page)
+    }
+
+    /// The namespace of `WikiScope`: its workspace, its project, and the path roles are read on.
+    async fn scope(&self, actor: &Actor, scope: WikiScope) -> Result<(Uuid, Option<Uuid>, ScopePath)> {
+        match scope {
+            WikiScope::Workspace(id) => {
+                let select = workspace::Entity::find_by_id(id)
+                    .filter(workspace::Column::OrganizationId.eq(actor.organization_id));
+                let workspace = self.reads.one(select).await?.ok_or(CommonError::NotFound("workspace"))?;
+                Ok((workspace.id, None, ScopePath::workspace(workspace.organization_id, workspace.id)))
+            }
+            WikiScope::Project(id) => {
+                let select =
+                    project::Entity::find_by_id(id).filter(project::Column::OrganizationId.eq(actor.organization_id));
+                let project = self.reads.one(select).await?.ok_or(CommonError::NotFound("project"))?;
+                let path = ScopePath::project(project.organization_id, project.workspace_id, project.id);
+                Ok((project.workspace_id, Some(project.id), path))
+            }
+        }
+    }
+
+    async fn readable(&self, actor: &Actor, namespace_id: Uuid) -> Result<Readable> {
+        let namespace = self.namespace_in(actor, namespace_id).await?;
+        actor.authorize(Permission::Read, &namespace_path(&namespace), "wiki namespace")?;
+        Ok(Readable(namespace))
+    }
+
+    async fn writable(&self, actor: &Actor, namespace_id: Uuid) -> Result<Writable> {
+        let namespace = self.namespace_in(actor, namespace_id).await?;
+        actor.authorize(Permission::WriteTasks, &namespace_path(&namespace), "wiki namespace")?;
+        Ok(Writable(namespace))
+    }
+
+    async fn namespace_in(&self, actor: &Actor, id: Uuid) -> Result<wiki_namespace::Model> {
+        let select = wiki_namespace::Entity::find_by_id(id)
+            .filter(wiki_namespace::Column::OrganizationId.eq(actor.organization_id));
+        Ok(self.reads.one(select).await?.ok_or(CommonError::NotFound("wiki namespace"))?)
+    }
+
+    /// Of the namespaces `ids`, those the caller may read, by id.
+    async fn readable_namespaces(
+        &self,
+        actor: &Actor,
+        ids: impl Iterator<Item = Uuid>,
+    ) -> Result<HashMap<Uuid, wiki_namespace::Model>> {
+        let select = wiki_namespace::Entity::find()
+            .filter(wiki_namespace::Column::Id.is_in(ids))
+            .filter(wiki_namespace::Column::OrganizationId.eq(actor.organization_id));
+        let namespaces = self.reads.all(select).await?;
+        Ok(namespaces
+            .into_iter()
+            .filter(|n| actor.authorize(Permission::Read, &namespace_path(n), "wiki namespace").is_ok())
+            .map(|n| (n.id, n))
+            .collect())
+    }
+
+    /// Each of `paths` with the page at it, or else the page it is an alias of.
+    async fn resolve(&self, namespace: &Readable, paths: &[String]) -> Result<Vec<(String, Option<wiki_page::Model>)>> {
+        let pages = self
+            .reads
+            .all(
+                wiki_page::Entity::find()
+                    .filter(wiki_page::Column::NamespaceId.eq(namespace.0.id))
+                    .filter(wiki_page::Column::Path.is_in(paths.iter().cloned())),
+            )
+            .await?;
+        let mut at: HashMap<String, wiki_page::Model> = pages.into_iter().map(|p| (p.path.clone(), p)).collect();
+        let missing: Vec<&String> = paths.iter().filter(|p| !at.contains_key(*p)).collect();
+        let aliases = if missing.is_empty() {
+            Vec::new()
+        } else {
+            let select = wiki_alias::Entity::find()
+                .filter(wiki_alias::Column::NamespaceId.eq(namespace.0.id))
+                .filter(wiki_alias::Column::Path.is_in(missing.into_iter().cloned()));
+            self.reads.all(select).await?
+        };
+        if !aliases.is_empty() {
+            let select =
+                wiki_page::Entity::find().filter(wiki_page::Column::Id.is_in(aliases.iter().map(|a| a.page_id)));
+            let by_id: HashMap<Uuid, wiki_page::Model> =
+                self.reads.all(select).await?.into_iter().map(|p| (p.id, p)).collect();
+            for alias in aliases {
+                if let Some(page) = by_id.get(&alias.page_id) {
+                    at.insert(alias.path, page.clone());
+                }
+            }
+        }
+        Ok(paths.iter().map(|p| (p.clone(), at.get(p).cloned())).collect())
+    }
+
+    async fn revision_numbered(&self, page: &wiki_page::Model, number: i32) -> Result<wiki_revision::Model> {
+        let select = wiki_revision::Entity::find()
+            .filter(wiki_revision::Column::PageId.eq(page.id))
+            .filter(wiki_revision::Column::Number.eq(number));
+        Ok(self.reads.one(select).await?.ok_or(CommonError::NotFound("wiki revision"))?)
+    }
+
+    /// A save at a path: the page's next revision there, or its first.
+    async fn write(&self, namespace: &Writable, expected: Option<i64>, edit: &Edit<'_>) -> Result<PageAt> {
+        let txn = self.db.begin_write().await?;
+        let existing = wiki_page::Entity::find()
+            .filter(wiki_page::Column::NamespaceId.eq(namespace.0.id))
+            .filter(wiki_page::Column::Path.eq(edit.path))
+            .lock_exclusive()
+            .one(&*txn)
+            .await?;
+        let saved = match (existing, expected) {
+            (None, None) => {
+                // The path may have been another page's before its rename: it is this page's now.
+                wiki_alias::Entity::delete_many()
+                    .filter(wiki_alias::Column::NamespaceId.eq(namespace.0.id))
+                    .filter(wiki_alias::Column::Path.eq(edit.path))
+                    .exec(&*txn)
+                    .await?;
+                let now = Utc::now();
+                let page = wiki_page::ActiveModel {
+                    id: Set(new_id()),
+                    organization_id: Set(namespace.0.organization_id),
+                    namespace_id: Set(namespace.0.id),
+                    workspace_id: Set(namespace.0.workspace_id),
+                    project_id: Set(namespace.0.project_id),
+                    path: Set(edit.path.to_owned()),
+                    title: Set(edit.title.to_owned()),
+                    latest_revision_id: Set(None),
+                    published_revision: Set(None),
+                    revision: Set(0),
+                    created_at: Set(now),
+                    updated_at: Set(now),
+                }
+                .insert(&*txn)
+                .await?;
+                next_revision(&*txn, &namespace.0, page, edit).await?
+            }
+            (None, Some(expected)) => return Err(CommonError::Conflict { expected, current: 0 }.into()),
+            (Some(page), expected) if expected != Some(page.revision) => {
+                return Err(CommonError::Conflict { expected: expected.unwrap_or(0), current: page.revision }.into());
+            }
+            (Some(page), _) => next_revision(&*txn, &namespace.0, page, edit).await?,
+        };
+        txn.commit().await?;
+        Ok(saved)
+    }
+
+    /// A revision of the page `page_id`, which may move it to another path.
+    async fn write_existing(
+        &self,
+        namespace: &Writable,
+        page_id: Uuid,
+        expected: i64,
+        edit: &Edit<'_>,
+    ) -> Result<PageAt> {
+        let txn = self.db.begin_write().await?;
+        let page = wiki_page::Entity::find_by_id(page_id)
+            .lock_exclusive()
+            .one(&*txn)
+            .await?
+            .ok_or(CommonError::NotFound("wiki page"))?;
+        if page.revision != expected {
+            return Err(CommonError::Conflict { expected, current: page.revision }.into());
+        }
+        if page.path != edit.path {
+            let taken = wiki_page::Entity::find()
+                .filter(wiki_page::Column::NamespaceId.eq(namespace.0.id))
+                .filter(wiki_page::Column::Path.eq(edit.path))
+                .one(&*txn)
+                .await?;
+            if taken.is_some() {
+                return Err(WikiError::PathTaken(edit.path.to_owned()));
+            }
+            // The new path is no longer an alias of anything; the old one becomes this page's.
+            wiki_alias::Entity::delete_many()
+                .filter(wiki_alias::Column::NamespaceId.eq(namespace.0.id))
+                .filter(wiki_alias::Column::Path.eq(edit.path))
+                .exec(&*txn)
+                .await?;
+            wiki_alias::ActiveModel {
+                id: Set(new_id()),
+                page_id: Set(page.id),
+                namespace_id: Set(namespace.0.id),
+                path: Set(page.path.clone()),
+                created_at: Set(Utc::now()),
+            }
+            .insert(&*txn)
+            .await?;
+        }
+        let saved = next_revision(&*txn, &namespace.0, page, edit).await?;
+        txn.commit().await?;
+        Ok(saved)
+    }
+}
+
+/// One revision's content and author.
+struct Edit<'a> {
+    path: &'a str,
+    title: &'a str,
+    source: &'a str,
+    author: Author,
+}
+
+/// Writes the page's next revision and points the page at it; its links replace the last ones.
+/// A person's revision in a namespace that is not authoritative is published with it.
+async fn next_revision(
+    txn: &impl ConnectionTrait,
+    namespace: &wiki_namespace::Model,
+    page: wiki_page::Model,
+    edit: &Edit<'_>,
+) -> Result<PageAt> {
+    let now = Utc::now();
+    let number = page.revision + 1;
+    let revision = wiki_revision::ActiveModel {
+        id: Set(new_id()),
+        organization_id: Set(page.organization_id),
+        page_id: Set(page.id),
+        number: Set(number as i32),
+        path: Set(edit.path.to_owned()),
+        title: Set(edit.title.to_owned()),
+        source: Set(edit.source.to_owned()),
+        sha256: Set(hex::encode(Sha256::digest(edit.source.as_bytes()))),
+        provenance: Set(edit.author.provenance()),
+        created_by_user_id: Set(edit.author.user_id()),
+        run_id: Set(edit.author.run_id()),
+        created_at: Set(now),
+    }
+    .insert(txn)
+    .await?;
+    wiki_link::Entity::delete_many().filter(wiki_link::Column::PageId.eq(page.id)).exec(txn).await?;
+    let links: Vec<wiki_link::ActiveModel> = text::links(edit.source)
+        .into_iter()
+        .map(|target_path| wiki_link::ActiveModel {
+            id: Set(new_id()),
+            page_id: Set(page.id),
+            namespace_id: Set(namespace.id),
+            target_path: Set(target_path),
+            created_at: Set(now),
+        })
+        .collect();
+    if !links.is_empty() {
+        wiki_link::Entity::insert_many(links).exec_without_returning(txn).await?;
+    }
+    let published = matches!(edit.author, Author::Person(_)) && !namespace.authoritative;
+    let mut active = page.into_active_model();
+    active.path = Set(edit.path.to_owned());
+    active.title = Set(edit.title.to_owned());
+    active.latest_revision_id = Set(Some(revision.id));
+    active.revision = Set(number);
+    if published {
+        active.published_revision = Set(Some(number));
+    }
+    active.updated_at = Set(now);
+    let page = active.update(txn).await?;
+    Ok(PageAt { page, revision })
+}
+
+fn namespace_path(namespace: &wiki_namespace::Model) -> ScopePath {
+    match namespace.project_id {
+        Some(project_id) => ScopePath::project(namespace.organization_id, namespace.workspace_id, project_id),
+        None => ScopePath::workspace(namespace.organization_id, namespace.workspace_id),
+    }
+}
+
+fn checked_title(title: &str) -> Result<String, CommonError> {
+    let title = title.trim();
+    if title.is_empty() || title.chars().count() > MAX_TITLE_CHARS || title.chars().any(char::is_control) {
+        return Err(CommonError::Validation {
+            message: "a wiki page's title is 1 to 200 characters, none of them control characters".into(),
+            details: serde_json::json!({ "argument": "title" }),
+        });
+    }
+    Ok(title.to_owned())
+}
