@@ -344,6 +344,9 @@ export type BoardQuery = { node:
     | { __typename: 'Task' }
     | { __typename: 'TaskRun' }
     | { __typename: 'User' }
+    | { __typename: 'WikiNamespace' }
+    | { __typename: 'WikiPage' }
+    | { __typename: 'WikiRevision' }
     | { __typename: 'Workspace' }
   , tasks: { nodes: Array<{ id: string, title: string, status: TaskStatus, priority: TaskPriority, labels: Array<string>, revision: number, dependencies: Array<{ id: string, title: string, status: TaskStatus }>, acceptanceCriteria: Array<{ id: string, met: boolean }>, assignee: { id: string, displayName: string, email: string } | null, latestRun: { id: string, status: RunStatus, updatedAt: string } | null }>, pageInfo: { hasNextPage: boolean } } };
 
@@ -517,6 +520,9 @@ export type RunFilesQuery = { node:
     | { __typename: 'Task' }
     | { __typename: 'TaskRun', id: string, artifacts: Array<{ id: string, name: string, versions: Array<{ id: string, number: number, sha256: string, sizeBytes: number, mediaType: string, runId: string | null, createdAt: string, downloadPath: string }> }> }
     | { __typename: 'User' }
+    | { __typename: 'WikiNamespace' }
+    | { __typename: 'WikiPage' }
+    | { __typename: 'WikiRevision' }
     | { __typename: 'Workspace' }
    };
 
@@ -545,6 +551,9 @@ export type RunQuery = { node:
     | { __typename: 'Task' }
     | { __typename: 'TaskRun', id: string, status: RunStatus, statusReason: string | null, revision: number, input: unknown, maxAttempts: number, createdAt: string, updatedAt: string, task: { id: string, title: string, project: { id: string, name: string, workspace: { id: string, name: string } } | null }, agent: { id: string, name: string, capabilities: Array<Capability> } | null, handoffTarget: { id: string, name: string } | null, requestedAgent: { id: string } | null, attempts: Array<{ number: number, kind: RunAttemptKind, status: RunAttemptStatus, leaseExpiresAt: string | null, endedAt: string | null, createdAt: string, agent: { id: string, name: string } | null }>, approvals: Array<{ id: string, action: string, reason: string | null, details: unknown, status: ApprovalStatus, expiresAt: string, createdAt: string, decisionReason: string | null, run: { id: string, task: { id: string, title: string, project: { id: string, name: string } | null }, agent: { id: string, name: string } | null } }>, checkpoints: Array<{ reason: string, createdAt: string, targetAgent: { name: string } | null }> }
     | { __typename: 'User' }
+    | { __typename: 'WikiNamespace' }
+    | { __typename: 'WikiPage' }
+    | { __typename: 'WikiRevision' }
     | { __typename: 'Workspace' }
    };
 
@@ -672,6 +681,9 @@ export type TaskQuery = { node:
     | { __typename: 'Task', description: string, createdAt: string, updatedAt: string, id: string, title: string, status: TaskStatus, priority: TaskPriority, labels: Array<string>, revision: number, runs: Array<{ id: string, status: RunStatus, statusReason: string | null, createdAt: string, updatedAt: string, agent: { id: string, name: string } | null }>, project: { id: string, name: string, workspace: { id: string, name: string } } | null, dependents: Array<{ id: string, title: string, status: TaskStatus }>, acceptanceCriteria: Array<{ id: string, description: string, met: boolean, revision: number }>, dependencies: Array<{ id: string, title: string, status: TaskStatus }>, assignee: { id: string, displayName: string, email: string } | null, latestRun: { id: string, status: RunStatus, updatedAt: string } | null }
     | { __typename: 'TaskRun' }
     | { __typename: 'User' }
+    | { __typename: 'WikiNamespace' }
+    | { __typename: 'WikiPage' }
+    | { __typename: 'WikiRevision' }
     | { __typename: 'Workspace' }
    };
 
