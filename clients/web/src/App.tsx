@@ -34,6 +34,7 @@ import { Sessions } from "./pages/Sessions";
 import { People } from "./pages/People";
 import { Memory } from "./pages/Memory";
 import { MemoryEntryDetail } from "./pages/MemoryEntryDetail";
+import { Wiki, WikiPageView } from "./pages/Wiki";
 import { ViewerQuery } from "./api/viewer";
 
 const LogoutMutation = graphql(`
@@ -216,6 +217,8 @@ function Route({ path }: { path: string }) {
   if (match("/approvals", path)) return <Approvals />;
   if (match("/agents", path)) return <Agents />;
   if (match("/memory", path)) return <Memory />;
+  if ((params = match("/wiki/pages/:id", path))) return <WikiPageView key={params.id} pageId={params.id} />;
+  if (match("/wiki", path)) return <Wiki />;
   if (match("/settings", path)) return <Settings />;
   if (match("/people", path)) return <People />;
   if (match("/sessions", path)) return <Sessions />;

@@ -63,6 +63,11 @@ function addRun(cache: Cache, runId: string, taskId: string) {
 const refetchRoot = (field: string) => (_result: unknown, _args: unknown, cache: Cache) =>
   invalidateField(cache, QUERY_ROOT, field);
 
+/** A wiki page was saved or moved: lists of pages, backlinks and histories may have changed. */
+const wikiChanged = (_result: unknown, _args: unknown, cache: Cache) => {
+  for (const field of ["wikiPages", "wikiPage", "backlinks", "wikiRevisions", "wikiDiff"]) invalidateField(cache, QUERY_ROOT, field);
+};
+
 /** Connectors come, go and are removed, and their agents with them. */
 const refetchConnectors = (_result: unknown, _args: unknown, cache: Cache) => {
   invalidateField(cache, QUERY_ROOT, "connectors");
@@ -154,6 +159,10 @@ function updates(heard: HeardRuns): UpdatesConfig {
     retractMemory: refetchRoot("memory"),
     resolveMemoryConflict: (result, _args, cache) =>
       memoryChanged(cache, (result.resolveMemoryConflict as { entryId?: string } | null)?.entryId),
+    createWikiNamespace: refetchRoot("wikiNamespaces"),
+    // A save may add a page, change its links (others' backlinks) and add a revision.
+    saveWikiPage: wikiChanged,
+    renameWikiPage: wikiChanged,
   },
   [schema.__schema.subscriptionType!.name]: {
     taskEvents: (result, _args, cache) => {

@@ -16,6 +16,7 @@ export const PAGES: Page[] = [
   { href: "/approvals", label: "Approvals", key: "a" },
   { href: "/agents", label: "Agents", key: "c" },
   { href: "/memory", label: "Memory", key: "m" },
+  { href: "/wiki", label: "Wiki", key: "k" },
   { href: "/settings", label: "Settings", key: "s" },
   { href: "/people", label: "People", key: "p" },
   { href: "/sessions", label: "Sessions", key: "i" },

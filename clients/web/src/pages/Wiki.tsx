@@ -1,0 +1,390 @@
+// The wiki: a workspace's or project's namespaces and their pages; a page read as sanitized
+// Markdown with its links, backlinks and history; an edit with a live preview that names the
+// revision it was made from, so a stale one is refused (CONFLICT) rather than lose someone's work.
+import { useState, type FormEvent } from "react";
+import { useMutation, useQuery } from "urql";
+import { graphql } from "../gql";
+import { Action, Badge, ErrorBox, Loading, Unavailable, usePageTitle } from "../ui/components";
+import { Link, navigate } from "../ui/router";
+import { exactTime } from "../ui/time";
+import { useScopes } from "./Memory";
+import { ScopeSelect } from "./ScopeSelect";
+import { diffLineKind, renderMarkdown, wikiScopes } from "./wikiView";
+
+const NamespacesQuery = graphql(`
+  query WikiNamespaces($scopeId: ID!) {
+    wikiNamespaces(scopeId: $scopeId) {
+      id
+      name
+      authoritative
+    }
+  }
+`);
+
+const PagesQuery = graphql(`
+  query WikiPages($namespaceId: ID!) {
+    wikiPages(namespaceId: $namespaceId, first: 100) {
+      edges {
+        node {
+          id
+          path
+          title
+          revision
+          publishedRevision
+        }
+      }
+    }
+  }
+`);
+
+const CreateNamespaceMutation = graphql(`
+  mutation CreateWikiNamespace($scopeId: ID!, $name: String!, $authoritative: Boolean!) {
+    createWikiNamespace(scopeId: $scopeId, name: $name, authoritative: $authoritative) {
+      id
+      name
+      authoritative
+    }
+  }
+`);
+
+const SavePageMutation = graphql(`
+  mutation SaveWikiPage($input: SaveWikiPageInput!) {
+    saveWikiPage(input: $input) {
+      id
+      path
+      title
+      revision
+      publishedRevision
+      latest {
+        id
+        number
+        source
+      }
+    }
+  }
+`);
+
+const PageQuery = graphql(`
+  query WikiPageView($id: ID!) {
+    node(id: $id) {
+      __typename
+      ... on WikiPage {
+        id
+        namespaceId
+        path
+        title
+        revision
+        publishedRevision
+        updatedAt
+        latest {
+          id
+          number
+          source
+        }
+        links {
+          targetPath
+          page {
+            id
+            title
+          }
+        }
+      }
+    }
+    backlinks(pageId: $id) {
+      id
+      title
+    }
+    wikiRevisions(pageId: $id, last: 50) {
+      edges {
+        node {
+          id
+          number
+          path
+          title
+          createdAt
+          provenance
+        }
+      }
+    }
+  }
+`);
+
+const DiffQuery = graphql(`
+  query WikiDiff($pageId: ID!, $from: Int!, $to: Int!) {
+    wikiDiff(pageId: $pageId, from: $from, to: $to) {
+      unified
+      addedLines
+      removedLines
+    }
+  }
+`);
+
+const pageHref = (id: string) => `/wiki/pages/${id}`;
+
+export function Wiki() {
+  usePageTitle("Wiki");
+  const { scopes: readable, writable, error } = useScopes();
+  const scopes = wikiScopes(readable);
+  const [chosen, setChosen] = useState<string | null>(null);
+  const scope = scopes.find((s) => s.id === chosen) ?? scopes[0];
+  return (
+    <section className="stack">
+      <h1>Wiki</h1>
+      <ErrorBox error={error} />
+      {scopes.length === 0 && !error && <p className="muted">No workspace or project to keep a wiki in yet.</p>}
+      {scope && (
+        <>
+          <ScopeSelect label="Wiki of" scopes={scopes} value={scope.id} onChange={setChosen} />
+          <Namespaces key={scope.id} scopeId={scope.id} canWrite={wikiScopes(writable).some((s) => s.id === scope.id)} />
+        </>
+      )}
+    </section>
+  );
+}
+
+function Namespaces({ scopeId, canWrite }: { scopeId: string; canWrite: boolean }) {
+  const [{ data, fetching, error }] = useQuery({ query: NamespacesQuery, variables: { scopeId } });
+  const [chosen, setChosen] = useState<string | null>(null);
+  const namespaces = data?.wikiNamespaces ?? [];
+  const namespace = namespaces.find((n) => n.id === chosen) ?? namespaces[0];
+  return (
+    <div className="grid-2">
+      <article className="card stack" aria-labelledby="wiki-namespaces">
+        <h2 id="wiki-namespaces">Namespaces</h2>
+        <ErrorBox error={error} />
+        {fetching && !data && <Loading what="namespaces" />}
+        {data && namespaces.length === 0 && <p className="muted">No namespace here yet.</p>}
+        {namespaces.length > 0 && namespace && (
+          <label>
+            Namespace{" "}
+            <select value={namespace.id} onChange={(e) => setChosen(e.target.value)}>
+              {namespaces.map((n) => (
+                <option key={n.id} value={n.id}>
+                  {n.name}
+                  {n.authoritative ? " (reviewed)" : ""}
+                </option>
+              ))}
+            </select>
+          </label>
+        )}
+        {namespace && <Pages namespaceId={namespace.id} />}
+        <NewNamespace scopeId={scopeId} onCreated={setChosen} />
+      </article>
+      {namespace && canWrite && <Editor key={namespace.id} namespaceId={namespace.id} />}
+    </div>
+  );
+}
+
+function Pages({ namespaceId }: { namespaceId: string }) {
+  const [{ data, error }] = useQuery({ query: PagesQuery, variables: { namespaceId } });
+  const pages = data?.wikiPages.edges.map((e) => e.node) ?? [];
+  return (
+    <>
+      <ErrorBox error={error} />
+      {data && pages.length === 0 && <p className="muted">No page in this namespace yet.</p>}
+      <ul className="plain stack" aria-label="Pages">
+        {pages.map((p) => (
+          <li key={p.id} className="inline">
+            <Link href={pageHref(p.id)}>{p.title}</Link>
+            <span className="muted small">{p.path}</span>
+            {p.publishedRevision === null && <Badge>Draft</Badge>}
+          </li>
+        ))}
+      </ul>
+    </>
+  );
+}
+
+function NewNamespace({ scopeId, onCreated }: { scopeId: string; onCreated: (id: string) => void }) {
+  const [{ fetching, error }, create] = useMutation(CreateNamespaceMutation);
+  const [name, setName] = useState("");
+  const [authoritative, setAuthoritative] = useState(false);
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const result = await create({ scopeId, name, authoritative }, { additionalTypenames: ["WikiNamespace"] });
+    if (result.data) {
+      setName("");
+      onCreated(result.data.createWikiNamespace.id);
+    }
+  };
+  return (
+    <form className="stack" aria-label="New namespace" onSubmit={submit}>
+      <label>
+        Namespace name <input required maxLength={64} value={name} onChange={(e) => setName(e.target.value)} />
+      </label>
+      <label>
+        <input type="checkbox" checked={authoritative} onChange={(e) => setAuthoritative(e.target.checked)} /> Authoritative: publishing
+        needs a review
+      </label>
+      <Action type="submit" busy={fetching}>
+        Create namespace
+      </Action>
+      <ErrorBox error={error} />
+    </form>
+  );
+}
+
+/** The Markdown of a page as the reader sees it. */
+function Rendered({ source, label }: { source: string; label: string }) {
+  return <div className="wiki-page" aria-label={label} data-testid="wiki-rendered" dangerouslySetInnerHTML={{ __html: renderMarkdown(source) }} />;
+}
+
+/**
+ * A new page (`page` absent) or the next revision of `page`, with a live preview. The revision it
+ * was made from goes with the save.
+ */
+function Editor({
+  namespaceId,
+  page,
+  onSaved,
+}: {
+  namespaceId: string;
+  page?: { path: string; title: string; revision: number; source: string };
+  onSaved?: () => void;
+}) {
+  const [{ fetching, error }, save] = useMutation(SavePageMutation);
+  const [draft, setDraft] = useState({ path: page?.path ?? "", title: page?.title ?? "", source: page?.source ?? "" });
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const input = { namespaceId, ...draft, expectedRevision: page?.revision ?? null };
+    const result = await save({ input }, { additionalTypenames: ["WikiPage"] });
+    if (!result.data) return;
+    if (page) onSaved?.();
+    else navigate(pageHref(result.data.saveWikiPage.id));
+  };
+  const heading = page ? `Edit “${page.title}”` : "New page";
+  return (
+    <form className="card stack" aria-label={heading} onSubmit={submit}>
+      <h2>{heading}</h2>
+      {!page && (
+        <label>
+          Path <input required placeholder="guides/deploy" value={draft.path} onChange={(e) => setDraft({ ...draft, path: e.target.value })} />
+        </label>
+      )}
+      <label>
+        Title <input required maxLength={200} value={draft.title} onChange={(e) => setDraft({ ...draft, title: e.target.value })} />
+      </label>
+      <label>
+        Markdown{" "}
+        <textarea required rows={10} value={draft.source} onChange={(e) => setDraft({ ...draft, source: e.target.value })} />
+      </label>
+      <h3>Preview</h3>
+      <Rendered source={draft.source} label="Preview" />
+      <Action type="submit" busy={fetching}>
+        Save
+      </Action>
+      <ErrorBox error={error} />
+    </form>
+  );
+}
+
+export function WikiPageView({ pageId }: { pageId: string }) {
+  const [{ data, fetching, error }, refetch] = useQuery({ query: PageQuery, variables: { id: pageId } });
+  const [editing, setEditing] = useState(false);
+  const page = data?.node?.__typename === "WikiPage" ? data.node : null;
+  usePageTitle(page?.title ?? "Wiki page");
+  if (!page) return fetching ? <Loading what="the page" /> : <Unavailable error={error} what="This wiki page" />;
+  const revisions = data?.wikiRevisions.edges.map((e) => e.node) ?? [];
+  const saved = () => {
+    setEditing(false);
+    refetch({ requestPolicy: "network-only" });
+  };
+  return (
+    <section className="stack">
+      <p>
+        <Link href="/wiki">Wiki</Link>
+      </p>
+      <h1>{page.title}</h1>
+      <p className="inline small muted">
+        <span>{page.path}</span>
+        <span data-testid="wiki-revision">revision {page.revision}</span>
+        {page.publishedRevision === null ? <Badge>Draft</Badge> : page.publishedRevision !== page.revision && <Badge>Unpublished changes</Badge>}
+      </p>
+      <ErrorBox error={error} />
+      <div className="grid-2">
+        <article className="card stack">
+          <Rendered source={page.latest.source} label="Page" />
+          <button type="button" onClick={() => setEditing(!editing)}>
+            {editing ? "Stop editing" : "Edit"}
+          </button>
+        </article>
+        <aside className="stack">
+          <section className="card stack" aria-labelledby="wiki-links">
+            <h2 id="wiki-links">Links</h2>
+            {page.links.length === 0 && <p className="muted">None.</p>}
+            <ul className="plain">
+              {page.links.map((l) =>
+                l.page ? (
+                  <li key={l.targetPath}>
+                    <Link href={pageHref(l.page.id)}>{l.page.title}</Link>
+                  </li>
+                ) : (
+                  <li key={l.targetPath} className="muted">
+                    {l.targetPath} (not written yet)
+                  </li>
+                ),
+              )}
+            </ul>
+            <h2 id="wiki-backlinks">Linked from</h2>
+            {data?.backlinks.length === 0 && <p className="muted">No page links here.</p>}
+            <ul className="plain" aria-labelledby="wiki-backlinks">
+              {data?.backlinks.map((b) => (
+                <li key={b.id}>
+                  <Link href={pageHref(b.id)}>{b.title}</Link>
+                </li>
+              ))}
+            </ul>
+          </section>
+          <History key={page.revision} pageId={page.id} revisions={revisions} />
+        </aside>
+      </div>
+      {editing && <Editor namespaceId={page.namespaceId} page={{ ...page, source: page.latest.source }} onSaved={saved} />}
+    </section>
+  );
+}
+
+function History({ pageId, revisions }: { pageId: string; revisions: { id: string; number: number; title: string; createdAt: string }[] }) {
+  const latest = revisions[revisions.length - 1]?.number ?? 1;
+  const [range, setRange] = useState({ from: Math.max(1, latest - 1), to: latest });
+  const [{ data, error }] = useQuery({ query: DiffQuery, variables: { pageId, ...range }, pause: range.from === range.to });
+  const choose = (which: "from" | "to") => (
+    <select aria-label={which === "from" ? "Compare from revision" : "Compare to revision"} value={range[which]} onChange={(e) => setRange({ ...range, [which]: Number(e.target.value) })}>
+      {revisions.map((r) => (
+        <option key={r.id} value={r.number}>
+          {r.number}
+        </option>
+      ))}
+    </select>
+  );
+  return (
+    <section className="card stack" aria-labelledby="wiki-history">
+      <h2 id="wiki-history">History</h2>
+      <ol className="plain small">
+        {revisions.map((r) => (
+          <li key={r.id}>
+            {r.number}. {r.title} <span className="muted">{exactTime(new Date(r.createdAt))}</span>
+          </li>
+        ))}
+      </ol>
+      <p className="inline">
+        Compare {choose("from")} with {choose("to")}
+      </p>
+      <ErrorBox error={error} />
+      {data && (
+        <>
+          <p className="small muted" data-testid="wiki-diff-counts">
+            {data.wikiDiff.addedLines} added, {data.wikiDiff.removedLines} removed
+          </p>
+          <pre className="wiki-diff" data-testid="wiki-diff">
+            {data.wikiDiff.unified.split("\n").map((line, i) => (
+              <span key={i} className={`diff-${diffLineKind(line)}`}>
+                {line}
+                {"\n"}
+              </span>
+            ))}
+          </pre>
+        </>
+      )}
+    </section>
+  );
+}
