@@ -152,7 +152,7 @@ impl App {
             config.artifacts.max_upload_bytes,
             config.limits.max_page_size,
         );
-        let wiki = WikiService::new(store.clone(), config.limits.max_page_size);
+        let wiki = WikiService::new(store.clone(), broker.clone(), config.limits.max_page_size);
         let identity =
             IdentityService::new(store, keys, config.tokens.clone(), limiter, bootstrap.clone(), broker.clone());
         let limits = Arc::new(config.limits.clone());

@@ -11,7 +11,7 @@ use std::pin::Pin;
 use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll};
 
-use acc_entity::{approval, connector, memory_entry, memory_version, run_event, task, task_run};
+use acc_entity::{approval, connector, memory_entry, memory_version, run_event, task, task_run, wiki_page};
 use futures_util::stream::BoxStream;
 use futures_util::{Stream, StreamExt};
 use tokio::sync::broadcast;
@@ -40,6 +40,8 @@ pub enum Topic {
     OrganizationAccess(Uuid),
     /// Memory entries of one organization written, verified, retracted or resolved.
     OrganizationMemory(Uuid),
+    /// Pages of one wiki namespace saved or renamed.
+    WikiNamespace(Uuid),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -65,6 +67,8 @@ pub enum Event {
         entry: memory_entry::Model,
         version: memory_version::Model,
     },
+    /// A wiki page as it stands after a save or a rename.
+    WikiPage(wiki_page::Model),
 }
 
 #[derive(Debug, Clone)]

@@ -524,6 +524,12 @@ fn rows(a: &TenantA, b_project: &str, b_task: &str) -> Vec<Row> {
         ),
         row("backlinks", "query($p: ID!) { backlinks(pageId: $p) { id } }", json!({"p": a.wiki_page}), NotFound),
         row(
+            "wikiPageUpdated",
+            "subscription($n: ID!) { wikiPageUpdated(namespaceId: $n) { id } }",
+            json!({"n": a.wiki_namespace}),
+            NotFound,
+        ),
+        row(
             "createWikiNamespace",
             "mutation($s: ID!) { createWikiNamespace(scopeId: $s, name: \"Intruder\") { id } }",
             json!({"s": a.project}),

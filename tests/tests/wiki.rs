@@ -267,3 +267,39 @@ on_both_databases!(bad_input_is_refused_and_changes_nothing, |db: TestDb| async 
     assert_eq!(revision_numbers(owner, &page_id).await, [1]);
     assert_eq!(page_at(owner, &ns, "a").await.data("wikiPage")["path"], "a");
 });
+
+on_both_databases!(a_namespace_s_subscribers_see_each_save_and_rename, |db: TestDb| async move {
+    let server = Server::start(db).await;
+    let f = common::fixture(&server).await;
+    let owner = &f.owner;
+    let ns = namespace(owner, &f.project_id, "Runbooks", false).await;
+    let other = namespace(owner, &f.project_id, "Elsewhere", false).await;
+    let (viewer, _) = common::user_with_role(owner, "viewer@acme.test", "VIEWER").await;
+    let updated = "subscription($n: ID!) { wikiPageUpdated(namespaceId: $n) { path title revision } }";
+    let mut feed = viewer.subscribe(updated, json!({"n": ns})).await.unwrap();
+
+    // Not seen: another namespace's page. Seen, in order: a new page, its edit, its rename.
+    save(owner, &other, "elsewhere", "Elsewhere", "not for this feed", None).await.data("saveWikiPage");
+    let page = save(owner, &ns, "deploy", "Deploy", "v1", None).await.data("saveWikiPage").clone();
+    save(owner, &ns, "deploy", "Deploy", "v2", Some(1)).await.data("saveWikiPage");
+    let rename = "mutation($p: ID!) { renameWikiPage(pageId: $p, path: \"ops/deploy\", expectedRevision: 2) { id } }";
+    owner.gql(rename, json!({"p": page["id"]})).await.data("renameWikiPage");
+    let mut seen = Vec::new();
+    for _ in 0..3 {
+        let payload = feed.next().await.unwrap();
+        seen.push(payload["data"]["wikiPageUpdated"].clone());
+    }
+    assert_eq!(
+        seen,
+        [
+            json!({"path": "deploy", "title": "Deploy", "revision": 1}),
+            json!({"path": "deploy", "title": "Deploy", "revision": 2}),
+            json!({"path": "ops/deploy", "title": "Deploy", "revision": 3}),
+        ]
+    );
+    // A refused save tells nobody.
+    save(owner, &ns, "ops/deploy", "Deploy", "stale", Some(1)).await.expect_code("CONFLICT");
+    save(owner, &ns, "later", "Later", "after the refusal", None).await.data("saveWikiPage");
+    let payload = feed.next().await.unwrap();
+    assert_eq!(payload["data"]["wikiPageUpdated"]["path"], "later");
+});

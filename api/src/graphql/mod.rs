@@ -95,6 +95,7 @@ pub struct SubscriptionRoot(
     crate::gateway::graphql::GatewaySubscription,
     crate::runs::graphql::RunSubscription,
     crate::memory::graphql::MemorySubscription,
+    crate::wiki::graphql::WikiSubscription,
 );
 
 /// The schema, with the limits of SPEC §4 that every operation is admitted and run under.

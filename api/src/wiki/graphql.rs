@@ -5,12 +5,14 @@ use std::collections::HashMap;
 use acc_entity::{wiki_namespace, wiki_page, wiki_revision};
 use async_graphql::connection::Connection;
 use async_graphql::dataloader::Loader;
-use async_graphql::{Context, Data, ID, InputObject, Json, Object, SimpleObject};
+use async_graphql::{Context, Data, ID, InputObject, Json, Object, SimpleObject, Subscription};
 use chrono::{DateTime, Utc};
+use futures_util::{Stream, StreamExt};
 use uuid::Uuid;
 
 use super::{Link, NewNamespace, PageSave, RevisionDiff, RevisionKey, WikiScope};
 use crate::app::Services;
+use crate::broker::{Delivery, Event, Topic};
 use crate::error::CommonError;
 use crate::graphql::connection::{connection, page_request};
 use crate::graphql::{BatchLoader, ContextExt, gql_error};
@@ -275,6 +277,35 @@ impl WikiQuery {
         let page_id = decode(&page_id, NodeKind::WikiPage)?;
         let pages = ctx.services().wiki.backlinks(ctx.actor()?, page_id).await.map_err(gql_error)?;
         Ok(pages.into_iter().map(WikiPage).collect())
+    }
+}
+
+#[derive(Default)]
+pub struct WikiSubscription;
+
+#[Subscription]
+impl WikiSubscription {
+    /// Pages of a namespace as they stand after each save or rename.
+    async fn wiki_page_updated(
+        &self,
+        ctx: &Context<'_>,
+        namespace_id: ID,
+    ) -> async_graphql::Result<impl Stream<Item = WikiPage>> {
+        let namespace_id = decode(&namespace_id, NodeKind::WikiNamespace)?;
+        let (actor, services) = (ctx.actor()?, ctx.services());
+        // Listening before the first wait: see `LISTEN_FIRST` in http/graphql_ws.rs.
+        let live = services.broker.subscribe(Topic::WikiNamespace(namespace_id));
+        services.wiki.namespace(actor, namespace_id).await.map_err(gql_error)?;
+        Ok(live.filter_map(|delivery| {
+            let shown = match delivery {
+                Delivery::Event(event) => match &*event {
+                    Event::WikiPage(page) => Some(WikiPage(page.clone())),
+                    _ => None,
+                },
+                Delivery::Lagged(_) => None,
+            };
+            async move { shown }
+        }))
     }
 }
 

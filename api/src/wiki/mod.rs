@@ -21,6 +21,7 @@ use sea_orm::{
 use sha2::{Digest, Sha256};
 use uuid::Uuid;
 
+use crate::broker::{Broker, Event, Topic};
 use crate::db::{Pool, Reads, Store};
 use crate::error::{CommonError, DomainError, ErrorCode, is_unique_violation};
 use crate::identity::actor::{Actor, Permission, ScopePath};
@@ -138,12 +139,13 @@ pub struct Writable(wiki_namespace::Model);
 pub struct WikiService {
     db: Pool,
     reads: Reads,
+    broker: Broker,
     max_page_size: u64,
 }
 
 impl WikiService {
-    pub fn new(store: Store, max_page_size: u64) -> Self {
-        Self { db: store.pool, reads: store.reads, max_page_size }
+    pub fn new(store: Store, broker: Broker, max_page_size: u64) -> Self {
+        Self { db: store.pool, reads: store.reads, broker, max_page_size }
     }
 
     /// Makes a namespace in a workspace or project the caller administers.
@@ -210,14 +212,20 @@ impl WikiService {
         }
         let namespace = self.writable(actor, save.namespace_id).await?;
         let edit = Edit { path: &path, title: &title, source: &save.source, author: Author::Person(actor.user_id) };
-        let saved = self.write(&namespace, save.expected_revision, &edit).await;
-        match saved {
+        let saved = match self.write(&namespace, save.expected_revision, &edit).await {
             // Two first saves of one path at once: the other made the page.
             Err(WikiError::Common(CommonError::Database(e))) if is_unique_violation(&e) => {
                 Err(CommonError::Conflict { expected: save.expected_revision.unwrap_or(0), current: 1 }.into())
             }
             other => other,
-        }
+        }?;
+        self.published(&saved);
+        Ok(saved)
+    }
+
+    /// Tells `wikiPageUpdated` of the namespace, once committed.
+    fn published(&self, saved: &PageAt) {
+        self.broker.publish(Topic::WikiNamespace(saved.page.namespace_id), Event::WikiPage(saved.page.clone()));
     }
 
     /// Moves a page to `new_path` as a new revision with its latest source; the old path stays an
@@ -233,7 +241,9 @@ impl WikiService {
             source: &latest.source,
             author: Author::Person(actor.user_id),
         };
-        self.write_existing(&namespace, page_id, expected, &edit).await
+        let renamed = self.write_existing(&namespace, page_id, expected, &edit).await?;
+        self.published(&renamed);
+        Ok(renamed)
     }
 
     /// A page the caller may read.

@@ -165,6 +165,7 @@ function updates(heard: HeardRuns): UpdatesConfig {
     renameWikiPage: wikiChanged,
   },
   [schema.__schema.subscriptionType!.name]: {
+    wikiPageUpdated: wikiChanged,
     taskEvents: (result, _args, cache) => {
       const kind = (result.taskEvents as { kind: string } | null)?.kind;
       if (kind !== "UPDATED") invalidateField(cache, QUERY_ROOT, "tasks");

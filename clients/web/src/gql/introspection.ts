@@ -6185,6 +6185,30 @@ export default {
                 }
               }
             ]
+          },
+          {
+            "name": "wikiPageUpdated",
+            "type": {
+              "kind": "NON_NULL",
+              "ofType": {
+                "name": "WikiPage",
+                "kind": "OBJECT",
+                "ofType": null
+              }
+            },
+            "args": [
+              {
+                "name": "namespaceId",
+                "type": {
+                  "kind": "NON_NULL",
+                  "ofType": {
+                    "name": "ID",
+                    "kind": "SCALAR",
+                    "ofType": null
+                  }
+                }
+              }
+            ]
           }
         ],
         "interfaces": []

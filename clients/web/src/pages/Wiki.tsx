@@ -2,7 +2,7 @@
 // Markdown with its links, backlinks and history; an edit with a live preview that names the
 // revision it was made from, so a stale one is refused (CONFLICT) rather than lose someone's work.
 import { useState, type FormEvent } from "react";
-import { useMutation, useQuery } from "urql";
+import { useMutation, useQuery, useSubscription } from "urql";
 import { graphql } from "../gql";
 import { Action, Badge, ErrorBox, Loading, Unavailable, usePageTitle } from "../ui/components";
 import { Link, navigate } from "../ui/router";
@@ -33,6 +33,18 @@ const PagesQuery = graphql(`
           publishedRevision
         }
       }
+    }
+  }
+`);
+
+const PageUpdatedSubscription = graphql(`
+  subscription WikiPageUpdated($namespaceId: ID!) {
+    wikiPageUpdated(namespaceId: $namespaceId) {
+      id
+      path
+      title
+      revision
+      publishedRevision
     }
   }
 `);
@@ -177,6 +189,8 @@ function Namespaces({ scopeId, canWrite }: { scopeId: string; canWrite: boolean 
 
 function Pages({ namespaceId }: { namespaceId: string }) {
   const [{ data, error }] = useQuery({ query: PagesQuery, variables: { namespaceId } });
+  // Pages others save or rename show as they do (the cache asks for the list again).
+  useSubscription({ query: PageUpdatedSubscription, variables: { namespaceId } });
   const pages = data?.wikiPages.edges.map((e) => e.node) ?? [];
   return (
     <>
