@@ -20,6 +20,7 @@ pub mod memory;
 pub mod pagination;
 pub mod projects;
 pub mod provenance;
+pub mod query_words;
 pub mod quota;
 pub mod run_tools;
 pub mod runs;

@@ -21,6 +21,7 @@ mod m20261206_000011_memory_search_versions;
 mod m20261206_000012_artifacts;
 mod m20261206_000013_context_records;
 mod m20261206_000014_wiki;
+mod m20261206_000015_wiki_search;
 mod tables;
 
 /// How SQLite's memory search index is filled from the versions, for the search benchmark.
@@ -46,6 +47,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261206_000012_artifacts::Migration),
             Box::new(m20261206_000013_context_records::Migration),
             Box::new(m20261206_000014_wiki::Migration),
+            Box::new(m20261206_000015_wiki_search::Migration),
         ]
     }
 }

@@ -524,6 +524,18 @@ fn rows(a: &TenantA, b_project: &str, b_task: &str) -> Vec<Row> {
         ),
         row("backlinks", "query($p: ID!) { backlinks(pageId: $p) { id } }", json!({"p": a.wiki_page}), NotFound),
         row(
+            "wikiSearch",
+            "query($s: ID!) { wikiSearch(scopeId: $s, query: \"vault\") { page { id } } }",
+            json!({"s": a.project}),
+            NotFound,
+        ),
+        row(
+            "wikiSearch",
+            "query($s: ID!) { wikiSearch(scopeId: $s, query: \"vault code\") { page { id } } }",
+            json!({"s": b_project}),
+            OwnDataOnly,
+        ),
+        row(
             "wikiPageUpdated",
             "subscription($n: ID!) { wikiPageUpdated(namespaceId: $n) { id } }",
             json!({"n": a.wiki_namespace}),

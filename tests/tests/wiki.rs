@@ -303,3 +303,57 @@ on_both_databases!(a_namespace_s_subscribers_see_each_save_and_rename, |db: Test
     let payload = feed.next().await.unwrap();
     assert_eq!(payload["data"]["wikiPageUpdated"]["path"], "later");
 });
+
+async fn search(client: &Client, scope: &str, query: &str) -> acc_tests::GqlResponse {
+    let document = "query($s: ID!, $q: String!) { wikiSearch(scopeId: $s, query: $q) { score page { path } } }";
+    client.gql(document, json!({"s": scope, "q": query})).await
+}
+
+fn paths(found: &acc_tests::GqlResponse) -> Vec<String> {
+    let hits = found.data("wikiSearch").as_array().unwrap();
+    hits.iter().map(|h| h["page"]["path"].as_str().unwrap().to_owned()).collect()
+}
+
+on_both_databases!(search_finds_latest_text_by_its_words_where_the_caller_reads, |db: TestDb| async move {
+    let server = Server::start(db).await;
+    let f = common::fixture(&server).await;
+    let owner = &f.owner;
+    let project_ns = namespace(owner, &f.project_id, "Runbooks", false).await;
+    let workspace_ns = namespace(owner, &f.workspace_id, "Handbook", false).await;
+    let other = common::other_project(owner, &f.workspace_id, "Elsewhere").await;
+    let other_ns = namespace(owner, &other, "Other runbooks", false).await;
+
+    save(owner, &project_ns, "deploy", "Deploying the website", "Tag, then watch the canary.", None)
+        .await
+        .data("saveWikiPage");
+    save(owner, &project_ns, "oncall", "On call", "Page whoever is deploying when the canary fails.", None)
+        .await
+        .data("saveWikiPage");
+    save(owner, &workspace_ns, "holidays", "Holidays", "The office closes in August.", None).await.data("saveWikiPage");
+    save(owner, &other_ns, "secret-deploy", "Deploy elsewhere", "Not for the website's people.", None)
+        .await
+        .data("saveWikiPage");
+
+    // Stemmed words match ("deploys" finds "deploying"), a title weighs more than the text, and a
+    // project's search reads its workspace's own namespaces but never another project's.
+    assert_eq!(paths(&search(owner, &f.project_id, "deploys").await), ["deploy", "oncall"]);
+    assert_eq!(paths(&search(owner, &f.project_id, "August").await), ["holidays"]);
+    assert_eq!(paths(&search(owner, &f.workspace_id, "August deploy").await), ["holidays"]);
+    assert_eq!(paths(&search(owner, &other, "deploy").await), ["secret-deploy"]);
+    // Only the latest text counts.
+    save(owner, &project_ns, "deploy", "Deploying the website", "Tag, then watch the rollout.", Some(1))
+        .await
+        .data("saveWikiPage");
+    assert_eq!(paths(&search(owner, &f.project_id, "canary").await), ["oncall"]);
+    // Query syntax is read as words.
+    assert_eq!(paths(&search(owner, &f.project_id, "\"canary\" OR * NEAR(").await), ["oncall"]);
+
+    // Viewers search too.
+    let (viewer, _) = common::user_with_role(owner, "viewer@acme.test", "VIEWER").await;
+    assert_eq!(paths(&search(&viewer, &f.project_id, "rollout").await), ["deploy"]);
+    for (query, first) in [("", None), ("!!! ???", None), ("deploy", Some(0)), ("deploy", Some(51))] {
+        let document =
+            "query($s: ID!, $q: String!, $n: Int) { wikiSearch(scopeId: $s, query: $q, first: $n) { score } }";
+        owner.gql(document, json!({"s": f.project_id, "q": query, "n": first})).await.expect_code("VALIDATION");
+    }
+});

@@ -12,19 +12,7 @@ use acc_entity::{memory_entry, memory_version};
 use sea_orm::{ConnectionTrait, DbBackend, DbErr, Statement, Value};
 use uuid::Uuid;
 
-/// The most words of a query that are searched for.
-pub const MAX_QUERY_WORDS: usize = 32;
-
-/// The words of a query as both databases' query languages take them: letters and digits only, so
-/// nothing a caller types is read as query syntax.
-pub fn words(query: &str) -> Vec<String> {
-    query
-        .split(|c: char| !c.is_alphanumeric())
-        .filter(|w| !w.is_empty())
-        .take(MAX_QUERY_WORDS)
-        .map(str::to_lowercase)
-        .collect()
-}
+pub use crate::query_words::words;
 
 /// English function words, which say nothing about what an entry is about: matched, they made
 /// nearly every entry a candidate (ranked low, but each one ranked), which is most of a search's

@@ -202,6 +202,23 @@ impl From<RevisionDiff> for WikiDiff {
     }
 }
 
+/// A page a search found, with how well it matched.
+pub struct WikiSearchHit {
+    page: wiki_page::Model,
+    score: f64,
+}
+
+#[Object]
+impl WikiSearchHit {
+    async fn page(&self) -> WikiPage {
+        WikiPage(self.page.clone())
+    }
+    /// Higher is better; only comparable within one search.
+    async fn score(&self) -> f64 {
+        self.score
+    }
+}
+
 #[derive(InputObject)]
 pub struct SaveWikiPageInput {
     namespace_id: ID,
@@ -270,6 +287,21 @@ impl WikiQuery {
         let page_id = decode(&page_id, NodeKind::WikiPage)?;
         let diff = ctx.services().wiki.diff(ctx.actor()?, page_id, from, to).await.map_err(gql_error)?;
         Ok(diff.into())
+    }
+
+    /// Pages of a workspace's or project's namespaces (a project's search also reads its
+    /// workspace's own) whose latest text has any of the query's words, best first.
+    async fn wiki_search(
+        &self,
+        ctx: &Context<'_>,
+        scope_id: ID,
+        query: String,
+        first: Option<i32>,
+    ) -> async_graphql::Result<Vec<WikiSearchHit>> {
+        let scope = decode_wiki_scope(&scope_id)?;
+        let first = first.map(|n| u64::try_from(n).unwrap_or(0));
+        let hits = ctx.services().wiki.search(ctx.actor()?, scope, &query, first).await.map_err(gql_error)?;
+        Ok(hits.into_iter().map(|(page, score)| WikiSearchHit { page, score }).collect())
     }
 
     /// The pages whose latest revision links to this one (at its path, or one it had before a rename).

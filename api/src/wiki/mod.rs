@@ -8,6 +8,7 @@
 //! namespaces. To anyone else a namespace and its pages do not exist (`NOT_FOUND`).
 
 pub mod graphql;
+mod search;
 mod text;
 
 use std::collections::HashMap;
@@ -35,6 +36,9 @@ const MAX_NAMESPACE_NAME_CHARS: usize = 64;
 const MAX_TITLE_CHARS: usize = 200;
 /// Under the request body limit (256 KiB), with room for the rest of the request.
 const MAX_SOURCE_BYTES: usize = 128 * 1024;
+/// The most hits a search returns, and how many unless asked.
+pub const MAX_HITS: u64 = 50;
+pub const DEFAULT_HITS: u64 = 20;
 /// The most namespaces one scope lists, and the most backlinks a page shows.
 const MAX_NAMESPACES_LISTED: u64 = 200;
 const MAX_BACKLINKS: u64 = 200;
@@ -339,6 +343,58 @@ impl WikiService {
         Ok(RevisionDiff { from, to, unified, added_lines, removed_lines })
     }
 
+    /// The pages whose latest text has any of the words of `query`, best first, with their scores:
+    /// in the namespaces of `scope` the caller may read, and for a project in its workspace's
+    /// own namespaces too (a narrower scope reads what broader ones hold).
+    pub async fn search(
+        &self,
+        actor: &Actor,
+        scope: WikiScope,
+        query: &str,
+        first: Option<u64>,
+    ) -> Result<Vec<(wiki_page::Model, f64)>> {
+        let words = crate::query_words::words(query);
+        if words.is_empty() {
+            return Err(CommonError::Validation {
+                message: "a wiki search needs at least one word".into(),
+                details: serde_json::json!({ "argument": "query" }),
+            }
+            .into());
+        }
+        let first = first.unwrap_or(DEFAULT_HITS);
+        if !(1..=MAX_HITS).contains(&first) {
+            return Err(CommonError::Validation {
+                message: format!("`first` is 1 to {MAX_HITS}"),
+                details: serde_json::json!({ "argument": "first" }),
+            }
+            .into());
+        }
+        let (workspace_id, project_id, path) = self.scope(actor, scope).await?;
+        actor.authorize(Permission::Read, &path, "scope")?;
+        let own = wiki_namespace::Column::ProjectId.is_null();
+        let within = match project_id {
+            Some(project_id) => Condition::any().add(own).add(wiki_namespace::Column::ProjectId.eq(project_id)),
+            None => Condition::all().add(own),
+        };
+        let select = wiki_namespace::Entity::find()
+            .filter(wiki_namespace::Column::WorkspaceId.eq(workspace_id))
+            .filter(wiki_namespace::Column::OrganizationId.eq(actor.organization_id))
+            .filter(within);
+        let namespaces: Vec<Uuid> = self
+            .reads
+            .all(select)
+            .await?
+            .into_iter()
+            .filter(|n| actor.authorize(Permission::Read, &namespace_path(n), "wiki namespace").is_ok())
+            .map(|n| n.id)
+            .collect();
+        let hits = search::search(&self.db, &namespaces, &words, first).await?;
+        let select = wiki_page::Entity::find().filter(wiki_page::Column::Id.is_in(hits.iter().map(|(id, _)| *id)));
+        let mut pages: HashMap<Uuid, wiki_page::Model> =
+            self.reads.all(select).await?.into_iter().map(|p| (p.id, p)).collect();
+        Ok(hits.into_iter().filter_map(|(id, score)| pages.remove(&id).map(|p| (p, score))).collect())
+    }
+
     /// The pages whose latest revision links to `page_id`, at its path or at one it was known by.
     pub async fn backlinks(&self, actor: &Actor, page_id: Uuid) -> Result<Vec<wiki_page::Model>> {
         let page = self.page(actor, page_id).await?;
@@ -618,6 +674,7 @@ async fn next_revision(
     }
     .insert(txn)
     .await?;
+    search::index(txn, page.id, edit.title, edit.source).await?;
     wiki_link::Entity::delete_many().filter(wiki_link::Column::PageId.eq(page.id)).exec(txn).await?;
     let links: Vec<wiki_link::ActiveModel> = text::links(edit.source)
         .into_iter()

@@ -104,4 +104,13 @@ test("write, read, edit and compare a wiki page; hostile Markdown is inert", { t
   });
   await page.goto(pageUrl);
   await page.getByRole("list", { name: "Linked from" }).getByRole("link", { name: "Index" }).waitFor(WAIT);
+
+  // The wiki's search finds both pages by a word of each.
+  await followMenu(page, "Wiki");
+  await page.getByLabel("Wiki of").selectOption({ label: "Project: Platform / Website" });
+  await page.getByLabel("Search the wiki").fill("error start");
+  await page.getByRole("button", { name: "Search", exact: true }).click();
+  const found = page.getByRole("list", { name: "Found pages" });
+  await found.getByRole("link", { name: "Deploy runbook" }).waitFor(WAIT);
+  await found.getByRole("link", { name: "Index" }).waitFor(WAIT);
 });

@@ -49,6 +49,19 @@ const PageUpdatedSubscription = graphql(`
   }
 `);
 
+const SearchQuery = graphql(`
+  query WikiSearch($scopeId: ID!, $query: String!) {
+    wikiSearch(scopeId: $scopeId, query: $query) {
+      score
+      page {
+        id
+        path
+        title
+      }
+    }
+  }
+`);
+
 const CreateNamespaceMutation = graphql(`
   mutation CreateWikiNamespace($scopeId: ID!, $name: String!, $authoritative: Boolean!) {
     createWikiNamespace(scopeId: $scopeId, name: $name, authoritative: $authoritative) {
@@ -147,10 +160,43 @@ export function Wiki() {
       {scope && (
         <>
           <ScopeSelect label="Wiki of" scopes={scopes} value={scope.id} onChange={setChosen} />
+          <Search key={`search-${scope.id}`} scopeId={scope.id} />
           <Namespaces key={scope.id} scopeId={scope.id} canWrite={wikiScopes(writable).some((s) => s.id === scope.id)} />
         </>
       )}
     </section>
+  );
+}
+
+/** Pages of the scope's namespaces (and, for a project, its workspace's) by their words. */
+function Search({ scopeId }: { scopeId: string }) {
+  const [draft, setDraft] = useState("");
+  const [query, setQuery] = useState<string | null>(null);
+  const [{ data, error }] = useQuery({ query: SearchQuery, variables: { scopeId, query: query ?? "" }, pause: query === null });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    setQuery(draft);
+  };
+  const hits = data?.wikiSearch ?? [];
+  return (
+    <form role="search" aria-label="Wiki search" className="stack" onSubmit={submit}>
+      <div className="inline">
+        <input type="search" className="grow" aria-label="Search the wiki" data-shortcut="search" placeholder="Words" value={draft} onChange={(e) => setDraft(e.target.value)} />
+        <button type="submit">Search</button>
+      </div>
+      <ErrorBox error={error} />
+      {data && hits.length === 0 && <p className="muted">Nothing found.</p>}
+      {hits.length > 0 && (
+        <ol className="plain stack" aria-label="Found pages">
+          {hits.map((h) => (
+            <li key={h.page.id} className="inline">
+              <Link href={pageHref(h.page.id)}>{h.page.title}</Link>
+              <span className="muted small">{h.page.path}</span>
+            </li>
+          ))}
+        </ol>
+      )}
+    </form>
   );
 }
 
