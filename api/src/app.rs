@@ -161,6 +161,7 @@ impl App {
             runs.clone(),
             memory.clone(),
             artifacts.clone(),
+            wiki.clone(),
             config.limits.run_tool_calls_per_minute_per_run,
         );
         let services = Services {

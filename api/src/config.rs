@@ -287,8 +287,9 @@ pub struct Limits {
     pub max_page_size: u64,
     pub login_attempts_per_minute_per_account: u32,
     pub login_attempts_per_minute_per_address: u32,
-    /// Run tool calls (`memory_query`, `memory_propose`, `attach_artifact`) one run may make a
-    /// minute, so an agent in a loop cannot flood memory, the store or the search.
+    /// Run tool calls (`memory_query`, `memory_propose`, `wiki_read`, `wiki_propose`,
+    /// `attach_artifact`) one run may make a minute, so an agent in a loop cannot flood memory,
+    /// the wiki, the store or the search.
     pub run_tool_calls_per_minute_per_run: u32,
     pub introspection: bool,
 }

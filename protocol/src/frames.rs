@@ -321,6 +321,12 @@ pub enum ToolRequest {
         #[serde(default)]
         scope: ProposalScope,
     },
+    /// The published page at `path` of the wiki namespace named `namespace`, of the run's project
+    /// (or else of its workspace).
+    WikiRead { namespace: String, path: String },
+    /// A page the agent proposes for that namespace: a draft revision, with the run as its author,
+    /// until people publish it.
+    WikiPropose { namespace: String, path: String, title: String, source: String },
 }
 
 /// Where a `memory_propose` goes: the run's task, or the agent's own memory.

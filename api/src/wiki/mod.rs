@@ -125,6 +125,15 @@ pub struct RevisionDiff {
     pub removed_lines: usize,
 }
 
+/// Where a run's agent reads and proposes pages (its run tools), and who it writes as.
+#[derive(Debug, Clone, Copy)]
+pub struct RunWiki {
+    pub organization_id: Uuid,
+    pub workspace_id: Uuid,
+    pub project_id: Uuid,
+    pub author: Author,
+}
+
 /// A page's revision by number, with the page's namespace (whose roles say who reads it).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct RevisionKey {
@@ -205,21 +214,60 @@ impl WikiService {
 
     /// Saves a page's next revision, or its first when `expected_revision` is `None`.
     pub async fn save_page(&self, actor: &Actor, save: PageSave) -> Result<PageAt> {
-        let path = normalized_path(&save.path)?;
-        let title = checked_title(&save.title)?;
-        if save.source.len() > MAX_SOURCE_BYTES {
-            return Err(CommonError::Validation {
-                message: format!("a wiki page's source is at most {MAX_SOURCE_BYTES} bytes"),
-                details: serde_json::json!({ "argument": "source", "maxBytes": MAX_SOURCE_BYTES }),
-            }
-            .into());
-        }
+        let (path, title) = checked_page(&save.path, &save.title, &save.source)?;
         let namespace = self.writable(actor, save.namespace_id).await?;
         let edit = Edit { path: &path, title: &title, source: &save.source, author: Author::Person(actor.user_id) };
-        let saved = match self.write(&namespace, save.expected_revision, &edit).await {
+        self.save(&namespace, save.expected_revision, &edit).await
+    }
+
+    /// The published revision of the page at `path` (or that was there before a rename) in the
+    /// run's namespace named `namespace`, for its agent (`wiki_read`). A draft is not there yet.
+    pub async fn read_for_run(&self, run: &RunWiki, namespace: &str, path: &str) -> Result<PageAt> {
+        let path = normalized_path(path)?;
+        let namespace = Readable(self.run_namespace(run, namespace).await?);
+        let page = self.resolve(&namespace, &[path]).await?.pop().and_then(|(_, page)| page);
+        let page = page.ok_or(CommonError::NotFound("wiki page"))?;
+        let published = page.published_revision.ok_or(CommonError::NotFound("published wiki page"))?;
+        let revision = self.revision_numbered(&page, published as i32).await?;
+        Ok(PageAt { page, revision })
+    }
+
+    /// A page the run's agent proposes (`wiki_propose`): the next revision of the page at `path`
+    /// of the run's namespace named `namespace`, or its first; a draft with the run as its author,
+    /// which only people publish.
+    pub async fn propose_for_run(&self, run: &RunWiki, namespace: &str, page: (&str, &str, &str)) -> Result<PageAt> {
+        let (path, title, source) = page;
+        let (path, title) = checked_page(path, title, source)?;
+        // The run may write where it works: its project's namespaces and its workspace's own.
+        let namespace = Writable(self.run_namespace(run, namespace).await?);
+        let at_path = wiki_page::Entity::find()
+            .filter(wiki_page::Column::NamespaceId.eq(namespace.0.id))
+            .filter(wiki_page::Column::Path.eq(path.as_str()));
+        let expected = self.reads.one(at_path).await?.map(|p| p.revision);
+        let edit = Edit { path: &path, title: &title, source, author: run.author };
+        self.save(&namespace, expected, &edit).await
+    }
+
+    /// The namespace named `name` of the run's project, or else of its workspace.
+    async fn run_namespace(&self, run: &RunWiki, name: &str) -> Result<wiki_namespace::Model> {
+        let within = Condition::any()
+            .add(wiki_namespace::Column::ProjectId.is_null())
+            .add(wiki_namespace::Column::ProjectId.eq(run.project_id));
+        let select = wiki_namespace::Entity::find()
+            .filter(wiki_namespace::Column::OrganizationId.eq(run.organization_id))
+            .filter(wiki_namespace::Column::WorkspaceId.eq(run.workspace_id))
+            .filter(wiki_namespace::Column::Name.eq(name.trim()))
+            .filter(within);
+        let found = self.reads.all(select).await?;
+        Ok(found.into_iter().max_by_key(|n| n.project_id.is_some()).ok_or(CommonError::NotFound("wiki namespace"))?)
+    }
+
+    /// Writes an edit, then tells the namespace's subscribers.
+    async fn save(&self, namespace: &Writable, expected: Option<i64>, edit: &Edit<'_>) -> Result<PageAt> {
+        let saved = match self.write(namespace, expected, edit).await {
             // Two first saves of one path at once: the other made the page.
             Err(WikiError::Common(CommonError::Database(e))) if is_unique_violation(&e) => {
-                Err(CommonError::Conflict { expected: save.expected_revision.unwrap_or(0), current: 1 }.into())
+                Err(CommonError::Conflict { expected: expected.unwrap_or(0), current: 1 }.into())
             }
             other => other,
         }?;
@@ -708,6 +756,17 @@ fn namespace_path(namespace: &wiki_namespace::Model) -> ScopePath {
         Some(project_id) => ScopePath::project(namespace.organization_id, namespace.workspace_id, project_id),
         None => ScopePath::workspace(namespace.organization_id, namespace.workspace_id),
     }
+}
+
+/// A page's path normalized and title trimmed, once its source is checked for size.
+fn checked_page(path: &str, title: &str, source: &str) -> Result<(String, String), CommonError> {
+    if source.len() > MAX_SOURCE_BYTES {
+        return Err(CommonError::Validation {
+            message: format!("a wiki page's source is at most {MAX_SOURCE_BYTES} bytes"),
+            details: serde_json::json!({ "argument": "source", "maxBytes": MAX_SOURCE_BYTES }),
+        });
+    }
+    Ok((normalized_path(path)?, checked_title(title)?))
 }
 
 fn checked_title(title: &str) -> Result<String, CommonError> {
