@@ -128,7 +128,9 @@ impl App {
             ProjectService::new(store.clone(), broker.clone(), settings.clone(), config.limits.max_page_size);
         let run_reader = RunReader::new(db.clone(), store.reads.clone(), broker.clone(), config.limits.max_page_size);
         let memory = MemoryService::new(store.clone(), broker.clone(), Default::default());
-        let context = ContextBroker::new(store.clone(), memory.clone(), settings.clone(), run_reader.clone());
+        let wiki = WikiService::new(store.clone(), broker.clone(), config.limits.max_page_size);
+        let context =
+            ContextBroker::new(store.clone(), memory.clone(), wiki.clone(), settings.clone(), run_reader.clone());
         crate::context::warm_up();
         let runs = RunService::new(
             store.clone(),
@@ -152,7 +154,6 @@ impl App {
             config.artifacts.max_upload_bytes,
             config.limits.max_page_size,
         );
-        let wiki = WikiService::new(store.clone(), broker.clone(), config.limits.max_page_size);
         let identity =
             IdentityService::new(store, keys, config.tokens.clone(), limiter, bootstrap.clone(), broker.clone());
         let limits = Arc::new(config.limits.clone());

@@ -222,3 +222,50 @@ on_both_databases!(a_small_budget_keeps_the_most_important_items, |db: TestDb| a
     assert_eq!(left_out[0]["kind"], "DESCRIPTION");
     assert!(left_out[0]["tokens"].as_i64().unwrap() > 256);
 });
+
+on_both_databases!(a_run_is_given_the_published_wiki_pages_about_its_objective, |db: TestDb| async move {
+    let server = Server::start(db).await;
+    let f = common::fixture(&server).await;
+    let owner = &f.owner;
+    let namespace = |scope: &str, name: &str, authoritative: bool| {
+        let create = "mutation($s: ID!, $n: String!, $a: Boolean!) { createWikiNamespace(scopeId: $s, name: $n, authoritative: $a) { id } }";
+        let variables = json!({"s": scope, "n": name, "a": authoritative});
+        async move { owner.gql(create, variables).await.data("createWikiNamespace")["id"].as_str().unwrap().to_owned() }
+    };
+    let save = |namespace: String, path: &'static str, source: &'static str| async move {
+        let input = json!({"namespaceId": namespace, "path": path, "title": path, "source": source});
+        let saved =
+            owner.gql("mutation($i: SaveWikiPageInput!) { saveWikiPage(input: $i) { id } }", json!({"i": input})).await;
+        saved.data("saveWikiPage")["id"].as_str().unwrap().to_owned()
+    };
+    let runbooks = namespace(&f.project_id, "Runbooks", false).await;
+    let handbook = namespace(&f.workspace_id, "Handbook", true).await;
+    let other = common::other_project(owner, &f.workspace_id, "Elsewhere").await;
+    let elsewhere = namespace(&other, "Runbooks", false).await;
+    let published =
+        save(runbooks.clone(), "invoices-export", "The invoices export runs nightly; rerun it with `make export`.")
+            .await;
+    save(runbooks, "holidays", "The office closes in August.").await;
+    save(handbook, "invoices-policy", "Draft: invoices are kept ten years.").await;
+    save(elsewhere, "invoices-secret", "Another project's invoices export.").await;
+
+    let task = common::create_task(owner, &f.project_id, "Fix the invoices export").await;
+    let (mut connector, _) = common::raw_connector(&server, &f).await;
+    connector.hello("worker", vec![Capability::Stream]).await;
+    let (run_id, _, context) = start(owner, &mut connector, task["id"].as_str().unwrap()).await;
+
+    // The project's published page about the objective, quoted with its provenance; not a draft
+    // of an authoritative namespace, not a page about something else, not another project's.
+    let pages = context["wikiPages"].as_array().unwrap();
+    assert_eq!(pages.len(), 1, "{context}");
+    assert_eq!(pages[0]["path"], "invoices-export");
+    assert_eq!(pages[0]["revision"], 1);
+    assert_eq!(pages[0]["provenance"]["source"], "person");
+    assert!(context["about"].as_str().unwrap().contains("`wikiPages`"));
+    let shown = owner.gql(RUN_CONTEXT, json!({"r": run_id})).await;
+    let items = shown.data("runContext")["items"].as_array().unwrap().clone();
+    let page_uuid = acc_api::ids::GlobalId::decode(&published).unwrap().id;
+    let item = items.iter().find(|i| i["kind"] == "WIKI_PAGE").expect("the page is an item of the record");
+    assert!(item["source"].as_str().unwrap().starts_with(&format!("wiki:{page_uuid}/")), "{item}");
+    assert_eq!(item["included"], true);
+});

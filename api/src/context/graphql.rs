@@ -17,6 +17,7 @@ pub enum ContextItemKind {
     AcceptanceCriterion,
     Description,
     Memory,
+    WikiPage,
     EarlierRun,
 }
 

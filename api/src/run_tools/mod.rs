@@ -194,7 +194,8 @@ impl RunToolService {
         namespace: &str,
         page: (&str, &str, &str),
     ) -> Result<Value, ToolOutcome> {
-        let saved = self.wiki.propose_for_run(&run_wiki(run), namespace, page).await.map_err(refusal)?;
+        let author = Author::Run { run_id: run.run_id, attempt_id: run.attempt_id };
+        let saved = self.wiki.propose_for_run(&run_wiki(run), author, namespace, page).await.map_err(refusal)?;
         Ok(json!({
             "pageId": saved.page.id,
             "path": saved.page.path,
@@ -206,12 +207,7 @@ impl RunToolService {
 }
 
 fn run_wiki(run: &RunAuthor) -> RunWiki {
-    RunWiki {
-        organization_id: run.organization_id,
-        workspace_id: run.workspace_id,
-        project_id: run.project_id,
-        author: Author::Run { run_id: run.run_id, attempt_id: run.attempt_id },
-    }
+    RunWiki { organization_id: run.organization_id, workspace_id: run.workspace_id, project_id: run.project_id }
 }
 
 fn author(acting: &ActingRun) -> RunAuthor {

@@ -29,6 +29,7 @@ use crate::identity::actor::{Actor, Permission, ScopePath};
 use crate::ids::new_id;
 use crate::pagination::{Page, PageRequest, paginate};
 use crate::provenance::Author;
+use crate::query_words;
 
 pub use text::normalized_path;
 
@@ -125,13 +126,12 @@ pub struct RevisionDiff {
     pub removed_lines: usize,
 }
 
-/// Where a run's agent reads and proposes pages (its run tools), and who it writes as.
+/// Where a run reads and proposes pages: the namespaces of its project and its workspace's own.
 #[derive(Debug, Clone, Copy)]
 pub struct RunWiki {
     pub organization_id: Uuid,
     pub workspace_id: Uuid,
     pub project_id: Uuid,
-    pub author: Author,
 }
 
 /// A page's revision by number, with the page's namespace (whose roles say who reads it).
@@ -235,7 +235,13 @@ impl WikiService {
     /// A page the run's agent proposes (`wiki_propose`): the next revision of the page at `path`
     /// of the run's namespace named `namespace`, or its first; a draft with the run as its author,
     /// which only people publish.
-    pub async fn propose_for_run(&self, run: &RunWiki, namespace: &str, page: (&str, &str, &str)) -> Result<PageAt> {
+    pub async fn propose_for_run(
+        &self,
+        run: &RunWiki,
+        author: Author,
+        namespace: &str,
+        page: (&str, &str, &str),
+    ) -> Result<PageAt> {
         let (path, title, source) = page;
         let (path, title) = checked_page(path, title, source)?;
         // The run may write where it works: its project's namespaces and its workspace's own.
@@ -244,8 +250,43 @@ impl WikiService {
             .filter(wiki_page::Column::NamespaceId.eq(namespace.0.id))
             .filter(wiki_page::Column::Path.eq(path.as_str()));
         let expected = self.reads.one(at_path).await?.map(|p| p.revision);
-        let edit = Edit { path: &path, title: &title, source, author: run.author };
+        let edit = Edit { path: &path, title: &title, source, author };
         self.save(&namespace, expected, &edit).await
+    }
+
+    /// Published pages of the run's project's namespaces and its workspace's own whose latest
+    /// text has the telling words of `text`, best first, each at its published revision: what
+    /// the context broker offers a run. Pages never published are left out.
+    pub async fn published_for_run(&self, run: &RunWiki, text: &str, limit: u64) -> Result<Vec<PageAt>> {
+        let within = Condition::any()
+            .add(wiki_namespace::Column::ProjectId.is_null())
+            .add(wiki_namespace::Column::ProjectId.eq(run.project_id));
+        let select = wiki_namespace::Entity::find()
+            .filter(wiki_namespace::Column::OrganizationId.eq(run.organization_id))
+            .filter(wiki_namespace::Column::WorkspaceId.eq(run.workspace_id))
+            .filter(within);
+        let namespaces: Vec<Uuid> = self.reads.all(select).await?.into_iter().map(|n| n.id).collect();
+        let words = query_words::telling(&query_words::words(text));
+        let hits = search::search(&self.db, &namespaces, &words, limit).await?;
+        let select = wiki_page::Entity::find()
+            .filter(wiki_page::Column::Id.is_in(hits.iter().map(|(id, _)| *id)))
+            .filter(wiki_page::Column::PublishedRevision.is_not_null());
+        let pages: HashMap<Uuid, wiki_page::Model> =
+            self.reads.all(select).await?.into_iter().map(|p| (p.id, p)).collect();
+        let wanted: Vec<RevisionKey> = hits
+            .iter()
+            .filter_map(|(id, _)| pages.get(id))
+            .map(|p| RevisionKey {
+                page_id: p.id,
+                namespace_id: p.namespace_id,
+                number: p.published_revision.unwrap_or(0) as i32,
+            })
+            .collect();
+        let mut revisions = self.numbered(&wanted).await?;
+        Ok(wanted
+            .iter()
+            .filter_map(|key| Some(PageAt { page: pages.get(&key.page_id)?.clone(), revision: revisions.remove(key)? }))
+            .collect())
     }
 
     /// The namespace named `name` of the run's project, or else of its workspace.
@@ -344,24 +385,28 @@ impl WikiService {
         wanted: &[RevisionKey],
     ) -> Result<HashMap<RevisionKey, wiki_revision::Model>> {
         let readable = self.readable_namespaces(actor, wanted.iter().map(|k| k.namespace_id)).await?;
-        let wanted: Vec<&RevisionKey> = wanted.iter().filter(|k| readable.contains_key(&k.namespace_id)).collect();
+        let wanted: Vec<RevisionKey> =
+            wanted.iter().filter(|k| readable.contains_key(&k.namespace_id)).copied().collect();
+        self.numbered(&wanted).await
+    }
+
+    /// The revisions `wanted`, whoever asks: callers check who may read them first.
+    async fn numbered(&self, wanted: &[RevisionKey]) -> Result<HashMap<RevisionKey, wiki_revision::Model>> {
         if wanted.is_empty() {
             return Ok(HashMap::new());
         }
         let mut which = Condition::any();
-        for key in &wanted {
+        for key in wanted {
             which = which.add(
                 Condition::all()
                     .add(wiki_revision::Column::PageId.eq(key.page_id))
                     .add(wiki_revision::Column::Number.eq(key.number)),
             );
         }
-        let select = wiki_revision::Entity::find()
-            .filter(wiki_revision::Column::OrganizationId.eq(actor.organization_id))
-            .filter(which);
+        let select = wiki_revision::Entity::find().filter(which);
         let mut found: HashMap<(Uuid, i32), wiki_revision::Model> =
             self.reads.all(select).await?.into_iter().map(|r| ((r.page_id, r.number), r)).collect();
-        Ok(wanted.into_iter().filter_map(|k| found.remove(&(k.page_id, k.number)).map(|r| (*k, r))).collect())
+        Ok(wanted.iter().filter_map(|k| found.remove(&(k.page_id, k.number)).map(|r| (*k, r))).collect())
     }
 
     /// A revision of a page the caller may read, by its id.
@@ -401,7 +446,7 @@ impl WikiService {
         query: &str,
         first: Option<u64>,
     ) -> Result<Vec<(wiki_page::Model, f64)>> {
-        let words = crate::query_words::words(query);
+        let words = query_words::telling(&query_words::words(query));
         if words.is_empty() {
             return Err(CommonError::Validation {
                 message: "a wiki search needs at least one word".into(),

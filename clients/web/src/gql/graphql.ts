@@ -37,7 +37,8 @@ export type ContextItemKind =
   | 'DESCRIPTION'
   | 'EARLIER_RUN'
   | 'MEMORY'
-  | 'OBJECTIVE';
+  | 'OBJECTIVE'
+  | 'WIKI_PAGE';
 
 export type CreateTaskInput = {
   assigneeId?: string | number | null | undefined;

@@ -20,7 +20,7 @@ describe("an item's kind", () => {
   });
 
   it("is shown as the server named it when the client does not know it yet", () => {
-    expect(kindLabel("WIKI_PAGE" as ContextItemKind)).toBe("WIKI_PAGE");
+    expect(kindLabel("SKILL" as ContextItemKind)).toBe("SKILL");
   });
 });
 

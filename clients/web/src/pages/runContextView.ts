@@ -8,6 +8,7 @@ const KINDS: Record<ContextItemKind, string> = {
   ACCEPTANCE_CRITERION: "Acceptance criterion",
   DESCRIPTION: "Description",
   MEMORY: "Memory",
+  WIKI_PAGE: "Wiki page",
   EARLIER_RUN: "Earlier run",
 };
 
