@@ -17,7 +17,7 @@ use acc_entity::{project, wiki_alias, wiki_link, wiki_namespace, wiki_page, wiki
 use chrono::Utc;
 use sea_orm::{
     ActiveModelTrait, ColumnTrait, Condition, ConnectionTrait, EntityTrait, IntoActiveModel, QueryFilter, QueryOrder,
-    QuerySelect, Set,
+    QuerySelect, Select, Set,
 };
 use sha2::{Digest, Sha256};
 use uuid::Uuid;
@@ -258,13 +258,7 @@ impl WikiService {
     /// text has the telling words of `text`, best first, each at its published revision: what
     /// the context broker offers a run. Pages never published are left out.
     pub async fn published_for_run(&self, run: &RunWiki, text: &str, limit: u64) -> Result<Vec<PageAt>> {
-        let within = Condition::any()
-            .add(wiki_namespace::Column::ProjectId.is_null())
-            .add(wiki_namespace::Column::ProjectId.eq(run.project_id));
-        let select = wiki_namespace::Entity::find()
-            .filter(wiki_namespace::Column::OrganizationId.eq(run.organization_id))
-            .filter(wiki_namespace::Column::WorkspaceId.eq(run.workspace_id))
-            .filter(within);
+        let select = namespaces_within(run.organization_id, run.workspace_id, Some(run.project_id));
         let namespaces: Vec<Uuid> = self.reads.all(select).await?.into_iter().map(|n| n.id).collect();
         let words = query_words::telling(&query_words::words(text));
         let hits = search::search(&self.db, &namespaces, &words, limit).await?;
@@ -291,14 +285,8 @@ impl WikiService {
 
     /// The namespace named `name` of the run's project, or else of its workspace.
     async fn run_namespace(&self, run: &RunWiki, name: &str) -> Result<wiki_namespace::Model> {
-        let within = Condition::any()
-            .add(wiki_namespace::Column::ProjectId.is_null())
-            .add(wiki_namespace::Column::ProjectId.eq(run.project_id));
-        let select = wiki_namespace::Entity::find()
-            .filter(wiki_namespace::Column::OrganizationId.eq(run.organization_id))
-            .filter(wiki_namespace::Column::WorkspaceId.eq(run.workspace_id))
-            .filter(wiki_namespace::Column::Name.eq(name.trim()))
-            .filter(within);
+        let select = namespaces_within(run.organization_id, run.workspace_id, Some(run.project_id))
+            .filter(wiki_namespace::Column::Name.eq(name.trim()));
         let found = self.reads.all(select).await?;
         Ok(found.into_iter().max_by_key(|n| n.project_id.is_some()).ok_or(CommonError::NotFound("wiki namespace"))?)
     }
@@ -464,15 +452,7 @@ impl WikiService {
         }
         let (workspace_id, project_id, path) = self.scope(actor, scope).await?;
         actor.authorize(Permission::Read, &path, "scope")?;
-        let own = wiki_namespace::Column::ProjectId.is_null();
-        let within = match project_id {
-            Some(project_id) => Condition::any().add(own).add(wiki_namespace::Column::ProjectId.eq(project_id)),
-            None => Condition::all().add(own),
-        };
-        let select = wiki_namespace::Entity::find()
-            .filter(wiki_namespace::Column::WorkspaceId.eq(workspace_id))
-            .filter(wiki_namespace::Column::OrganizationId.eq(actor.organization_id))
-            .filter(within);
+        let select = namespaces_within(actor.organization_id, workspace_id, project_id);
         let namespaces: Vec<Uuid> = self
             .reads
             .all(select)
@@ -794,6 +774,24 @@ async fn next_revision(
     active.updated_at = Set(now);
     let page = active.update(txn).await?;
     Ok(PageAt { page, revision })
+}
+
+/// A workspace's own namespaces and, given one of its projects, that project's too: where a
+/// project's search and its runs read (a narrower scope reads what broader ones hold).
+fn namespaces_within(
+    organization_id: Uuid,
+    workspace_id: Uuid,
+    project_id: Option<Uuid>,
+) -> Select<wiki_namespace::Entity> {
+    let own = wiki_namespace::Column::ProjectId.is_null();
+    let within = match project_id {
+        Some(project_id) => Condition::any().add(own).add(wiki_namespace::Column::ProjectId.eq(project_id)),
+        None => Condition::all().add(own),
+    };
+    wiki_namespace::Entity::find()
+        .filter(wiki_namespace::Column::OrganizationId.eq(organization_id))
+        .filter(wiki_namespace::Column::WorkspaceId.eq(workspace_id))
+        .filter(within)
 }
 
 fn namespace_path(namespace: &wiki_namespace::Model) -> ScopePath {
