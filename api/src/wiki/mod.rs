@@ -300,12 +300,12 @@ impl WikiService {
             }
             other => other,
         }?;
-        self.published(&saved);
+        self.announce(&saved);
         Ok(saved)
     }
 
     /// Tells `wikiPageUpdated` of the namespace, once committed.
-    fn published(&self, saved: &PageAt) {
+    fn announce(&self, saved: &PageAt) {
         self.broker.publish(Topic::WikiNamespace(saved.page.namespace_id), Event::WikiPage(saved.page.clone()));
     }
 
@@ -313,7 +313,7 @@ impl WikiService {
     /// alias of the page.
     pub async fn rename_page(&self, actor: &Actor, page_id: Uuid, new_path: &str, expected: i64) -> Result<PageAt> {
         let new_path = normalized_path(new_path)?;
-        let page = self.page(actor, page_id).await?;
+        let page = self.page_in(actor, page_id).await?;
         let namespace = self.writable(actor, page.namespace_id).await?;
         let latest = self.revision_numbered(&page, page.revision as i32).await?;
         let edit = Edit {
@@ -323,19 +323,22 @@ impl WikiService {
             author: Author::Person(actor.user_id),
         };
         let renamed = self.write_existing(&namespace, page_id, expected, &edit).await?;
-        self.published(&renamed);
+        self.announce(&renamed);
         Ok(renamed)
     }
 
     /// A page the caller may read.
     pub async fn page(&self, actor: &Actor, id: Uuid) -> Result<wiki_page::Model> {
-        let page = self
-            .reads
-            .one(wiki_page::Entity::find_by_id(id).filter(wiki_page::Column::OrganizationId.eq(actor.organization_id)))
-            .await?
-            .ok_or(CommonError::NotFound("wiki page"))?;
+        let page = self.page_in(actor, id).await?;
         self.readable(actor, page.namespace_id).await?;
         Ok(page)
+    }
+
+    /// A page of the caller's organization, before its namespace's roles are checked.
+    async fn page_in(&self, actor: &Actor, id: Uuid) -> Result<wiki_page::Model> {
+        let select =
+            wiki_page::Entity::find_by_id(id).filter(wiki_page::Column::OrganizationId.eq(actor.organization_id));
+        Ok(self.reads.one(select).await?.ok_or(CommonError::NotFound("wiki page"))?)
     }
 
     /// The page at `path` in a namespace, or the page that was there before it was renamed.
@@ -453,14 +456,8 @@ impl WikiService {
         let (workspace_id, project_id, path) = self.scope(actor, scope).await?;
         actor.authorize(Permission::Read, &path, "scope")?;
         let select = namespaces_within(actor.organization_id, workspace_id, project_id);
-        let namespaces: Vec<Uuid> = self
-            .reads
-            .all(select)
-            .await?
-            .into_iter()
-            .filter(|n| actor.authorize(Permission::Read, &namespace_path(n), "wiki namespace").is_ok())
-            .map(|n| n.id)
-            .collect();
+        let namespaces: Vec<Uuid> =
+            self.reads.all(select).await?.into_iter().filter(|n| may_read(actor, n)).map(|n| n.id).collect();
         let hits = search::search(&self.db, &namespaces, &words, first).await?;
         let select = wiki_page::Entity::find().filter(wiki_page::Column::Id.is_in(hits.iter().map(|(id, _)| *id)));
         let mut pages: HashMap<Uuid, wiki_page::Model> =
@@ -571,11 +568,7 @@ impl WikiService {
             .filter(wiki_namespace::Column::Id.is_in(ids))
             .filter(wiki_namespace::Column::OrganizationId.eq(actor.organization_id));
         let namespaces = self.reads.all(select).await?;
-        Ok(namespaces
-            .into_iter()
-            .filter(|n| actor.authorize(Permission::Read, &namespace_path(n), "wiki namespace").is_ok())
-            .map(|n| (n.id, n))
-            .collect())
+        Ok(namespaces.into_iter().filter(|n| may_read(actor, n)).map(|n| (n.id, n)).collect())
     }
 
     /// Each of `paths` with the page at it, or else the page it is an alias of.
@@ -631,11 +624,7 @@ impl WikiService {
         let saved = match (existing, expected) {
             (None, None) => {
                 // The path may have been another page's before its rename: it is this page's now.
-                wiki_alias::Entity::delete_many()
-                    .filter(wiki_alias::Column::NamespaceId.eq(namespace.0.id))
-                    .filter(wiki_alias::Column::Path.eq(edit.path))
-                    .exec(&*txn)
-                    .await?;
+                drop_alias(&*txn, namespace.0.id, edit.path).await?;
                 let now = Utc::now();
                 let page = wiki_page::ActiveModel {
                     id: Set(new_id()),
@@ -692,11 +681,7 @@ impl WikiService {
                 return Err(WikiError::PathTaken(edit.path.to_owned()));
             }
             // The new path is no longer an alias of anything; the old one becomes this page's.
-            wiki_alias::Entity::delete_many()
-                .filter(wiki_alias::Column::NamespaceId.eq(namespace.0.id))
-                .filter(wiki_alias::Column::Path.eq(edit.path))
-                .exec(&*txn)
-                .await?;
+            drop_alias(&*txn, namespace.0.id, edit.path).await?;
             wiki_alias::ActiveModel {
                 id: Set(new_id()),
                 page_id: Set(page.id),
@@ -792,6 +777,19 @@ fn namespaces_within(
         .filter(wiki_namespace::Column::OrganizationId.eq(organization_id))
         .filter(wiki_namespace::Column::WorkspaceId.eq(workspace_id))
         .filter(within)
+}
+
+/// Whether the caller's roles let them read the namespace.
+fn may_read(actor: &Actor, namespace: &wiki_namespace::Model) -> bool {
+    actor.authorize(Permission::Read, &namespace_path(namespace), "wiki namespace").is_ok()
+}
+
+/// Frees `path` of the namespace from being an alias: a page is (or is about to be) there.
+async fn drop_alias(txn: &impl ConnectionTrait, namespace_id: Uuid, path: &str) -> Result<(), sea_orm::DbErr> {
+    let aliases = wiki_alias::Entity::delete_many()
+        .filter(wiki_alias::Column::NamespaceId.eq(namespace_id))
+        .filter(wiki_alias::Column::Path.eq(path));
+    aliases.exec(txn).await.map(drop)
 }
 
 fn namespace_path(namespace: &wiki_namespace::Model) -> ScopePath {

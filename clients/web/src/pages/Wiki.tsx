@@ -9,7 +9,7 @@ import { Link, navigate } from "../ui/router";
 import { exactTime } from "../ui/time";
 import { useScopes } from "./Memory";
 import { ScopeSelect } from "./ScopeSelect";
-import { diffLineKind, renderMarkdown, wikiScopes } from "./wikiView";
+import { diffLineKind, renderMarkdown, wikiScopes, writtenByAgent } from "./wikiView";
 
 const NamespacesQuery = graphql(`
   query WikiNamespaces($scopeId: ID!) {
@@ -100,7 +100,6 @@ const PageQuery = graphql(`
         title
         revision
         publishedRevision
-        updatedAt
         latest {
           id
           number
@@ -403,7 +402,13 @@ export function WikiPageView({ pageId }: { pageId: string }) {
   );
 }
 
-function History({ pageId, revisions }: { pageId: string; revisions: { id: string; number: number; title: string; createdAt: string }[] }) {
+function History({
+  pageId,
+  revisions,
+}: {
+  pageId: string;
+  revisions: { id: string; number: number; title: string; createdAt: string; provenance: unknown }[];
+}) {
   const latest = revisions[revisions.length - 1]?.number ?? 1;
   const [range, setRange] = useState({ from: Math.max(1, latest - 1), to: latest });
   const [{ data, error }] = useQuery({ query: DiffQuery, variables: { pageId, ...range }, pause: range.from === range.to });
@@ -423,6 +428,7 @@ function History({ pageId, revisions }: { pageId: string; revisions: { id: strin
         {revisions.map((r) => (
           <li key={r.id}>
             {r.number}. {r.title} <span className="muted">{exactTime(new Date(r.createdAt))}</span>
+            {writtenByAgent(r.provenance) && <Badge>Written by an agent</Badge>}
           </li>
         ))}
       </ol>

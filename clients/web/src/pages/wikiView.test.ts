@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { diffLineKind, escapeHtml, markdownToHtml, wikiScopes } from "./wikiView";
+import { diffLineKind, escapeHtml, markdownToHtml, wikiScopes, writtenByAgent } from "./wikiView";
 import { scopeChoices } from "./scopes";
 
 describe("wiki view", () => {
@@ -19,6 +19,12 @@ describe("wiki view", () => {
     expect(html).not.toContain("<script>");
     expect(html).not.toContain("<b ");
     expect(html).toContain("&lt;script&gt;alert(1)&lt;/script&gt;");
+  });
+
+  test("a revision a run wrote is told from a person's", () => {
+    expect(writtenByAgent({ source: "run", runId: "r", attemptId: "a" })).toBe(true);
+    expect(writtenByAgent({ source: "person", userId: "u" })).toBe(false);
+    expect([null, "run", 7].map(writtenByAgent)).toEqual([false, false, false]);
   });
 
   test("diff lines are told apart by their sign, headers aside", () => {

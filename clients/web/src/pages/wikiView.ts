@@ -43,6 +43,11 @@ export function wikiScopes(scopes: readonly Scope[]): Scope[] {
   return scopes.filter((s) => s.path.length >= 2 && s.path[s.path.length - 1] === s.id);
 }
 
+/** Whether a revision's provenance (`{"source": "run", …}` or `{"source": "person", …}`) names a run. */
+export function writtenByAgent(provenance: unknown): boolean {
+  return typeof provenance === "object" && provenance !== null && (provenance as { source?: unknown }).source === "run";
+}
+
 /** The line's kind in a unified diff, for its colour. */
 export function diffLineKind(line: string): "added" | "removed" | "context" {
   if (line.startsWith("+") && !line.startsWith("+++")) return "added";
