@@ -6,8 +6,10 @@ use sea_orm::DatabaseConnection;
 
 use std::time::Duration;
 
+use crate::approvals::ApprovalService;
 use crate::artifacts::{ArtifactService, ArtifactStore};
 use crate::broker::Broker;
+use crate::candidates::CandidateService;
 use crate::config::Config;
 use crate::context::ContextBroker;
 use crate::db::{Pool, Reads, Store};
@@ -18,11 +20,12 @@ use crate::http::{AppState, WebClient, router};
 use crate::identity::keys::{KeyPurpose, SigningKeys};
 use crate::identity::login_limiter::LoginLimiter;
 use crate::identity::{Bootstrap, IdentityService, secrets};
-use crate::memory::MemoryService;
+use crate::memory::{MemoryService, VectorSearch};
 use crate::projects::ProjectService;
 use crate::run_tools::RunToolService;
 use crate::runs::{RunPolicy, RunReader, RunService};
 use crate::settings::SettingsService;
+use crate::skills::SkillService;
 use crate::wiki::WikiService;
 
 #[derive(Debug, thiserror::Error)]
@@ -50,6 +53,10 @@ pub struct Services {
     pub memory: MemoryService,
     pub artifacts: ArtifactService,
     pub wiki: WikiService,
+    /// Every decision someone asked a person for.
+    pub approvals: ApprovalService,
+    pub skills: SkillService,
+    pub candidates: CandidateService,
     /// What each run's agent starts with.
     pub context: ContextBroker,
     pub gateway: GatewayService,
@@ -127,8 +134,25 @@ impl App {
         let projects =
             ProjectService::new(store.clone(), broker.clone(), settings.clone(), config.limits.max_page_size);
         let run_reader = RunReader::new(db.clone(), store.reads.clone(), broker.clone(), config.limits.max_page_size);
-        let memory = MemoryService::new(store.clone(), broker.clone(), Default::default());
-        let wiki = WikiService::new(store.clone(), broker.clone(), config.limits.max_page_size);
+        // One embedding model, loaded once, for memory and the wiki.
+        let vectors = Arc::new(VectorSearch::default());
+        let memory = MemoryService::new(store.clone(), broker.clone(), vectors.clone());
+        let approvals = ApprovalService::new(&store, broker.clone(), config.limits.max_page_size);
+        let bytes = ArtifactStore::open(&config.artifact_store()?)?;
+        let artifacts = ArtifactService::new(
+            store.clone(),
+            bytes.clone(),
+            config.artifacts.max_upload_bytes,
+            config.limits.max_page_size,
+        );
+        let wiki = WikiService::new(
+            store.clone(),
+            broker.clone(),
+            approvals.clone(),
+            vectors,
+            artifacts.clone(),
+            config.limits.max_page_size,
+        );
         let context =
             ContextBroker::new(store.clone(), memory.clone(), wiki.clone(), settings.clone(), run_reader.clone());
         crate::context::warm_up();
@@ -141,6 +165,7 @@ impl App {
             policy,
             run_reader.clone(),
             context.clone(),
+            approvals.clone(),
         );
         // No connector is connected to a process that just started; their runs live on.
         gateway.mark_all_offline().await.map_err(|e| sea_orm::DbErr::Custom(e.to_string()))?;
@@ -148,12 +173,8 @@ impl App {
         if live > 0 {
             tracing::info!(live, "live runs kept: their connectors have one lease to come back for them");
         }
-        let artifacts = ArtifactService::new(
-            store.clone(),
-            ArtifactStore::open(&config.artifact_store()?)?,
-            config.artifacts.max_upload_bytes,
-            config.limits.max_page_size,
-        );
+        let skills = SkillService::new(&store, bytes, approvals.clone(), config.limits.max_page_size);
+        let candidates = CandidateService::new(&store, settings.clone(), runs.clone(), run_reader.clone());
         let identity =
             IdentityService::new(store, keys, config.tokens.clone(), limiter, bootstrap.clone(), broker.clone());
         let limits = Arc::new(config.limits.clone());
@@ -171,6 +192,9 @@ impl App {
             memory,
             artifacts,
             wiki,
+            approvals,
+            skills,
+            candidates,
             context,
             gateway,
             runs,

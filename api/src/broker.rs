@@ -11,7 +11,9 @@ use std::pin::Pin;
 use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll};
 
-use acc_entity::{approval, connector, memory_entry, memory_version, run_event, task, task_run, wiki_page};
+use acc_entity::{
+    approval, connector, memory_entry, memory_version, run_event, task, task_run, wiki_namespace, wiki_page,
+};
 use futures_util::stream::BoxStream;
 use futures_util::{Stream, StreamExt};
 use tokio::sync::broadcast;
@@ -69,6 +71,8 @@ pub enum Event {
     },
     /// A wiki page as it stands after a save or a rename.
     WikiPage(wiki_page::Model),
+    /// A wiki namespace after a change of who may read it.
+    WikiNamespace(wiki_namespace::Model),
 }
 
 #[derive(Debug, Clone)]

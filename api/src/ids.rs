@@ -34,10 +34,16 @@ pub enum NodeKind {
     WikiNamespace,
     WikiPage,
     WikiRevision,
+    WikiAttachment,
+    Skill,
+    SkillVersion,
+    SkillActivation,
+    SkillPublisherKey,
+    Candidate,
 }
 
 impl NodeKind {
-    const ALL: [NodeKind; 23] = [
+    const ALL: [NodeKind; 29] = [
         NodeKind::Organization,
         NodeKind::User,
         NodeKind::Session,
@@ -61,6 +67,12 @@ impl NodeKind {
         NodeKind::WikiNamespace,
         NodeKind::WikiPage,
         NodeKind::WikiRevision,
+        NodeKind::WikiAttachment,
+        NodeKind::Skill,
+        NodeKind::SkillVersion,
+        NodeKind::SkillActivation,
+        NodeKind::SkillPublisherKey,
+        NodeKind::Candidate,
     ];
 
     pub fn name(self) -> &'static str {
@@ -88,6 +100,12 @@ impl NodeKind {
             NodeKind::WikiNamespace => "WikiNamespace",
             NodeKind::WikiPage => "WikiPage",
             NodeKind::WikiRevision => "WikiRevision",
+            NodeKind::WikiAttachment => "WikiAttachment",
+            NodeKind::Skill => "Skill",
+            NodeKind::SkillVersion => "SkillVersion",
+            NodeKind::SkillActivation => "SkillActivation",
+            NodeKind::SkillPublisherKey => "SkillPublisherKey",
+            NodeKind::Candidate => "Candidate",
         }
     }
 

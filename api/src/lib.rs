@@ -3,8 +3,10 @@
 #![deny(clippy::unwrap_used)]
 
 pub mod app;
+pub mod approvals;
 pub mod artifacts;
 pub mod broker;
+pub mod candidates;
 pub mod config;
 pub mod context;
 pub mod db;
@@ -25,4 +27,5 @@ pub mod quota;
 pub mod run_tools;
 pub mod runs;
 pub mod settings;
+pub mod skills;
 pub mod wiki;

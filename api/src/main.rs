@@ -115,6 +115,7 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
     app.state.connector_certificates.log(&config.trusted_proxies);
     app.state.services.runs.spawn_sweeper();
     app.state.services.memory.spawn_embedding_model(config.embedding_source().map_err(|e| e.to_string())?);
+    app.state.services.wiki.spawn_embedding_backfill();
     let listener =
         std::net::TcpListener::bind(config.listen).map_err(|e| format!("cannot listen on {}: {e}", config.listen))?;
     let address = listener.local_addr().map_err(|e| e.to_string())?;

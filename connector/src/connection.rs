@@ -27,7 +27,7 @@ use crate::backoff::Backoff;
 use crate::config::Config;
 use crate::credential::{CredentialError, read_credential};
 use crate::enroll::{EnrollError, gateway_url};
-use crate::run_files::ArtifactUpload;
+use crate::run_files::ServerFiles;
 use crate::run_tools::QueuedCall;
 use crate::runtime::Runtime;
 use crate::spool::SpoolError;
@@ -303,8 +303,8 @@ async fn session(
     .map_err(|_| SessionError::HelloTimeout(HELLO_TIMEOUT))??;
 
     let sent = runtime.apply_hello_ack(&agents, &resume, &approval_keys)?;
-    match ArtifactUpload::new(&target.url, &target.credential, (*target.tls).clone()) {
-        Ok(upload) => runtime.set_artifact_upload(upload),
+    match ServerFiles::new(&target.url, &target.credential, (*target.tls).clone()) {
+        Ok(upload) => runtime.set_server_files(upload),
         Err(e) => tracing::warn!(error = %e, "attached files cannot be uploaded"),
     }
     *established = true;
@@ -462,7 +462,11 @@ where
             Frame::Command { command_id, command } => {
                 let run_id = command_run_id(&command);
                 let span = tracing::info_span!("command", %command_id, %run_id, kind = command_kind(&command));
-                let (outcome, _redelivered) = span.in_scope(|| runtime.handle_command(command_id, command));
+                // Commands run in the order they came, so a start's skills are fetched before a cancel of it is read.
+                let outcome = match runtime.fetch_skills(command_id, &command).instrument(span.clone()).await {
+                    Ok(()) => span.in_scope(|| runtime.handle_command(command_id, command)).0,
+                    Err(refused) => refused,
+                };
                 let mut ack = Envelope::new(connector_id, Frame::CommandAck { command_id, outcome });
                 ack.run_id = Some(run_id);
                 control

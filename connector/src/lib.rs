@@ -18,6 +18,7 @@ pub mod run_files;
 pub mod run_tools;
 pub mod runtime;
 pub mod seen;
+pub mod skills;
 pub mod spool;
 pub mod tls;
 
@@ -30,7 +31,12 @@ pub(crate) fn run_token(prefix: &str) -> String {
     use rand::RngCore;
     let mut secret = [0u8; 24];
     rand::thread_rng().fill_bytes(&mut secret);
-    format!("{prefix}{}", secret.iter().map(|b| format!("{b:02x}")).collect::<String>())
+    format!("{prefix}{}", hex(&secret))
+}
+
+/// Lowercase hex of `bytes`.
+pub(crate) fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// Locks a mutex, taking the data even if a panicking thread poisoned it: every critical

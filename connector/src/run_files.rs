@@ -2,32 +2,39 @@
 //! those the agent attaches (its `attach_artifact` run tool) and, for adapters with the
 //! `artifacts` capability, those it changed, at the run's end. Either way only a file inside the
 //! agent's working directory goes (the path resolved, symbolic links followed, then checked), over
-//! the connection's TLS with the connector's own credential.
+//! the connection's TLS with the connector's own credential. The same way come the files of the
+//! skills a run was started with (`skills` checks them).
 
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 
+use acc_protocol::{RunSkill, SkillFiles};
 use serde_json::Value;
 use uuid::Uuid;
 
 use crate::lock;
+use crate::skills::{Skill, SkillError, verify};
 
-/// Where a run's files go: the control plane's endpoint for connectors, as this connector.
+/// How long one skill's files may take to arrive.
+const SKILL_FETCH_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(60);
+
+/// The control plane's file endpoints for connectors, as this connector: where a run's files go
+/// and where its skills come from.
 #[derive(Clone)]
-pub struct ArtifactUpload {
+pub struct ServerFiles {
     /// `http(s)://HOST[:PORT]`, the server the connector dials.
     base_url: String,
     credential: String,
     client: reqwest::Client,
 }
 
-impl std::fmt::Debug for ArtifactUpload {
+impl std::fmt::Debug for ServerFiles {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("ArtifactUpload").field("base_url", &self.base_url).finish_non_exhaustive()
+        f.debug_struct("ServerFiles").field("base_url", &self.base_url).finish_non_exhaustive()
     }
 }
 
-impl ArtifactUpload {
+impl ServerFiles {
     /// Uploads to the server of `gateway_url` (`ws(s)://…/v1/connectors/ws`) with `credential`,
     /// over the connection's TLS (its trusted roots and client certificate).
     pub fn new(gateway_url: &str, credential: &str, tls: rustls::ClientConfig) -> Result<Self, reqwest::Error> {
@@ -54,16 +61,39 @@ impl ArtifactUpload {
         if status.is_success() {
             return Ok(body);
         }
-        let error = &body["error"];
-        Err(format!("{}: {}", error["code"].as_str().unwrap_or("INTERNAL"), error["message"].as_str().unwrap_or("")))
+        Err(refusal(&body))
     }
+
+    /// The files of the skill version `skill_version_id` that run `run_id` was started with, as
+    /// the control plane serves them (unchecked).
+    async fn skill_files(&self, run_id: Uuid, skill_version_id: Uuid) -> Result<SkillFiles, String> {
+        let url = format!("{}/v1/connectors/runs/{run_id}/skills/{skill_version_id}", self.base_url);
+        let response = self
+            .client
+            .get(url)
+            .bearer_auth(&self.credential)
+            .timeout(SKILL_FETCH_TIMEOUT)
+            .send()
+            .await
+            .map_err(|e| format!("UNAVAILABLE: the download failed: {e}"))?;
+        if response.status().is_success() {
+            return response.json().await.map_err(|e| format!("the answer is no skill's files: {e}"));
+        }
+        Err(refusal(&response.json().await.unwrap_or(Value::Null)))
+    }
+}
+
+/// A refusal's body (`{"error": {"code", "message"}}`) as `CODE: message`.
+fn refusal(body: &Value) -> String {
+    let error = &body["error"];
+    format!("{}: {}", error["code"].as_str().unwrap_or("INTERNAL"), error["message"].as_str().unwrap_or(""))
 }
 
 /// The upload of this connector's run files, shared by the run tools and the runtime; set by the
 /// connection once it knows the server and the credential.
 #[derive(Debug, Clone, Default)]
 pub struct RunFiles {
-    upload: Arc<Mutex<Option<ArtifactUpload>>>,
+    upload: Arc<Mutex<Option<ServerFiles>>>,
 }
 
 /// Why a file was not sent; each message starts with its SPEC §4 code, as the agent is told.
@@ -78,7 +108,7 @@ pub enum NotSent {
 
 impl RunFiles {
     /// Where files go from now on.
-    pub fn set_upload(&self, upload: ArtifactUpload) {
+    pub fn set_upload(&self, upload: ServerFiles) {
         *lock(&self.upload) = Some(upload);
     }
 
@@ -97,6 +127,20 @@ impl RunFiles {
             NotSent::Refused("UNAVAILABLE: not connected to Agent Control Center yet; try again later".into())
         })?;
         upload.put(run_id, &name.unwrap_or(relative), file).await.map_err(NotSent::Refused)
+    }
+
+    /// Fetches the files of each of `skills` that run `run_id` was started with, each checked
+    /// against its digest.
+    pub async fn fetch_skills(&self, run_id: Uuid, skills: &[RunSkill]) -> Result<Vec<Skill>, SkillError> {
+        let server = lock(&self.upload).clone();
+        let mut fetched = Vec::with_capacity(skills.len());
+        for skill in skills {
+            let failed = |message: String| SkillError::Fetch { name: skill.name.clone(), message };
+            let server = server.as_ref().ok_or_else(|| failed("not connected to Agent Control Center".into()))?;
+            let files = server.skill_files(run_id, skill.skill_version_id).await.map_err(failed)?;
+            fetched.push(verify(skill, files)?);
+        }
+        Ok(fetched)
     }
 }
 

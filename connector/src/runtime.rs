@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use acc_protocol::{
     AgentDescriptor, AgentId, ApprovalKey, CancelMode, Capability, Command, CommandOutcome, EventKind, Frame,
-    HealthStatus, OUTCOME_LOST, RunCursor,
+    HealthStatus, OUTCOME_LOST, RunCursor, RunSkill,
 };
 use serde_json::{Value, json};
 use tokio::sync::{Notify, mpsc};
@@ -24,9 +24,10 @@ use crate::lock;
 use crate::model_gateway::{BUDGET_EXCEEDED, ModelGateway, ModelGatewayError};
 use crate::process::{signal_group, start_ticks};
 use crate::redact::{LineRedactor, RedactError, Redactor};
-use crate::run_files::{ArtifactUpload, NotSent, RunFiles};
+use crate::run_files::{NotSent, RunFiles, ServerFiles};
 use crate::run_tools::{QueuedCall, RunTools, RunToolsError};
 use crate::seen::{SeenError, SeenLog};
+use crate::skills::Skill;
 use crate::spool::{Begun, ProcessRef, Spool, SpoolError};
 
 /// How many command ids are remembered (and their outcomes) to answer redeliveries.
@@ -96,8 +97,10 @@ pub struct Runtime {
     model_gateway: Option<ModelGateway>,
     /// The MCP server agents call the control plane's tools through.
     run_tools: Option<RunTools>,
-    /// Sends runs' files to the control plane.
+    /// Sends runs' files to the control plane, and fetches their skills.
     files: RunFiles,
+    /// The checked skills of start commands, by attempt, fetched before the command executes.
+    fetched_skills: Mutex<HashMap<Uuid, Vec<Skill>>>,
     /// Woken when events are written to the spool: the connection sends them.
     events_written: Notify,
     /// Woken when acknowledgements free spool space: runs waiting to write continue.
@@ -195,6 +198,7 @@ impl Runtime {
             redactor,
             model_gateway,
             files: run_tools.as_ref().map(|tools| tools.files().clone()).unwrap_or_default(),
+            fetched_skills: Mutex::new(HashMap::new()),
             run_tools,
             events_written: Notify::new(),
             space_freed: Notify::new(),
@@ -409,7 +413,7 @@ impl Runtime {
     }
 
     /// Where runs' files go: the connection's server and credential.
-    pub fn set_artifact_upload(&self, upload: ArtifactUpload) {
+    pub fn set_server_files(&self, upload: ServerFiles) {
         self.files.set_upload(upload);
     }
 
@@ -442,6 +446,33 @@ impl Runtime {
         lock(&self.spool).sync()
     }
 
+    /// Fetches and checks the skills a start of a run names, for an agent whose runtime reads
+    /// skills, before the command executes (`handle_command` installs them); nothing for any other
+    /// command, or one seen before. A skill that cannot be fetched or does not match its digest
+    /// refuses the start, and is not remembered: a resend tries again.
+    pub async fn fetch_skills(&self, command_id: Uuid, command: &Command) -> Result<(), CommandOutcome> {
+        let (run_id, attempt_id, agent_id, skills) = match command {
+            Command::StartRun { run_id, attempt_id, agent_id, skills, .. }
+            | Command::Resume { run_id, attempt_id, agent_id, skills, .. }
+            | Command::HandoffIngest { run_id, attempt_id, agent_id, skills, .. } => {
+                (*run_id, *attempt_id, *agent_id, skills)
+            }
+            _ => return Ok(()),
+        };
+        if skills.is_empty() || !self.reads_skills(agent_id) || lock(&self.commands).get(&command_id).is_some() {
+            return Ok(());
+        }
+        let fetched = self.files.fetch_skills(run_id, skills).await.map_err(|e| rejected(e.to_string()))?;
+        tracing::info!(skills = fetched.len(), "the run's skills are fetched and match their digests");
+        lock(&self.fetched_skills).insert(attempt_id, fetched);
+        Ok(())
+    }
+
+    /// Whether the runtime of the agent the control plane knows as `agent_id` reads skills.
+    fn reads_skills(&self, agent_id: Uuid) -> bool {
+        lock(&self.agent_ids).get(&agent_id).is_some_and(|&agent| self.agents[agent].adapter.reads_skills())
+    }
+
     /// Executes a command once per command id: a command id seen before gets its first outcome
     /// again and nothing is executed. Returns the outcome and whether it was a redelivery. A
     /// decision the agent did not take is the exception: it is refused, and not remembered, so
@@ -470,7 +501,7 @@ impl Runtime {
 
     fn execute(self: &Arc<Self>, command: Command) -> Executed {
         match command {
-            Command::StartRun { run_id, attempt_id, agent_id, input, context, approval_token, budget } => {
+            Command::StartRun { run_id, attempt_id, agent_id, input, context, approval_token, budget, skills } => {
                 let spec = RunSpec {
                     run_id,
                     attempt_id,
@@ -481,7 +512,7 @@ impl Runtime {
                     budget,
                     ..RunSpec::default()
                 };
-                self.launch(spec, None, |adapter, spec, events| adapter.start(spec, events)).into()
+                self.launch(spec, &skills, None, |adapter, spec, events| adapter.start(spec, events))
             }
             Command::CancelRun { run_id, attempt_id, mode } => {
                 match lock(&self.runs).get(&run_id) {
@@ -557,19 +588,18 @@ impl Runtime {
                     Err(e) => Executed::NotYet(format!("the agent did not take the decision: {e}")),
                 }
             }
-            Command::Resume { run_id, attempt_id, agent_id, session_id, input, context, budget } => {
+            Command::Resume { run_id, attempt_id, agent_id, session_id, input, context, budget, skills } => {
                 let spec = RunSpec { run_id, attempt_id, agent_id, input, context, budget, ..RunSpec::default() };
-                self.launch(spec, Some(Capability::NativeResume), move |adapter, spec, events| {
+                self.launch(spec, &skills, Some(Capability::NativeResume), move |adapter, spec, events| {
                     adapter.resume(spec, &session_id, events)
                 })
-                .into()
             }
-            Command::HandoffIngest { run_id, attempt_id, agent_id, bundle, budget } => {
+            Command::HandoffIngest { run_id, attempt_id, agent_id, bundle, budget, skills } => {
                 // The target starts from the bundle: the original input, and the bundle as its context.
                 let input = bundle.get("input").cloned().unwrap_or(Value::Null);
                 let spec =
                     RunSpec { run_id, attempt_id, agent_id, input, context: bundle, budget, ..RunSpec::default() };
-                self.launch(spec, None, |adapter, spec, events| adapter.ingest_handoff(spec, events)).into()
+                self.launch(spec, &skills, None, |adapter, spec, events| adapter.ingest_handoff(spec, events))
             }
         }
     }
@@ -586,17 +616,42 @@ impl Runtime {
 
     /// Starts a run attempt through the agent's adapter (`start`, `resume` or `ingest_handoff`):
     /// spooled before the process starts, so a restart knows about it; refused when the spool is full.
+    /// `skills` are those the command names: an agent whose runtime reads skills gets them as
+    /// `fetch_skills` checked them; any other runs without them.
     fn launch(
         self: &Arc<Self>,
         mut spec: RunSpec,
+        skills: &[RunSkill],
+        needs: Option<Capability>,
+        start: impl FnOnce(&dyn Adapter, RunSpec, EventSink) -> Result<Box<dyn NativeRun>, AdapterError>,
+    ) -> Executed {
+        let RunSpec { run_id, attempt_id, agent_id, .. } = spec;
+        let Some(agent) = lock(&self.agent_ids).get(&agent_id).copied() else {
+            return rejected(format!("unknown agent {agent_id}: this connector does not offer it")).into();
+        };
+        let adapter = self.agents[agent].adapter.clone();
+        if !skills.is_empty() {
+            if !adapter.reads_skills() {
+                tracing::warn!(%run_id, skills = skills.len(), "the agent's runtime reads no skills; it runs without the run's skills");
+            } else {
+                match lock(&self.fetched_skills).remove(&attempt_id) {
+                    Some(fetched) => spec.skills = fetched,
+                    None => return Executed::NotYet("the run's skills are not fetched yet".into()),
+                }
+            }
+        }
+        self.start_attempt(spec, agent, &adapter, needs, start).into()
+    }
+
+    fn start_attempt(
+        self: &Arc<Self>,
+        mut spec: RunSpec,
+        agent: usize,
+        adapter: &Arc<dyn Adapter>,
         needs: Option<Capability>,
         start: impl FnOnce(&dyn Adapter, RunSpec, EventSink) -> Result<Box<dyn NativeRun>, AdapterError>,
     ) -> CommandOutcome {
         let RunSpec { run_id, attempt_id, agent_id, .. } = spec;
-        let Some(agent) = lock(&self.agent_ids).get(&agent_id).copied() else {
-            return rejected(format!("unknown agent {agent_id}: this connector does not offer it"));
-        };
-        let adapter = self.agents[agent].adapter.clone();
         if let Some(capability) = needs
             && !adapter.has(capability)
         {

@@ -37,6 +37,7 @@ fn spec(objective: &str) -> RunSpec {
         budget: None,
         model: None,
         tools: None,
+        skills: Vec::new(),
     }
 }
 

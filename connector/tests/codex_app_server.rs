@@ -23,6 +23,7 @@ fn spec(context: Value) -> RunSpec {
         budget: None,
         model: None,
         tools: None,
+        skills: Vec::new(),
     }
 }
 

@@ -24,6 +24,7 @@ fn spec(input: Value) -> RunSpec {
         budget: None,
         model: None,
         tools: None,
+        skills: Vec::new(),
     }
 }
 

@@ -137,6 +137,7 @@ fn spec() -> RunSpec {
         budget: None,
         model: None,
         tools: None,
+        skills: Vec::new(),
     }
 }
 

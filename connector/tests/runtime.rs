@@ -70,6 +70,7 @@ fn start(run_id: Uuid, attempt_id: Uuid) -> Command {
         context: json!({}),
         approval_token: None,
         budget: None,
+        skills: Vec::new(),
     }
 }
 
@@ -127,6 +128,7 @@ async fn a_command_id_seen_before_is_acknowledged_again_and_not_executed_again_e
         context: json!(null),
         approval_token: None,
         budget: None,
+        skills: Vec::new(),
     };
     let rejected_id = Uuid::now_v7();
     let (first, _) = runtime.handle_command(rejected_id, unknown.clone());
@@ -160,6 +162,7 @@ async fn commands_the_agent_cannot_do_are_refused_and_cancel_of_an_unknown_run_i
         input: json!({}),
         context: json!({}),
         budget: None,
+        skills: Vec::new(),
     };
     assert_eq!(reason(resume), "capability missing: native_resume");
     assert_eq!(
@@ -579,6 +582,7 @@ fn start_second(run_id: Uuid) -> Command {
             context,
             approval_token: None,
             budget: None,
+            skills: Vec::new(),
         },
         other => other,
     }

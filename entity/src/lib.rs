@@ -8,6 +8,7 @@ pub mod api_token;
 pub mod approval;
 pub mod artifact;
 pub mod artifact_version;
+pub mod candidate;
 pub mod capability_snapshot;
 pub mod checkpoint;
 pub mod config_layer;
@@ -26,15 +27,22 @@ pub mod refresh_token;
 pub mod role_binding;
 pub mod run_attempt;
 pub mod run_event;
+pub mod run_skill;
+pub mod skill;
+pub mod skill_activation;
+pub mod skill_publisher_key;
+pub mod skill_version;
 pub mod task;
 pub mod task_dependency;
 pub mod task_run;
 pub mod user;
 pub mod wiki_alias;
+pub mod wiki_attachment;
 pub mod wiki_link;
 pub mod wiki_namespace;
 pub mod wiki_page;
 pub mod wiki_revision;
+pub mod wiki_vector;
 pub mod workspace;
 
 /// Shows a stored enum (`DeriveActiveEnum`) as its stored value, as logs and error messages say it.
@@ -58,5 +66,8 @@ display_as_stored!(
     memory_version::Verification,
     run_attempt::AttemptKind,
     run_attempt::AttemptStatus,
-    run_event::RunEventKind
+    run_event::RunEventKind,
+    skill_activation::ActivationStatus,
+    skill_version::ReviewState,
+    skill_version::SignatureStatus
 );

@@ -26,6 +26,9 @@ pub struct Model {
     pub max_attempts: i32,
     /// What the run may use of its model provider (`acc_protocol::RunBudget` as JSON), frozen when it started.
     pub budget: Option<Json>,
+    /// A candidate's side (settings layer and skill versions) the run was started with, in place of
+    /// its scope's current composition; `None` for every other run.
+    pub composition: Option<Json>,
     pub revision: i64,
     pub created_at: DateTimeUtc,
     pub updated_at: DateTimeUtc,

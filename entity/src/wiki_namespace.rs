@@ -15,6 +15,9 @@ pub struct Model {
     pub name: String,
     /// What is published here is what the organization holds true: publishing needs a review.
     pub authoritative: bool,
+    /// The users who, besides the scope's administrators, may read and write it (a JSON array of
+    /// ids); none (null or empty) leaves it to the scope's roles.
+    pub acl: Option<Json>,
     pub created_by_user_id: Option<Uuid>,
     pub created_at: DateTimeUtc,
 }

@@ -22,6 +22,12 @@ mod m20261206_000012_artifacts;
 mod m20261206_000013_context_records;
 mod m20261206_000014_wiki;
 mod m20261206_000015_wiki_search;
+mod m20261206_000016_approval_subjects;
+mod m20261207_000017_skills;
+mod m20261207_000018_candidates;
+mod m20261207_000019_wiki_vectors;
+mod m20261207_000020_wiki_attachments;
+mod m20261207_000021_wiki_namespace_acl;
 mod tables;
 
 /// How SQLite's memory search index is filled from the versions, for the search benchmark.
@@ -48,6 +54,12 @@ impl MigratorTrait for Migrator {
             Box::new(m20261206_000013_context_records::Migration),
             Box::new(m20261206_000014_wiki::Migration),
             Box::new(m20261206_000015_wiki_search::Migration),
+            Box::new(m20261206_000016_approval_subjects::Migration),
+            Box::new(m20261207_000017_skills::Migration),
+            Box::new(m20261207_000018_candidates::Migration),
+            Box::new(m20261207_000019_wiki_vectors::Migration),
+            Box::new(m20261207_000020_wiki_attachments::Migration),
+            Box::new(m20261207_000021_wiki_namespace_acl::Migration),
         ]
     }
 }

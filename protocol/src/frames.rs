@@ -116,6 +116,9 @@ pub enum Command {
         approval_token: Option<String>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         budget: Option<RunBudget>,
+        /// The skill versions the run was started with, installed before the runtime starts.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        skills: Vec<RunSkill>,
     },
     CancelRun {
         run_id: Uuid,
@@ -144,6 +147,9 @@ pub enum Command {
         context: Value,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         budget: Option<RunBudget>,
+        /// As in `start_run`.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        skills: Vec<RunSkill>,
     },
     ApprovalDecision {
         run_id: Uuid,
@@ -165,7 +171,47 @@ pub enum Command {
         bundle: Value,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         budget: Option<RunBudget>,
+        /// As in `start_run`.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        skills: Vec<RunSkill>,
     },
+}
+
+/// A skill version a run was started with (frozen when the run was created). The connector
+/// fetches its files (`GET /v1/connectors/runs/{run_id}/skills/{skill_version_id}`, answered
+/// with [`SkillFiles`]), checks them against `digest` and installs them where the agent's runtime
+/// reads skills, before the runtime starts.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RunSkill {
+    pub skill_version_id: Uuid,
+    /// The skill's name: the directory it is installed as.
+    pub name: String,
+    /// `sha256:` and the hex of the sha256 of [`skill_file_list`] over the package's files.
+    pub digest: String,
+}
+
+/// The files of a skill version, as the control plane serves them to the connector of a run.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SkillFiles {
+    pub files: Vec<SkillFile>,
+}
+
+/// One file of a skill package, by its path inside the skill's directory (`/`-separated,
+/// relative, never `..`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SkillFile {
+    pub path: String,
+    /// The file's bytes, base64 (standard alphabet, padded).
+    pub content_base64: String,
+}
+
+/// The text a skill package's digest is the sha256 of: for each file, sorted by path (byte
+/// order), its path, a NUL, the lowercase hex of its sha256 and a line break. The same files give
+/// the same text however they were packed; both sides of the protocol hash this one definition.
+pub fn skill_file_list<'a>(files: impl IntoIterator<Item = (&'a str, &'a str)>) -> String {
+    let mut files: Vec<(&str, &str)> = files.into_iter().collect();
+    files.sort_unstable_by(|a, b| a.0.cmp(b.0));
+    files.iter().map(|(path, sha256)| format!("{path}\0{sha256}\n")).collect()
 }
 
 /// What a run may use of its model provider, as the connector's model gateway measures it; the

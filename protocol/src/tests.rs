@@ -36,6 +36,11 @@ fn frames() -> Vec<Frame> {
                 context: json!({}),
                 approval_token: None,
                 budget: Some(RunBudget { max_tokens: Some(200_000), max_cost_usd: Some(2.5) }),
+                skills: vec![RunSkill {
+                    skill_version_id: Uuid::now_v7(),
+                    name: "release-notes".into(),
+                    digest: format!("sha256:{}", "0".repeat(64)),
+                }],
             },
         },
         Frame::Command {
@@ -99,4 +104,20 @@ fn capabilities_have_stable_names() {
         assert_eq!(Capability::parse(capability.as_str()), Some(capability));
         assert_eq!(serde_json::to_value(capability).unwrap(), json!(capability.as_str()));
     }
+}
+
+#[test]
+fn the_skill_file_list_is_sorted_by_path_whatever_order_files_come_in() {
+    let list = skill_file_list([("scripts/run.sh", "bb"), ("SKILL.md", "aa"), ("references/a.md", "cc")]);
+    assert_eq!(list, "SKILL.md\0aa\nreferences/a.md\0cc\nscripts/run.sh\0bb\n");
+    assert_eq!(skill_file_list([("SKILL.md", "aa"), ("references/a.md", "cc"), ("scripts/run.sh", "bb")]), list);
+}
+
+#[test]
+fn a_start_without_skills_leaves_the_key_out_and_reads_as_none() {
+    let start = json!({"command": "start_run", "run_id": Uuid::nil(), "attempt_id": Uuid::nil(), "agent_id": Uuid::nil(), "input": {}});
+    let command: Command = serde_json::from_value(start.clone()).unwrap();
+    let Command::StartRun { ref skills, .. } = command else { panic!("a start") };
+    assert!(skills.is_empty());
+    assert!(serde_json::to_value(&command).unwrap().get("skills").is_none());
 }

@@ -426,3 +426,44 @@ pub async fn codex_agent(
     );
     (dir, credential, agents, work)
 }
+
+// Skill packages, as a publisher makes them.
+
+pub fn skill_md(name: &str, description: &str) -> String {
+    format!(
+        "---\nname: {name}\ndescription: {description}\nlicense: Apache-2.0\nallowed-tools: Read Grep\n---\n\n# {name}\n\nWrite release notes from the merged pull requests.\n"
+    )
+}
+
+/// A zip of `files` under a top-level directory named `dir`.
+pub fn zip(dir: &str, files: &[(&str, &str)]) -> Vec<u8> {
+    use std::io::Write;
+    let mut out = std::io::Cursor::new(Vec::new());
+    let mut writer = zip::ZipWriter::new(&mut out);
+    for (path, content) in files {
+        writer.start_file(format!("{dir}/{path}"), zip::write::SimpleFileOptions::default()).unwrap();
+        writer.write_all(content.as_bytes()).unwrap();
+    }
+    writer.finish().unwrap();
+    out.into_inner()
+}
+
+/// A release-notes package with a reference file.
+pub fn notes_package(description: &str) -> Vec<u8> {
+    let notes = skill_md("release-notes", description);
+    zip("release-notes", &[("SKILL.md", notes.as_str()), ("references/style.md", "Short lines, past tense.\n")])
+}
+
+/// Imports `archive` unsigned, approves it with a reason and activates it in `scope`: what runs
+/// started there are given.
+pub async fn activated_skill(owner: &Client, archive: Vec<u8>, scope: &str) {
+    let (status, imported) = owner.post_bytes("/v1/skills", archive, &[]).await;
+    assert_eq!(status, 201, "{imported}");
+    let version = &imported["version"]["id"];
+    let review =
+        "mutation($v: ID!) { reviewSkillVersion(versionId: $v, decision: APPROVE, reason: \"read it\") { id } }";
+    owner.gql(review, json!({"v": version})).await.data("reviewSkillVersion");
+    let activate = "mutation($v: ID!, $s: ID!) { activateSkill(versionId: $v, scopeId: $s) { activation { status } } }";
+    let activated = owner.gql(activate, json!({"v": version, "s": scope})).await;
+    assert_eq!(activated.data("activateSkill")["activation"]["status"], "ACTIVE");
+}

@@ -1,7 +1,8 @@
-//! Memory searched by meaning, with the real embedding model (all-MiniLM-L6-v2, fetched once per
-//! machine by `acc models fetch`): what words miss, the vectors find, fused with full text; the
-//! same scopes and filters as full text; the vectors follow the current version, and are made
-//! again after they are lost. And a model download that is not the pinned one is never used.
+//! Memory and the wiki searched by meaning, with the real embedding model (all-MiniLM-L6-v2,
+//! fetched once per machine by `acc models fetch`): what words miss, the vectors find, fused with
+//! full text; the same scopes and filters as full text; the vectors follow the current version (or
+//! a page's latest revision), and are made again after they are lost. And a model download that is
+//! not the pinned one is never used.
 
 mod common;
 
@@ -116,6 +117,76 @@ on_both_databases!(meaning_finds_what_words_miss_and_both_are_fused, |db: TestDb
     .unwrap();
     assert_eq!(count.try_get::<i64>("", "n").unwrap(), 5);
     assert_eq!(search(&owner, project, PARAPHRASE, Some(&["VECTOR"])).await[0].0, "ledger alerts");
+});
+
+/// Each wiki hit's path and the retrievals that found it, best first.
+async fn wiki_search(client: &Client, scope: &str, query: &str) -> Vec<(String, Value)> {
+    let document = "query($s: ID!, $q: String!) { wikiSearch(scopeId: $s, query: $q) { foundBy page { path } } }";
+    let found = client.gql(document, json!({"s": scope, "q": query})).await;
+    let hits = found.data("wikiSearch").as_array().unwrap().clone();
+    hits.iter().map(|h| (h["page"]["path"].as_str().unwrap().to_owned(), h["foundBy"].clone())).collect()
+}
+
+async fn wiki_page(client: &Client, namespace: &str, path: &str, title: &str, source: &str, expected: Option<i64>) {
+    let document = "mutation($i: SaveWikiPageInput!) { saveWikiPage(input: $i) { revision } }";
+    let input =
+        json!({"namespaceId": namespace, "path": path, "title": title, "source": source, "expectedRevision": expected});
+    client.gql(document, json!({"i": input})).await.data("saveWikiPage");
+}
+
+async fn wiki_namespace(client: &Client, scope: &str, name: &str) -> String {
+    let document = "mutation($s: ID!, $n: String!) { createWikiNamespace(scopeId: $s, name: $n) { id } }";
+    let made = client.gql(document, json!({"s": scope, "n": name})).await;
+    made.data("createWikiNamespace")["id"].as_str().unwrap().to_owned()
+}
+
+on_both_databases!(wiki_pages_are_found_by_meaning_as_memory_is, |db: TestDb| async move {
+    let url = db.url.clone();
+    let mut server = hybrid_server(db).await;
+    let f = common::fixture(&server).await;
+    let owner = f.owner.clone();
+    acc_tests::wait_for_retrieval_mode(&owner, "HYBRID").await;
+    let project = f.project_id.as_str();
+    let runbooks = wiki_namespace(&owner, project, "Runbooks").await;
+    let other = common::other_project(&owner, &f.workspace_id, "Courier").await;
+    let courier = wiki_namespace(&owner, &other, "Courier runbooks").await;
+    let ledger = "The ledger service pages the payments on-call rotation if balances drift (E_LEDGER_DRIFT).";
+    wiki_page(&owner, &runbooks, "ledger-alerts", "Ledger alerts", ledger, None).await;
+    let release = "The web app ships to production every Tuesday afternoon.";
+    wiki_page(&owner, &runbooks, "release-day", "Release day", release, None).await;
+    wiki_page(&owner, &runbooks, "lunch", "Lunch", "Soup and fresh bread on Fridays in the canteen.", None).await;
+    let courier_text = "The courier ledger pages the logistics team when balances drift.";
+    wiki_page(&owner, &courier, "courier-alerts", "Courier alerts", courier_text, None).await;
+
+    // What words miss, meaning finds; another project's page is never a candidate.
+    let found = wiki_search(&owner, project, PARAPHRASE).await;
+    assert_eq!(found[0], ("ledger-alerts".to_owned(), json!(["VECTOR"])), "{found:?}");
+    let paths: Vec<&str> = found.iter().map(|(p, _)| p.as_str()).collect();
+    assert!(!paths.contains(&"courier-alerts") && !paths.contains(&"lunch"), "{found:?}");
+    // A rare token is found by both, first.
+    let code = wiki_search(&owner, project, "E_LEDGER_DRIFT").await;
+    assert_eq!(code[0], ("ledger-alerts".to_owned(), json!(["FULL_TEXT", "VECTOR"])), "{code:?}");
+
+    // The vector follows the latest revision: the page about lunch, rewritten, is found by its new meaning.
+    let rewritten = "Whoever is on call for finance is paged when the books no longer balance.";
+    wiki_page(&owner, &runbooks, "lunch", "Finance on call", rewritten, Some(1)).await;
+    let found = wiki_search(&owner, project, PARAPHRASE).await;
+    assert!(found.iter().take(2).any(|hit| *hit == ("lunch".to_owned(), json!(["VECTOR"]))), "{found:?}");
+
+    // The vectors are derived: lost from the database, the next start makes them again.
+    let direct = sea_orm::Database::connect(&url).await.unwrap();
+    sea_orm::ConnectionTrait::execute_unprepared(&direct, "DELETE FROM wiki_vectors").await.unwrap();
+    server.crash_and_restart().await;
+    acc_tests::wait_for_retrieval_mode(&owner, "HYBRID").await;
+    let mut back = Vec::new();
+    for _ in 0..300 {
+        back = wiki_search(&owner, project, PARAPHRASE).await;
+        if back.iter().any(|(_, by)| by == &json!(["VECTOR"])) {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert!(back.iter().take(2).any(|hit| *hit == ("ledger-alerts".to_owned(), json!(["VECTOR"]))), "{back:?}");
 });
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

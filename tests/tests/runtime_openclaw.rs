@@ -54,6 +54,9 @@ async fn openclaw_runs_a_shell_command_only_after_a_person_approves_it() {
         .await;
     assert_eq!(version.data("node"), &json!({"adapter": "openclaw", "runtimeVersion": "2026.9.6"}));
     let task = common::create_task(&f.owner, &f.project_id, "Write a file").await;
+    // A skill active in the project: each run's gateway reads it from the run's own directory.
+    let skill = "Writes release notes from merged pull requests, in the house style.";
+    common::activated_skill(&f.owner, common::notes_package(skill), &f.project_id).await;
 
     for (decision, written) in [("DENY", false), ("APPROVE", true)] {
         let calls_before = model.model_calls().len();
@@ -113,6 +116,8 @@ async fn openclaw_runs_a_shell_command_only_after_a_person_approves_it() {
     }
     let first = &model.model_calls()[0].body;
     assert!(first["messages"].to_string().contains("write hi to out.txt"), "the objective is the prompt");
+    let offered = first["messages"].to_string();
+    assert!(offered.contains("release-notes") && offered.contains(skill), "the run's skill is offered: {offered}");
     // Nothing but the command's file in the workdir: OpenClaw's own state stayed in the run's directory.
     let left: Vec<_> = std::fs::read_dir(&work).unwrap().map(|e| e.unwrap().file_name()).collect();
     assert_eq!(left, ["out.txt"]);

@@ -58,6 +58,14 @@ struct TenantA {
     wiki_namespace: String,
     wiki_page: String,
     wiki_revision: String,
+    wiki_attachment: String,
+    /// A pending review of a draft in an authoritative namespace.
+    wiki_review: String,
+    skill: String,
+    skill_version: String,
+    skill_activation: String,
+    skill_key: String,
+    candidate: String,
 }
 
 impl TenantA {
@@ -87,6 +95,13 @@ impl TenantA {
             &self.wiki_namespace,
             &self.wiki_page,
             &self.wiki_revision,
+            &self.wiki_attachment,
+            &self.wiki_review,
+            &self.skill,
+            &self.skill_version,
+            &self.skill_activation,
+            &self.skill_key,
+            &self.candidate,
         ]
     }
 }
@@ -135,6 +150,34 @@ async fn tenant_a(server: &Server) -> (common::Fixture, TenantA) {
         )
         .await;
     let wiki_page = wiki_page.data("saveWikiPage").clone();
+    let (attached, attachment) = owner
+        .post_bytes(&format!("/v1/wiki/pages/{}/attachments?name=vault.txt", id(&wiki_page)), b"1234".to_vec(), &[])
+        .await;
+    assert_eq!(attached, 201, "{attachment}");
+    let handbook = owner
+        .gql(
+            "mutation($p: ID!) { createWikiNamespace(scopeId: $p, name: \"Vault policy\", authoritative: true) { id } }",
+            json!({"p": f.project_id}),
+        )
+        .await;
+    let draft = json!({"namespaceId": id(handbook.data("createWikiNamespace")), "path": "rotation", "title": "Rotation", "source": "rotate the vault code weekly"});
+    let draft =
+        owner.gql("mutation($i: SaveWikiPageInput!) { saveWikiPage(input: $i) { id } }", json!({"i": draft})).await;
+    let review = owner
+        .gql(
+            "mutation($p: ID!) { requestWikiReview(pageId: $p) { id subject } }",
+            json!({"p": id(draft.data("saveWikiPage"))}),
+        )
+        .await;
+    assert_eq!(review.data("requestWikiReview")["subject"], "WIKI_PUBLICATION");
+    let (skill_key, skill_version, skill_activation, skill) = secret_skill(owner, &f.project_id).await;
+    let candidate = owner
+        .gql(
+            "mutation($p: ID!) { proposeCandidate(scopeId: $p, expectedRevision: 1, patch: {settings: {context: {tokenBudget: 4000}}}) { id } }",
+            json!({"p": f.project_id}),
+        )
+        .await;
+    let candidate = id(candidate.data("proposeCandidate"));
     let token =
         owner.gql("mutation { createApiToken(name: \"ci\", scopes: [READ]) { apiToken { id } } }", json!({})).await;
     let member = owner
@@ -208,8 +251,63 @@ async fn tenant_a(server: &Server) -> (common::Fixture, TenantA) {
         wiki_namespace,
         wiki_page: id(&wiki_page),
         wiki_revision: id(&wiki_page["latest"]),
+        wiki_attachment: id(&attachment["attachment"]),
+        wiki_review: id(review.data("requestWikiReview")),
+        skill,
+        skill_version,
+        skill_activation,
+        skill_key,
+        candidate,
     };
     (f, a)
+}
+
+/// A trusted publisher key, and a skill version approved and activated in `project`: (key,
+/// version, activation, skill).
+async fn secret_skill(owner: &Client, project: &str) -> (String, String, String, String) {
+    let trusted = owner
+        .gql(
+            "mutation($k: String!) { trustSkillPublisherKey(name: \"Vault tools\", publicKey: $k) { id } }",
+            json!({"k": minisign_public_key()}),
+        )
+        .await;
+    let mut archive = std::io::Cursor::new(Vec::new());
+    let mut writer = zip::ZipWriter::new(&mut archive);
+    writer.start_file("vault-opener/SKILL.md", zip::write::SimpleFileOptions::default()).unwrap();
+    std::io::Write::write_all(
+        &mut writer,
+        b"---\nname: vault-opener\ndescription: Opens the vault.\n---\nThe vault code is 1234.\n",
+    )
+    .unwrap();
+    writer.finish().unwrap();
+    let (status, imported) = owner.post_bytes("/v1/skills", archive.into_inner(), &[]).await;
+    assert_eq!(status, 201, "{imported}");
+    let version = imported["version"]["id"].as_str().unwrap().to_owned();
+    owner
+        .gql(
+            "mutation($v: ID!) { reviewSkillVersion(versionId: $v, decision: APPROVE, reason: \"audited\") { id } }",
+            json!({"v": version}),
+        )
+        .await
+        .data("reviewSkillVersion");
+    let activated = owner
+        .gql(
+            "mutation($v: ID!, $p: ID!) { activateSkill(versionId: $v, scopeId: $p) { activation { id } } }",
+            json!({"v": version, "p": project}),
+        )
+        .await;
+    let activation = id(&activated.data("activateSkill")["activation"]);
+    (
+        id(trusted.data("trustSkillPublisherKey")),
+        version,
+        activation,
+        imported["skill"]["id"].as_str().unwrap().to_owned(),
+    )
+}
+
+/// A fresh minisign public key's text.
+fn minisign_public_key() -> String {
+    minisign::KeyPair::generate_unencrypted_keypair().unwrap().pk.to_box().unwrap().to_string()
 }
 
 /// The owner of a second organization, created by the server administrator, with its own project and task.
@@ -450,6 +548,12 @@ fn rows(a: &TenantA, b_project: &str, b_task: &str) -> Vec<Row> {
             NotFound,
         ),
         row(
+            "decideApproval",
+            "mutation($a: ID!) { decideApproval(approvalId: $a, decision: APPROVE) { id status } }",
+            json!({"a": a.wiki_review}),
+            NotFound,
+        ),
+        row(
             "requestCheckpoint",
             "mutation($r: ID!) { requestCheckpoint(runId: $r) { id } }",
             json!({"r": a.run}),
@@ -554,9 +658,120 @@ fn rows(a: &TenantA, b_project: &str, b_task: &str) -> Vec<Row> {
             NotFound,
         ),
         row(
+            "setWikiNamespaceAcl",
+            "mutation($n: ID!) { setWikiNamespaceAcl(namespaceId: $n, userIds: []) { id } }",
+            json!({"n": a.wiki_namespace}),
+            NotFound,
+        ),
+        row(
             "renameWikiPage",
             "mutation($p: ID!) { renameWikiPage(pageId: $p, path: \"moved\", expectedRevision: 1) { id } }",
             json!({"p": a.wiki_page}),
+            NotFound,
+        ),
+        row(
+            "requestWikiReview",
+            "mutation($p: ID!) { requestWikiReview(pageId: $p, revision: 1) { id } }",
+            json!({"p": a.wiki_page}),
+            NotFound,
+        ),
+        row(
+            "publishWikiPage",
+            "mutation($p: ID!) { publishWikiPage(pageId: $p, revision: 1) { id } }",
+            json!({"p": a.wiki_page}),
+            NotFound,
+        ),
+        row("skills", "{ skills { edges { node { id name } } } }", json!({}), OwnDataOnly),
+        row("skillPublisherKeys", "{ skillPublisherKeys { id keyId } }", json!({}), OwnDataOnly),
+        row(
+            "skillActivations",
+            "query($s: ID!) { skillActivations(scopeId: $s) { id } }",
+            json!({"s": a.project}),
+            NotFound,
+        ),
+        row(
+            "skillActivations",
+            "query($s: ID!) { skillActivations(scopeId: $s) { id } }",
+            json!({"s": a.org}),
+            NotFound,
+        ),
+        row(
+            "trustSkillPublisherKey",
+            "mutation($k: String!) { trustSkillPublisherKey(name: \"Own\", publicKey: $k) { id } }",
+            json!({"k": minisign_public_key()}),
+            OwnDataOnly,
+        ),
+        row(
+            "revokeSkillPublisherKey",
+            "mutation($k: ID!) { revokeSkillPublisherKey(keyId: $k) { id } }",
+            json!({"k": a.skill_key}),
+            NotFound,
+        ),
+        row(
+            "requestSkillReview",
+            "mutation($v: ID!) { requestSkillReview(versionId: $v) { id } }",
+            json!({"v": a.skill_version}),
+            NotFound,
+        ),
+        row(
+            "reviewSkillVersion",
+            "mutation($v: ID!) { reviewSkillVersion(versionId: $v, decision: DENY) { id } }",
+            json!({"v": a.skill_version}),
+            NotFound,
+        ),
+        row(
+            "revokeSkillVersion",
+            "mutation($v: ID!) { revokeSkillVersion(versionId: $v) { id } }",
+            json!({"v": a.skill_version}),
+            NotFound,
+        ),
+        row(
+            "activateSkill",
+            "mutation($v: ID!, $s: ID!) { activateSkill(versionId: $v, scopeId: $s) { activation { id } } }",
+            json!({"v": a.skill_version, "s": b_project}),
+            NotFound,
+        ),
+        row(
+            "deactivateSkill",
+            "mutation($a: ID!) { deactivateSkill(activationId: $a) { id } }",
+            json!({"a": a.skill_activation}),
+            NotFound,
+        ),
+        row("candidates", "query($s: ID!) { candidates(scopeId: $s) { id } }", json!({"s": a.project}), NotFound),
+        row(
+            "proposeCandidate",
+            "mutation($s: ID!) { proposeCandidate(scopeId: $s, expectedRevision: 1, patch: {settings: {context: {tokenBudget: 300}}}) { id } }",
+            json!({"s": a.project}),
+            NotFound,
+        ),
+        row(
+            "proposeCandidate",
+            "mutation($s: ID!, $v: ID!) { proposeCandidate(scopeId: $s, expectedRevision: 0, patch: {activateSkillVersionIds: [$v]}) { id } }",
+            json!({"s": b_project, "v": a.skill_version}),
+            Refused("VALIDATION"),
+        ),
+        row(
+            "prepareCandidate",
+            "mutation($c: ID!, $t: ID!, $a: ID!) { prepareCandidate(candidateId: $c, taskId: $t, agentId: $a) { id } }",
+            json!({"c": a.candidate, "t": a.task, "a": a.agent}),
+            NotFound,
+        ),
+        row(
+            "compareCandidate",
+            "mutation($c: ID!) { compareCandidate(candidateId: $c) { id } }",
+            json!({"c": a.candidate}),
+            NotFound,
+        ),
+        row(
+            "decideCandidate",
+            "mutation($c: ID!) { decideCandidate(candidateId: $c, decision: APPROVE) { id } }",
+            json!({"c": a.candidate}),
+            NotFound,
+        ),
+        row(
+            "applyCandidate",
+            "mutation($c: ID!) { applyCandidate(candidateId: $c) { id } }",
+            json!({"c": a.candidate}),
             NotFound,
         ),
         row("memory", op!("memory"), json!({"scopeId": a.user, "query": "vault"}), NotFound),
@@ -708,6 +923,21 @@ on_both_databases!(a_second_tenant_sees_nothing_of_the_first, |db: TestDb| async
         "the other tenant saved and renamed nothing"
     );
     assert_eq!(memory["current"]["verification"], "UNVERIFIED");
+    let skill = f
+        .owner
+        .gql(
+            "query($s: ID!) { skillActivations(scopeId: $s) { id status version { reviewState } } }",
+            json!({"s": a.project}),
+        )
+        .await;
+    assert_eq!(
+        skill.data("skillActivations"),
+        &json!([{"id": a.skill_activation, "status": "ACTIVE", "version": {"reviewState": "APPROVED"}}]),
+        "the other tenant reviewed, revoked and deactivated nothing"
+    );
+    let candidate =
+        f.owner.gql("query($c: ID!) { node(id: $c) { ... on Candidate { status } } }", json!({"c": a.candidate})).await;
+    assert_eq!(candidate.data("node")["status"], "PROPOSED", "the other tenant prepared, decided and applied nothing");
     assert_eq!(memory["conflicts"][0]["status"], "OPEN");
     assert_eq!(memory["versions"].as_array().unwrap().len(), 2, "the other tenant wrote nothing here");
 });

@@ -4,7 +4,7 @@
 
 mod common;
 
-use acc_tests::{Client, Server, TestDb, on_both_databases};
+use acc_tests::{Client, Server, ServerOptions, TestDb, on_both_databases};
 use serde_json::{Value, json};
 
 const PAGE_FIELDS: &str = "id path title revision publishedRevision latest { number path title source sha256 \
@@ -356,4 +356,260 @@ on_both_databases!(search_finds_latest_text_by_its_words_where_the_caller_reads,
             "query($s: ID!, $q: String!, $n: Int) { wikiSearch(scopeId: $s, query: $q, first: $n) { score } }";
         owner.gql(document, json!({"s": f.project_id, "q": query, "n": first})).await.expect_code("VALIDATION");
     }
+});
+
+const APPROVAL_FIELDS: &str = "id subject status action reason run { id } requestedBy { email } decidedBy { email } \
+                               decisionReason wikiRevision { number source } wikiPage { id publishedRevision }";
+
+async fn request_review(client: &Client, page: &str, revision: Option<i64>) -> acc_tests::GqlResponse {
+    let document = format!(
+        "mutation($p: ID!, $r: Int) {{ requestWikiReview(pageId: $p, revision: $r, reason: \"Ready\") {{ {APPROVAL_FIELDS} }} }}"
+    );
+    client.gql(&document, json!({"p": page, "r": revision})).await
+}
+
+async fn decide(client: &Client, approval: &str, decision: &str) -> acc_tests::GqlResponse {
+    let document = format!(
+        "mutation($a: ID!, $d: ApprovalDecision!) {{ decideApproval(approvalId: $a, decision: $d, reason: \"Checked\") {{ {APPROVAL_FIELDS} }} }}"
+    );
+    client.gql(&document, json!({"a": approval, "d": decision})).await
+}
+
+async fn approval_status(client: &Client, approval: &str) -> String {
+    let answer =
+        client.gql("query($a: ID!) { node(id: $a) { ... on Approval { status } } }", json!({"a": approval})).await;
+    answer.data("node")["status"].as_str().unwrap().to_owned()
+}
+
+async fn published_revision(client: &Client, ns: &str, path: &str) -> Value {
+    page_at(client, ns, path).await.data("wikiPage")["publishedRevision"].clone()
+}
+
+on_both_databases!(a_review_by_another_person_publishes_into_an_authoritative_namespace, |db: TestDb| async move {
+    let server = Server::start(db).await;
+    let f = common::fixture(&server).await;
+    let owner = &f.owner;
+    let handbook = namespace(owner, &f.workspace_id, "Handbook", true).await;
+    let (author, _) = common::user_with_role(owner, "author@acme.test", "MEMBER").await;
+    let (reviewer, _) = common::user_with_role(owner, "reviewer@acme.test", "MEMBER").await;
+    let (viewer, _) = common::user_with_role(owner, "viewer@acme.test", "VIEWER").await;
+    let page = save(&author, &handbook, "leave", "Leave", "25 days.", None).await;
+    let page = id(page.data("saveWikiPage"));
+
+    // Nobody publishes into an authoritative namespace without a review; a viewer cannot ask.
+    let refused = author.gql("mutation($p: ID!) { publishWikiPage(pageId: $p) { id } }", json!({"p": page})).await;
+    assert_eq!(refused.expect_code("FORBIDDEN")["extensions"]["details"]["needs"], "review");
+    request_review(&viewer, &page, None).await.expect_code("FORBIDDEN");
+    // Bad input: a revision that does not exist, an id of another kind, a reason too long.
+    request_review(&author, &page, Some(9)).await.expect_code("NOT_FOUND");
+    request_review(&author, &f.project_id, None).await.expect_code("VALIDATION");
+    let long = "mutation($p: ID!, $r: String!) { requestWikiReview(pageId: $p, reason: $r) { id } }";
+    let refused = author.gql(long, json!({"p": page, "r": "x".repeat(2001)})).await;
+    assert_eq!(refused.expect_code("VALIDATION")["extensions"]["details"]["argument"], "reason");
+    assert_eq!(published_revision(owner, &handbook, "leave").await, Value::Null);
+
+    let asked = request_review(&author, &page, None).await;
+    let review = asked.data("requestWikiReview").clone();
+    assert_eq!(review["subject"], "WIKI_PUBLICATION");
+    assert_eq!(review["status"], "PENDING");
+    assert_eq!(review["run"], Value::Null);
+    assert_eq!(review["requestedBy"]["email"], "author@acme.test");
+    assert_eq!(review["wikiRevision"], json!({"number": 1, "source": "25 days."}));
+    assert_eq!(review["reason"], "Ready");
+    // Asking again while it is pending is the same review, and it waits in everyone's inbox.
+    assert_eq!(request_review(&author, &page, Some(1)).await.data("requestWikiReview")["id"], review["id"]);
+    let inbox = viewer.gql("{ approvals { edges { node { id subject } } } }", json!({})).await;
+    // Only the one review is there: the refused requests asked for nothing.
+    assert_eq!(
+        inbox.data("approvals")["edges"],
+        json!([{"node": {"id": review["id"], "subject": "WIKI_PUBLICATION"}}])
+    );
+
+    // The author may not approve their own revision, a viewer may not decide; neither changes it.
+    let own = decide(&author, &id(&review), "APPROVE").await;
+    assert_eq!(own.expect_code("FORBIDDEN")["extensions"]["details"]["needs"], "another reviewer");
+    decide(&viewer, &id(&review), "APPROVE").await.expect_code("FORBIDDEN");
+    assert_eq!(approval_status(owner, &id(&review)).await, "PENDING");
+    assert_eq!(published_revision(owner, &handbook, "leave").await, Value::Null);
+
+    let approved = decide(&reviewer, &id(&review), "APPROVE").await;
+    let approved = approved.data("decideApproval");
+    assert_eq!(approved["status"], "APPROVED");
+    assert_eq!(approved["decidedBy"]["email"], "reviewer@acme.test");
+    assert_eq!(approved["decisionReason"], "Checked");
+    assert_eq!(approved["wikiPage"]["publishedRevision"], 1);
+    assert_eq!(published_revision(&viewer, &handbook, "leave").await, 1);
+    let again = decide(&reviewer, &id(&review), "DENY").await;
+    assert_eq!(again.expect_code("CONFLICT")["extensions"]["details"]["status"], "approved");
+
+    // Two drafts under review: publishing the newer leaves the older one nothing to decide.
+    save(&author, &handbook, "leave", "Leave", "26 days.", Some(1)).await.data("saveWikiPage");
+    let older = id(request_review(&author, &page, None).await.data("requestWikiReview"));
+    save(&author, &handbook, "leave", "Leave", "27 days.", Some(2)).await.data("saveWikiPage");
+    let newer = id(request_review(&author, &page, None).await.data("requestWikiReview"));
+    assert_ne!(older, newer);
+    assert_eq!(decide(&reviewer, &newer, "APPROVE").await.data("decideApproval")["wikiRevision"]["number"], 3);
+    assert_eq!(approval_status(owner, &older).await, "CANCELLED");
+    decide(&reviewer, &older, "APPROVE").await.expect_code("CONFLICT");
+    assert_eq!(published_revision(owner, &handbook, "leave").await, 3);
+    let stale = request_review(&author, &page, Some(2)).await;
+    assert_eq!(stale.expect_code("INVALID_TRANSITION")["extensions"]["details"]["publishedRevision"], 3);
+
+    // Its author may withdraw a review (deny it); nothing is published.
+    save(&author, &handbook, "leave", "Leave", "28 days.", Some(3)).await.data("saveWikiPage");
+    let withdrawn = id(request_review(&author, &page, None).await.data("requestWikiReview"));
+    assert_eq!(decide(&author, &withdrawn, "DENY").await.data("decideApproval")["status"], "DENIED");
+    assert_eq!(published_revision(owner, &handbook, "leave").await, 3);
+    assert_eq!(page_at(owner, &handbook, "leave").await.data("wikiPage")["published"]["number"], 3);
+    let rest = owner.gql("{ approvals { edges { node { id } } } }", json!({})).await;
+    assert_eq!(rest.data("approvals")["edges"], json!([]), "nothing is left pending");
+});
+
+async fn attach(client: &Client, page: &str, name: &str, body: &[u8]) -> (u16, Value) {
+    let path = format!("/v1/wiki/pages/{page}/attachments?name={name}");
+    client.post_bytes(&path, body.to_vec(), &[("content-type", "image/svg+xml")]).await
+}
+
+async fn attachments(client: &Client, page: &str) -> acc_tests::GqlResponse {
+    let document = "query($p: ID!) { node(id: $p) { ... on WikiPage { attachments { id name number sizeBytes mediaType \
+                    sha256 downloadPath } } } }";
+    client.gql(document, json!({"p": page})).await
+}
+
+on_both_databases!(files_attach_to_pages_as_versions_and_only_readers_download_them, |db: TestDb| async move {
+    let dir = db.dir.clone();
+    let limit = vec![("ACC_ARTIFACTS__MAX_UPLOAD_BYTES".to_owned(), "4096".to_owned())];
+    let server = Server::start_with(db, ServerOptions { env: limit, ..Default::default() }).await;
+    let f = common::fixture(&server).await;
+    let owner = &f.owner;
+    // A workspace's namespace keeps attachments too: it has no project of its own.
+    let ns = namespace(owner, &f.workspace_id, "Handbook", false).await;
+    let page =
+        id(save(owner, &ns, "architecture", "Architecture", "See the diagram.", None).await.data("saveWikiPage"));
+
+    let (status, first) = attach(owner, &page, "diagrams%2Fflow.svg", b"<svg>one</svg>").await;
+    assert_eq!(status, 201, "{first}");
+    assert_eq!(first["attachment"]["name"], "diagrams/flow.svg");
+    assert_eq!(first["attachment"]["number"], 1);
+    assert_eq!(first["attachment"]["mediaType"], "image/svg+xml");
+    let (status, second) = attach(owner, &page, "diagrams%2Fflow.svg", b"<svg>two, longer</svg>").await;
+    assert_eq!((status, second["attachment"]["number"].as_i64()), (201, Some(2)), "{second}");
+    attach(owner, &page, "notes.txt", b"plain").await;
+    let listed = attachments(owner, &page).await;
+    let listed = listed.data("node")["attachments"].as_array().unwrap().clone();
+    let names: Vec<(&str, i64)> =
+        listed.iter().map(|a| (a["name"].as_str().unwrap(), a["number"].as_i64().unwrap())).collect();
+    assert_eq!(names, [("diagrams/flow.svg", 2), ("notes.txt", 1)], "the latest of each name, by name");
+
+    // A viewer reads and downloads it, served as a sandboxed attachment, by range too; the first
+    // version stays downloadable.
+    let (viewer, _) = common::user_with_role(owner, "viewer@acme.test", "VIEWER").await;
+    let latest = listed[0]["downloadPath"].as_str().unwrap().to_owned();
+    let got = viewer.get(&latest).await;
+    assert_eq!(got.status(), 200);
+    assert_eq!(got.headers()["content-disposition"], "attachment; filename*=UTF-8''flow%2Esvg");
+    assert!(got.headers()["content-security-policy"].to_str().unwrap().starts_with("sandbox"));
+    assert_eq!(got.bytes().await.unwrap().as_ref(), b"<svg>two, longer</svg>");
+    let part = viewer.get_with(&latest, &[("range", "bytes=5-7")]).await;
+    assert_eq!((part.status().as_u16(), part.bytes().await.unwrap().as_ref()), (206, b"two".as_ref()));
+    let earlier = viewer.get(first["attachment"]["downloadPath"].as_str().unwrap()).await;
+    assert_eq!(earlier.bytes().await.unwrap().as_ref(), b"<svg>one</svg>");
+
+    // Refused, with nothing kept: a viewer's upload, bad names, an anonymous caller, another tenant.
+    let (status, answer) = attach(&viewer, &page, "x.txt", b"x").await;
+    assert_eq!((status, answer["error"]["code"].as_str()), (403, Some("FORBIDDEN")), "{answer}");
+    for bad in ["..%2Fescape.txt", "%2Fetc%2Fpasswd", "a%2F%2Fb", ""] {
+        let (status, answer) = attach(owner, &page, bad, b"x").await;
+        assert_eq!((status, answer["error"]["code"].as_str()), (400, Some("VALIDATION")), "{bad}: {answer}");
+    }
+    let (status, answer) = attach(owner, &page, "big.bin", &[7u8; 5000]).await;
+    assert_eq!((status, answer["error"]["details"]["maxBytes"].as_i64()), (413, Some(4096)), "{answer}");
+    let (status, _) = attach(&owner.anonymous(), &page, "x.txt", b"x").await;
+    assert_eq!(status, 401);
+    assert_eq!(owner.anonymous().get(&latest).await.status(), 401);
+    assert_eq!(owner.get("/v1/wiki/attachments/not-an-id").await.status(), 400);
+    let b = common::second_organization_owner(owner).await;
+    let (status, answer) = attach(&b, &page, "x.txt", b"x").await;
+    assert_eq!((status, answer["error"]["code"].as_str()), (404, Some("NOT_FOUND")), "{answer}");
+    assert_eq!(b.get(&latest).await.status(), 404);
+    b.gql("query($a: ID!) { node(id: $a) { id } }", json!({"a": listed[0]["id"]})).await.expect_code("NOT_FOUND");
+    assert_eq!(attachments(owner, &page).await.data("node")["attachments"].as_array().unwrap().len(), 2);
+    // Three blobs (one per distinct content), no staging file of a refusal left behind.
+    let mut stored = Vec::new();
+    let mut dirs = vec![dir.join("artifacts")];
+    while let Some(d) = dirs.pop() {
+        for entry in std::fs::read_dir(&d).unwrap().flatten() {
+            match entry.file_type().unwrap().is_dir() {
+                true => dirs.push(entry.path()),
+                false => stored.push(entry.path()),
+            }
+        }
+    }
+    assert_eq!(stored.len(), 3, "{stored:?}");
+});
+
+async fn set_acl(client: &Client, ns: &str, users: &[&str]) -> acc_tests::GqlResponse {
+    let document = "mutation($n: ID!, $u: [ID!]!) { setWikiNamespaceAcl(namespaceId: $n, userIds: $u) { id acl } }";
+    client.gql(document, json!({"n": ns, "u": users})).await
+}
+
+async fn namespace_names(client: &Client, scope: &str) -> Vec<String> {
+    let listed = client.gql("query($s: ID!) { wikiNamespaces(scopeId: $s) { name } }", json!({"s": scope})).await;
+    listed.data("wikiNamespaces").as_array().unwrap().iter().map(|n| n["name"].as_str().unwrap().to_owned()).collect()
+}
+
+on_both_databases!(a_namespace_kept_to_named_people_exists_only_for_them_and_administrators, |db: TestDb| async move {
+    let server = Server::start(db).await;
+    let f = common::fixture(&server).await;
+    let owner = &f.owner;
+    let (named, named_id) = common::user_with_role(owner, "named@acme.test", "MEMBER").await;
+    let (other, _) = common::user_with_role(owner, "other@acme.test", "MEMBER").await;
+    let (admin, _) = common::user_with_role(owner, "admin@acme.test", "ADMIN").await;
+    let ns = namespace(owner, &f.project_id, "Incidents", false).await;
+    namespace(owner, &f.project_id, "Runbooks", false).await;
+    let page = save(owner, &ns, "postmortem", "Postmortem", "The breach came through the vendor VPN.", None).await;
+    let page = id(page.data("saveWikiPage"));
+    let (status, attached) = attach(owner, &page, "timeline.txt", b"02:14 alert").await;
+    assert_eq!(status, 201, "{attached}");
+    let download = attached["attachment"]["downloadPath"].as_str().unwrap().to_owned();
+    // The other member listens before the namespace is kept to named people.
+    let updated = "subscription($n: ID!) { wikiPageUpdated(namespaceId: $n) { path } }";
+    let mut feed = other.subscribe(updated, json!({"n": ns})).await.unwrap();
+
+    // Only administrators decide, and only about people of the organization.
+    let refused = set_acl(&other, &ns, &[&named_id]).await;
+    refused.expect_code("FORBIDDEN");
+    let stranger = common::second_organization_owner(owner).await;
+    let stranger_id =
+        stranger.gql("{ viewer { id } }", json!({})).await.data("viewer")["id"].as_str().unwrap().to_owned();
+    set_acl(owner, &ns, &[&stranger_id]).await.expect_code("VALIDATION");
+    set_acl(owner, &ns, &["not-an-id"]).await.expect_code("VALIDATION");
+    set_acl(&stranger, &ns, &[]).await.expect_code("NOT_FOUND");
+    assert_eq!(
+        set_acl(owner, &ns, &[&named_id, &named_id]).await.data("setWikiNamespaceAcl")["acl"],
+        json!([named_id])
+    );
+
+    // To the member it does not name, the namespace, its pages and files do not exist; its live
+    // subscription ends.
+    assert_eq!(feed.message().await.unwrap()["type"], "complete");
+    assert_eq!(namespace_names(&other, &f.project_id).await, ["Runbooks"]);
+    page_at(&other, &ns, "postmortem").await.expect_code("NOT_FOUND");
+    other.gql("query($p: ID!) { node(id: $p) { id } }", json!({"p": page})).await.expect_code("NOT_FOUND");
+    assert!(paths(&search(&other, &f.project_id, "breach vendor").await).is_empty());
+    save(&other, &ns, "postmortem", "Postmortem", "rewritten", Some(1)).await.expect_code("NOT_FOUND");
+    assert_eq!(other.get(&download).await.status(), 404);
+    assert_eq!(attach(&other, &page, "x.txt", b"x").await.0, 404);
+    // The member it names, and an administrator it does not, read and write it.
+    assert_eq!(namespace_names(&named, &f.project_id).await, ["Incidents", "Runbooks"]);
+    assert_eq!(paths(&search(&named, &f.project_id, "breach").await), ["postmortem"]);
+    save(&named, &ns, "postmortem", "Postmortem", "The breach came through the vendor VPN; rotated.", Some(1))
+        .await
+        .data("saveWikiPage");
+    assert_eq!(admin.get(&download).await.bytes().await.unwrap().as_ref(), b"02:14 alert");
+    page_at(&admin, &ns, "postmortem").await.data("wikiPage");
+
+    // Left to the scope's roles again, it is everyone's.
+    assert_eq!(set_acl(owner, &ns, &[]).await.data("setWikiNamespaceAcl")["acl"], json!([]));
+    assert_eq!(paths(&search(&other, &f.project_id, "breach").await), ["postmortem"]);
 });

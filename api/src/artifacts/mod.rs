@@ -240,7 +240,28 @@ impl ArtifactService {
         version: &artifact_version::Model,
         range: Option<std::ops::Range<u64>>,
     ) -> Result<BoxStream<'static, Result<Bytes, object_store::Error>>> {
-        Ok(self.bytes.get(version.organization_id, &version.sha256, range).await?)
+        self.stored_bytes(version.organization_id, &version.sha256, range).await
+    }
+
+    /// Puts `body` in the organization's store within the upload limit, for a file another domain
+    /// keeps (a wiki page's attachment): its digest and size, to record.
+    pub async fn store_bytes<E: std::fmt::Display>(
+        &self,
+        organization_id: Uuid,
+        body: impl Stream<Item = Result<Bytes, E>>,
+    ) -> Result<Stored> {
+        Ok(self.bytes.put(organization_id, body, self.max_upload_bytes).await?)
+    }
+
+    /// The organization's stored bytes with this digest, or those of `range` in them: for a file
+    /// whose reader the domain keeping it has checked.
+    pub async fn stored_bytes(
+        &self,
+        organization_id: Uuid,
+        sha256: &str,
+        range: Option<std::ops::Range<u64>>,
+    ) -> Result<BoxStream<'static, Result<Bytes, object_store::Error>>> {
+        Ok(self.bytes.get(organization_id, sha256, range).await?)
     }
 
     /// An artifact of a project the caller may read.
@@ -399,7 +420,7 @@ pub fn checked_name(name: &str) -> Result<String, CommonError> {
 }
 
 /// A media type as `type/subtype`, lowercased, its parameters dropped.
-fn checked_media_type(media_type: Option<&str>) -> Result<String, CommonError> {
+pub fn checked_media_type(media_type: Option<&str>) -> Result<String, CommonError> {
     let Some(given) = media_type else { return Ok(DEFAULT_MEDIA_TYPE.to_owned()) };
     let essence = given.split(';').next().unwrap_or_default().trim().to_ascii_lowercase();
     let token = |t: &str| !t.is_empty() && t.bytes().all(|b| b.is_ascii_alphanumeric() || b"!#$&^_.+-".contains(&b));

@@ -28,7 +28,7 @@ use crate::identity::actor::Actor;
 use crate::ids::new_id;
 use crate::memory::{MemoryService, ReadableEntry};
 use crate::runs::state::RunStatus;
-use crate::runs::{RunError, RunReader};
+use crate::runs::{RunComposition, RunError, RunReader};
 use crate::settings::SettingsService;
 use crate::wiki::{RunWiki, WikiService};
 
@@ -205,8 +205,15 @@ impl ContextBroker {
             .one(project::Entity::find_by_id(task.project_id))
             .await?
             .ok_or(CommonError::NotFound("project"))?;
-        let budget =
-            self.settings.context_token_budget(task.id).await.map_err(|e| CommonError::Internal(e.to_string()))?;
+        // A candidate's side: its scope's settings layer as the candidate has it.
+        let composition: Option<RunComposition> =
+            run.composition.as_ref().and_then(|c| serde_json::from_value(c.clone()).ok());
+        let layer = composition.as_ref().map(|c| (c.scope_id, &c.settings));
+        let budget = self
+            .settings
+            .context_token_budget(task.id, layer)
+            .await
+            .map_err(|e| CommonError::Internal(e.to_string()))?;
         let items = self.items(run, &task, &project).await?;
 
         let mut used = tokens(ABOUT);

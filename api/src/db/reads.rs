@@ -486,6 +486,7 @@ mod tests {
                 created_by: user.id,
                 max_attempts: i32::MAX,
                 budget: assignee.map(|_| serde_json::json!({"tokens": 10})),
+                composition: None,
                 revision: 1,
                 created_at: now,
                 updated_at: now,

@@ -71,10 +71,13 @@ pub struct QueryRoot(
     crate::settings::graphql::SettingsQuery,
     crate::gateway::graphql::GatewayQuery,
     crate::runs::graphql::RunQuery,
+    crate::approvals::graphql::ApprovalQuery,
     crate::memory::graphql::MemoryQuery,
     crate::artifacts::graphql::ArtifactQuery,
     crate::context::graphql::ContextQuery,
     crate::wiki::graphql::WikiQuery,
+    crate::skills::graphql::SkillQuery,
+    crate::candidates::graphql::CandidateQuery,
     node::NodeQuery,
 );
 
@@ -85,8 +88,11 @@ pub struct MutationRoot(
     crate::settings::graphql::SettingsMutation,
     crate::gateway::graphql::GatewayMutation,
     crate::runs::graphql::RunMutation,
+    crate::approvals::graphql::ApprovalMutation,
     crate::memory::graphql::MemoryMutation,
     crate::wiki::graphql::WikiMutation,
+    crate::skills::graphql::SkillMutation,
+    crate::candidates::graphql::CandidateMutation,
 );
 
 #[derive(MergedSubscription, Default)]
@@ -94,6 +100,7 @@ pub struct SubscriptionRoot(
     crate::projects::graphql::ProjectSubscription,
     crate::gateway::graphql::GatewaySubscription,
     crate::runs::graphql::RunSubscription,
+    crate::approvals::graphql::ApprovalSubscription,
     crate::memory::graphql::MemorySubscription,
     crate::wiki::graphql::WikiSubscription,
 );
@@ -156,6 +163,7 @@ pub fn request_data(services: &Services, request: RequestContext) -> Data {
         crate::memory::graphql::add_loaders(&mut data, services, actor);
         crate::artifacts::graphql::add_loaders(&mut data, services, actor);
         crate::wiki::graphql::add_loaders(&mut data, services, actor);
+        crate::skills::graphql::add_loaders(&mut data, services, actor);
     }
     data.insert(request);
     data

@@ -3,15 +3,18 @@
 use async_graphql::{Context, ID, Interface, Object};
 
 use super::{ContextExt, gql_error};
+use crate::approvals::graphql::Approval;
 use crate::artifacts::graphql::{Artifact, ArtifactVersion};
+use crate::candidates::graphql::Candidate;
 use crate::gateway::graphql::{Agent, Connector, EnrollmentToken};
 use crate::identity::graphql::{ApiToken, Organization, RoleBinding, Session, User};
 use crate::ids::{GlobalId, NodeKind};
 use crate::memory::graphql::{MemoryConflict, MemoryEntry, MemoryVersion};
 use crate::projects::graphql::{AcceptanceCriterion, Project, Task, Workspace};
-use crate::runs::graphql::{Approval, TaskRun};
+use crate::runs::graphql::TaskRun;
 use crate::settings::graphql::SettingsLayer;
-use crate::wiki::graphql::{WikiNamespace, WikiPage, WikiRevision};
+use crate::skills::graphql::{Skill, SkillActivation, SkillPublisherKey, SkillVersion};
+use crate::wiki::graphql::{WikiAttachment, WikiNamespace, WikiPage, WikiRevision};
 
 #[derive(Interface)]
 #[graphql(field(name = "id", ty = "ID"))]
@@ -39,6 +42,12 @@ pub enum Node {
     WikiNamespace(WikiNamespace),
     WikiPage(WikiPage),
     WikiRevision(WikiRevision),
+    WikiAttachment(WikiAttachment),
+    Skill(Skill),
+    SkillVersion(SkillVersion),
+    SkillActivation(SkillActivation),
+    SkillPublisherKey(SkillPublisherKey),
+    Candidate(Candidate),
 }
 
 #[derive(Default)]
@@ -82,7 +91,7 @@ impl NodeQuery {
             NodeKind::Agent => Node::Agent(Agent(services.gateway.agent(actor, id).await.map_err(gql_error)?)),
             NodeKind::TaskRun => Node::TaskRun(TaskRun(services.run_reader.run(actor, id).await.map_err(gql_error)?)),
             NodeKind::Approval => {
-                Node::Approval(Approval(services.run_reader.approval(actor, id).await.map_err(gql_error)?))
+                Node::Approval(Approval(services.approvals.approval(actor, id).await.map_err(gql_error)?))
             }
             NodeKind::MemoryEntry => {
                 Node::MemoryEntry(MemoryEntry(services.memory.entry(actor, id, None).await.map_err(gql_error)?))
@@ -105,6 +114,22 @@ impl NodeQuery {
             NodeKind::WikiPage => Node::WikiPage(WikiPage(services.wiki.page(actor, id).await.map_err(gql_error)?)),
             NodeKind::WikiRevision => {
                 Node::WikiRevision(WikiRevision(services.wiki.revision_by_id(actor, id).await.map_err(gql_error)?))
+            }
+            NodeKind::WikiAttachment => {
+                Node::WikiAttachment(WikiAttachment(services.wiki.attachment(actor, id).await.map_err(gql_error)?))
+            }
+            NodeKind::Skill => Node::Skill(Skill(services.skills.skill(actor, id).await.map_err(gql_error)?)),
+            NodeKind::SkillVersion => {
+                Node::SkillVersion(SkillVersion(services.skills.version(actor, id).await.map_err(gql_error)?))
+            }
+            NodeKind::SkillActivation => {
+                Node::SkillActivation(SkillActivation(services.skills.activation(actor, id).await.map_err(gql_error)?))
+            }
+            NodeKind::Candidate => {
+                Node::Candidate(Candidate(services.candidates.candidate(actor, id).await.map_err(gql_error)?))
+            }
+            NodeKind::SkillPublisherKey => {
+                Node::SkillPublisherKey(SkillPublisherKey(services.skills.key(actor, id).await.map_err(gql_error)?))
             }
         })
     }

@@ -15,6 +15,8 @@ use axum::extract::rejection::QueryRejection;
 use axum::extract::{Path, Query, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
+use bytes::Bytes;
+use futures_util::stream::BoxStream;
 use percent_encoding::{NON_ALPHANUMERIC, utf8_percent_encode};
 use serde::Deserialize;
 
@@ -32,7 +34,7 @@ pub(super) fn refuse(err: impl DomainError, correlation_id: &str) -> Response {
         ErrorCode::Forbidden => StatusCode::FORBIDDEN,
         ErrorCode::NotFound => StatusCode::NOT_FOUND,
         ErrorCode::Validation => StatusCode::BAD_REQUEST,
-        ErrorCode::Conflict => StatusCode::CONFLICT,
+        ErrorCode::Conflict | ErrorCode::InvalidTransition => StatusCode::CONFLICT,
         ErrorCode::RateLimited => StatusCode::TOO_MANY_REQUESTS,
         _ => StatusCode::INTERNAL_SERVER_ERROR,
     };
@@ -46,7 +48,7 @@ pub(super) fn refuse(err: impl DomainError, correlation_id: &str) -> Response {
 }
 
 /// The caller, from the bearer token; without a valid one, the response refusing them.
-async fn caller(state: &SharedState, headers: &HeaderMap, correlation_id: &str) -> Result<Actor, Response> {
+pub(super) async fn caller(state: &SharedState, headers: &HeaderMap, correlation_id: &str) -> Result<Actor, Response> {
     let Some(token) = bearer(headers) else { return Err(refuse(CommonError::Unauthenticated, correlation_id)) };
     state.services.identity.authenticate(token).await.map_err(|e| refuse(e, correlation_id))
 }
@@ -118,18 +120,19 @@ fn read_upload(query: Result<Query<UploadQuery>, QueryRejection>, headers: &Head
         message: format!("an upload names its place in the query: projectId, name and optionally taskId ({e})"),
         details: serde_json::json!({ "arguments": ["projectId", "taskId", "name"] }),
     })?;
-    let media_type = match headers.get(header::CONTENT_TYPE) {
-        None => None,
-        Some(value) => {
-            Some(value.to_str().map_err(|_| CommonError::validation("Content-Type is not text"))?.to_owned())
-        }
-    };
+    let media_type = media_type_of(headers)?;
     Ok(Upload {
         project_id: GlobalId::decode_as(&query.project_id, NodeKind::Project)?,
         task_id: query.task_id.as_deref().map(|id| GlobalId::decode_as(id, NodeKind::Task)).transpose()?,
         name: query.name,
         media_type,
     })
+}
+
+/// The media type an upload declares (`Content-Type`), if it does.
+pub(super) fn media_type_of(headers: &HeaderMap) -> Result<Option<String>, CommonError> {
+    let Some(value) = headers.get(header::CONTENT_TYPE) else { return Ok(None) };
+    Ok(Some(value.to_str().map_err(|_| CommonError::validation("Content-Type is not text"))?.to_owned()))
 }
 
 pub async fn download(
@@ -157,17 +160,54 @@ pub async fn download(
         Ok(found) => found,
         Err(e) => return refused(e),
     };
-    let etag = format!("\"{}\"", version.sha256);
-    // A client holding these bytes already (a version never changes) is told so without them.
+    let version = &version;
+    let file = StoredFile {
+        name: &artifact.name,
+        sha256: &version.sha256,
+        size: version.size_bytes,
+        media_type: &version.media_type,
+    };
+    serve_file(
+        &headers,
+        &file,
+        &correlation_id,
+        |part| async move { artifacts.bytes(version, part).await.map_err(refused) },
+    )
+    .await
+}
+
+/// A stored file as its download serves it.
+pub(super) struct StoredFile<'a> {
+    /// Its name (a relative path): the download is saved by its last part.
+    pub name: &'a str,
+    pub sha256: &'a str,
+    pub size: i64,
+    pub media_type: &'a str,
+}
+
+/// Serves the bytes of `file` that `headers` ask for, as an attachment: `304` to a client that
+/// holds them (a stored file never changes), one `Range` (`206`, or `416` outside the bytes), or
+/// all of them. `bytes` reads those of a range, or all with `None`, from the store.
+pub(super) async fn serve_file<F, B>(
+    headers: &HeaderMap,
+    file: &StoredFile<'_>,
+    correlation_id: &str,
+    bytes: F,
+) -> Response
+where
+    F: FnOnce(Option<Range<u64>>) -> B,
+    B: std::future::Future<Output = Result<BoxStream<'static, Result<Bytes, object_store::Error>>, Response>>,
+{
+    let etag = format!("\"{}\"", file.sha256);
     if headers.get(header::IF_NONE_MATCH).is_some_and(|held| held.as_bytes() == etag.as_bytes()) {
         return (StatusCode::NOT_MODIFIED, [(header::ETAG, etag)]).into_response();
     }
-    let size = version.size_bytes.unsigned_abs();
-    let part = match asked_range(&headers, size, &etag) {
+    let size = file.size.unsigned_abs();
+    let part = match asked_range(headers, size, &etag) {
         Ok(part) => part,
         Err(NotSatisfiable) => {
             let refusal = CommonError::validation(format!("the range asked for is not within the {size} bytes"));
-            let mut response = refuse(refusal, &correlation_id);
+            let mut response = refuse(refusal, correlation_id);
             *response.status_mut() = StatusCode::RANGE_NOT_SATISFIABLE;
             if let Ok(value) = HeaderValue::from_str(&format!("bytes */{size}")) {
                 response.headers_mut().insert(header::CONTENT_RANGE, value);
@@ -175,11 +215,11 @@ pub async fn download(
             return response;
         }
     };
-    let bytes = match artifacts.bytes(&version, part.clone()).await {
+    let bytes = match bytes(part.clone()).await {
         Ok(bytes) => bytes,
-        Err(e) => return refused(e),
+        Err(refused) => return refused,
     };
-    let file_name = artifact.name.rsplit('/').next().unwrap_or(&artifact.name);
+    let file_name = file.name.rsplit('/').next().unwrap_or(file.name);
     let disposition = format!("attachment; filename*=UTF-8''{}", utf8_percent_encode(file_name, NON_ALPHANUMERIC));
     let mut response = Body::from_stream(bytes).into_response();
     let response_headers = response.headers_mut();
@@ -188,7 +228,7 @@ pub async fn download(
             response_headers.insert(name, value);
         }
     };
-    set(header::CONTENT_TYPE, version.media_type.clone());
+    set(header::CONTENT_TYPE, file.media_type.to_owned());
     set(header::ACCEPT_RANGES, "bytes".to_owned());
     match &part {
         Some(part) => {

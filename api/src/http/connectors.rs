@@ -6,7 +6,7 @@ use std::collections::HashSet;
 use std::ops::ControlFlow;
 use std::time::Duration;
 
-use acc_protocol::{Envelope, ErrorCode, Frame, MAX_FRAME_BYTES, ProtocolError};
+use acc_protocol::{Envelope, ErrorCode, Frame, MAX_FRAME_BYTES, ProtocolError, SkillFiles};
 use std::net::SocketAddr;
 
 use axum::body::Body;
@@ -188,6 +188,43 @@ pub async fn attach_artifact(
         .instrument(span)
         .await;
     uploaded(stored, &correlation_id)
+}
+
+/// `GET /v1/connectors/runs/{run_id}/skills/{skill_version_id}`: the files of a skill version
+/// the run was started with, for the connector that holds the run's working attempt, which checks
+/// them against the digest its `start_run` named before the agent sees them.
+pub async fn skill_files(
+    State(state): State<SharedState>,
+    tls: Option<Extension<TlsConnection>>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    Extension(CorrelationId(correlation_id)): Extension<CorrelationId>,
+    Path((run_id, skill_version_id)): Path<(String, String)>,
+    headers: HeaderMap,
+) -> Response {
+    let connector = match connector_of(&state, tls.as_ref().map(|Extension(tls)| tls), peer, &headers).await {
+        Ok(connector) => connector,
+        Err(refused) => return refused,
+    };
+    let (Ok(run_id), Ok(skill_version_id)) = (run_id.parse::<uuid::Uuid>(), skill_version_id.parse::<uuid::Uuid>())
+    else {
+        return refuse(
+            CommonError::validation("the run and the skill version are named by their UUIDs"),
+            &correlation_id,
+        );
+    };
+    let span = tracing::info_span!("skill_files", connector_id = %connector.id, %run_id, %skill_version_id);
+    let files = async {
+        // Only the connector holding the run learns anything of it: any other is told it does not exist.
+        let acting = state.services.run_reader.acting_for(connector.id, run_id).await.map_err(|e| match e {
+            RunError::Common(e) => e,
+            _ => CommonError::NotFound("run"),
+        })?;
+        state.services.skills.files_for_run(&acting, skill_version_id).await
+    };
+    match files.instrument(span).await {
+        Ok(files) => Json(SkillFiles { files }).into_response(),
+        Err(e) => refuse(e, &correlation_id),
+    }
 }
 
 pub async fn upgrade(

@@ -7,8 +7,10 @@ mod graphql_http;
 mod graphql_ws;
 pub mod headers;
 mod request;
+mod skills;
 pub mod tls;
 mod web;
+mod wiki;
 
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -72,9 +74,13 @@ pub fn router(state: AppState, web: WebClient, allowed_origins: &[String], tls: 
         .route("/graphql/ws", get(graphql_ws::upgrade))
         .route("/v1/artifacts", axum::routing::post(artifacts::upload).layer(cors(allowed_origins)))
         .route("/v1/artifacts/versions/{id}", get(artifacts::download).layer(cors(allowed_origins)))
+        .route("/v1/skills", axum::routing::post(skills::import).layer(cors(allowed_origins)))
+        .route("/v1/wiki/pages/{page_id}/attachments", axum::routing::post(wiki::attach).layer(cors(allowed_origins)))
+        .route("/v1/wiki/attachments/{id}", get(wiki::download).layer(cors(allowed_origins)))
         .route("/v1/connectors/enroll", axum::routing::post(connectors::enroll))
         .route("/v1/connectors/ws", get(connectors::upgrade))
         .route("/v1/connectors/runs/{run_id}/artifacts", axum::routing::put(connectors::attach_artifact))
+        .route("/v1/connectors/runs/{run_id}/skills/{skill_version_id}", get(connectors::skill_files))
         .route("/healthz", get(|| async { "ok" }))
         .route("/readyz", get(readyz));
     web.routes(api)

@@ -771,23 +771,7 @@ impl IdentityService {
 
     /// Where a scope id lives, checked against the caller's tenant.
     pub async fn scope_path(&self, actor: &Actor, kind: ScopeKind, id: Uuid) -> Result<ScopePath> {
-        let path = match kind {
-            ScopeKind::Organization => Some(ScopePath::organization(id)),
-            ScopeKind::Workspace => self
-                .reads
-                .one(workspace::Entity::find_by_id(id))
-                .await?
-                .map(|w| ScopePath::workspace(w.organization_id, w.id)),
-            ScopeKind::Project => self
-                .reads
-                .one(project::Entity::find_by_id(id))
-                .await?
-                .map(|p| ScopePath::project(p.organization_id, p.workspace_id, p.id)),
-        };
-        match path {
-            Some(path) if path.organization_id == actor.organization_id => Ok(path),
-            _ => Err(CommonError::NotFound(kind.as_str()).into()),
-        }
+        Ok(scope_path(&self.reads, actor, kind, id).await?)
     }
 
     pub async fn grant_role(
@@ -1003,4 +987,23 @@ fn unique_as(err: sea_orm::DbErr, message: &str) -> IdentityError {
 
 fn truncate(s: &str, max: usize) -> String {
     s.chars().take(max).collect()
+}
+
+/// Where an organization, workspace or project id lives, checked against the caller's tenant: a
+/// scope of another organization, or none, is `NOT_FOUND`.
+pub async fn scope_path(reads: &Reads, actor: &Actor, kind: ScopeKind, id: Uuid) -> Result<ScopePath, CommonError> {
+    let path = match kind {
+        ScopeKind::Organization => Some(ScopePath::organization(id)),
+        ScopeKind::Workspace => {
+            reads.one(workspace::Entity::find_by_id(id)).await?.map(|w| ScopePath::workspace(w.organization_id, w.id))
+        }
+        ScopeKind::Project => reads
+            .one(project::Entity::find_by_id(id))
+            .await?
+            .map(|p| ScopePath::project(p.organization_id, p.workspace_id, p.id)),
+    };
+    match path {
+        Some(path) if path.organization_id == actor.organization_id => Ok(path),
+        _ => Err(CommonError::NotFound(kind.as_str())),
+    }
 }

@@ -9,9 +9,10 @@
 
 pub mod embedding;
 mod endpoint;
+mod fusion;
 pub mod graphql;
 mod search;
-mod vectors;
+pub mod vectors;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -39,7 +40,9 @@ use crate::ids::new_id;
 use crate::provenance::Author;
 
 pub use embedding::EmbeddingError;
+pub use fusion::{Fused, Retriever, fuse};
 pub use vectors::VectorSearch;
+use vectors::{Corpus, Embedded};
 
 /// Where memory's embedding model comes from (the `memory` settings).
 pub enum EmbeddingSource {
@@ -139,13 +142,6 @@ pub struct MemorySearch {
     pub first: u64,
 }
 
-/// Which retrieval found a hit.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Retriever {
-    FullText,
-    Vector,
-}
-
 /// How a search with text finds entries now.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum RetrievalMode {
@@ -169,17 +165,6 @@ pub const DEFAULT_HITS: u64 = 20;
 /// How many of the best matches are read before the caller's filters: hits beyond them are not
 /// returned.
 const CANDIDATES: u64 = 500;
-/// How many of the nearest vectors take part in a search, and how near one must be to count as
-/// found: below it, a vector says the entry is about something else.
-const VECTOR_CANDIDATES: usize = 100;
-const MIN_SIMILARITY: f32 = 0.25;
-/// Weighted reciprocal rank fusion: an entry's fused score is the sum, over the retrievals that
-/// found it, of the retrieval's weight / (RRF_K + its rank there). A small constant lets a first
-/// rank count for much more than a tenth, and full text, which matches any word of a question,
-/// weighs half as much as meaning. Chosen on the retrieval evaluation (docs/benchmarks.md), where
-/// the usual k = 60 with equal weights fused worse than vectors alone: agreement at middling
-/// ranks then beat the best match of either.
-const RRF_K: f64 = 1.0;
 /// Entries read, and texts embedded, at a time when vectors are made in bulk.
 const EMBED_PAGE: u64 = 512;
 const EMBED_BATCH: usize = 32;
@@ -236,23 +221,6 @@ impl MemoryService {
 
     pub fn retrieval_mode(&self) -> RetrievalMode {
         if self.vectors.is_ready() { RetrievalMode::Hybrid } else { RetrievalMode::FullTextOnly }
-    }
-
-    /// The vector of one text, or `None` while no model is loaded.
-    async fn embed_one(&self, text: String) -> Result<Option<Vec<f32>>> {
-        Ok(self.vectors.embed(vec![text]).await?.and_then(|mut vectors| vectors.pop()))
-    }
-
-    /// The vector of a version being made current; without one when the model fails (an
-    /// endpoint that is down, say): the write stands, found by its words until it is embedded.
-    async fn vector_of(&self, subject: &str, content: &str) -> Option<Vec<f32>> {
-        match self.embed_one(vectors::text_of(subject, content)).await {
-            Ok(vector) => vector,
-            Err(e) => {
-                tracing::warn!(error = %e, "stored without its vector; `rebuildMemoryIndex` embeds it later");
-                None
-            }
-        }
     }
 
     /// Takes the embedding model into use in the background, then embeds what was written without
@@ -414,7 +382,7 @@ impl MemoryService {
     /// Writes a checked write about a subject of `path`, by `author`.
     async fn record(&self, author: Author, path: ScopePath, input: NewMemory) -> Result<Written> {
         // Embedded before the writer's turn: the model's milliseconds must not hold it.
-        let vector = self.vector_of(&input.subject, &input.content).await;
+        let vector = self.vectors.vector_for_write(vectors::text_of(&input.subject, &input.content)).await;
         let txn = self.db.begin_write().await?;
         let now = Utc::now();
         // Locked (on PostgreSQL) so two writes about one subject number their versions in turn.
@@ -526,14 +494,14 @@ impl MemoryService {
         let entry = if stands {
             let entry = make_current(&txn, entry, version.id, now).await?;
             search::index(&txn, &entry, &version).await?;
-            self.vectors.store(&txn, &entry, &version, vector.as_deref()).await?;
+            self.vectors.store(&txn, &Embedded::memory(&entry, &version), vector.as_deref()).await?;
             entry
         } else {
             entry
         };
         txn.commit().await?;
         if stands {
-            self.vectors.committed(&entry, vector.as_deref()).await;
+            self.vectors.committed(&Embedded::memory(&entry, &version), vector.as_deref()).await;
         }
         let standing = if stands { version.clone() } else { current.unwrap_or_else(|| version.clone()) };
         let entry = ReadableEntry { entry, version: standing };
@@ -768,7 +736,7 @@ impl MemoryService {
                     .one(memory_version::Entity::find_by_id(conflict.proposed_version_id))
                     .await?
                     .ok_or_else(no_version)?;
-                self.vector_of(&readable.entry.subject, &proposed.content).await
+                self.vectors.vector_for_write(vectors::text_of(&readable.entry.subject, &proposed.content)).await
             }
             ConflictResolution::KeepCurrent => None,
         };
@@ -811,12 +779,12 @@ impl MemoryService {
             proposed.became_current_at = Set(Some(now));
             let version = proposed.update(&txn).await?;
             search::index(&txn, &entry, &version).await?;
-            self.vectors.store(&txn, &entry, &version, vector.as_deref()).await?;
+            self.vectors.store(&txn, &Embedded::memory(&entry, &version), vector.as_deref()).await?;
             accepted = Some(ReadableEntry { entry, version });
         }
         txn.commit().await?;
         if let Some(standing) = &accepted {
-            self.vectors.committed(&standing.entry, vector.as_deref()).await;
+            self.vectors.committed(&Embedded::memory(&standing.entry, &standing.version), vector.as_deref()).await;
             self.published(standing);
         }
         Ok(memory_conflict::Entity::find_by_id(conflict.id).one(&self.db).await?.unwrap_or(conflict))
@@ -1054,7 +1022,7 @@ impl MemoryService {
                 }
                 versions.push(m.version_id);
             }
-            let mut ranked = fuse(&[(Retriever::FullText, ids)]);
+            let mut ranked: Vec<Ranked> = fuse(&[(Retriever::FullText, ids)]).into_iter().map(Ranked::from).collect();
             for hit in &mut ranked {
                 hit.versions = matched.remove(&hit.id);
             }
@@ -1081,18 +1049,17 @@ impl MemoryService {
             if !asked(Retriever::Vector) {
                 return Ok(None);
             }
-            let Some(query) = self.embed_one(text.to_owned()).await? else { return Ok(None) };
+            let Some(query) = self.vectors.embed_one(text.to_owned()).await? else { return Ok(None) };
             let db = self.db.connection();
-            let nearest = self.vectors.nearest(db, organization_id, scopes, &query, VECTOR_CANDIDATES).await?;
-            let found = nearest.into_iter().filter(|(_, similarity)| *similarity >= MIN_SIMILARITY);
-            Ok::<_, MemoryError>(Some(found.map(|(id, _)| id).collect::<Vec<_>>()))
+            let found = self.vectors.found(db, Corpus::Memory, organization_id, scopes, &query).await?;
+            Ok::<_, MemoryError>(Some(found))
         };
         let (by_words, by_meaning) = tokio::join!(by_words, by_meaning);
         let lists: Vec<(Retriever, Vec<Uuid>)> = [(Retriever::FullText, by_words?), (Retriever::Vector, by_meaning?)]
             .into_iter()
             .filter_map(|(retriever, found)| found.map(|ids| (retriever, ids)))
             .collect();
-        Ok(fuse(&lists))
+        Ok(fuse(&lists).into_iter().map(Ranked::from).collect())
     }
 
     /// Makes the caller's organization's search index again from its entries (administrators).
@@ -1107,7 +1074,7 @@ impl MemoryService {
             .reads
             .all(memory_entry::Entity::find().filter(memory_entry::Column::OrganizationId.eq(actor.organization_id)))
             .await?;
-        self.vectors.forget(actor.organization_id).await;
+        self.vectors.forget(Corpus::Memory, actor.organization_id).await;
         self.embed_entries(&entries).await?;
         Ok(indexed)
     }
@@ -1169,13 +1136,14 @@ impl MemoryService {
             let mut stored = Vec::new();
             for ((entry, version), vector) in pairs.into_iter().zip(made) {
                 if now.iter().any(|e| e.id == entry.id && e.current_version_id == Some(version.id)) {
-                    self.vectors.store(&txn, entry, version, Some(&vector)).await?;
-                    stored.push((entry, vector));
+                    let made = Embedded::memory(entry, version);
+                    self.vectors.store(&txn, &made, Some(&vector)).await?;
+                    stored.push((made, vector));
                 }
             }
             txn.commit().await?;
-            for (entry, vector) in stored {
-                self.vectors.committed(entry, Some(&vector)).await;
+            for (made, vector) in stored {
+                self.vectors.committed(&made, Some(&vector)).await;
                 embedded += 1;
             }
         }
@@ -1208,24 +1176,10 @@ struct Ranked {
     versions: Option<Vec<Uuid>>,
 }
 
-/// Weighted reciprocal rank fusion of ranked lists: best fused score first, ties by id.
-fn fuse(lists: &[(Retriever, Vec<Uuid>)]) -> Vec<Ranked> {
-    let mut fused: HashMap<Uuid, Ranked> = HashMap::new();
-    for (retriever, ids) in lists {
-        let weight = match retriever {
-            Retriever::FullText => 0.5,
-            Retriever::Vector => 1.0,
-        };
-        for (rank, id) in ids.iter().enumerate() {
-            let hit =
-                fused.entry(*id).or_insert(Ranked { id: *id, score: Some(0.0), found_by: Vec::new(), versions: None });
-            hit.score = hit.score.map(|score| score + weight / (RRF_K + rank as f64 + 1.0));
-            hit.found_by.push(*retriever);
-        }
+impl From<Fused> for Ranked {
+    fn from(Fused { id, score, found_by }: Fused) -> Self {
+        Self { id, score: Some(score), found_by, versions: None }
     }
-    let mut ranked: Vec<Ranked> = fused.into_values().collect();
-    ranked.sort_unstable_by(|a, b| b.score.unwrap_or(0.0).total_cmp(&a.score.unwrap_or(0.0)).then(a.id.cmp(&b.id)));
-    ranked
 }
 
 fn no_version() -> CommonError {

@@ -1,31 +1,75 @@
-//! The vector index of memory: the embedding of each entry's current version, kept in the
-//! `memory_vectors` table and, per organization, in this process's memory, where a search compares
-//! the query with every vector of the scopes it reads, roughly in bytes, then exactly for the best
-//! (a few milliseconds for 100,000 entries).
+//! The vector indexes of memory and of the wiki: the embedding of each memory entry's current
+//! version (in `memory_vectors`) and of each wiki page's latest revision (in `wiki_vectors`), and,
+//! per corpus and organization, in this process's memory, where a search compares the query with
+//! every vector of the scopes it reads, roughly in bytes, then exactly for the best (a few
+//! milliseconds for 100,000 entries).
 //!
-//! Derived from the entries like the full-text index: a version that becomes current replaces its
-//! entry's vector in the same transaction (or removes it when no model is loaded, so no stale
-//! vector is ever served), and [`super::MemoryService::rebuild_index`] makes them all again. The
-//! in-memory copy of an organization is read from the table on its first search and kept current
-//! by this process's writes.
+//! Derived like the full-text indexes: what becomes current replaces its vector in the same
+//! transaction (or removes it when no model is loaded, so no stale vector is ever served), and
+//! what was written without a vector is embedded once the model is loaded. The in-memory copy of
+//! an organization is read from its table on its first search and kept current by this process's
+//! writes.
 
 use std::cmp::Ordering;
 use std::collections::HashMap;
 use std::collections::hash_map::Entry;
 use std::sync::{Arc, OnceLock};
 
-use acc_entity::{memory_entry, memory_vector, memory_version};
+use acc_entity::{memory_entry, memory_vector, memory_version, wiki_page, wiki_revision, wiki_vector};
 use sea_orm::sea_query::OnConflict;
 use sea_orm::{ColumnTrait, ConnectionTrait, DbErr, EntityTrait, QueryFilter, Set};
-use tokio::sync::RwLock;
+use tokio::sync::{RwLock, watch};
 use uuid::Uuid;
 
 use super::embedding::{self, Embedder, EmbeddingError};
 use super::endpoint::EmbeddingEndpoint;
 
-/// The text of a version that is embedded: what it is about, then what it says.
+/// The text that is embedded: what it is about (a memory entry's subject, a page's title), then
+/// what it says. The model reads its first few hundred words.
 pub fn text_of(subject: &str, content: &str) -> String {
     format!("{subject}. {content}")
+}
+
+/// What is searched by meaning; each has its own vectors.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Corpus {
+    Memory,
+    Wiki,
+}
+
+/// What a vector is the embedding of, and where it is read: a memory entry's current version in
+/// its scope, or a wiki page's latest revision in its namespace.
+#[derive(Debug, Clone, Copy)]
+pub struct Embedded {
+    pub corpus: Corpus,
+    pub id: Uuid,
+    pub organization_id: Uuid,
+    /// What a search names to read it: a memory scope, or a wiki namespace.
+    pub scope_id: Uuid,
+    /// The version (of an entry) or revision (of a page) embedded.
+    pub version_id: Uuid,
+}
+
+impl Embedded {
+    pub fn memory(entry: &memory_entry::Model, version: &memory_version::Model) -> Self {
+        Self {
+            corpus: Corpus::Memory,
+            id: entry.id,
+            organization_id: entry.organization_id,
+            scope_id: entry.scope_id,
+            version_id: version.id,
+        }
+    }
+
+    pub fn wiki_page(page: &wiki_page::Model, revision: &wiki_revision::Model) -> Self {
+        Self {
+            corpus: Corpus::Wiki,
+            id: page.id,
+            organization_id: page.organization_id,
+            scope_id: page.namespace_id,
+            version_id: revision.id,
+        }
+    }
 }
 
 /// What makes the vectors: the built-in model, or an operator's embedding service.
@@ -52,11 +96,23 @@ impl EmbeddingModel {
 }
 
 /// The embedding model, once loaded, and the vectors it made.
-#[derive(Default)]
 pub struct VectorSearch {
     model: OnceLock<EmbeddingModel>,
-    organizations: RwLock<HashMap<Uuid, Organization>>,
+    /// Whether a model is loaded, for what waits for one.
+    loaded: watch::Sender<bool>,
+    organizations: RwLock<HashMap<(Corpus, Uuid), Organization>>,
 }
+
+impl Default for VectorSearch {
+    fn default() -> Self {
+        Self { model: OnceLock::new(), loaded: watch::Sender::new(false), organizations: RwLock::default() }
+    }
+}
+
+/// How many of the nearest vectors take part in a search, and how near one must be to count as
+/// found: below it, a vector says the entry is about something else.
+const FOUND_CANDIDATES: usize = 100;
+const MIN_SIMILARITY: f32 = 0.25;
 
 /// How many more entries than asked for the scan keeps by its rough score, to rank exactly: room
 /// for the rough score's error (about 1 % of a cosine), which moves an entry a few places at most.
@@ -212,7 +268,32 @@ impl VectorSearch {
 
     /// Takes `model` into use; a second one is ignored.
     pub fn set_model(&self, model: EmbeddingModel) {
-        let _ = self.model.set(model);
+        if self.model.set(model).is_ok() {
+            self.loaded.send_replace(true);
+        }
+    }
+
+    /// Once a model is loaded (at once if one is); never while none is.
+    pub async fn model_loaded(&self) {
+        // The sender lives as long as `self`, so the wait ends only with a model.
+        let _ = self.loaded.subscribe().wait_for(|loaded| *loaded).await;
+    }
+
+    /// The vector of one text, or `None` while no model is loaded.
+    pub async fn embed_one(&self, text: String) -> Result<Option<Vec<f32>>, EmbeddingError> {
+        Ok(self.embed(vec![text]).await?.and_then(|mut vectors| vectors.pop()))
+    }
+
+    /// The vector of something being written; without one when the model fails (an endpoint that
+    /// is down, say): the write stands, found by its words until it is embedded again.
+    pub async fn vector_for_write(&self, text: String) -> Option<Vec<f32>> {
+        match self.embed_one(text).await {
+            Ok(vector) => vector,
+            Err(e) => {
+                tracing::warn!(error = %e, "stored without its vector; it is found by its words alone until embedded");
+                None
+            }
+        }
     }
 
     /// The vectors of `texts`, or `None` while no model is loaded.
@@ -234,102 +315,155 @@ impl VectorSearch {
         Ok(Some(vectors))
     }
 
-    /// Stores `vector` as the embedding of `version`, now its entry's current one, or removes the
-    /// entry's vector when there is none. Inside the transaction that makes the version current;
-    /// [`Self::committed`] then updates this process's copy.
+    /// Stores `vector` as the embedding of what `embedded` names, now current, or removes its
+    /// vector when there is none. Inside the transaction that makes it current; [`Self::committed`]
+    /// then updates this process's copy.
     pub async fn store(
         &self,
         db: &impl ConnectionTrait,
-        entry: &memory_entry::Model,
-        version: &memory_version::Model,
+        embedded: &Embedded,
         vector: Option<&[f32]>,
     ) -> Result<(), DbErr> {
         let (Some(vector), Some(model)) = (vector, self.model_name()) else {
-            memory_vector::Entity::delete_by_id(entry.id).exec(db).await?;
+            match embedded.corpus {
+                Corpus::Memory => memory_vector::Entity::delete_by_id(embedded.id).exec(db).await?,
+                Corpus::Wiki => wiki_vector::Entity::delete_by_id(embedded.id).exec(db).await?,
+            };
             return Ok(());
         };
-        let row = memory_vector::ActiveModel {
-            entry_id: Set(entry.id),
-            organization_id: Set(entry.organization_id),
-            scope_id: Set(entry.scope_id),
-            version_id: Set(version.id),
-            model: Set(model.to_owned()),
-            vector: Set(vector.iter().flat_map(|v| v.to_le_bytes()).collect()),
-        };
-        memory_vector::Entity::insert(row)
-            .on_conflict(
-                OnConflict::column(memory_vector::Column::EntryId)
-                    .update_columns([
-                        memory_vector::Column::ScopeId,
-                        memory_vector::Column::VersionId,
-                        memory_vector::Column::Model,
-                        memory_vector::Column::Vector,
-                    ])
-                    .to_owned(),
-            )
-            .exec_without_returning(db)
-            .await?;
+        let vector: Vec<u8> = vector.iter().flat_map(|v| v.to_le_bytes()).collect();
+        match embedded.corpus {
+            Corpus::Memory => {
+                let row = memory_vector::ActiveModel {
+                    entry_id: Set(embedded.id),
+                    organization_id: Set(embedded.organization_id),
+                    scope_id: Set(embedded.scope_id),
+                    version_id: Set(embedded.version_id),
+                    model: Set(model.to_owned()),
+                    vector: Set(vector),
+                };
+                use memory_vector::Column::*;
+                memory_vector::Entity::insert(row)
+                    .on_conflict(
+                        OnConflict::column(EntryId).update_columns([ScopeId, VersionId, Model, Vector]).to_owned(),
+                    )
+                    .exec_without_returning(db)
+                    .await?;
+            }
+            Corpus::Wiki => {
+                let row = wiki_vector::ActiveModel {
+                    page_id: Set(embedded.id),
+                    organization_id: Set(embedded.organization_id),
+                    namespace_id: Set(embedded.scope_id),
+                    revision_id: Set(embedded.version_id),
+                    model: Set(model.to_owned()),
+                    vector: Set(vector),
+                };
+                use wiki_vector::Column::*;
+                wiki_vector::Entity::insert(row)
+                    .on_conflict(
+                        OnConflict::column(PageId).update_columns([NamespaceId, RevisionId, Model, Vector]).to_owned(),
+                    )
+                    .exec_without_returning(db)
+                    .await?;
+            }
+        }
         Ok(())
     }
 
     /// After the transaction of [`Self::store`] committed: this process's copy follows.
-    pub async fn committed(&self, entry: &memory_entry::Model, vector: Option<&[f32]>) {
+    pub async fn committed(&self, embedded: &Embedded, vector: Option<&[f32]>) {
         let mut organizations = self.organizations.write().await;
         // An organization not read yet reads the table on its first search.
-        if let Some(organization) = organizations.get_mut(&entry.organization_id) {
+        if let Some(organization) = organizations.get_mut(&(embedded.corpus, embedded.organization_id)) {
             match vector {
-                Some(vector) => organization.put(entry.id, entry.scope_id, vector),
-                None => organization.remove(entry.id),
+                Some(vector) => organization.put(embedded.id, embedded.scope_id, vector),
+                None => organization.remove(embedded.id),
             }
         }
     }
 
-    /// The `limit` entries of `scopes` in the organization nearest to `query`, nearest first, with
-    /// their cosine similarity.
-    pub async fn nearest(
+    /// The `limit` entries (or pages) of `scopes` (or namespaces) in the organization's `corpus`
+    /// nearest to `query`, nearest first, with their cosine similarity.
+    async fn nearest(
         &self,
         db: &impl ConnectionTrait,
+        corpus: Corpus,
         organization_id: Uuid,
         scopes: &[Uuid],
         query: &[f32],
         limit: usize,
     ) -> Result<Vec<(Uuid, f32)>, DbErr> {
+        let key = (corpus, organization_id);
         {
             let organizations = self.organizations.read().await;
-            if let Some(organization) = organizations.get(&organization_id) {
+            if let Some(organization) = organizations.get(&key) {
                 return Ok(organization.nearest(query, scopes, limit));
             }
         }
         let Some(model) = self.model.get() else { return Ok(Vec::new()) };
         // Read under the write lock, so a write committed meanwhile waits and then lands in it.
         let mut organizations = self.organizations.write().await;
-        let organization = match organizations.entry(organization_id) {
+        let organization = match organizations.entry(key) {
             Entry::Occupied(loaded) => loaded.into_mut(),
-            Entry::Vacant(slot) => slot.insert(load(db, organization_id, model).await?),
+            Entry::Vacant(slot) => slot.insert(load(db, corpus, organization_id, model).await?),
         };
         Ok(organization.nearest(query, scopes, limit))
     }
 
-    /// Forgets this process's copy of the organization's vectors, read again on its next search.
-    pub async fn forget(&self, organization_id: Uuid) {
-        self.organizations.write().await.remove(&organization_id);
+    /// What is near enough `query` to count as found, in `scopes` of the organization's `corpus`:
+    /// the [`FOUND_CANDIDATES`] nearest at most, nearest first, none below [`MIN_SIMILARITY`].
+    pub async fn found(
+        &self,
+        db: &impl ConnectionTrait,
+        corpus: Corpus,
+        organization_id: Uuid,
+        scopes: &[Uuid],
+        query: &[f32],
+    ) -> Result<Vec<Uuid>, DbErr> {
+        let nearest = self.nearest(db, corpus, organization_id, scopes, query, FOUND_CANDIDATES).await?;
+        Ok(nearest.into_iter().filter(|(_, similarity)| *similarity >= MIN_SIMILARITY).map(|(id, _)| id).collect())
+    }
+
+    /// Forgets this process's copy of the organization's vectors of `corpus`, read again on its
+    /// next search.
+    pub async fn forget(&self, corpus: Corpus, organization_id: Uuid) {
+        self.organizations.write().await.remove(&(corpus, organization_id));
     }
 }
 
-async fn load(db: &impl ConnectionTrait, organization_id: Uuid, model: &EmbeddingModel) -> Result<Organization, DbErr> {
-    let rows = memory_vector::Entity::find()
-        .filter(memory_vector::Column::OrganizationId.eq(organization_id))
-        .filter(memory_vector::Column::Model.eq(model.name()))
-        .all(db)
-        .await?;
+async fn load(
+    db: &impl ConnectionTrait,
+    corpus: Corpus,
+    organization_id: Uuid,
+    model: &EmbeddingModel,
+) -> Result<Organization, DbErr> {
+    // (what, where it is read, vector) of each row made by the model in use.
+    let rows: Vec<(Uuid, Uuid, Vec<u8>)> = match corpus {
+        Corpus::Memory => memory_vector::Entity::find()
+            .filter(memory_vector::Column::OrganizationId.eq(organization_id))
+            .filter(memory_vector::Column::Model.eq(model.name()))
+            .all(db)
+            .await?
+            .into_iter()
+            .map(|row| (row.entry_id, row.scope_id, row.vector))
+            .collect(),
+        Corpus::Wiki => wiki_vector::Entity::find()
+            .filter(wiki_vector::Column::OrganizationId.eq(organization_id))
+            .filter(wiki_vector::Column::Model.eq(model.name()))
+            .all(db)
+            .await?
+            .into_iter()
+            .map(|row| (row.page_id, row.namespace_id, row.vector))
+            .collect(),
+    };
     let mut organization = Organization::new(model.dimensions());
-    for row in rows {
-        if row.vector.len() != organization.dimensions * 4 {
+    for (id, scope, vector) in rows {
+        if vector.len() != organization.dimensions * 4 {
             continue;
         }
-        let vector: Vec<f32> =
-            row.vector.chunks_exact(4).map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]])).collect();
-        organization.put(row.entry_id, row.scope_id, &vector);
+        let vector: Vec<f32> = vector.chunks_exact(4).map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]])).collect();
+        organization.put(id, scope, &vector);
     }
     Ok(organization)
 }

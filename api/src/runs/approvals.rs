@@ -2,48 +2,38 @@
 //! approved action gets a short-lived, single-use token bound to the run, the connector, the
 //! request and the action, which the connector verifies before it lets the agent go on.
 
-use std::collections::HashSet;
-
 use acc_entity::approval::ApprovalStatus::{self, *};
+use acc_entity::approval::ApprovalSubject;
 use acc_entity::{approval, run_attempt, run_event};
 use acc_protocol::{APPROVAL_AUDIENCE, ApprovalClaims, ApprovalKey, Command};
 use base64::Engine;
 use chrono::Utc;
-use sea_orm::sea_query::Expr;
-use sea_orm::{ActiveModelTrait, ColumnTrait, EntityTrait, PaginatorTrait, QueryFilter, Set};
+use sea_orm::{ActiveModelTrait, ColumnTrait, Condition, EntityTrait, PaginatorTrait, QueryFilter, Set};
 use uuid::Uuid;
 
 use super::state::RunStatus;
-use super::{Result, RunError, RunService};
-use crate::broker::{Event, Topic};
+use super::{Result, RunService};
+use crate::approvals::{Decision, NewApproval};
 use crate::error::{CommonError, is_unique_violation};
 use crate::identity::actor::Actor;
 use crate::identity::keys::ISSUER;
-use crate::ids::new_id;
 
-/// The longest reason a person may give.
-const MAX_REASON_CHARS: usize = 2000;
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Decision {
-    Approve,
-    Deny,
+/// An approval of an agent's action, with the run, attempt and request it is bound to.
+pub(super) struct RunBound<'a> {
+    pub approval: &'a approval::Model,
+    pub run_id: Uuid,
+    pub attempt_id: Uuid,
+    pub request_id: &'a str,
 }
 
-/// Whose approvals a subscriber may see, decided when it subscribes.
-#[derive(Debug, Clone)]
-pub enum ApprovalAudience {
-    /// Every project of the organization.
-    Organization(Uuid),
-    /// These projects only.
-    Projects(HashSet<Uuid>),
-}
-
-impl ApprovalAudience {
-    pub fn admits(&self, approval: &approval::Model) -> bool {
-        match self {
-            ApprovalAudience::Organization(org) => approval.organization_id == *org,
-            ApprovalAudience::Projects(projects) => projects.contains(&approval.project_id),
+impl<'a> RunBound<'a> {
+    /// `None` for an approval of anything else.
+    pub fn of(approval: &'a approval::Model) -> Option<Self> {
+        match (approval.subject, approval.run_id, approval.attempt_id, approval.request_id.as_deref()) {
+            (ApprovalSubject::RunAction, Some(run_id), Some(attempt_id), Some(request_id)) => {
+                Some(Self { approval, run_id, attempt_id, request_id })
+            }
+            _ => None,
         }
     }
 }
@@ -64,28 +54,23 @@ impl RunService {
             return Ok(());
         }
         let action = text("action").unwrap_or_else(|| "(the agent did not say)".to_owned());
-        let now = Utc::now();
-        let inserted = approval::ActiveModel {
-            id: Set(new_id()),
-            organization_id: Set(run.organization_id),
-            project_id: Set(run.project_id),
-            run_id: Set(run.id),
-            attempt_id: Set(attempt_id),
-            request_id: Set(request_id),
-            action: Set(action.clone()),
-            reason: Set(text("reason")),
-            details: Set(event.data.get("details").cloned().unwrap_or(serde_json::Value::Null)),
-            status: Set(Pending),
-            expires_at: Set(now + self.policy.approval_timeout),
-            decided_by: Set(None),
-            decided_at: Set(None),
-            decision_reason: Set(None),
-            revision: Set(1),
-            created_at: Set(now),
-            updated_at: Set(now),
+        let project = self.reader.project_of(&run).await?;
+        let mut row = NewApproval {
+            organization_id: run.organization_id,
+            workspace_id: Some(project.workspace_id),
+            project_id: Some(run.project_id),
+            subject: ApprovalSubject::RunAction,
+            requested_by_user_id: None,
+            action: action.clone(),
+            reason: text("reason"),
+            details: event.data.get("details").cloned().unwrap_or(serde_json::Value::Null),
+            expires_at: Utc::now() + self.policy.approval_timeout,
         }
-        .insert(&self.db)
-        .await;
+        .row();
+        row.run_id = Set(Some(run.id));
+        row.attempt_id = Set(Some(attempt_id));
+        row.request_id = Set(Some(request_id));
+        let inserted = row.insert(&self.db).await;
         let approval = match inserted {
             Ok(approval) => approval,
             // Already recorded: this is a resent event.
@@ -93,7 +78,7 @@ impl RunService {
             Err(e) => return Err(e.into()),
         };
         tracing::info!(run_id = %run.id, approval_id = %approval.id, %action, "approval requested");
-        self.announce(&approval);
+        self.approvals.announce(&approval);
         if status == RunStatus::Running {
             self.set_status(run.id, RunStatus::WaitingApproval, Some(format!("approval requested: {action}"))).await?;
         }
@@ -110,63 +95,33 @@ impl RunService {
             .collect()
     }
 
-    fn announce(&self, approval: &approval::Model) {
-        self.broker.publish(Topic::OrganizationApprovals(approval.organization_id), Event::Approval(approval.clone()));
-    }
-
-    /// A person decides a pending approval. Approving issues the token the connector verifies;
-    /// either way the agent is told, and the run goes on once nothing else awaits a decision.
+    /// A person decides a pending approval of an agent's action. Approving issues the token the
+    /// connector verifies; either way the agent is told, and the run goes on once nothing else
+    /// awaits a decision.
     pub async fn decide_approval(
         &self,
         actor: &Actor,
-        id: Uuid,
+        approval: &approval::Model,
         decision: Decision,
         reason: Option<String>,
     ) -> Result<approval::Model> {
-        let approval = self.reader.approval(actor, id).await?;
-        self.operable_run(actor, approval.run_id).await?;
-        let reason = reason.map(|r| r.trim().to_owned()).filter(|r| !r.is_empty());
-        if reason.as_ref().is_some_and(|r| r.chars().count() > MAX_REASON_CHARS) {
-            return Err(CommonError::validation(format!("a reason has at most {MAX_REASON_CHARS} characters")).into());
-        }
-        if approval.status != Pending {
-            return Err(RunError::ApprovalClosed { status: approval.status });
-        }
-        let now = Utc::now();
-        if approval.expires_at <= now {
-            return Err(RunError::ApprovalClosed { status: Expired });
-        }
-        let status = match decision {
-            Decision::Approve => Approved,
-            Decision::Deny => Denied,
-        };
-        let decided = approval::Entity::update_many()
-            .col_expr(approval::Column::Status, Expr::value(status))
-            .col_expr(approval::Column::DecidedBy, Expr::value(actor.user_id))
-            .col_expr(approval::Column::DecidedAt, Expr::value(now))
-            .col_expr(approval::Column::DecisionReason, Expr::value(reason))
-            .col_expr(approval::Column::Revision, Expr::value(approval.revision + 1))
-            .col_expr(approval::Column::UpdatedAt, Expr::value(now))
-            .filter(approval::Column::Id.eq(id))
-            .filter(approval::Column::Status.eq(Pending))
-            .exec(&self.db)
-            .await?;
-        let approval = self.reader.approval(actor, id).await?;
-        if decided.rows_affected == 0 {
-            // Someone else decided it (or it expired) in between.
-            return Err(RunError::ApprovalClosed { status: approval.status });
-        }
-        tracing::info!(run_id = %approval.run_id, approval_id = %id, %status, "approval decided");
-        self.announce(&approval);
-        self.send_decision(&approval).await?;
-        self.resume_if_answered(approval.run_id, &format!("{status}: {}", approval.action)).await?;
-        Ok(approval)
+        let bound = RunBound::of(approval).ok_or(CommonError::NotFound("approval of a run's action"))?;
+        self.operable_run(actor, bound.run_id).await?;
+        let decided = self.approvals.decide(&self.db, actor, approval, decision, reason).await?;
+        tracing::info!(run_id = %bound.run_id, approval_id = %decided.id, status = %decided.status, "approval decided");
+        self.approvals.announce(&decided);
+        self.send_decision(&decided).await?;
+        self.resume_if_answered(bound.run_id, &format!("{}: {}", decided.status, decided.action)).await?;
+        Ok(decided)
     }
 
     /// Tells the agent's connector how an approval was decided. The command id is the approval
     /// id, so sending it again (after a reconnect) is harmless.
     async fn send_decision(&self, approval: &approval::Model) -> Result<()> {
-        let Some(attempt) = self.reads.one(run_attempt::Entity::find_by_id(approval.attempt_id)).await? else {
+        let Some(bound) = RunBound::of(approval) else {
+            return Ok(());
+        };
+        let Some(attempt) = self.reads.one(run_attempt::Entity::find_by_id(bound.attempt_id)).await? else {
             return Ok(());
         };
         let approved = approval.status == Approved;
@@ -178,9 +133,9 @@ impl RunService {
                 aud: APPROVAL_AUDIENCE.to_owned(),
                 sub: approval.id.to_string(),
                 jti: approval.id.to_string(),
-                run_id: approval.run_id,
+                run_id: bound.run_id,
                 connector_id: attempt.connector_id,
-                request_id: approval.request_id.clone(),
+                request_id: bound.request_id.to_owned(),
                 action: approval.action.clone(),
                 iat,
                 exp: iat + lifetime,
@@ -191,14 +146,14 @@ impl RunService {
         };
         let reason = approval.decision_reason.clone();
         let command = Command::ApprovalDecision {
-            run_id: approval.run_id,
+            run_id: bound.run_id,
             approval_id: approval.id,
-            request_id: approval.request_id.clone(),
+            request_id: bound.request_id.to_owned(),
             approved,
             reason,
             approval_token,
         };
-        if !self.send_command(attempt.connector_id, approval.run_id, approval.id, command) {
+        if !self.send_command(attempt.connector_id, bound.run_id, approval.id, command) {
             tracing::info!(approval_id = %approval.id, "the connector is offline; the decision goes out when it reconnects");
         }
         Ok(())
@@ -240,65 +195,28 @@ impl RunService {
         status: ApprovalStatus,
         reason: &str,
     ) -> Result<()> {
-        let pending = self
-            .reads
-            .all(
-                approval::Entity::find()
-                    .filter(approval::Column::RunId.eq(run_id))
-                    .filter(approval::Column::Status.eq(Pending)),
-            )
-            .await?;
-        for approval in pending {
-            if let Some(closed) = self.close_approval(&approval, status, reason).await? {
-                self.announce(&closed);
-            }
+        let of_run = Condition::all().add(approval::Column::RunId.eq(run_id));
+        for closed in self.approvals.close_pending(&self.db, of_run, status, reason).await? {
+            self.approvals.announce(&closed);
         }
         Ok(())
     }
 
-    /// Moves a pending approval to `status` without a person's decision; `None` if it was no
-    /// longer pending.
-    async fn close_approval(
-        &self,
-        approval: &approval::Model,
-        status: ApprovalStatus,
-        reason: &str,
-    ) -> Result<Option<approval::Model>> {
-        let now = Utc::now();
-        let closed = approval::Entity::update_many()
-            .col_expr(approval::Column::Status, Expr::value(status))
-            .col_expr(approval::Column::DecidedAt, Expr::value(now))
-            .col_expr(approval::Column::DecisionReason, Expr::value(reason))
-            .col_expr(approval::Column::Revision, Expr::value(approval.revision + 1))
-            .col_expr(approval::Column::UpdatedAt, Expr::value(now))
-            .filter(approval::Column::Id.eq(approval.id))
-            .filter(approval::Column::Status.eq(Pending))
-            .exec(&self.db)
-            .await?;
-        if closed.rows_affected == 0 {
-            return Ok(None);
-        }
-        Ok(self.reads.one(approval::Entity::find_by_id(approval.id)).await?)
-    }
-
-    /// Expires approvals nobody decided in time: the agent is told (as a denial) and the run goes on.
+    /// Expires approvals nobody decided in time, of any subject; each agent whose request expired
+    /// is told (as a denial) and its run goes on.
     pub(super) async fn expire_approvals(&self) -> Result<()> {
-        let overdue = self
-            .reads
-            .all(
-                approval::Entity::find()
-                    .filter(approval::Column::Status.eq(Pending))
-                    .filter(approval::Column::ExpiresAt.lt(Utc::now())),
-            )
-            .await?;
-        for approval in overdue {
-            let Some(expired) = self.close_approval(&approval, Expired, "nobody decided in time").await? else {
-                continue;
-            };
-            tracing::info!(run_id = %expired.run_id, approval_id = %expired.id, "approval expired");
-            self.announce(&expired);
+        // The sweeper is the one clock: an activation waiting for an expired approval ends in the
+        // same transaction, so nobody reads the one closed and the other still waiting.
+        let txn = self.db.begin_write().await?;
+        let expired = self.approvals.expire_overdue(&*txn).await?;
+        crate::skills::approvals_closed(&*txn, &expired).await?;
+        txn.commit().await?;
+        for expired in expired {
+            self.approvals.announce(&expired);
+            let Some(bound) = RunBound::of(&expired) else { continue };
+            tracing::info!(run_id = %bound.run_id, approval_id = %expired.id, "approval expired");
             self.send_decision(&expired).await?;
-            self.resume_if_answered(expired.run_id, &format!("expired: {}", expired.action)).await?;
+            self.resume_if_answered(bound.run_id, &format!("expired: {}", expired.action)).await?;
         }
         Ok(())
     }

@@ -16,6 +16,7 @@ use sea_orm::sea_query::Expr;
 use sea_orm::{ActiveModelTrait, ColumnTrait, EntityTrait, PaginatorTrait, QueryFilter, QueryOrder, Set};
 use uuid::Uuid;
 
+use super::approvals::RunBound;
 use super::state::RunStatus;
 use super::{Result, RunService, require};
 use crate::error::is_unique_violation;
@@ -145,6 +146,7 @@ impl RunService {
     /// command id is the attempt id, so sending it again is harmless.
     async fn send_attempt(&self, run: &task_run::Model, attempt: &run_attempt::Model) -> Result<bool> {
         let budget = self.remaining_budget(run).await?;
+        let skills = crate::skills::frozen_for_run(&self.reads, run.id).await?;
         let command = if attempt.kind == AttemptKind::Handoff {
             Command::HandoffIngest {
                 run_id: run.id,
@@ -152,6 +154,7 @@ impl RunService {
                 agent_id: attempt.agent_id,
                 bundle: self.handoff_bundle(run).await?,
                 budget,
+                skills,
             }
         } else {
             // Every attempt starts with the run's one bundle; a later one also with where the
@@ -174,6 +177,7 @@ impl RunService {
                     input: run.input.clone(),
                     context,
                     budget,
+                    skills,
                 };
                 return Ok(self.send_command(attempt.connector_id, run.id, attempt.id, command));
             }
@@ -185,6 +189,7 @@ impl RunService {
                 context,
                 approval_token: None,
                 budget,
+                skills,
             }
         };
         Ok(self.send_command(attempt.connector_id, run.id, attempt.id, command))
@@ -331,14 +336,16 @@ impl RunService {
         if let Some(attempt) = attempt.filter(|a| a.connector_id == connector_id) {
             return self.attempt_answered(attempt, outcome).await;
         }
-        if let Some(approval) = self.reads.one(acc_entity::approval::Entity::find_by_id(command_id)).await? {
-            let attempt = self.reads.one(run_attempt::Entity::find_by_id(approval.attempt_id)).await?;
+        let approval = self.reads.one(acc_entity::approval::Entity::find_by_id(command_id)).await?;
+        if let Some(bound) = approval.as_ref().and_then(RunBound::of) {
+            let approval = bound.approval;
+            let attempt = self.reads.one(run_attempt::Entity::find_by_id(bound.attempt_id)).await?;
             if let (Some(attempt), CommandOutcome::Rejected { reason }) = (attempt, outcome)
                 && attempt.connector_id == connector_id
             {
                 let message = format!("the connector refused the decision on `{}`: {reason}", approval.action);
                 let data = serde_json::json!({ "message": message, "approval_id": approval.id });
-                self.note(approval.run_id, RunEventKind::Notice, data).await?;
+                self.note(bound.run_id, RunEventKind::Notice, data).await?;
             }
             return Ok(());
         }

@@ -4,7 +4,7 @@
 
 use std::collections::HashMap;
 
-use acc_entity::{agent, approval, checkpoint, run_attempt, run_event, task_run};
+use acc_entity::{agent, approval, checkpoint, run_attempt, run_event, run_skill, task_run};
 use async_graphql::connection::{Connection, Edge};
 use async_graphql::dataloader::Loader;
 
@@ -16,15 +16,16 @@ use uuid::Uuid;
 use super::state::RunStatus as DomainStatus;
 use super::{NewRun, usage};
 use crate::app::Services;
+use crate::approvals::graphql::Approval;
 use crate::artifacts::graphql::{Artifact, ArtifactLoader, AttachedBy};
 use crate::broker::{Delivery, Event, Topic};
 use crate::gateway::graphql::{Agent, Capability};
 use crate::graphql::connection::{connection, page_request};
-use crate::graphql::{BatchLoader, ContextExt, Ordered, gql_error};
+use crate::graphql::{BatchLoader, ContextExt, gql_error};
 use crate::identity::actor::Actor;
-use crate::identity::graphql::{User, load_user};
 use crate::ids::{NodeKind, decode, gid};
 use crate::projects::graphql::{ProjectLoader, Task, TaskKey};
+use crate::skills::graphql::RunSkill;
 
 #[derive(Enum, Copy, Clone, Eq, PartialEq)]
 #[graphql(remote = "crate::runs::state::RunStatus")]
@@ -108,6 +109,13 @@ impl TaskRun {
         let loader = ctx.data_unchecked::<BatchLoader<RunLoader>>();
         let rows = loader.load_one(ApprovalsOf(self.0.id)).await?.unwrap_or_default();
         Ok(rows.into_iter().map(Approval).collect())
+    }
+    /// The skill versions it was started with: those active in its project (approved, not
+    /// waiting for an approval) when it started, frozen, with the digest its connector checks.
+    async fn skills(&self, ctx: &Context<'_>) -> async_graphql::Result<Vec<RunSkill>> {
+        let loader = ctx.data_unchecked::<BatchLoader<RunLoader>>();
+        let rows = loader.load_one(SkillsOf(self.0.id)).await?.unwrap_or_default();
+        Ok(rows.into_iter().map(RunSkill).collect())
     }
     /// What it used: measured by the connector's model gateway and reported by its runtime.
     async fn usage(&self, ctx: &Context<'_>) -> async_graphql::Result<RunUsage> {
@@ -197,74 +205,6 @@ impl RunAttempt {
     }
     async fn ended_at(&self) -> Option<DateTime<Utc>> {
         self.0.ended_at
-    }
-    async fn created_at(&self) -> DateTime<Utc> {
-        self.0.created_at
-    }
-}
-
-#[derive(Enum, Copy, Clone, Eq, PartialEq)]
-#[graphql(remote = "approval::ApprovalStatus")]
-pub enum ApprovalStatus {
-    Pending,
-    Approved,
-    Denied,
-    /// Nobody decided in time; the agent was told no.
-    Expired,
-    /// The run ended or was cancelled before anyone decided.
-    Cancelled,
-}
-
-#[derive(Enum, Copy, Clone, Eq, PartialEq)]
-#[graphql(remote = "super::Decision")]
-pub enum ApprovalDecision {
-    Approve,
-    Deny,
-}
-
-/// An action an agent asked a person to approve before taking it.
-pub struct Approval(pub approval::Model);
-
-#[Object]
-impl Approval {
-    pub async fn id(&self) -> ID {
-        gid(NodeKind::Approval, self.0.id)
-    }
-    async fn run(&self, ctx: &Context<'_>) -> async_graphql::Result<TaskRun> {
-        ctx.services().run_reader.run(ctx.actor()?, self.0.run_id).await.map(TaskRun).map_err(gql_error)
-    }
-    /// What the agent wants to do, as it described it; the approval token is bound to exactly this.
-    async fn action(&self) -> &str {
-        &self.0.action
-    }
-    /// Why the agent says it needs to.
-    async fn reason(&self) -> Option<&str> {
-        self.0.reason.as_deref()
-    }
-    async fn details(&self) -> Json<serde_json::Value> {
-        Json(self.0.details.clone())
-    }
-    async fn status(&self) -> ApprovalStatus {
-        self.0.status.into()
-    }
-    /// When a pending approval expires (and counts as denied).
-    async fn expires_at(&self) -> DateTime<Utc> {
-        self.0.expires_at
-    }
-    async fn decided_by(&self, ctx: &Context<'_>) -> async_graphql::Result<Option<Ordered<User>>> {
-        match self.0.decided_by {
-            Some(id) => load_user(ctx, id).await,
-            None => Ok(None),
-        }
-    }
-    async fn decided_at(&self) -> Option<DateTime<Utc>> {
-        self.0.decided_at
-    }
-    async fn decision_reason(&self) -> Option<&str> {
-        self.0.decision_reason.as_deref()
-    }
-    async fn revision(&self) -> i64 {
-        self.0.revision
     }
     async fn created_at(&self) -> DateTime<Utc> {
         self.0.created_at
@@ -385,27 +325,6 @@ impl RunQuery {
         Ok(connection(rows, |r| r.id, TaskRun))
     }
 
-    /// Approvals of one project, or of every project the caller can read; by default the pending
-    /// ones (an approvals inbox), oldest first.
-    #[allow(clippy::too_many_arguments)]
-    async fn approvals(
-        &self,
-        ctx: &Context<'_>,
-        project_id: Option<ID>,
-        #[graphql(default_with = "Some(ApprovalStatus::Pending)")] status: Option<ApprovalStatus>,
-        first: Option<i32>,
-        after: Option<String>,
-        last: Option<i32>,
-        before: Option<String>,
-    ) -> async_graphql::Result<Connection<String, Approval>> {
-        let project = project_id.map(|id| decode(&id, NodeKind::Project)).transpose()?;
-        let page = page_request(after, before, first, last)?;
-        let status = status.map(Into::into);
-        let rows =
-            ctx.services().run_reader.approvals(ctx.actor()?, project, status, &page).await.map_err(gql_error)?;
-        Ok(connection(rows, |a| a.id, Approval))
-    }
-
     /// What a run used: measured by the connector's model gateway, reported by its runtime.
     async fn run_usage(&self, ctx: &Context<'_>, run_id: ID) -> async_graphql::Result<RunUsage> {
         let run = decode(&run_id, NodeKind::TaskRun)?;
@@ -455,6 +374,7 @@ impl RunMutation {
             required_capabilities: required_capabilities.into_iter().map(Into::into).collect(),
             input: input.map_or(serde_json::json!({}), |j| j.0),
             budget,
+            composition: None,
         };
         let key = ctx.idempotency_key(idempotency_key.as_deref());
         ctx.services().runs.start_run(ctx.actor()?, new, key).await.map(TaskRun).map_err(gql_error)
@@ -463,20 +383,6 @@ impl RunMutation {
     async fn cancel_run(&self, ctx: &Context<'_>, run_id: ID) -> async_graphql::Result<TaskRun> {
         let run = decode(&run_id, NodeKind::TaskRun)?;
         ctx.services().runs.cancel_run(ctx.actor()?, run).await.map(TaskRun).map_err(gql_error)
-    }
-
-    /// Approves or denies what an agent asked. Approving sends its connector a short-lived,
-    /// single-use token bound to the run and the action; the run goes on either way.
-    async fn decide_approval(
-        &self,
-        ctx: &Context<'_>,
-        approval_id: ID,
-        decision: ApprovalDecision,
-        reason: Option<String>,
-    ) -> async_graphql::Result<Approval> {
-        let id = decode(&approval_id, NodeKind::Approval)?;
-        let runs = &ctx.services().runs;
-        runs.decide_approval(ctx.actor()?, id, decision.into(), reason).await.map(Approval).map_err(gql_error)
     }
 
     /// Asks a running run's agent to save its state (`RUNNING → CHECKPOINTING → RUNNING`). The
@@ -527,31 +433,6 @@ impl RunSubscription {
         Ok(feed.map(|event| event.map(RunEvent).map_err(gql_error)))
     }
 
-    /// Approvals as they are requested, decided, expire or are cancelled: of one project, or of
-    /// every project the caller can read when the subscription starts.
-    async fn approval_updated(
-        &self,
-        ctx: &Context<'_>,
-        project_id: Option<ID>,
-    ) -> async_graphql::Result<impl Stream<Item = Approval>> {
-        let project = project_id.map(|id| decode(&id, NodeKind::Project)).transpose()?;
-        let actor = ctx.actor()?;
-        let services = ctx.services();
-        // Listening before the first wait: see `LISTEN_FIRST` in http/graphql_ws.rs.
-        let live = services.broker.subscribe(Topic::OrganizationApprovals(actor.organization_id));
-        let audience = services.run_reader.approval_audience(actor, project).await.map_err(gql_error)?;
-        Ok(live.filter_map(move |delivery| {
-            let shown = match delivery {
-                Delivery::Event(event) => match &*event {
-                    Event::Approval(approval) if audience.admits(approval) => Some(Approval(approval.clone())),
-                    _ => None,
-                },
-                Delivery::Lagged(_) => None,
-            };
-            async move { shown }
-        }))
-    }
-
     /// Runs of a project as their status changes.
     async fn run_updated(
         &self,
@@ -581,6 +462,8 @@ pub struct AttemptsOf(Uuid);
 pub struct ApprovalsOf(Uuid);
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct CheckpointsOf(Uuid);
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct SkillsOf(Uuid);
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct AgentKey(Uuid);
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
@@ -620,6 +503,16 @@ impl Loader<ApprovalsOf> for RunLoader {
     async fn load(&self, keys: &[ApprovalsOf]) -> Result<HashMap<ApprovalsOf, Self::Value>, Self::Error> {
         let ids: Vec<Uuid> = keys.iter().map(|k| k.0).collect();
         Ok(keyed(self.services.run_reader.approvals_of(&self.actor, &ids).await.map_err(gql_error)?, ApprovalsOf))
+    }
+}
+
+impl Loader<SkillsOf> for RunLoader {
+    type Value = Vec<run_skill::Model>;
+    type Error = async_graphql::Error;
+
+    async fn load(&self, keys: &[SkillsOf]) -> Result<HashMap<SkillsOf, Self::Value>, Self::Error> {
+        let ids: Vec<Uuid> = keys.iter().map(|k| k.0).collect();
+        Ok(keyed(self.services.run_reader.skills_of(&self.actor, &ids).await.map_err(gql_error)?, SkillsOf))
     }
 }
 

@@ -30,17 +30,18 @@ use sea_orm::{ActiveModelTrait, ColumnTrait, ConnectionTrait, EntityTrait, Query
 use serde::Serialize;
 use uuid::Uuid;
 
+use crate::approvals::{ApprovalError, ApprovalService};
 use crate::broker::{Broker, Event, Topic};
 use crate::db::Pool;
 use crate::db::{Reads, Store};
 use crate::error::{CommonError, DomainError, ErrorCode, is_unique_violation};
 use crate::gateway::{GatewayService, capabilities};
 use crate::idempotency::{self, Outcome};
-use crate::identity::actor::{Actor, Permission, ScopePath};
+use crate::identity::actor::{Actor, Permission, ScopeKind, ScopePath};
 use crate::identity::keys::SigningKeys;
 use crate::ids::new_id;
 use crate::projects::{ProjectService, RunMilestone};
-pub use approvals::{ApprovalAudience, Decision};
+use crate::skills::{ReplacedSelection, Selected};
 pub use ingest::{ConnectorEvent, Ingested};
 pub use reader::{ActingRun, RunFilter, RunReader};
 use state::{InvalidTransition, RunStatus, transition};
@@ -55,8 +56,8 @@ pub enum RunError {
     UnknownRun,
     #[error("event out of order: the next sequence stored for this run is {expected}")]
     OutOfOrder { expected: u64 },
-    #[error("the approval is already {status}")]
-    ApprovalClosed { status: ApprovalStatus },
+    #[error(transparent)]
+    Approval(#[from] ApprovalError),
     #[error("the run has already ended ({status}); nothing more is stored for it")]
     RunEnded { status: RunStatus },
     #[error(transparent)]
@@ -76,7 +77,7 @@ impl DomainError for RunError {
             RunError::CapabilityMissing { .. } => ErrorCode::CapabilityMissing,
             RunError::UnknownRun => ErrorCode::NotFound,
             RunError::OutOfOrder { .. } => ErrorCode::Validation,
-            RunError::ApprovalClosed { .. } => ErrorCode::Conflict,
+            RunError::Approval(e) => e.code(),
             RunError::RunEnded { .. } => ErrorCode::InvalidTransition,
             RunError::Common(e) => e.code(),
         }
@@ -89,7 +90,7 @@ impl DomainError for RunError {
                 serde_json::json!({ "missing": missing.iter().map(|c| c.as_str()).collect::<Vec<_>>() })
             }
             RunError::OutOfOrder { expected } => serde_json::json!({ "expected": expected }),
-            RunError::ApprovalClosed { status } => serde_json::json!({ "status": status.to_string() }),
+            RunError::Approval(e) => e.details(),
             RunError::RunEnded { status } => serde_json::json!({ "status": status.as_str() }),
             RunError::Common(e) => e.details(),
             RunError::UnknownRun => serde_json::Value::Null,
@@ -107,6 +108,20 @@ pub struct NewRun {
     pub input: serde_json::Value,
     /// What the run may use of its model provider; needs an agent whose usage is measured.
     pub budget: Option<RunBudget>,
+    /// A candidate's side to start with instead of the scope's current composition.
+    pub composition: Option<RunComposition>,
+}
+
+/// A scope's settings layer and skill selection as a candidate has them (or had them when it was
+/// proposed, for its baseline), which a run is started with in place of the scope's current ones:
+/// kept on the run (`task_runs.composition`) for its context and frozen into its skills.
+#[derive(Debug, Clone, PartialEq, Serialize, serde::Deserialize)]
+pub struct RunComposition {
+    pub scope_kind: ScopeKind,
+    pub scope_id: Uuid,
+    /// The scope's own settings layer (not the effective settings).
+    pub settings: serde_json::Value,
+    pub skills: Vec<Selected>,
 }
 
 /// A budget sets at least one limit, and its limits are positive.
@@ -155,6 +170,8 @@ pub struct RunService {
     reader: RunReader,
     /// The bundle each run's agent starts with.
     context: crate::context::ContextBroker,
+    /// Where agents' requests for approval are kept and decided.
+    approvals: ApprovalService,
 }
 
 impl RunService {
@@ -169,10 +186,11 @@ impl RunService {
         policy: RunPolicy,
         reader: RunReader,
         context: crate::context::ContextBroker,
+        approvals: ApprovalService,
     ) -> Self {
         let Store { pool: db, reads } = store;
         let events = ingest::EventWriter::new(db.clone());
-        Self { db, reads, broker, gateway, tasks, keys, policy, events, reader, context }
+        Self { db, reads, broker, gateway, tasks, keys, policy, events, reader, context, approvals }
     }
 
     /// A run, without any permission check (for connectors and the sweeper).
@@ -229,12 +247,19 @@ impl RunService {
                 created_by: Set(user),
                 max_attempts: Set(max_attempts),
                 budget: Set(new.budget.map(|b| serde_json::json!(b))),
+                composition: Set(new.composition.as_ref().map(|c| serde_json::json!(c))),
                 revision: Set(1),
                 created_at: Set(now),
                 updated_at: Set(now),
             }
             .insert(txn)
             .await?;
+            let replaced = new.composition.as_ref().map(|c| ReplacedSelection {
+                scope_id: c.scope_id,
+                kind: c.scope_kind,
+                selection: &c.skills,
+            });
+            crate::skills::freeze_for_run(txn, &project, run.id, replaced).await?;
             append_status_event(txn, run.id, status_data(None, RunStatus::Queued, None)).await?;
             Ok::<_, RunError>(run.id)
         })

@@ -7,21 +7,19 @@
 
 use std::collections::{HashMap, HashSet};
 
-use acc_entity::approval::ApprovalStatus;
-use acc_entity::{approval, checkpoint, project, run_attempt, run_event, task_run};
+use acc_entity::{approval, checkpoint, project, run_attempt, run_event, run_skill, task_run};
 use chrono::{DateTime, Utc};
 use futures_util::{Stream, StreamExt};
 use sea_orm::sea_query::{Alias, Expr, ExprTrait, Query, SimpleExpr};
 use sea_orm::{ColumnTrait, DatabaseConnection, EntityTrait, QueryFilter, QueryOrder, Select};
 use uuid::Uuid;
 
-use super::approvals::ApprovalAudience;
 use super::state::RunStatus;
 use super::{Result, RunError, feed, path};
 use crate::broker::{Broker, Topic};
 use crate::db::Reads;
 use crate::error::CommonError;
-use crate::identity::actor::{Actor, Permission, ScopePath};
+use crate::identity::actor::{Actor, Permission};
 use crate::pagination::{Page, PageRequest, paginate};
 
 /// Runs as the caller may read them.
@@ -204,7 +202,7 @@ impl RunReader {
         run_ids: &[Uuid],
         run_column: E::Column,
         order: E::Column,
-        run_of: impl Fn(&E::Model) -> Uuid,
+        run_of: impl Fn(&E::Model) -> Option<Uuid>,
     ) -> Result<HashMap<Uuid, Vec<E::Model>>> {
         let rows = E::find()
             .filter(run_column.is_in(self.readable_runs(actor, run_ids).await?.into_iter().map(|r| r.id)))
@@ -213,7 +211,9 @@ impl RunReader {
             .await?;
         let mut grouped: HashMap<Uuid, Vec<E::Model>> = HashMap::new();
         for row in rows {
-            grouped.entry(run_of(&row)).or_default().push(row);
+            if let Some(run_id) = run_of(&row) {
+                grouped.entry(run_id).or_default().push(row);
+            }
         }
         Ok(grouped)
     }
@@ -221,7 +221,7 @@ impl RunReader {
     /// The attempts of the runs the caller may read, oldest first, grouped by run.
     pub async fn attempts_of(&self, actor: &Actor, run_ids: &[Uuid]) -> Result<HashMap<Uuid, Vec<run_attempt::Model>>> {
         use run_attempt::Column::{Number, RunId};
-        self.of_runs::<run_attempt::Entity>(actor, run_ids, RunId, Number, |a| a.run_id).await
+        self.of_runs::<run_attempt::Entity>(actor, run_ids, RunId, Number, |a| Some(a.run_id)).await
     }
 
     /// The checkpoints of the runs the caller may read, oldest first, grouped by run.
@@ -231,7 +231,13 @@ impl RunReader {
         run_ids: &[Uuid],
     ) -> Result<HashMap<Uuid, Vec<checkpoint::Model>>> {
         use checkpoint::Column::{Id, RunId};
-        self.of_runs::<checkpoint::Entity>(actor, run_ids, RunId, Id, |c| c.run_id).await
+        self.of_runs::<checkpoint::Entity>(actor, run_ids, RunId, Id, |c| Some(c.run_id)).await
+    }
+
+    /// The skill versions the runs the caller may read were started with, grouped by run.
+    pub async fn skills_of(&self, actor: &Actor, run_ids: &[Uuid]) -> Result<HashMap<Uuid, Vec<run_skill::Model>>> {
+        use run_skill::Column::{Id, RunId};
+        self.of_runs::<run_skill::Entity>(actor, run_ids, RunId, Id, |s| Some(s.run_id)).await
     }
 
     /// The approvals of the runs the caller may read, oldest first, grouped by run.
@@ -276,46 +282,6 @@ impl RunReader {
         let more = rows.len() as u64 > limit;
         rows.truncate(limit as usize);
         Ok((rows, more))
-    }
-
-    /// An approval the caller may read (a hidden one is `NOT_FOUND`).
-    pub async fn approval(&self, actor: &Actor, id: Uuid) -> Result<approval::Model> {
-        let not_found = || RunError::from(CommonError::NotFound("approval"));
-        let row = self
-            .reads
-            .one(approval::Entity::find_by_id(id))
-            .await?
-            .filter(|a| a.organization_id == actor.organization_id)
-            .ok_or_else(not_found)?;
-        let project = self.reads.one(project::Entity::find_by_id(row.project_id)).await?.ok_or_else(not_found)?;
-        actor.authorize(Permission::Read, &path(&project), "approval").map_err(|_| not_found())?;
-        Ok(row)
-    }
-
-    /// Approvals of one project, or of every project the caller can read, oldest first.
-    pub async fn approvals(
-        &self,
-        actor: &Actor,
-        project_id: Option<Uuid>,
-        status: Option<ApprovalStatus>,
-        page: &PageRequest,
-    ) -> Result<Page<approval::Model>> {
-        let projects = self.readable_projects(actor, project_id).await?;
-        let mut select = approval::Entity::find().filter(approval::Column::ProjectId.is_in(projects));
-        if let Some(status) = status {
-            select = select.filter(approval::Column::Status.eq(status));
-        }
-        Ok(paginate(&self.reads, select, approval::Column::Id, page, self.max_page_size).await?)
-    }
-
-    /// Whose approvals a subscription of the caller shows: one project, the whole organization
-    /// for those with a role on it, or the projects they can read now.
-    pub async fn approval_audience(&self, actor: &Actor, project_id: Option<Uuid>) -> Result<ApprovalAudience> {
-        let organization = ScopePath::organization(actor.organization_id);
-        if project_id.is_none() && actor.role_on(&organization).is_some() {
-            return Ok(ApprovalAudience::Organization(actor.organization_id));
-        }
-        Ok(ApprovalAudience::Projects(self.readable_projects(actor, project_id).await?))
     }
 }
 

@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 use acc_entity::{config_layer, project, task, workspace};
 use chrono::Utc;
 use sea_orm::sea_query::Expr;
-use sea_orm::{ActiveModelTrait, ColumnTrait, EntityTrait, QueryFilter, Set};
+use sea_orm::{ActiveModelTrait, ColumnTrait, ConnectionTrait, EntityTrait, QueryFilter, Set};
 use serde_json::{Map, Value};
 use uuid::Uuid;
 
@@ -150,9 +150,20 @@ impl SettingsService {
 
     /// The token budget of a run of `task_id`'s context (`context.tokenBudget`): read by the
     /// control plane itself, for nobody's request.
-    pub async fn context_token_budget(&self, task_id: Uuid) -> Result<i64> {
+    /// The context budget of a run of `task_id`; with `layer`, that scope's settings layer is the
+    /// one given (a candidate's) instead of the stored one.
+    pub async fn context_token_budget(&self, task_id: Uuid, layer: Option<(Uuid, &Value)>) -> Result<i64> {
         let (chain, _) = self.chain_of(SettingsScope::Task, task_id).await?;
-        let effective = self.resolved(chain).await?;
+        let mut effective = self.resolved(chain).await?;
+        if let Some((scope_id, settings)) = layer {
+            for held in effective.layers.iter_mut().filter(|l| l.scope_id == scope_id) {
+                held.row = Some(config_layer::Model {
+                    settings: settings.clone(),
+                    ..held.row.clone().unwrap_or_else(|| empty_layer(scope_id))
+                });
+            }
+            effective.entries = resolve(&effective.layers);
+        }
         let entry = effective.entries.iter().find(|e| e.key == known::CONTEXT_TOKEN_BUDGET);
         Ok(known::integer(known::CONTEXT_TOKEN_BUDGET, entry.map(|e| &e.value)))
     }
@@ -196,53 +207,87 @@ impl SettingsService {
         let needed = if scope == SettingsScope::Task { Permission::WriteTasks } else { Permission::Administer };
         actor.authorize(needed, &path, "settings scope")?;
         validate_patch(patch)?;
-        let current = config_layer::Entity::find().filter(config_layer::Column::ScopeId.eq(id)).one(&self.db).await?;
-        let now = Utc::now();
-        match current {
-            None if expected_revision == 0 => {
-                let mut settings = Value::Object(Map::new());
-                merge_patch(&mut settings, patch);
-                known::check(&settings)?;
-                let inserted = config_layer::ActiveModel {
-                    id: Set(new_id()),
-                    organization_id: Set(path.organization_id),
-                    scope_kind: Set(scope.as_str().to_owned()),
-                    scope_id: Set(id),
-                    settings: Set(settings),
-                    revision: Set(1),
-                    created_at: Set(now),
-                    updated_at: Set(now),
-                }
-                .insert(&self.db)
-                .await;
-                match inserted {
-                    Ok(row) => Ok(row),
-                    // Someone else created the layer first: the caller's revision 0 is stale.
-                    Err(e) if is_unique_violation(&e) => Err(CommonError::Conflict { expected: 0, current: 1 }),
-                    Err(e) => Err(e.into()),
-                }
+        write_layer(&self.db, path.organization_id, scope, id, patch, expected_revision).await
+    }
+
+    /// The settings layer of `scope_id` itself, if it has one.
+    pub async fn own_layer(&self, scope_id: Uuid) -> Result<Option<config_layer::Model>> {
+        Ok(config_layer::Entity::find().filter(config_layer::Column::ScopeId.eq(scope_id)).one(&self.db).await?)
+    }
+}
+
+/// The revision of `scope_id`'s own settings layer, on `conn`; 0 when it has none.
+pub async fn layer_revision(conn: &impl ConnectionTrait, scope_id: Uuid) -> Result<i64> {
+    let layer = config_layer::Entity::find().filter(config_layer::Column::ScopeId.eq(scope_id)).one(conn).await?;
+    Ok(layer.map_or(0, |l| l.revision))
+}
+
+/// `patch` (a JSON merge patch, checked as `setSettings` checks one) over `settings`: what the
+/// layer would hold, refused if it holds a known key's wrong type or range.
+pub fn patched(settings: &Value, patch: &Value) -> Result<Value> {
+    validate_patch(patch)?;
+    let mut settings = settings.clone();
+    merge_patch(&mut settings, patch);
+    known::check(&settings)?;
+    Ok(settings)
+}
+
+/// Writes `patch` over the settings layer of `scope` `id`, on `conn`, if its revision is still
+/// `expected_revision` (0: it has none yet); else `CONFLICT`, and nothing is written.
+pub async fn write_layer(
+    conn: &impl ConnectionTrait,
+    organization_id: Uuid,
+    scope: SettingsScope,
+    id: Uuid,
+    patch: &Value,
+    expected_revision: i64,
+) -> Result<config_layer::Model> {
+    let current = config_layer::Entity::find().filter(config_layer::Column::ScopeId.eq(id)).one(conn).await?;
+    let now = Utc::now();
+    match current {
+        None if expected_revision == 0 => {
+            let mut settings = Value::Object(Map::new());
+            merge_patch(&mut settings, patch);
+            known::check(&settings)?;
+            let inserted = config_layer::ActiveModel {
+                id: Set(new_id()),
+                organization_id: Set(organization_id),
+                scope_kind: Set(scope.as_str().to_owned()),
+                scope_id: Set(id),
+                settings: Set(settings),
+                revision: Set(1),
+                created_at: Set(now),
+                updated_at: Set(now),
             }
-            None => Err(CommonError::Conflict { expected: expected_revision, current: 0 }),
-            Some(row) if row.revision != expected_revision => {
-                Err(CommonError::Conflict { expected: expected_revision, current: row.revision })
+            .insert(conn)
+            .await;
+            match inserted {
+                Ok(row) => Ok(row),
+                // Someone else created the layer first: the caller's revision 0 is stale.
+                Err(e) if is_unique_violation(&e) => Err(CommonError::Conflict { expected: 0, current: 1 }),
+                Err(e) => Err(e.into()),
             }
-            Some(row) => {
-                let mut settings = row.settings.clone();
-                merge_patch(&mut settings, patch);
-                known::check(&settings)?;
-                let result = config_layer::Entity::update_many()
-                    .col_expr(config_layer::Column::Settings, Expr::value(settings))
-                    .col_expr(config_layer::Column::Revision, Expr::value(row.revision + 1))
-                    .col_expr(config_layer::Column::UpdatedAt, Expr::value(now))
-                    .filter(config_layer::Column::Id.eq(row.id))
-                    .filter(config_layer::Column::Revision.eq(row.revision))
-                    .exec(&self.db)
-                    .await?;
-                if result.rows_affected == 0 {
-                    return Err(CommonError::Conflict { expected: expected_revision, current: row.revision + 1 });
-                }
-                Ok(config_layer::Entity::find_by_id(row.id).one(&self.db).await?.unwrap_or(row))
+        }
+        None => Err(CommonError::Conflict { expected: expected_revision, current: 0 }),
+        Some(row) if row.revision != expected_revision => {
+            Err(CommonError::Conflict { expected: expected_revision, current: row.revision })
+        }
+        Some(row) => {
+            let mut settings = row.settings.clone();
+            merge_patch(&mut settings, patch);
+            known::check(&settings)?;
+            let result = config_layer::Entity::update_many()
+                .col_expr(config_layer::Column::Settings, Expr::value(settings))
+                .col_expr(config_layer::Column::Revision, Expr::value(row.revision + 1))
+                .col_expr(config_layer::Column::UpdatedAt, Expr::value(now))
+                .filter(config_layer::Column::Id.eq(row.id))
+                .filter(config_layer::Column::Revision.eq(row.revision))
+                .exec(conn)
+                .await?;
+            if result.rows_affected == 0 {
+                return Err(CommonError::Conflict { expected: expected_revision, current: row.revision + 1 });
             }
+            Ok(config_layer::Entity::find_by_id(row.id).one(conn).await?.unwrap_or(row))
         }
     }
 }
@@ -304,6 +349,21 @@ fn leaves(prefix: &str, value: &Value, out: &mut Vec<(String, Value)>) {
 }
 
 /// Every leaf key with the value of the narrowest layer that sets it.
+/// A layer for a scope that has none stored, to hold settings given for it.
+fn empty_layer(scope_id: Uuid) -> config_layer::Model {
+    let now = Utc::now();
+    config_layer::Model {
+        id: Uuid::nil(),
+        organization_id: Uuid::nil(),
+        scope_kind: String::new(),
+        scope_id,
+        settings: Value::Object(Map::new()),
+        revision: 0,
+        created_at: now,
+        updated_at: now,
+    }
+}
+
 fn resolve(layers: &[Layer]) -> Vec<EffectiveEntry> {
     let mut resolved: BTreeMap<String, EffectiveEntry> = BTreeMap::new();
     for layer in layers {

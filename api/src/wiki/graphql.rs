@@ -2,7 +2,7 @@
 
 use std::collections::HashMap;
 
-use acc_entity::{wiki_namespace, wiki_page, wiki_revision};
+use acc_entity::{wiki_attachment, wiki_namespace, wiki_page, wiki_revision};
 use async_graphql::connection::Connection;
 use async_graphql::dataloader::Loader;
 use async_graphql::{Context, Data, ID, InputObject, Json, Object, SimpleObject, Subscription};
@@ -10,14 +10,17 @@ use chrono::{DateTime, Utc};
 use futures_util::{Stream, StreamExt};
 use uuid::Uuid;
 
-use super::{Link, NewNamespace, PageSave, RevisionDiff, RevisionKey, WikiScope};
+use super::{Link, NewNamespace, PageAt, PageSave, RevisionDiff, RevisionKey, WikiScope};
 use crate::app::Services;
+use crate::approvals::graphql::Approval;
 use crate::broker::{Delivery, Event, Topic};
 use crate::error::CommonError;
 use crate::graphql::connection::{connection, page_request};
 use crate::graphql::{BatchLoader, ContextExt, gql_error};
 use crate::identity::actor::Actor;
 use crate::ids::{GlobalId, NodeKind, decode, gid};
+use crate::memory::Fused;
+use crate::memory::graphql::RetrieverValue;
 
 /// A workspace or project id, as the scope of a namespace.
 fn decode_wiki_scope(raw: &ID) -> async_graphql::Result<WikiScope> {
@@ -53,6 +56,11 @@ impl WikiNamespace {
     async fn project_id(&self) -> Option<ID> {
         self.0.project_id.map(|id| gid(NodeKind::Project, id))
     }
+    /// The users who, besides the scope's administrators, may read and write it; empty when it is
+    /// left to the scope's roles.
+    async fn acl(&self) -> Vec<ID> {
+        super::acl_of(&self.0).into_iter().map(|id| gid(NodeKind::User, id)).collect()
+    }
     async fn created_at(&self) -> DateTime<Utc> {
         self.0.created_at
     }
@@ -67,6 +75,12 @@ impl WikiPage {
     }
     async fn namespace_id(&self) -> ID {
         gid(NodeKind::WikiNamespace, self.0.namespace_id)
+    }
+    /// Its namespace: whether publishing there needs a review (`authoritative`).
+    async fn namespace(&self, ctx: &Context<'_>) -> async_graphql::Result<WikiNamespace> {
+        let loader = ctx.data_unchecked::<BatchLoader<WikiLoader>>();
+        let namespace = loader.load_one(NamespaceById(self.0.namespace_id)).await?;
+        namespace.map(WikiNamespace).ok_or_else(|| gql_error(CommonError::NotFound("wiki namespace")))
     }
     /// Normalized: lowercase, hyphens for spaces (`guides/deploy-checklist`).
     async fn path(&self) -> &str {
@@ -101,12 +115,61 @@ impl WikiPage {
         let links = loader.load_one(LinksOf(self.0.id)).await?.unwrap_or_default();
         Ok(links.into_iter().map(WikiLink).collect())
     }
+    /// The files attached to the page: the latest version of each name, by name (at most 200).
+    async fn attachments(&self, ctx: &Context<'_>) -> async_graphql::Result<Vec<WikiAttachment>> {
+        let loader = ctx.data_unchecked::<BatchLoader<WikiLoader>>();
+        let attachments = loader.load_one(AttachmentsOf(self.0.id)).await?.unwrap_or_default();
+        Ok(attachments.into_iter().map(WikiAttachment).collect())
+    }
     async fn created_at(&self) -> DateTime<Utc> {
         self.0.created_at
     }
     async fn updated_at(&self) -> DateTime<Utc> {
         self.0.updated_at
     }
+}
+
+/// A file attached to a wiki page: one version of its name, its bytes in the artifact store.
+/// Downloaded over HTTP (`downloadPath`) with the bearer token.
+pub struct WikiAttachment(pub wiki_attachment::Model);
+
+#[Object]
+impl WikiAttachment {
+    pub async fn id(&self) -> ID {
+        gid(NodeKind::WikiAttachment, self.0.id)
+    }
+    /// A relative path (`diagrams/flow.png`).
+    async fn name(&self) -> &str {
+        &self.0.name
+    }
+    /// 1 for the first upload of the name to the page, then +1 per upload.
+    async fn number(&self) -> i32 {
+        self.0.number
+    }
+    async fn sha256(&self) -> &str {
+        &self.0.sha256
+    }
+    async fn size_bytes(&self) -> i64 {
+        self.0.size_bytes
+    }
+    async fn media_type(&self) -> &str {
+        &self.0.media_type
+    }
+    async fn created_by_id(&self) -> ID {
+        gid(NodeKind::User, self.0.created_by_user_id)
+    }
+    async fn created_at(&self) -> DateTime<Utc> {
+        self.0.created_at
+    }
+    /// `GET` it with the bearer token; it answers the bytes as an attachment, or the `Range` asked.
+    async fn download_path(&self) -> String {
+        attachment_path(self.0.id)
+    }
+}
+
+/// Where an attachment's bytes are downloaded.
+pub fn attachment_path(attachment_id: Uuid) -> String {
+    format!("/v1/wiki/attachments/{}", gid(NodeKind::WikiAttachment, attachment_id).0)
 }
 
 async fn revision_numbered(
@@ -202,10 +265,10 @@ impl From<RevisionDiff> for WikiDiff {
     }
 }
 
-/// A page a search found, with how well it matched.
+/// A page a search found, with how well it matched and why.
 pub struct WikiSearchHit {
     page: wiki_page::Model,
-    score: f64,
+    hit: Fused,
 }
 
 #[Object]
@@ -213,9 +276,14 @@ impl WikiSearchHit {
     async fn page(&self) -> WikiPage {
         WikiPage(self.page.clone())
     }
-    /// Higher is better; only comparable within one search.
+    /// How well it matched, by reciprocal rank fusion of the retrievals that found it (as in
+    /// memory): higher is better, comparable within one search.
     async fn score(&self) -> f64 {
-        self.score
+        self.hit.score
+    }
+    /// The retrievals that found it: its words, and (with an embedding model loaded) its meaning.
+    async fn found_by(&self) -> Vec<RetrieverValue> {
+        self.hit.found_by.iter().copied().map(Into::into).collect()
     }
 }
 
@@ -290,7 +358,8 @@ impl WikiQuery {
     }
 
     /// Pages of a workspace's or project's namespaces (a project's search also reads its
-    /// workspace's own) whose latest text has any of the query's words, best first.
+    /// workspace's own) whose latest text has any of the query's words or, with an embedding model
+    /// loaded, is near its meaning: best first, the two fused as memory fuses them.
     async fn wiki_search(
         &self,
         ctx: &Context<'_>,
@@ -301,7 +370,7 @@ impl WikiQuery {
         let scope = decode_wiki_scope(&scope_id)?;
         let first = first.map(|n| u64::try_from(n).unwrap_or(0));
         let hits = ctx.services().wiki.search(ctx.actor()?, scope, &query, first).await.map_err(gql_error)?;
-        Ok(hits.into_iter().map(|(page, score)| WikiSearchHit { page, score }).collect())
+        Ok(hits.into_iter().map(|(page, hit)| WikiSearchHit { page, hit }).collect())
     }
 
     /// The pages whose latest revision links to this one (at its path, or one it had before a rename).
@@ -328,7 +397,19 @@ impl WikiSubscription {
         // Listening before the first wait: see `LISTEN_FIRST` in http/graphql_ws.rs.
         let live = services.broker.subscribe(Topic::WikiNamespace(namespace_id));
         services.wiki.namespace(actor, namespace_id).await.map_err(gql_error)?;
-        Ok(live.filter_map(|delivery| {
+        let actor = actor.clone();
+        // A change of the namespace's ACL that leaves the subscriber out ends the stream.
+        let admitted = live.take_while(move |delivery| {
+            let still = match delivery {
+                Delivery::Event(event) => match &**event {
+                    Event::WikiNamespace(namespace) => super::may_read(&actor, namespace),
+                    _ => true,
+                },
+                Delivery::Lagged(_) => true,
+            };
+            async move { still }
+        });
+        Ok(admitted.filter_map(|delivery| {
             let shown = match delivery {
                 Delivery::Event(event) => match &*event {
                     Event::WikiPage(page) => Some(WikiPage(page.clone())),
@@ -359,6 +440,22 @@ impl WikiMutation {
         Ok(WikiNamespace(namespace))
     }
 
+    /// Keeps a namespace to the users named (at most 50, of the organization) besides the scope's
+    /// administrators, or with none leaves it to the scope's roles again; administrators decide.
+    /// To anyone it does not name, the namespace and its pages do not exist.
+    async fn set_wiki_namespace_acl(
+        &self,
+        ctx: &Context<'_>,
+        namespace_id: ID,
+        user_ids: Vec<ID>,
+    ) -> async_graphql::Result<WikiNamespace> {
+        let namespace_id = decode(&namespace_id, NodeKind::WikiNamespace)?;
+        let users = user_ids.iter().map(|id| decode(id, NodeKind::User)).collect::<Result<Vec<_>, _>>()?;
+        let wiki = &ctx.services().wiki;
+        let namespace = wiki.set_namespace_acl(ctx.actor()?, namespace_id, users).await.map_err(gql_error)?;
+        Ok(WikiNamespace(namespace))
+    }
+
     /// Saves a page's next revision (or its first). In a namespace that is not authoritative it is
     /// published at once; in an authoritative one it stays a draft until reviewed.
     async fn save_wiki_page(&self, ctx: &Context<'_>, input: SaveWikiPageInput) -> async_graphql::Result<WikiPage> {
@@ -386,11 +483,55 @@ impl WikiMutation {
         let renamed = wiki.rename_page(ctx.actor()?, page_id, &path, expected_revision).await.map_err(gql_error)?;
         Ok(WikiPage(renamed.page))
     }
+
+    /// Asks for a review of a revision (by default the page's latest): an approval in the inbox of
+    /// those who may write the namespace. Approving it publishes the revision; its author may not
+    /// approve it. Asking again while one is pending returns that one.
+    async fn request_wiki_review(
+        &self,
+        ctx: &Context<'_>,
+        page_id: ID,
+        revision: Option<i32>,
+        reason: Option<String>,
+    ) -> async_graphql::Result<Approval> {
+        let (wiki, actor) = (&ctx.services().wiki, ctx.actor()?);
+        let page = wiki.page(actor, decode(&page_id, NodeKind::WikiPage)?).await.map_err(gql_error)?;
+        let number = revision.unwrap_or(page.revision as i32);
+        wiki.request_review(actor, page.id, number, reason).await.map(Approval).map_err(gql_error)
+    }
+
+    /// Publishes a revision (by default the page's latest), such as an agent's proposal, in a
+    /// namespace that is not authoritative; in an authoritative one this is `FORBIDDEN` (a review
+    /// publishes there).
+    async fn publish_wiki_page(
+        &self,
+        ctx: &Context<'_>,
+        page_id: ID,
+        revision: Option<i32>,
+    ) -> async_graphql::Result<WikiPage> {
+        let (wiki, actor) = (&ctx.services().wiki, ctx.actor()?);
+        let page = wiki.page(actor, decode(&page_id, NodeKind::WikiPage)?).await.map_err(gql_error)?;
+        let number = revision.unwrap_or(page.revision as i32);
+        let published = wiki.publish(actor, page.id, number).await.map_err(gql_error)?;
+        Ok(WikiPage(published.page))
+    }
 }
 
 /// The links of a page's latest revision, for `WikiPage.links`.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub struct LinksOf(Uuid);
+
+/// The attachments of a page, for `WikiPage.attachments`.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct AttachmentsOf(Uuid);
+
+/// A namespace by its id, for `WikiPage.namespace`.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct NamespaceById(Uuid);
+
+/// A revision by its id, with its page, for `Approval.wikiRevision` and `Approval.wikiPage`.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct RevisionById(pub Uuid);
 
 /// Batches what a page of wiki pages fans out to.
 pub struct WikiLoader {
@@ -416,6 +557,39 @@ impl Loader<LinksOf> for WikiLoader {
         let ids: Vec<Uuid> = keys.iter().map(|k| k.0).collect();
         let links = self.services.wiki.links_of(&self.actor, &ids).await.map_err(gql_error)?;
         Ok(links.into_iter().map(|(id, l)| (LinksOf(id), l)).collect())
+    }
+}
+
+impl Loader<AttachmentsOf> for WikiLoader {
+    type Value = Vec<wiki_attachment::Model>;
+    type Error = async_graphql::Error;
+
+    async fn load(&self, keys: &[AttachmentsOf]) -> Result<HashMap<AttachmentsOf, Self::Value>, Self::Error> {
+        let ids: Vec<Uuid> = keys.iter().map(|k| k.0).collect();
+        let found = self.services.wiki.attachments_of(&self.actor, &ids).await.map_err(gql_error)?;
+        Ok(found.into_iter().map(|(id, a)| (AttachmentsOf(id), a)).collect())
+    }
+}
+
+impl Loader<NamespaceById> for WikiLoader {
+    type Value = wiki_namespace::Model;
+    type Error = async_graphql::Error;
+
+    async fn load(&self, keys: &[NamespaceById]) -> Result<HashMap<NamespaceById, Self::Value>, Self::Error> {
+        let ids = keys.iter().map(|k| k.0);
+        let found = self.services.wiki.readable_namespaces(&self.actor, ids).await.map_err(gql_error)?;
+        Ok(found.into_iter().map(|(id, n)| (NamespaceById(id), n)).collect())
+    }
+}
+
+impl Loader<RevisionById> for WikiLoader {
+    type Value = PageAt;
+    type Error = async_graphql::Error;
+
+    async fn load(&self, keys: &[RevisionById]) -> Result<HashMap<RevisionById, Self::Value>, Self::Error> {
+        let ids: Vec<Uuid> = keys.iter().map(|k| k.0).collect();
+        let found = self.services.wiki.revisions_by_id(&self.actor, &ids).await.map_err(gql_error)?;
+        Ok(found.into_iter().map(|(id, at)| (RevisionById(id), at)).collect())
     }
 }
 

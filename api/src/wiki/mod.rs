@@ -3,17 +3,24 @@
 //! so two people editing at once never lose each other's work: the second gets `CONFLICT`. A
 //! rename is a revision too, and leaves the old path as an alias, so `[[links]]` to it still
 //! arrive and show as backlinks. What a person saves in a namespace that is not authoritative is
-//! published at once; in an authoritative one it stays a draft until a review publishes it.
+//! published at once; in an authoritative one it stays a draft until a review publishes it: an
+//! Approval (`requestWikiReview`) that a person other than the revision's author approves.
+//! Elsewhere a writer publishes a draft (an agent's proposal) directly (`publishWikiPage`).
 //! Whoever may read the scope reads its wiki; members and above write pages; administrators make
 //! namespaces. To anyone else a namespace and its pages do not exist (`NOT_FOUND`).
 
+mod attachments;
 pub mod graphql;
+mod review;
 mod search;
 mod text;
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
-use acc_entity::{project, wiki_alias, wiki_link, wiki_namespace, wiki_page, wiki_revision, workspace};
+use acc_entity::{
+    project, user, wiki_alias, wiki_link, wiki_namespace, wiki_page, wiki_revision, wiki_vector, workspace,
+};
 use chrono::Utc;
 use sea_orm::{
     ActiveModelTrait, ColumnTrait, Condition, ConnectionTrait, EntityTrait, IntoActiveModel, QueryFilter, QueryOrder,
@@ -22,15 +29,21 @@ use sea_orm::{
 use sha2::{Digest, Sha256};
 use uuid::Uuid;
 
+use crate::approvals::{ApprovalError, ApprovalService};
+use crate::artifacts::{ArtifactError, ArtifactService};
 use crate::broker::{Broker, Event, Topic};
 use crate::db::{Pool, Reads, Store};
 use crate::error::{CommonError, DomainError, ErrorCode, is_unique_violation};
-use crate::identity::actor::{Actor, Permission, ScopePath};
+use crate::identity::actor::{Actor, Permission, Role, ScopePath};
 use crate::ids::new_id;
+use crate::memory::vectors::{Corpus, Embedded, text_of};
+use crate::memory::{Fused, Retriever, VectorSearch, fuse};
 use crate::pagination::{Page, PageRequest, paginate};
 use crate::provenance::Author;
 use crate::query_words;
 
+pub use attachments::Attach;
+pub use review::REVIEW_LIFETIME;
 pub use text::normalized_path;
 
 const MAX_NAMESPACE_NAME_CHARS: usize = 64;
@@ -40,17 +53,38 @@ const MAX_SOURCE_BYTES: usize = 128 * 1024;
 /// The most hits a search returns, and how many unless asked.
 pub const MAX_HITS: u64 = 50;
 pub const DEFAULT_HITS: u64 = 20;
+/// How many of the best matches by words take part in a search, fused with those by meaning.
+const WORD_CANDIDATES: u64 = 100;
+/// Pages read, and texts embedded, at a time when vectors are made in bulk.
+const EMBED_PAGE: u64 = 128;
+const EMBED_BATCH: usize = 16;
+const EMBEDDED_CHARS: usize = 2_000;
 /// The most namespaces one scope lists, and the most backlinks a page shows.
 const MAX_NAMESPACES_LISTED: u64 = 200;
 const MAX_BACKLINKS: u64 = 200;
+const MAX_ACL_USERS: usize = 50;
 
 #[derive(Debug, thiserror::Error)]
 pub enum WikiError {
     #[error(transparent)]
     Common(#[from] CommonError),
+    #[error(transparent)]
+    Approval(#[from] ApprovalError),
+    /// An attachment's bytes: over the upload limit, or the store failed.
+    #[error(transparent)]
+    Artifact(#[from] ArtifactError),
     /// A rename onto a path another page of the namespace has.
     #[error("another page of this namespace is at `{0}`")]
     PathTaken(String),
+    /// Publishing into an authoritative namespace without a review.
+    #[error("this namespace is authoritative: a revision is published by a review (requestWikiReview)")]
+    ReviewRequired,
+    /// Approving a review of one's own revision.
+    #[error("you wrote this revision; another person must review it")]
+    OwnRevision,
+    /// A review or publication of a revision no newer than the published one.
+    #[error("revision {revision} is not newer than the published revision {published}")]
+    NotNewer { revision: i32, published: i64 },
 }
 
 impl From<sea_orm::DbErr> for WikiError {
@@ -63,14 +97,25 @@ impl DomainError for WikiError {
     fn code(&self) -> ErrorCode {
         match self {
             WikiError::Common(e) => e.code(),
+            WikiError::Approval(e) => e.code(),
+            WikiError::Artifact(e) => e.code(),
             WikiError::PathTaken(_) => ErrorCode::Conflict,
+            WikiError::ReviewRequired | WikiError::OwnRevision => ErrorCode::Forbidden,
+            WikiError::NotNewer { .. } => ErrorCode::InvalidTransition,
         }
     }
 
     fn details(&self) -> serde_json::Value {
         match self {
             WikiError::Common(e) => e.details(),
+            WikiError::Approval(e) => e.details(),
+            WikiError::Artifact(e) => e.details(),
             WikiError::PathTaken(path) => serde_json::json!({ "path": path }),
+            WikiError::ReviewRequired => serde_json::json!({ "needs": "review" }),
+            WikiError::OwnRevision => serde_json::json!({ "needs": "another reviewer" }),
+            WikiError::NotNewer { revision, published } => {
+                serde_json::json!({ "revision": revision, "publishedRevision": published })
+            }
         }
     }
 }
@@ -153,12 +198,25 @@ pub struct WikiService {
     db: Pool,
     reads: Reads,
     broker: Broker,
+    /// Where reviews are asked for and decided.
+    approvals: ApprovalService,
+    /// The embedding model memory uses, and pages' vectors.
+    vectors: Arc<VectorSearch>,
+    /// Where attachments' bytes are kept.
+    artifacts: ArtifactService,
     max_page_size: u64,
 }
 
 impl WikiService {
-    pub fn new(store: Store, broker: Broker, max_page_size: u64) -> Self {
-        Self { db: store.pool, reads: store.reads, broker, max_page_size }
+    pub fn new(
+        store: Store,
+        broker: Broker,
+        approvals: ApprovalService,
+        vectors: Arc<VectorSearch>,
+        artifacts: ArtifactService,
+        max_page_size: u64,
+    ) -> Self {
+        Self { db: store.pool, reads: store.reads, broker, approvals, vectors, artifacts, max_page_size }
     }
 
     /// Makes a namespace in a workspace or project the caller administers.
@@ -181,6 +239,7 @@ impl WikiService {
             scope_id: Set(project_id.unwrap_or(workspace_id)),
             name: Set(name.to_owned()),
             authoritative: Set(new.authoritative),
+            acl: Set(None),
             created_by_user_id: Set(Some(actor.user_id)),
             created_at: Set(Utc::now()),
         };
@@ -205,7 +264,40 @@ impl WikiService {
             .filter(wiki_namespace::Column::ScopeId.eq(project_id.unwrap_or(workspace_id)))
             .order_by_asc(wiki_namespace::Column::Name)
             .limit(MAX_NAMESPACES_LISTED);
-        Ok(self.reads.all(select).await?)
+        Ok(self.reads.all(select).await?.into_iter().filter(|n| may_read(actor, n)).collect())
+    }
+
+    /// Keeps a namespace to `users` (of the organization, at most 50) besides the scope's
+    /// administrators, or, with none, leaves it to the scope's roles again; by an administrator.
+    /// Whoever it no longer admits loses it at once, live subscriptions included.
+    pub async fn set_namespace_acl(
+        &self,
+        actor: &Actor,
+        namespace_id: Uuid,
+        mut users: Vec<Uuid>,
+    ) -> Result<wiki_namespace::Model> {
+        let namespace = self.namespace_in(actor, namespace_id).await?;
+        actor.authorize(Permission::Administer, &namespace_path(&namespace), "wiki namespace")?;
+        users.sort_unstable();
+        users.dedup();
+        let invalid = |message: &str| CommonError::Validation {
+            message: message.to_owned(),
+            details: serde_json::json!({ "argument": "userIds" }),
+        };
+        if users.len() > MAX_ACL_USERS {
+            return Err(invalid("a namespace's ACL names at most 50 users").into());
+        }
+        let known = user::Entity::find()
+            .filter(user::Column::Id.is_in(users.iter().copied()))
+            .filter(user::Column::OrganizationId.eq(actor.organization_id));
+        if !users.is_empty() && self.reads.all(known).await?.len() != users.len() {
+            return Err(invalid("a namespace's ACL names only users of your organization").into());
+        }
+        let mut active = namespace.into_active_model();
+        active.acl = Set((!users.is_empty()).then(|| serde_json::json!(users)));
+        let namespace = active.update(&self.db).await?;
+        self.broker.publish(Topic::WikiNamespace(namespace.id), Event::WikiNamespace(namespace.clone()));
+        Ok(namespace)
     }
 
     pub async fn namespace(&self, actor: &Actor, id: Uuid) -> Result<wiki_namespace::Model> {
@@ -216,7 +308,7 @@ impl WikiService {
     pub async fn save_page(&self, actor: &Actor, save: PageSave) -> Result<PageAt> {
         let (path, title) = checked_page(&save.path, &save.title, &save.source)?;
         let namespace = self.writable(actor, save.namespace_id).await?;
-        let edit = Edit { path: &path, title: &title, source: &save.source, author: Author::Person(actor.user_id) };
+        let edit = self.edit(&path, &title, &save.source, Author::Person(actor.user_id)).await;
         self.save(&namespace, save.expected_revision, &edit).await
     }
 
@@ -250,7 +342,7 @@ impl WikiService {
             .filter(wiki_page::Column::NamespaceId.eq(namespace.0.id))
             .filter(wiki_page::Column::Path.eq(path.as_str()));
         let expected = self.reads.one(at_path).await?.map(|p| p.revision);
-        let edit = Edit { path: &path, title: &title, source, author };
+        let edit = self.edit(&path, &title, source, author).await;
         self.save(&namespace, expected, &edit).await
     }
 
@@ -259,17 +351,19 @@ impl WikiService {
     /// the context broker offers a run. Pages never published are left out.
     pub async fn published_for_run(&self, run: &RunWiki, text: &str, limit: u64) -> Result<Vec<PageAt>> {
         let select = namespaces_within(run.organization_id, run.workspace_id, Some(run.project_id));
-        let namespaces: Vec<Uuid> = self.reads.all(select).await?.into_iter().map(|n| n.id).collect();
+        let namespaces: Vec<Uuid> =
+            self.reads.all(select).await?.into_iter().filter(|n| acl_of(n).is_empty()).map(|n| n.id).collect();
         let words = query_words::telling(&query_words::words(text));
-        let hits = search::search(&self.db, &namespaces, &words, limit).await?;
+        let mut hits = self.ranked(run.organization_id, &namespaces, text, &words).await?;
+        hits.truncate(limit as usize);
         let select = wiki_page::Entity::find()
-            .filter(wiki_page::Column::Id.is_in(hits.iter().map(|(id, _)| *id)))
+            .filter(wiki_page::Column::Id.is_in(hits.iter().map(|hit| hit.id)))
             .filter(wiki_page::Column::PublishedRevision.is_not_null());
         let pages: HashMap<Uuid, wiki_page::Model> =
             self.reads.all(select).await?.into_iter().map(|p| (p.id, p)).collect();
         let wanted: Vec<RevisionKey> = hits
             .iter()
-            .filter_map(|(id, _)| pages.get(id))
+            .filter_map(|hit| pages.get(&hit.id))
             .map(|p| RevisionKey {
                 page_id: p.id,
                 namespace_id: p.namespace_id,
@@ -287,26 +381,59 @@ impl WikiService {
     async fn run_namespace(&self, run: &RunWiki, name: &str) -> Result<wiki_namespace::Model> {
         let select = namespaces_within(run.organization_id, run.workspace_id, Some(run.project_id))
             .filter(wiki_namespace::Column::Name.eq(name.trim()));
-        let found = self.reads.all(select).await?;
-        Ok(found.into_iter().max_by_key(|n| n.project_id.is_some()).ok_or(CommonError::NotFound("wiki namespace"))?)
+        // A namespace kept to named people is not a run's: its agent acts for no one of them.
+        let found = self.reads.all(select).await?.into_iter().filter(|n| acl_of(n).is_empty());
+        Ok(found.max_by_key(|n| n.project_id.is_some()).ok_or(CommonError::NotFound("wiki namespace"))?)
     }
 
     /// Writes an edit, then tells the namespace's subscribers.
     async fn save(&self, namespace: &Writable, expected: Option<i64>, edit: &Edit<'_>) -> Result<PageAt> {
-        let saved = match self.write(namespace, expected, edit).await {
+        let (saved, settled) = match self.write(namespace, expected, edit).await {
             // Two first saves of one path at once: the other made the page.
             Err(WikiError::Common(CommonError::Database(e))) if is_unique_violation(&e) => {
                 Err(CommonError::Conflict { expected: expected.unwrap_or(0), current: 1 }.into())
             }
             other => other,
         }?;
-        self.announce(&saved);
+        self.saved(&saved, &settled, edit).await;
         Ok(saved)
     }
 
-    /// Tells `wikiPageUpdated` of the namespace, once committed.
-    fn announce(&self, saved: &PageAt) {
-        self.broker.publish(Topic::WikiNamespace(saved.page.namespace_id), Event::WikiPage(saved.page.clone()));
+    /// An edit of a page, with the vector of its text (none while no model is loaded).
+    async fn edit<'a>(&self, path: &'a str, title: &'a str, source: &'a str, author: Author) -> Edit<'a> {
+        let vector = self.vectors.vector_for_write(embedded_text(title, source)).await;
+        Edit { path, title, source, author, vector }
+    }
+
+    /// After an edit committed: this process's vectors follow it, and the namespace's
+    /// subscribers are told.
+    async fn saved(&self, saved: &PageAt, settled: &[acc_entity::approval::Model], edit: &Edit<'_>) {
+        let embedded = Embedded::wiki_page(&saved.page, &saved.revision);
+        self.vectors.committed(&embedded, edit.vector.as_deref()).await;
+        self.announce_page(&saved.page, settled);
+    }
+
+    /// Writes the page's next revision in `txn`. A revision published as it is saved leaves the
+    /// reviews of older ones nothing to decide: they are cancelled with it, and returned to
+    /// announce once committed.
+    async fn revise(
+        &self,
+        txn: &impl ConnectionTrait,
+        namespace: &wiki_namespace::Model,
+        page: wiki_page::Model,
+        edit: &Edit<'_>,
+    ) -> Result<(PageAt, Vec<acc_entity::approval::Model>)> {
+        let saved = next_revision(txn, namespace, page, edit).await?;
+        let embedded = Embedded::wiki_page(&saved.page, &saved.revision);
+        self.vectors.store(txn, &embedded, edit.vector.as_deref()).await?;
+        let number = saved.revision.number;
+        let settled = match saved.page.published_revision {
+            Some(published) if published == i64::from(number) && number > 1 => {
+                self.settle(txn, &saved.page, number).await?
+            }
+            _ => Vec::new(),
+        };
+        Ok((saved, settled))
     }
 
     /// Moves a page to `new_path` as a new revision with its latest source; the old path stays an
@@ -316,14 +443,9 @@ impl WikiService {
         let page = self.page_in(actor, page_id).await?;
         let namespace = self.writable(actor, page.namespace_id).await?;
         let latest = self.revision_numbered(&page, page.revision as i32).await?;
-        let edit = Edit {
-            path: &new_path,
-            title: &latest.title,
-            source: &latest.source,
-            author: Author::Person(actor.user_id),
-        };
-        let renamed = self.write_existing(&namespace, page_id, expected, &edit).await?;
-        self.announce(&renamed);
+        let edit = self.edit(&new_path, &latest.title, &latest.source, Author::Person(actor.user_id)).await;
+        let (renamed, settled) = self.write_existing(&namespace, page_id, expected, &edit).await?;
+        self.saved(&renamed, &settled, &edit).await;
         Ok(renamed)
     }
 
@@ -436,7 +558,7 @@ impl WikiService {
         scope: WikiScope,
         query: &str,
         first: Option<u64>,
-    ) -> Result<Vec<(wiki_page::Model, f64)>> {
+    ) -> Result<Vec<(wiki_page::Model, Fused)>> {
         let words = query_words::telling(&query_words::words(query));
         if words.is_empty() {
             return Err(CommonError::Validation {
@@ -458,11 +580,120 @@ impl WikiService {
         let select = namespaces_within(actor.organization_id, workspace_id, project_id);
         let namespaces: Vec<Uuid> =
             self.reads.all(select).await?.into_iter().filter(|n| may_read(actor, n)).map(|n| n.id).collect();
-        let hits = search::search(&self.db, &namespaces, &words, first).await?;
-        let select = wiki_page::Entity::find().filter(wiki_page::Column::Id.is_in(hits.iter().map(|(id, _)| *id)));
+        let mut hits = self.ranked(actor.organization_id, &namespaces, query, &words).await?;
+        hits.truncate(first as usize);
+        let select = wiki_page::Entity::find().filter(wiki_page::Column::Id.is_in(hits.iter().map(|hit| hit.id)));
         let mut pages: HashMap<Uuid, wiki_page::Model> =
             self.reads.all(select).await?.into_iter().map(|p| (p.id, p)).collect();
-        Ok(hits.into_iter().filter_map(|(id, score)| pages.remove(&id).map(|p| (p, score))).collect())
+        Ok(hits.into_iter().filter_map(|hit| pages.remove(&hit.id).map(|p| (p, hit))).collect())
+    }
+
+    /// The pages of `namespaces` that match `text`, best first: those with its `words` and,
+    /// with a model loaded, those near its meaning, fused as memory fuses them. A model that
+    /// fails leaves the words alone.
+    async fn ranked(
+        &self,
+        organization_id: Uuid,
+        namespaces: &[Uuid],
+        text: &str,
+        words: &[String],
+    ) -> Result<Vec<Fused>> {
+        let by_words = search::search(&self.db, namespaces, words, WORD_CANDIDATES);
+        let by_meaning = async {
+            let query = match self.vectors.embed_one(text.to_owned()).await {
+                Ok(query) => query,
+                Err(e) => {
+                    tracing::warn!(error = %e, "the wiki is searched by words alone: the embedding model failed");
+                    None
+                }
+            };
+            match query {
+                Some(query) => {
+                    let db = self.db.connection();
+                    self.vectors.found(db, Corpus::Wiki, organization_id, namespaces, &query).await.map(Some)
+                }
+                None => Ok(None),
+            }
+        };
+        let (by_words, by_meaning) = tokio::join!(by_words, by_meaning);
+        let by_words = by_words?.into_iter().map(|(id, _)| id).collect();
+        let mut lists = vec![(Retriever::FullText, by_words)];
+        lists.extend(by_meaning?.map(|ids| (Retriever::Vector, ids)));
+        Ok(fuse(&lists))
+    }
+
+    /// Embeds, once a model is loaded, every page whose latest revision has no vector of it:
+    /// what was written before the model was loaded, or with a model that failed.
+    pub fn spawn_embedding_backfill(&self) {
+        let service = self.clone();
+        let task = async move {
+            service.vectors.model_loaded().await;
+            match service.embed_missing().await {
+                Ok(embedded) => tracing::info!(embedded, "wiki pages written without the model are embedded"),
+                Err(e) => tracing::error!(error = %e, "wiki pages written without the model stay without vectors"),
+            }
+        };
+        tokio::spawn(tracing::Instrument::instrument(task, tracing::info_span!("wiki_embedding")));
+    }
+
+    /// Embeds every page's latest revision without a vector of the loaded model, in every
+    /// organization; returns how many it embedded. A page saved meanwhile is left to its save.
+    async fn embed_missing(&self) -> Result<u64> {
+        let Some(model) = self.vectors.model_name().map(str::to_owned) else { return Ok(0) };
+        let mut after: Option<Uuid> = None;
+        let mut embedded = 0;
+        loop {
+            let mut select = wiki_page::Entity::find().order_by_asc(wiki_page::Column::Id).limit(EMBED_PAGE);
+            if let Some(after) = after {
+                select = select.filter(wiki_page::Column::Id.gt(after));
+            }
+            let pages = self.reads.all(select).await?;
+            let Some(last) = pages.last() else { return Ok(embedded) };
+            after = Some(last.id);
+            let select = wiki_vector::Entity::find()
+                .filter(wiki_vector::Column::PageId.is_in(pages.iter().map(|p| p.id)))
+                .filter(wiki_vector::Column::Model.eq(model.as_str()));
+            let vectors = self.reads.all(select).await?;
+            let missing: Vec<&wiki_page::Model> = pages
+                .iter()
+                .filter(|p| !vectors.iter().any(|v| v.page_id == p.id && Some(v.revision_id) == p.latest_revision_id))
+                .collect();
+            for batch in missing.chunks(EMBED_BATCH) {
+                embedded += self.embed_pages(batch).await?;
+            }
+        }
+    }
+
+    /// Embeds the pages' latest revisions and stores their vectors; how many it stored.
+    async fn embed_pages(&self, pages: &[&wiki_page::Model]) -> Result<u64> {
+        let select = wiki_revision::Entity::find()
+            .filter(wiki_revision::Column::Id.is_in(pages.iter().filter_map(|p| p.latest_revision_id)));
+        let revisions = self.reads.all(select).await?;
+        let texts = revisions.iter().map(|r| embedded_text(&r.title, &r.source)).collect();
+        let made = match self.vectors.embed(texts).await {
+            Ok(Some(made)) => made,
+            Ok(None) => return Ok(0),
+            Err(e) => return Err(CommonError::Internal(format!("embedding wiki pages: {e}")).into()),
+        };
+        let txn = self.db.begin_write().await?;
+        let now = wiki_page::Entity::find()
+            .filter(wiki_page::Column::Id.is_in(pages.iter().map(|p| p.id)))
+            .lock_exclusive()
+            .all(&*txn)
+            .await?;
+        let mut stored = Vec::new();
+        for (revision, vector) in revisions.iter().zip(made) {
+            // Only a page whose latest revision is still the one embedded.
+            let Some(page) = now.iter().find(|p| p.latest_revision_id == Some(revision.id)) else { continue };
+            let embedded = Embedded::wiki_page(page, revision);
+            self.vectors.store(&*txn, &embedded, Some(&vector)).await?;
+            stored.push((embedded, vector));
+        }
+        txn.commit().await?;
+        for (embedded, vector) in &stored {
+            self.vectors.committed(embedded, Some(vector)).await;
+        }
+        Ok(stored.len() as u64)
     }
 
     /// The pages whose latest revision links to `page_id`, at its path or at one it was known by.
@@ -542,13 +773,13 @@ impl WikiService {
 
     async fn readable(&self, actor: &Actor, namespace_id: Uuid) -> Result<Readable> {
         let namespace = self.namespace_in(actor, namespace_id).await?;
-        actor.authorize(Permission::Read, &namespace_path(&namespace), "wiki namespace")?;
+        admitted(actor, &namespace, Permission::Read)?;
         Ok(Readable(namespace))
     }
 
     async fn writable(&self, actor: &Actor, namespace_id: Uuid) -> Result<Writable> {
         let namespace = self.namespace_in(actor, namespace_id).await?;
-        actor.authorize(Permission::WriteTasks, &namespace_path(&namespace), "wiki namespace")?;
+        admitted(actor, &namespace, Permission::WriteTasks)?;
         Ok(Writable(namespace))
     }
 
@@ -559,7 +790,7 @@ impl WikiService {
     }
 
     /// Of the namespaces `ids`, those the caller may read, by id.
-    async fn readable_namespaces(
+    pub async fn readable_namespaces(
         &self,
         actor: &Actor,
         ids: impl Iterator<Item = Uuid>,
@@ -613,7 +844,12 @@ impl WikiService {
     }
 
     /// A save at a path: the page's next revision there, or its first.
-    async fn write(&self, namespace: &Writable, expected: Option<i64>, edit: &Edit<'_>) -> Result<PageAt> {
+    async fn write(
+        &self,
+        namespace: &Writable,
+        expected: Option<i64>,
+        edit: &Edit<'_>,
+    ) -> Result<(PageAt, Vec<acc_entity::approval::Model>)> {
         let txn = self.db.begin_write().await?;
         let existing = wiki_page::Entity::find()
             .filter(wiki_page::Column::NamespaceId.eq(namespace.0.id))
@@ -642,13 +878,13 @@ impl WikiService {
                 }
                 .insert(&*txn)
                 .await?;
-                next_revision(&*txn, &namespace.0, page, edit).await?
+                self.revise(&*txn, &namespace.0, page, edit).await?
             }
             (None, Some(expected)) => return Err(CommonError::Conflict { expected, current: 0 }.into()),
             (Some(page), expected) if expected != Some(page.revision) => {
                 return Err(CommonError::Conflict { expected: expected.unwrap_or(0), current: page.revision }.into());
             }
-            (Some(page), _) => next_revision(&*txn, &namespace.0, page, edit).await?,
+            (Some(page), _) => self.revise(&*txn, &namespace.0, page, edit).await?,
         };
         txn.commit().await?;
         Ok(saved)
@@ -661,7 +897,7 @@ impl WikiService {
         page_id: Uuid,
         expected: i64,
         edit: &Edit<'_>,
-    ) -> Result<PageAt> {
+    ) -> Result<(PageAt, Vec<acc_entity::approval::Model>)> {
         let txn = self.db.begin_write().await?;
         let page = wiki_page::Entity::find_by_id(page_id)
             .lock_exclusive()
@@ -692,7 +928,7 @@ impl WikiService {
             .insert(&*txn)
             .await?;
         }
-        let saved = next_revision(&*txn, &namespace.0, page, edit).await?;
+        let saved = self.revise(&*txn, &namespace.0, page, edit).await?;
         txn.commit().await?;
         Ok(saved)
     }
@@ -704,6 +940,8 @@ struct Edit<'a> {
     title: &'a str,
     source: &'a str,
     author: Author,
+    /// The embedding of the title and source; none while no model is loaded.
+    vector: Option<Vec<f32>>,
 }
 
 /// Writes the page's next revision and points the page at it; its links replace the last ones.
@@ -761,6 +999,13 @@ async fn next_revision(
     Ok(PageAt { page, revision })
 }
 
+/// What of a page is embedded: its title and the start of its text, which is all a model reads
+/// (the built-in one, 256 tokens) and keeps a page within what an embedding service takes.
+fn embedded_text(title: &str, source: &str) -> String {
+    let start = source.char_indices().nth(EMBEDDED_CHARS).map_or(source, |(end, _)| &source[..end]);
+    text_of(title, start)
+}
+
 /// A workspace's own namespaces and, given one of its projects, that project's too: where a
 /// project's search and its runs read (a narrower scope reads what broader ones hold).
 fn namespaces_within(
@@ -780,8 +1025,28 @@ fn namespaces_within(
 }
 
 /// Whether the caller's roles let them read the namespace.
-fn may_read(actor: &Actor, namespace: &wiki_namespace::Model) -> bool {
-    actor.authorize(Permission::Read, &namespace_path(namespace), "wiki namespace").is_ok()
+pub fn may_read(actor: &Actor, namespace: &wiki_namespace::Model) -> bool {
+    admitted(actor, namespace, Permission::Read).is_ok()
+}
+
+/// Whether the caller's roles grant `permission` on the namespace and its ACL, if it has one,
+/// names them: administrators of its scope pass any ACL, as they manage the scope. To anyone it
+/// does not name, a namespace with an ACL does not exist (`NOT_FOUND`).
+fn admitted(actor: &Actor, namespace: &wiki_namespace::Model, permission: Permission) -> Result<(), CommonError> {
+    let path = namespace_path(namespace);
+    actor.authorize(permission, &path, "wiki namespace")?;
+    let acl = acl_of(namespace);
+    let named = acl.is_empty() || acl.contains(&actor.user_id);
+    if named || actor.role_on(&path).is_some_and(|role| role >= Role::Admin) {
+        Ok(())
+    } else {
+        Err(CommonError::NotFound("wiki namespace"))
+    }
+}
+
+/// The users a namespace's ACL names; none when it is left to the scope's roles.
+pub fn acl_of(namespace: &wiki_namespace::Model) -> Vec<Uuid> {
+    namespace.acl.clone().and_then(|acl| serde_json::from_value(acl).ok()).unwrap_or_default()
 }
 
 /// Frees `path` of the namespace from being an alias: a page is (or is about to be) there.

@@ -5,7 +5,8 @@
 // makes revision 2 and the history shows its diff; a link written to the page shows as a backlink.
 import { after, afterEach, before, test } from "node:test";
 import assert from "node:assert/strict";
-import { assertAccessible, assertNoCspViolations, bootstrapThroughApi, followMenu, launchBrowser, screenshot, signInAsOwner, startServer, watch } from "./harness.mjs";
+import { readFile } from "node:fs/promises";
+import { assertAccessible, assertNoCspViolations, bootstrapThroughApi, followMenu, gql, launchBrowser, screenshot, signInAsOwner, startServer, watch } from "./harness.mjs";
 
 const WAIT = { timeout: 30_000 };
 let server, api, browser, page;
@@ -94,6 +95,29 @@ test("write, read, edit and compare a wiki page; hostile Markdown is inert", { t
   const ranAfterEdit = await page.evaluate(() => window.__xss ?? null);
   assert.equal(ranAfterEdit, null, "nothing ran after the edit either");
 
+  // A file attached to the page (a hostile one), its next version under the same name, and a
+  // download of what was attached: saved as a file, never opened as a page.
+  const attachments = page.getByRole("region", { name: "Attachments" });
+  const attachForm = page.getByRole("form", { name: "Attach a file" });
+  const svg = (n) => `<svg xmlns="http://www.w3.org/2000/svg"><script>window.__xss = ${n}</script></svg>`;
+  for (const n of [1, 2]) {
+    await attachForm.getByLabel("File", { exact: true }).setInputFiles({ name: "flow.svg", mimeType: "image/svg+xml", buffer: Buffer.from(svg(n)) });
+    await attachForm.getByLabel("Name", { exact: true }).fill("diagrams/flow.svg");
+    await attachForm.getByRole("button", { name: "Upload" }).click();
+    await attachForm.getByText(`Attached version ${n} of “diagrams/flow.svg”.`).waitFor(WAIT);
+  }
+  const attached = attachments.locator('[data-attachment="diagrams/flow.svg"]');
+  const latest = attached.getByRole("button", { name: "Download version 2 of diagrams/flow.svg" });
+  await latest.waitFor(WAIT);
+  assert.equal(await attachments.locator("[data-attachment]").count(), 1);
+  const [download] = await Promise.all([
+    page.waitForEvent("download", WAIT),
+    latest.click(),
+  ]);
+  assert.equal(download.suggestedFilename(), "flow.svg");
+  assert.equal(await readFile(await download.path(), "utf8"), svg(2));
+  assert.equal(await page.evaluate(() => window.__xss ?? null), null, "nothing of the attachment ran");
+
   // Another page links to this one by another spelling of its path: it shows as a backlink.
   const pageUrl = page.url();
   const { wikiNamespaces } = await api('query($s: ID!) { wikiNamespaces(scopeId: $s) { id } }', {
@@ -113,4 +137,86 @@ test("write, read, edit and compare a wiki page; hostile Markdown is inert", { t
   const found = page.getByRole("list", { name: "Found pages" });
   await found.getByRole("link", { name: "Deploy runbook" }).waitFor(WAIT);
   await found.getByRole("link", { name: "Index" }).waitFor(WAIT);
+  // This server has no embedding model: words found them.
+  assert.deepEqual(await found.getByTestId("found-by").allTextContents(), ["found by words", "found by words"]);
+
+  // The namespace kept to its owner: the others with a role here no longer read it.
+  const access = page.getByTestId("namespace-access");
+  await access.getByText("Read by everyone with a role here.").waitFor(WAIT);
+  await access.getByText("Who may read", { exact: true }).click();
+  const people = page.getByRole("form", { name: "Who may read this namespace" });
+  await people.getByRole("checkbox").first().check();
+  await people.getByRole("button", { name: "Save who may read" }).click();
+  await access.getByText(/^Kept to .+ and the administrators\.$/).waitFor(WAIT);
+});
+
+// An authoritative namespace publishes only through a review someone other than the author
+// approves: a member's draft waits in the owner's inbox, and approving it publishes the page; the
+// owner's own draft is sent for review from its page, and the owner cannot approve it.
+test("a review in the approvals inbox publishes a draft; an author cannot approve their own", { timeout: 180_000 }, async () => {
+  const { workspaces } = await api("{ workspaces { nodes { id } } }");
+  const { createWikiNamespace: handbook } = await api(
+    'mutation($s: ID!) { createWikiNamespace(scopeId: $s, name: "Handbook", authoritative: true) { id } }',
+    { s: workspaces.nodes[0].id },
+  );
+  await api('mutation { createUser(email: "rita@acme.test", password: "correct horse battery staple", role: MEMBER) { id } }');
+  const { login } = await gql(server.url, 'mutation { login(email: "rita@acme.test", password: "correct horse battery staple") { accessToken } }');
+  const asRita = (query, variables) => gql(server.url, query, variables, login.accessToken);
+  const save = "mutation($i: SaveWikiPageInput!) { saveWikiPage(input: $i) { id } }";
+  const { saveWikiPage: leave } = await asRita(save, { i: { namespaceId: handbook.id, path: "leave", title: "Leave policy", source: "25 days." } });
+  await asRita("mutation($p: ID!) { requestWikiReview(pageId: $p) { id } }", { p: leave.id });
+  const { saveWikiPage: travel } = await api(save, { i: { namespaceId: handbook.id, path: "travel", title: "Travel policy", source: "Book by train." } });
+
+  // The owner's own draft: sent for review from its page.
+  await page.goto(`${server.url}/wiki/pages/${travel.id}`);
+  await page.getByRole("heading", { name: "Travel policy", level: 1 }).waitFor(WAIT);
+  await page.getByRole("button", { name: "Ask for a review of revision 1" }).click();
+  await page.getByTestId("wiki-review-requested").waitFor(WAIT);
+
+  await followMenu(page, "Approvals");
+  const inbox = page.getByRole("list", { name: "Pending approvals" });
+  const ritas = inbox.locator("li", { hasText: "Leave policy" });
+  await ritas.getByText("rita@acme.test").waitFor(WAIT);
+  await ritas.getByText("asks to publish revision 1 of “Leave policy”").waitFor(WAIT);
+  const own = inbox.locator("li", { hasText: "Travel policy" });
+  await own.getByRole("button", { name: "Approve" }).click();
+  await own.getByText("another person must review it").waitFor(WAIT);
+  await assertAccessible(page, "the approvals inbox with wiki reviews");
+
+  await ritas.getByLabel("Reason (shown to the requester)").fill("Matches the contract");
+  await ritas.getByRole("button", { name: "Approve" }).click();
+  await ritas.waitFor({ state: "detached", ...WAIT });
+  await page.goto(`${server.url}/wiki/pages/${leave.id}`);
+  await page.getByRole("heading", { name: "Leave policy", level: 1 }).waitFor(WAIT);
+  await page.getByTestId("wiki-revision").getByText("revision 1").waitFor(WAIT);
+  assert.equal(await page.getByText("Draft", { exact: true }).count(), 0, "published: no longer a draft");
+  const { node } = await api("query($p: ID!) { node(id: $p) { ... on WikiPage { publishedRevision } } }", { p: leave.id });
+  assert.equal(node.publishedRevision, 1);
+});
+
+test("a page moved to another path keeps its links and backlinks", { timeout: 120_000 }, async () => {
+  const { workspaces } = await api("{ workspaces { nodes { id } } }");
+  const { createWikiNamespace: notes } = await api(
+    'mutation($s: ID!) { createWikiNamespace(scopeId: $s, name: "Notes", authoritative: false) { id } }',
+    { s: workspaces.nodes[0].id },
+  );
+  const save = "mutation($i: SaveWikiPageInput!) { saveWikiPage(input: $i) { id } }";
+  const { saveWikiPage: deploy } = await api(save, { i: { namespaceId: notes.id, path: "deploy", title: "Deploy", source: "Ship it." } });
+  const { saveWikiPage: runbook } = await api(save, { i: { namespaceId: notes.id, path: "runbook", title: "Runbook", source: "First [[deploy]]." } });
+
+  await page.goto(`${server.url}/wiki/pages/${deploy.id}`);
+  await page.getByRole("heading", { name: "Deploy", level: 1 }).waitFor(WAIT);
+  await page.getByRole("button", { name: "Rename" }).click();
+  const form = page.getByRole("form", { name: "Rename the page" });
+  await form.getByLabel("New path").fill("guides/deploy");
+  await form.getByRole("button", { name: "Move" }).click();
+  await page.getByTestId("wiki-revision").getByText("revision 2").waitFor(WAIT);
+  await page.getByText("guides/deploy", { exact: true }).waitFor(WAIT);
+  await page.getByRole("list", { name: "Linked from" }).getByRole("link", { name: "Runbook" }).waitFor(WAIT);
+
+  // The page that links to the old path still reaches it.
+  await page.goto(`${server.url}/wiki/pages/${runbook.id}`);
+  await page.getByRole("heading", { name: "Runbook", level: 1 }).waitFor(WAIT);
+  await page.getByRole("link", { name: "Deploy", exact: true }).click();
+  await page.getByRole("heading", { name: "Deploy", level: 1 }).waitFor(WAIT);
 });

@@ -35,6 +35,8 @@ import { People } from "./pages/People";
 import { Memory } from "./pages/Memory";
 import { MemoryEntryDetail } from "./pages/MemoryEntryDetail";
 import { Wiki, WikiPageView } from "./pages/Wiki";
+import { Skills } from "./pages/Skills";
+import { Candidates } from "./pages/Candidates";
 import { ViewerQuery } from "./api/viewer";
 
 const LogoutMutation = graphql(`
@@ -219,6 +221,8 @@ function Route({ path }: { path: string }) {
   if (match("/memory", path)) return <Memory />;
   if ((params = match("/wiki/pages/:id", path))) return <WikiPageView key={params.id} pageId={params.id} />;
   if (match("/wiki", path)) return <Wiki />;
+  if (match("/skills", path)) return <Skills />;
+  if (match("/candidates", path)) return <Candidates />;
   if (match("/settings", path)) return <Settings />;
   if (match("/people", path)) return <People />;
   if (match("/sessions", path)) return <Sessions />;

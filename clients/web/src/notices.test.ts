@@ -1,7 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { approvalHref, approvalNotice, chosenInNotification } from "./notices";
 
-const approval = { id: "a1", action: "deploy the site", run: { task: { title: "Website" }, agent: { name: "careful" } } };
+const approval = {
+  id: "a1",
+  subject: "RUN_ACTION" as const,
+  action: "deploy the site",
+  run: { id: "r1", task: { id: "t1", title: "Website" }, agent: { name: "careful" } },
+};
 
 describe("an approval's notice", () => {
   it("names the agent, the action and the task, and leads to the request", () => {

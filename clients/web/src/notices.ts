@@ -4,6 +4,7 @@
 // never decides by itself: it opens the approval with the decision chosen, for one confirming
 // tap in the app (docs/clients.md, "Approvals from a notification").
 import type { ApprovalDecision } from "./gql/graphql";
+import { describeApproval, type ApprovalShape } from "./pages/approvalText";
 
 export interface SystemNotification {
   title: string;
@@ -36,20 +37,16 @@ export function chosenInNotification(search: string): { approvalId: string | nul
 /** The system notification's tag for an approval, so that one request is one notification. */
 export const approvalTag = (approvalId: string) => `approval-${approvalId}`;
 
-export function approvalNotice(approval: {
-  id: string;
-  action: string;
-  run: { task: { title: string }; agent: { name: string } | null };
-}): Notice {
+export function approvalNotice(approval: ApprovalShape): Notice {
   const href = approvalHref(approval.id);
-  const task = approval.run.task.title;
+  const text = describeApproval(approval);
   return {
-    text: `Approval requested: ${approval.action} (${task})`,
+    text: `Approval requested: ${approval.action} (${text.about})`,
     href,
     system: {
       title: "Approval requested",
       options: {
-        body: `${approval.run.agent?.name ?? "An agent"} wants to run “${approval.action}” (${task})`,
+        body: `${text.who} ${text.asks} (${text.about})`,
         tag: approvalTag(approval.id),
         requireInteraction: true,
         // sw.js opens the page named for the action tapped, else `href`.

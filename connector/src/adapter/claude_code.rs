@@ -23,6 +23,7 @@ use super::{
 use crate::config::{AgentConfig, ModelApi};
 use crate::lock;
 use crate::run_tools::{RUN_TOOLS, SERVER_NAME};
+use crate::skills;
 
 pub const KIND: AdapterKind = AdapterKind {
     name: "claude-code",
@@ -78,18 +79,25 @@ impl ClaudeCodeAdapter {
         if let Some(context) = context_text(&spec) {
             args.extend(["--append-system-prompt".to_owned(), context]);
         }
-        let tools_dir = match &spec.tools {
-            Some(tools) => {
-                let dir = RunDir::create(KIND.name, &spec)?;
-                let server = json!({ "type": "http", "url": tools.url, "headers": { "Authorization": format!("Bearer {}", tools.token) } });
-                let config = dir.write("mcp.json", &json!({ "mcpServers": { SERVER_NAME: server } }).to_string())?;
-                let allowed: Vec<String> = RUN_TOOLS.iter().map(|tool| format!("mcp__{SERVER_NAME}__{tool}")).collect();
-                args.extend(["--mcp-config".to_owned(), config.display().to_string()]);
-                args.extend(["--allowedTools".to_owned(), allowed.join(",")]);
-                Some(dir)
-            }
-            None => None,
+        // The run's own directory: its run tools' configuration, and its skills, which Claude Code
+        // reads from `.claude/skills` of a directory it is given (`--add-dir`).
+        let run_dir = if spec.tools.is_some() || !spec.skills.is_empty() {
+            Some(RunDir::create(KIND.name, &spec)?)
+        } else {
+            None
         };
+        if let (Some(dir), Some(tools)) = (&run_dir, &spec.tools) {
+            let server = json!({ "type": "http", "url": tools.url, "headers": { "Authorization": format!("Bearer {}", tools.token) } });
+            let config = dir.write("mcp.json", &json!({ "mcpServers": { SERVER_NAME: server } }).to_string())?;
+            let allowed: Vec<String> = RUN_TOOLS.iter().map(|tool| format!("mcp__{SERVER_NAME}__{tool}")).collect();
+            args.extend(["--mcp-config".to_owned(), config.display().to_string()]);
+            args.extend(["--allowedTools".to_owned(), allowed.join(",")]);
+        }
+        if let Some(dir) = run_dir.as_ref().filter(|_| !spec.skills.is_empty()) {
+            skills::install(&spec.skills, &dir.path().join(".claude/skills"))
+                .map_err(|e| AdapterError::Start(e.to_string()))?;
+            args.extend(["--add-dir".to_owned(), dir.path().display().to_string()]);
+        }
         let text = match resume {
             Some(session) => {
                 args.extend(["--resume".to_owned(), session.to_owned()]);
@@ -99,7 +107,7 @@ impl ClaudeCodeAdapter {
         };
         let prompt = json!({ "type": "user", "message": { "role": "user", "content": text } });
         let mut launch = self.program.launch(args, Some(prompt.to_string()), true, MAX_LINE_BYTES);
-        if tools_dir.is_some() {
+        if spec.tools.is_some() {
             // The run tools in the model's tool list from the start, not behind a tool search.
             launch.set_env("ENABLE_TOOL_SEARCH", "false");
         }
@@ -110,7 +118,7 @@ impl ClaudeCodeAdapter {
             launch.set_env("ANTHROPIC_AUTH_TOKEN", &model.token);
         }
         let asked = Arc::new(Mutex::new(HashMap::new()));
-        let mapper = ClaudeOutput { asked: asked.clone(), _tools_dir: tools_dir, ..ClaudeOutput::default() };
+        let mapper = ClaudeOutput { asked: asked.clone(), _run_dir: run_dir, ..ClaudeOutput::default() };
         let span = tracing::info_span!("claude_code", run_id = %spec.run_id, attempt_id = %spec.attempt_id);
         let process = process::spawn(launch, mapper, events, self.program.active.clone(), span)?;
         Ok(Box::new(ClaudeRun { process, asked }))
@@ -124,6 +132,10 @@ impl Adapter for ClaudeCodeAdapter {
 
     fn health(&self) -> Health {
         self.program.health("Claude Code", TESTED)
+    }
+
+    fn reads_skills(&self) -> bool {
+        true
     }
 
     fn start(&self, spec: RunSpec, events: EventSink) -> Result<Box<dyn NativeRun>, AdapterError> {
@@ -181,8 +193,8 @@ pub struct ClaudeOutput {
     carry: LineJoiner,
     result: Option<Value>,
     asked: Arc<Mutex<HashMap<String, Value>>>,
-    /// The run tools' configuration, for as long as the process runs.
-    _tools_dir: Option<RunDir>,
+    /// The run tools' configuration and the run's skills, for as long as the process runs.
+    _run_dir: Option<RunDir>,
 }
 
 /// A tool result's content: a string, or text blocks.

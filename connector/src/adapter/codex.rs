@@ -6,11 +6,14 @@
 //! an MCP server set on the command line (`-c mcp_servers.acc…`), its token in the environment.
 //! Its launch and its item mapping serve `codex-app-server` too.
 
+use std::path::PathBuf;
+
 use acc_protocol::{Capability, EventKind};
 use serde_json::{Value, json};
 
 use super::lines::{Line, LineJoiner};
 use super::process::{self, Launch, Mapped, OutputMapper, ProcessEnd};
+use super::run_dir::RunDir;
 use super::vendor::RuntimeProgram;
 use super::{
     Adapter, AdapterError, AdapterEvent, AdapterKind, AdapterOptions, EventSink, Handshake, Health, NativeRun, RunSpec,
@@ -18,6 +21,7 @@ use super::{
 };
 use crate::config::{AgentConfig, ModelApi};
 use crate::run_tools::SERVER_NAME;
+use crate::skills;
 
 pub const KIND: AdapterKind = AdapterKind {
     name: "codex",
@@ -74,8 +78,13 @@ impl CodexAdapter {
             launch.args.extend(["resume".to_owned(), thread.to_owned()]);
         }
         launch.args.extend(["--".to_owned(), prompt]);
+        let run_home = self.run_home(&spec)?;
+        if let Some(home) = &run_home {
+            launch.set_env("CODEX_HOME", &home.path().display().to_string());
+        }
         let span = tracing::info_span!("codex", run_id = %spec.run_id, attempt_id = %spec.attempt_id);
-        let process = process::spawn(launch, CodexOutput::default(), events, self.program.active.clone(), span)?;
+        let output = CodexOutput { _run_home: run_home, ..CodexOutput::default() };
+        let process = process::spawn(launch, output, events, self.program.active.clone(), span)?;
         Ok(Box::new(process))
     }
 }
@@ -128,6 +137,32 @@ pub(super) fn launch(program: &RuntimeProgram, spec: &RunSpec, command: &[&str],
     launch
 }
 
+impl CodexAdapter {
+    /// For a run with skills, a `CODEX_HOME` of its own: Codex reads skills only from `skills/` of
+    /// its home, so the run's links the user's configuration, credentials and sessions and adds the
+    /// run's skills beside the user's own. It lives in the user's home, not the temporary directory,
+    /// where Codex would not find its sandbox helper.
+    fn run_home(&self, spec: &RunSpec) -> Result<Option<RunDir>, AdapterError> {
+        if spec.skills.is_empty() {
+            return Ok(None);
+        }
+        let home = match self.program.env_var("CODEX_HOME") {
+            Some(home) => PathBuf::from(home),
+            None => PathBuf::from(
+                self.program
+                    .env_var("HOME")
+                    .ok_or_else(|| AdapterError::Start("neither CODEX_HOME nor HOME is set".into()))?,
+            )
+            .join(".codex"),
+        };
+        let dir = RunDir::create_in(&home.join("acc-runs"), KIND.name, spec)?;
+        // Sessions stay the user's, so a later attempt resumes from them.
+        skills::overlay(&home, dir.path(), &["sessions"], &spec.skills)
+            .map_err(|e| AdapterError::Start(e.to_string()))?;
+        Ok(Some(dir))
+    }
+}
+
 impl Adapter for CodexAdapter {
     fn handshake(&self) -> Handshake {
         self.program.handshake(&KIND)
@@ -144,6 +179,10 @@ impl Adapter for CodexAdapter {
     fn resume(&self, spec: RunSpec, session_id: &str, events: EventSink) -> Result<Box<dyn NativeRun>, AdapterError> {
         self.run(spec, Some(session_id), events)
     }
+
+    fn reads_skills(&self) -> bool {
+        true
+    }
 }
 
 /// Codex's JSONL output, normalized. Public for the mapper tests on recorded output.
@@ -155,6 +194,8 @@ pub struct CodexOutput {
     turn_completed: bool,
     /// The last error it reported (a failed turn, a lost connection).
     last_error: Option<String>,
+    /// The run's own home, with its skills, for as long as the process runs.
+    _run_home: Option<RunDir>,
 }
 
 /// The events of an item Codex started: a tool call for a command or an MCP tool.

@@ -8,14 +8,18 @@
 use acc_protocol::{Capability, EventKind};
 use serde_json::{Value, json};
 
+use std::path::Path;
+
 use super::lines::{Line, LineJoiner};
 use super::process::{self, Mapped, OutputMapper, ProcessEnd};
+use super::run_dir::RunDir;
 use super::vendor::RuntimeProgram;
 use super::{
     Adapter, AdapterError, AdapterEvent, AdapterKind, AdapterOptions, EventSink, Handshake, Health, NativeRun, RunSpec,
     bounded, context_text, event, prompt_text, resume_prompt,
 };
 use crate::config::{AgentConfig, ModelApi};
+use crate::skills;
 
 pub const KIND: AdapterKind = AdapterKind {
     name: "gemini",
@@ -69,9 +73,37 @@ impl GeminiAdapter {
             launch.set_env("GOOGLE_GEMINI_BASE_URL", &model.base_url);
             launch.set_env("GEMINI_API_KEY", &model.token);
         }
+        let run_home = self.run_home(&spec)?;
+        if let Some(home) = &run_home {
+            launch.set_env("GEMINI_CLI_HOME", &home.path().display().to_string());
+        }
         let span = tracing::info_span!("gemini", run_id = %spec.run_id, attempt_id = %spec.attempt_id);
-        let process = process::spawn(launch, GeminiOutput::default(), events, self.program.active.clone(), span)?;
+        let output = GeminiOutput { _run_home: run_home, ..GeminiOutput::default() };
+        let process = process::spawn(launch, output, events, self.program.active.clone(), span)?;
         Ok(Box::new(process))
+    }
+}
+
+impl GeminiAdapter {
+    /// For a run with skills, a home of its own (`GEMINI_CLI_HOME`): Gemini CLI reads skills only
+    /// from `.gemini/skills` of its home, so the run's `.gemini` links the user's settings,
+    /// credentials, sessions and history, and adds the run's skills beside the user's own.
+    fn run_home(&self, spec: &RunSpec) -> Result<Option<RunDir>, AdapterError> {
+        if spec.skills.is_empty() {
+            return Ok(None);
+        }
+        let home = self.program.env_var("GEMINI_CLI_HOME").or_else(|| self.program.env_var("HOME"));
+        let home = home.ok_or_else(|| AdapterError::Start("neither GEMINI_CLI_HOME nor HOME is set".into()))?;
+        let dir = RunDir::create(KIND.name, spec)?;
+        // Sessions (`tmp`) stay the user's, so a later attempt resumes from them.
+        skills::overlay(
+            &Path::new(&home).join(".gemini"),
+            &dir.path().join(".gemini"),
+            &["tmp", "history"],
+            &spec.skills,
+        )
+        .map_err(|e| AdapterError::Start(e.to_string()))?;
+        Ok(Some(dir))
     }
 }
 
@@ -91,6 +123,10 @@ impl Adapter for GeminiAdapter {
     fn resume(&self, spec: RunSpec, session_id: &str, events: EventSink) -> Result<Box<dyn NativeRun>, AdapterError> {
         self.run(spec, Some(session_id), events)
     }
+
+    fn reads_skills(&self) -> bool {
+        true
+    }
 }
 
 /// Gemini CLI's stream-json output, normalized. Public for the mapper tests on recorded output.
@@ -103,6 +139,8 @@ pub struct GeminiOutput {
     speaking: String,
     status: Option<String>,
     last_error: Option<String>,
+    /// The run's own home, with its skills, for as long as the process runs.
+    _run_home: Option<RunDir>,
 }
 
 /// What an exit status of Gemini CLI means, when it is not 0.

@@ -31,6 +31,7 @@ use uuid::Uuid;
 use crate::config::{AgentConfig, ModelApi};
 use crate::model_gateway::ModelAccess;
 use crate::run_tools::RunToolsAccess;
+use crate::skills::Skill;
 
 /// An adapter kind the connector knows, as `acc-connector adapters` lists it.
 #[derive(Debug, Clone, Copy)]
@@ -103,6 +104,9 @@ pub struct RunSpec {
     pub model: Option<ModelAccess>,
     /// Where the runtime reaches the run tools (an MCP server), when its adapter declares `mcp`.
     pub tools: Option<RunToolsAccess>,
+    /// The skills the run was started with, checked against their digests, for an adapter whose
+    /// runtime reads skills: it installs them where its runtime looks, for this run only.
+    pub skills: Vec<Skill>,
 }
 
 /// One normalized event of a run, before redaction and sequencing.
@@ -178,6 +182,12 @@ pub trait Adapter: Send + Sync + Debug {
     /// AAP `start(run_spec, context_bundle, approval_token?) → native_run_ref`. Events go to `events`
     /// in order (`Started` first, `Result` last).
     fn start(&self, spec: RunSpec, events: EventSink) -> Result<Box<dyn NativeRun>, AdapterError>;
+
+    /// Whether its runtime reads skills: the adapter installs `RunSpec::skills` where the runtime
+    /// looks (docs/runtimes.md). Any other adapter's runs start without them.
+    fn reads_skills(&self) -> bool {
+        false
+    }
 
     /// AAP `resume(native_run_ref)`: a new attempt that continues the runtime's own session
     /// `session_id` (an earlier attempt's, from its `Started` event) instead of starting over.

@@ -34,6 +34,7 @@ use super::{
 };
 use crate::config::{AgentConfig, ModelApi};
 use crate::lock;
+use crate::skills;
 
 pub const KIND: AdapterKind = AdapterKind {
     name: "openclaw",
@@ -213,12 +214,23 @@ impl Adapter for OpenClawAdapter {
         self.program.health("OpenClaw", TESTED)
     }
 
+    fn reads_skills(&self) -> bool {
+        true
+    }
+
     fn start(&self, spec: RunSpec, events: EventSink) -> Result<Box<dyn NativeRun>, AdapterError> {
         let primary = self.primary_model(&spec)?;
         let dir = RunDir::create(&spec)?;
         let port = free_port()?;
         let gateway = self.provider.as_deref().zip(spec.model.as_ref().map(|m| m.base_url.as_str()));
-        let config = gateway_config(port, &self.workspace, &dir.0.join("openclaw.log"), primary.as_deref(), gateway);
+        let mut config =
+            gateway_config(port, &self.workspace, &dir.0.join("openclaw.log"), primary.as_deref(), gateway);
+        if !spec.skills.is_empty() {
+            // The run's skills, in its own directory, beside those OpenClaw finds for itself.
+            let skills_dir = dir.0.join("skills");
+            skills::install(&spec.skills, &skills_dir).map_err(|e| AdapterError::Start(e.to_string()))?;
+            config["skills"] = json!({ "load": { "extraDirs": [skills_dir] } });
+        }
         let config_path = dir.0.join("openclaw.json");
         std::fs::write(&config_path, config.to_string())
             .map_err(|e| AdapterError::Start(format!("{}: {e}", config_path.display())))?;

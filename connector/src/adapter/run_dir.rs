@@ -1,6 +1,6 @@
 //! A run's own scratch directory, for adapters whose runtime needs files of its own for one run
-//! (Hermes's configuration overlay, JiuwenSwarm's data directory): private to the connector's
-//! user, and removed with everything in it when the run is over.
+//! (Hermes's configuration overlay, JiuwenSwarm's data directory, Claude Code's run tools and
+//! skills): private to the connector's user, and removed with everything in it when the run is over.
 
 use std::os::unix::fs::DirBuilderExt;
 use std::path::{Path, PathBuf};
@@ -13,11 +13,19 @@ pub struct RunDir(PathBuf);
 impl RunDir {
     /// `acc-RUNTIME-ATTEMPT` in the temporary directory, readable by the connector's user only.
     pub fn create(runtime: &str, spec: &RunSpec) -> Result<Self, AdapterError> {
-        let path = std::env::temp_dir().join(format!("acc-{runtime}-{}", spec.attempt_id));
-        std::fs::DirBuilder::new()
+        Self::create_in(&std::env::temp_dir(), runtime, spec)
+    }
+
+    /// `acc-RUNTIME-ATTEMPT` in `parent` (made if missing), for a runtime that must not find its
+    /// files under the temporary directory.
+    pub fn create_in(parent: &Path, runtime: &str, spec: &RunSpec) -> Result<Self, AdapterError> {
+        let path = parent.join(format!("acc-{runtime}-{}", spec.attempt_id));
+        let made = std::fs::DirBuilder::new()
             .mode(0o700)
-            .create(&path)
-            .map_err(|e| AdapterError::Start(format!("{}: {e}", path.display())))?;
+            .recursive(true)
+            .create(parent)
+            .and_then(|()| std::fs::DirBuilder::new().mode(0o700).create(&path));
+        made.map_err(|e| AdapterError::Start(format!("{}: {e}", path.display())))?;
         Ok(Self(path))
     }
 

@@ -96,6 +96,12 @@ impl RuntimeProgram {
         Health { status, latency: started.elapsed(), active_runs: self.active.load(Ordering::Relaxed), detail }
     }
 
+    /// A variable of the program's environment: the agent's configuration's, else the connector's.
+    pub fn env_var(&self, name: &str) -> Option<String> {
+        let configured = self.env.iter().rev().find(|(key, _)| key == name).map(|(_, value)| value.clone());
+        configured.or_else(|| std::env::var(name).ok())
+    }
+
     /// A launch of the program with the adapter's `args` first, then the configured ones.
     pub fn launch(
         &self,

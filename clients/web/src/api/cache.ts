@@ -149,7 +149,11 @@ function updates(heard: HeardRuns): UpdatesConfig {
       if (run) addRun(cache, run.id, args.taskId as string);
       invalidateField(cache, QUERY_ROOT, "runs");
     },
-    decideApproval: refetchRoot("approvals"),
+    decideApproval: (result, args, cache) => {
+      refetchRoot("approvals")(result, args, cache);
+      // Approving a wiki review publishes its revision.
+      if ((result.decideApproval as { subject?: string } | null)?.subject === "WIKI_PUBLICATION") wikiChanged(result, args, cache);
+    },
     removeConnector: refetchConnectors,
     setSettings: refetchRoot("effectiveSettings"),
     addAcceptanceCriterion: (_r, args, cache) =>
@@ -163,6 +167,8 @@ function updates(heard: HeardRuns): UpdatesConfig {
     // A save may add a page, change its links (others' backlinks) and add a revision.
     saveWikiPage: wikiChanged,
     renameWikiPage: wikiChanged,
+    publishWikiPage: wikiChanged,
+    requestWikiReview: refetchRoot("approvals"),
   },
   [schema.__schema.subscriptionType!.name]: {
     wikiPageUpdated: wikiChanged,

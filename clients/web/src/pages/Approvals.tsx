@@ -1,6 +1,7 @@
-// The approvals inbox: what agents ask before they act, across every project the user can
-// read, live; each is approved or denied with a reason, and the focus moves on to the next. A
-// request opened from its notification comes first, with the decision tapped there to confirm.
+// The approvals inbox: what agents ask before they act, and wiki revisions people ask to publish
+// into authoritative namespaces, across everything the user can read, live; each is approved or
+// denied with a reason, and the focus moves on to the next. A request opened from its
+// notification comes first, with the decision tapped there to confirm.
 import { useEffect, useRef, useState } from "react";
 import { useMutation, useQuery, type CombinedError } from "urql";
 import { graphql } from "../gql";
@@ -8,10 +9,12 @@ import type { ApprovalDecision, ApprovalItemFragment } from "../gql/graphql";
 import { Action, ErrorBox, Loading, When, usePageTitle } from "../ui/components";
 import { Link, navigate, useSearch } from "../ui/router";
 import { chosenInNotification } from "../notices";
+import { describeApproval } from "./approvalText";
 
 export const ApprovalItemFragmentDoc = graphql(`
   fragment ApprovalItem on Approval {
     id
+    subject
     action
     reason
     details
@@ -35,6 +38,19 @@ export const ApprovalItemFragmentDoc = graphql(`
         id
         name
       }
+    }
+    requestedBy {
+      id
+      email
+    }
+    wikiRevision {
+      id
+      number
+      title
+      path
+    }
+    wikiPage {
+      id
     }
   }
 `);
@@ -91,7 +107,7 @@ export function Approvals() {
   const onClosed = (approval: ApprovalItemFragment, status: string) => {
     setClosed(({ ids }) => ({
       ids: [...ids, approval.id],
-      notice: `“${approval.action}” (${approval.run.task.title}) was already ${status}, so your decision was not applied. It has left the list.`,
+      notice: `“${approval.action}” (${describeApproval(approval).about}) was already ${status}, so your decision was not applied. It has left the list.`,
     }));
     refetch({ requestPolicy: "network-only" });
   };
@@ -114,7 +130,7 @@ export function Approvals() {
   return (
     <section className="stack">
       <h1>Approvals</h1>
-      <p className="muted">Live: new requests appear here as agents ask.</p>
+      <p className="muted">Live: new requests appear here as agents ask, and as people ask to publish wiki revisions.</p>
       <ErrorBox error={error} />
       {closed.notice && (
         <p className="notice" role="status" data-testid="approval-closed">
@@ -147,6 +163,20 @@ export function Approvals() {
         ))}
       </ul>
     </section>
+  );
+}
+
+/** Who asks what: an agent's action shown as the command it names, a publication in words. */
+export function ApprovalAsk({ approval }: { approval: ApprovalItemFragment }) {
+  const text = describeApproval(approval);
+  return approval.run ? (
+    <>
+      <strong>{text.who}</strong> wants to run <code className="action">{approval.action}</code>
+    </>
+  ) : (
+    <>
+      <strong>{text.who}</strong> {text.asks}
+    </>
   );
 }
 
@@ -189,28 +219,34 @@ export function ApprovalCard({
     card.current?.scrollIntoView({ block: "center" });
     (chosen === "OPEN" ? card.current : confirm.current)?.focus({ preventScroll: true });
   }, [chosen]);
-  const task = approval.run.task;
+  const run = approval.run;
+  const text = describeApproval(approval);
   const chosenDecision = DECISIONS.find((d) => d.decision === chosen);
   return (
-    <li className="card stack approval" data-approval-id={approval.id} tabIndex={-1} ref={card} data-chosen={chosen ?? undefined}>
+    <li className="card stack approval" data-approval-id={approval.id} data-subject={approval.subject} tabIndex={-1} ref={card} data-chosen={chosen ?? undefined}>
       <p>
-        <strong>{approval.run.agent?.name ?? "An agent"}</strong> wants to run <code className="action">{approval.action}</code>
+        <ApprovalAsk approval={approval} />
       </p>
       {approval.reason && <p>Because: {approval.reason}</p>}
-      {approval.details !== null && typeof approval.details === "object" && Object.keys(approval.details).length > 0 && (
+      {approval.subject !== "WIKI_PUBLICATION" && approval.details !== null && typeof approval.details === "object" && Object.keys(approval.details).length > 0 && (
         <pre className="details">{JSON.stringify(approval.details, null, 2)}</pre>
       )}
       <p className="muted small">
-        {!onRunPage && (
+        {!onRunPage && run && (
           <>
-            {task.project?.name} / <Link href={`/tasks/${task.id}`}>{task.title}</Link> ·{" "}
-            <Link href={`/runs/${approval.run.id}`}>run</Link> ·{" "}
+            {run.task.project?.name} / <Link href={`/tasks/${run.task.id}`}>{run.task.title}</Link> ·{" "}
+            <Link href={`/runs/${run.id}`}>run</Link> ·{" "}
+          </>
+        )}
+        {!run && text.href && (
+          <>
+            <Link href={text.href}>{text.about}</Link> ·{" "}
           </>
         )}
         asked <When at={approval.createdAt} /> · expires <When at={approval.expiresAt} />
       </p>
       <label>
-        Reason (sent to the agent)
+        {run ? "Reason (sent to the agent)" : "Reason (shown to the requester)"}
         <input value={reason} onChange={(e) => setReason(e.target.value)} />
       </label>
       {chosenDecision && (

@@ -1,12 +1,13 @@
-// What the task page's artifacts (TaskArtifacts.tsx) and the run page's files (RunFiles.tsx) show
-// of a version alike: its digest, and its Download button. The bytes go over HTTP with the
-// session's token (docs/artifacts.md), since a link could not carry it.
-import { useState } from "react";
+// What the task page's artifacts (TaskArtifacts.tsx), the run page's files (RunFiles.tsx) and a
+// wiki page's attachments show of a stored file alike: its digest, its Download button, and the
+// form that uploads one. The bytes go over HTTP with the session's token (docs/artifacts.md),
+// since a link or a form could not carry it.
+import { useId, useRef, useState, type FormEvent } from "react";
 import { graphql } from "../gql";
 import { fetchWithToken } from "../api/http";
 import { OFFLINE_CODE, OFFLINE_MESSAGE, type ErrorInfo } from "../api/errors";
-import { Action } from "../ui/components";
-import { downloadName, readRefusal, shortDigest } from "./artifactsView";
+import { Action, Problems } from "../ui/components";
+import { downloadName, formatSize, nameForChosen, readRefusal, shortDigest } from "./artifactsView";
 
 export const ArtifactVersionItemFragmentDoc = graphql(`
   fragment ArtifactVersionItem on ArtifactVersion {
@@ -112,5 +113,88 @@ export function Digest({ sha256 }: { sha256: string }) {
     <code title={sha256} data-testid="version-digest">
       {shortDigest(sha256)}
     </code>
+  );
+}
+
+/** What an upload stored: what the person is told, and the bytes' size and digest. */
+export interface UploadedFile {
+  message: string;
+  sizeBytes: number;
+  sha256: string;
+}
+
+/**
+ * Uploads a chosen file under the name typed (the file's own name unless another is typed): as
+ * the next version of what already has that name, or as a new one.
+ */
+export function UploadFile({
+  label,
+  placeholder,
+  upload,
+  onUploaded,
+}: {
+  label: string;
+  placeholder: string;
+  upload: (name: string, file: File) => Promise<Outcome<UploadedFile>>;
+  onUploaded: () => void;
+}) {
+  const fileInput = useRef<HTMLInputElement>(null);
+  const hint = useId();
+  const [file, setFile] = useState<File | null>(null);
+  const [name, setName] = useState("");
+  const [uploading, setUploading] = useState(false);
+  const [problem, setProblem] = useState<ErrorInfo | null>(null);
+  const [uploaded, setUploaded] = useState<UploadedFile | null>(null);
+
+  const choose = (chosen: File | null) => {
+    if (chosen) setName(nameForChosen(name, file?.name ?? null, chosen.name));
+    setFile(chosen);
+  };
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!file) return;
+    setUploading(true);
+    setProblem(null);
+    setUploaded(null);
+    const outcome = await upload(name, file);
+    setUploading(false);
+    if (!outcome.ok) {
+      setProblem(outcome.problem);
+      return;
+    }
+    setUploaded(outcome.value);
+    setFile(null);
+    setName("");
+    if (fileInput.current) fileInput.current.value = "";
+    onUploaded();
+  };
+
+  return (
+    <form onSubmit={submit} className="stack artifact-upload" aria-label={label}>
+      <div className="upload-fields">
+        <label>
+          File <input ref={fileInput} type="file" required onChange={(e) => choose(e.target.files?.[0] ?? null)} />
+        </label>
+        <label className="grow">
+          Name{" "}
+          <input required value={name} placeholder={placeholder} aria-describedby={hint} onChange={(e) => setName(e.target.value)} />
+        </label>
+        <Action type="submit" busy={uploading}>
+          Upload
+        </Action>
+      </div>
+      <p className="muted small" id={hint}>
+        A relative path, such as {placeholder}. Uploading to a name that is already here adds its next version.
+      </p>
+      {uploaded && (
+        <p className="muted" role="status" data-testid="artifact-uploaded">
+          {uploaded.message}{" "}
+          <span className="small">
+            ({formatSize(uploaded.sizeBytes)}, sha256 <code>{shortDigest(uploaded.sha256)}</code>)
+          </span>
+        </p>
+      )}
+      <Problems problems={problem && [problem]} />
+    </form>
   );
 }

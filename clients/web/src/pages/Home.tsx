@@ -8,7 +8,8 @@ import { graphql } from "../gql";
 import type { HomeRunFragment, RunStatus, RunSummaryFragment } from "../gql/graphql";
 import { ErrorBox, Loading, Status, When, usePageTitle } from "../ui/components";
 import { Link } from "../ui/router";
-import { usePendingApprovals } from "./Approvals";
+import { ApprovalAsk, usePendingApprovals } from "./Approvals";
+import { describeApproval } from "./approvalText";
 import { ConnectorStatusSubscription } from "./Agents";
 import { RunUpdatedSubscription } from "./TaskDetail";
 import { WorkspacesQuery } from "./Workspaces";
@@ -109,16 +110,20 @@ export function Home() {
           loaded={approvals.loaded}
           empty="Nothing waits for a decision."
         >
-          {approvals.pending.map((a) => (
-            <li key={a.id} data-approval-id={a.id}>
-              <strong>{a.run.agent?.name ?? "An agent"}</strong> wants to run <code className="action">{a.action}</code>
-              <div className="muted small">
-                <Link href={`/tasks/${a.run.task.id}`}>{a.run.task.title}</Link> in {a.run.task.project?.name} · asked{" "}
-                <When at={a.createdAt} /> · expires <When at={a.expiresAt} />
-              </div>
-              <Link href="/approvals">Decide</Link>
-            </li>
-          ))}
+          {approvals.pending.map((a) => {
+            const text = describeApproval(a);
+            return (
+              <li key={a.id} data-approval-id={a.id}>
+                <ApprovalAsk approval={a} />
+                <div className="muted small">
+                  {text.href ? <Link href={text.href}>{text.about}</Link> : text.about}
+                  {a.run?.task.project && <> in {a.run.task.project.name}</>} · asked <When at={a.createdAt} /> · expires{" "}
+                  <When at={a.expiresAt} />
+                </div>
+                <Link href="/approvals">Decide</Link>
+              </li>
+            );
+          })}
         </Needs>
         <Needs id="home-running" title="Runs in progress" count={inProgress.length} loaded={runsLoaded} empty="No run is in progress.">
           {inProgress.map((run) => (

@@ -60,7 +60,7 @@ const EntryQuery = graphql(`
 
 // Names for who wrote, verified and decided; administrators of the organization read them, others
 // see "someone else".
-const PeopleNamesQuery = graphql(`
+export const PeopleNamesQuery = graphql(`
   query PeopleNames {
     users(first: 100) {
       nodes {

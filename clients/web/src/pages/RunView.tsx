@@ -21,6 +21,11 @@ const RunQuery = graphql(`
       __typename
       ... on TaskRun {
         ...RunDetail
+        skills {
+          name
+          number
+          digest
+        }
       }
     }
   }
@@ -160,6 +165,19 @@ export function RunView({ runId }: { runId: string }) {
       <div className="grid-2">
         <div className="stack">
           <Timeline run={run} />
+          {run.skills.length > 0 && (
+            <section className="card stack" aria-labelledby="run-skills">
+              <h2 id="run-skills">Skills</h2>
+              <p className="muted small">The skill versions active in its project when it started.</p>
+              <ul className="plain" aria-label="Skills it was started with">
+                {run.skills.map((s) => (
+                  <li key={s.digest}>
+                    {s.name} {s.number} <code className="small">{s.digest.slice(0, 19)}…</code>
+                  </li>
+                ))}
+              </ul>
+            </section>
+          )}
           <RunContextCard runId={run.id} status={run.status} ended={terminal} attempts={run.attempts.length} />
           <RunFilesCard runId={run.id} status={run.status} attached={attached} />
         </div>

@@ -1,23 +1,12 @@
 // A task's artifacts on its page: the files its work produced or needs, each with its versions,
 // downloaded and uploaded by a person. The list is GraphQL; the bytes go over HTTP with the
 // session's token (docs/artifacts.md), since a link or a form could not carry it.
-import { useId, useRef, useState, type FormEvent } from "react";
 import { useQuery } from "urql";
 import { graphql } from "../gql";
-import type { ErrorInfo } from "../api/errors";
-import { Action, ErrorBox, Loading, Problems, Table, When, useOnline } from "../ui/components";
+import { ErrorBox, Loading, Problems, Table, When, useOnline } from "../ui/components";
 import { Link } from "../ui/router";
-import { Digest, DownloadButton, send, useDownloads, type Outcome } from "./ArtifactParts";
-import {
-  formatSize,
-  mediaTypeOf,
-  nameForChosen,
-  shortDigest,
-  uploadPath,
-  uploadedMessage,
-  versionLabel,
-  type Uploaded,
-} from "./artifactsView";
+import { Digest, DownloadButton, UploadFile, send, useDownloads, type Outcome } from "./ArtifactParts";
+import { formatSize, mediaTypeOf, uploadPath, uploadedMessage, versionLabel, type Uploaded } from "./artifactsView";
 
 // Half the server's largest page: it counts each artifact's versions as ten, and a page of 100
 // with them would cost more than one query may (limits.max_complexity). A task with more says so.
@@ -116,70 +105,15 @@ export function TaskArtifacts({ projectId, taskId }: { projectId: string; taskId
         </ul>
       )}
       {data?.artifacts.pageInfo.hasNextPage && <p className="muted small">Showing the first {artifacts.length} artifacts.</p>}
-      <UploadArtifact projectId={projectId} taskId={taskId} onUploaded={() => reexecute({ requestPolicy: "network-only" })} />
+      <UploadFile
+        label="Upload an artifact"
+        placeholder="reports/summary.md"
+        upload={async (name, file) => {
+          const outcome = await upload({ projectId, taskId, name }, file);
+          return outcome.ok ? { ok: true, value: { message: uploadedMessage(outcome.value), ...outcome.value.version } } : outcome;
+        }}
+        onUploaded={() => reexecute({ requestPolicy: "network-only" })}
+      />
     </article>
-  );
-}
-
-/** Uploads a file as the next version of the artifact it names, or as a new artifact. */
-function UploadArtifact({ projectId, taskId, onUploaded }: { projectId: string; taskId: string; onUploaded: () => void }) {
-  const fileInput = useRef<HTMLInputElement>(null);
-  const hint = useId();
-  const [file, setFile] = useState<File | null>(null);
-  const [name, setName] = useState("");
-  const [uploading, setUploading] = useState(false);
-  const [problem, setProblem] = useState<ErrorInfo | null>(null);
-  const [uploaded, setUploaded] = useState<Uploaded | null>(null);
-
-  const choose = (chosen: File | null) => {
-    if (chosen) setName(nameForChosen(name, file?.name ?? null, chosen.name));
-    setFile(chosen);
-  };
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (!file) return;
-    setUploading(true);
-    setProblem(null);
-    setUploaded(null);
-    const outcome = await upload({ projectId, taskId, name }, file);
-    setUploading(false);
-    if (!outcome.ok) {
-      setProblem(outcome.problem);
-      return;
-    }
-    setUploaded(outcome.value);
-    setFile(null);
-    setName("");
-    if (fileInput.current) fileInput.current.value = "";
-    onUploaded();
-  };
-
-  return (
-    <form onSubmit={submit} className="stack artifact-upload" aria-label="Upload an artifact">
-      <div className="upload-fields">
-        <label>
-          File <input ref={fileInput} type="file" required onChange={(e) => choose(e.target.files?.[0] ?? null)} />
-        </label>
-        <label className="grow">
-          Name{" "}
-          <input required value={name} placeholder="reports/summary.md" aria-describedby={hint} onChange={(e) => setName(e.target.value)} />
-        </label>
-        <Action type="submit" busy={uploading}>
-          Upload
-        </Action>
-      </div>
-      <p className="muted small" id={hint}>
-        A relative path, such as reports/summary.md. Uploading to a name that is already here adds its next version.
-      </p>
-      {uploaded && (
-        <p className="muted" role="status" data-testid="artifact-uploaded">
-          {uploadedMessage(uploaded)}{" "}
-          <span className="small">
-            ({formatSize(uploaded.version.sizeBytes)}, sha256 <code>{shortDigest(uploaded.version.sha256)}</code>)
-          </span>
-        </p>
-      )}
-      <Problems problems={problem && [problem]} />
-    </form>
   );
 }

@@ -4,12 +4,16 @@
 import { useState, type FormEvent } from "react";
 import { useMutation, useQuery, useSubscription } from "urql";
 import { graphql } from "../gql";
-import { Action, Badge, ErrorBox, Loading, Unavailable, usePageTitle } from "../ui/components";
+import { Action, Badge, ErrorBox, Loading, Problems, Unavailable, usePageTitle } from "../ui/components";
 import { Link, navigate } from "../ui/router";
 import { exactTime } from "../ui/time";
 import { useScopes } from "./Memory";
+import { foundBy } from "./memoryView";
+import { PeopleNamesQuery } from "./MemoryEntryDetail";
 import { ScopeSelect } from "./ScopeSelect";
-import { diffLineKind, renderMarkdown, wikiScopes, writtenByAgent } from "./wikiView";
+import { attachmentPath, diffLineKind, renderMarkdown, wikiScopes, writtenByAgent } from "./wikiView";
+import { Digest, DownloadButton, UploadFile, send, useDownloads, type Outcome, type UploadedFile } from "./ArtifactParts";
+import { formatSize, mediaTypeOf, versionLabel } from "./artifactsView";
 
 const NamespacesQuery = graphql(`
   query WikiNamespaces($scopeId: ID!) {
@@ -17,6 +21,7 @@ const NamespacesQuery = graphql(`
       id
       name
       authoritative
+      acl
     }
   }
 `);
@@ -53,6 +58,7 @@ const SearchQuery = graphql(`
   query WikiSearch($scopeId: ID!, $query: String!) {
     wikiSearch(scopeId: $scopeId, query: $query) {
       score
+      foundBy
       page {
         id
         path
@@ -96,6 +102,11 @@ const PageQuery = graphql(`
       ... on WikiPage {
         id
         namespaceId
+        namespace {
+          id
+          name
+          authoritative
+        }
         path
         title
         revision
@@ -111,6 +122,14 @@ const PageQuery = graphql(`
             id
             title
           }
+        }
+        attachments {
+          id
+          name
+          number
+          sizeBytes
+          sha256
+          downloadPath
         }
       }
     }
@@ -129,6 +148,34 @@ const PageQuery = graphql(`
           provenance
         }
       }
+    }
+  }
+`);
+
+const RenameMutation = graphql(`
+  mutation RenameWikiPage($pageId: ID!, $path: String!, $expectedRevision: Int!) {
+    renameWikiPage(pageId: $pageId, path: $path, expectedRevision: $expectedRevision) {
+      id
+      path
+      revision
+    }
+  }
+`);
+
+const PublishMutation = graphql(`
+  mutation PublishWikiPage($pageId: ID!, $revision: Int!) {
+    publishWikiPage(pageId: $pageId, revision: $revision) {
+      id
+      publishedRevision
+    }
+  }
+`);
+
+const RequestReviewMutation = graphql(`
+  mutation RequestWikiReview($pageId: ID!, $revision: Int!) {
+    requestWikiReview(pageId: $pageId, revision: $revision) {
+      id
+      status
     }
   }
 `);
@@ -167,7 +214,7 @@ export function Wiki() {
   );
 }
 
-/** Pages of the scope's namespaces (and, for a project, its workspace's) by their words. */
+/** Pages of the scope's namespaces (and, for a project, its workspace's) by their words and meaning. */
 function Search({ scopeId }: { scopeId: string }) {
   const [draft, setDraft] = useState("");
   const [query, setQuery] = useState<string | null>(null);
@@ -191,6 +238,9 @@ function Search({ scopeId }: { scopeId: string }) {
             <li key={h.page.id} className="inline">
               <Link href={pageHref(h.page.id)}>{h.page.title}</Link>
               <span className="muted small">{h.page.path}</span>
+              <span className="muted small" data-testid="found-by">
+                found by {foundBy(h.foundBy)}
+              </span>
             </li>
           ))}
         </ol>
@@ -224,6 +274,7 @@ function Namespaces({ scopeId, canWrite }: { scopeId: string; canWrite: boolean 
             </select>
           </label>
         )}
+        {namespace && <NamespaceAccess key={namespace.id} namespaceId={namespace.id} acl={namespace.acl} />}
         {namespace && <Pages namespaceId={namespace.id} />}
         <NewNamespace scopeId={scopeId} onCreated={setChosen} />
       </article>
@@ -251,6 +302,59 @@ function Pages({ namespaceId }: { namespaceId: string }) {
         ))}
       </ul>
     </>
+  );
+}
+
+const SetNamespaceAclMutation = graphql(`
+  mutation SetWikiNamespaceAcl($namespaceId: ID!, $userIds: [ID!]!) {
+    setWikiNamespaceAcl(namespaceId: $namespaceId, userIds: $userIds) {
+      id
+      acl
+    }
+  }
+`);
+
+/**
+ * Who reads the namespace: everyone with a role on its scope, or only the people its ACL names
+ * (and the scope's administrators). Administrators of the organization, who see its people,
+ * choose them here; the server refuses anyone else.
+ */
+function NamespaceAccess({ namespaceId, acl }: { namespaceId: string; acl: readonly string[] }) {
+  const [{ data: people }] = useQuery({ query: PeopleNamesQuery });
+  const [{ fetching, error }, save] = useMutation(SetNamespaceAclMutation);
+  const [chosen, setChosen] = useState<readonly string[]>(acl);
+  const users = people?.users.nodes ?? [];
+  const names = new Map(users.map((u) => [u.id, u.displayName || u.email]));
+  const toggle = (id: string, on: boolean) => setChosen(on ? [...chosen, id] : chosen.filter((c) => c !== id));
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    await save({ namespaceId, userIds: [...chosen] }, { additionalTypenames: ["WikiNamespace"] });
+  };
+  return (
+    <div className="stack" data-testid="namespace-access">
+      <p className="small muted">
+        {acl.length === 0
+          ? "Read by everyone with a role here."
+          : `Kept to ${acl.map((id) => names.get(id) ?? "someone").join(", ")} and the administrators.`}
+      </p>
+      {users.length > 0 && (
+        <details>
+          <summary>Who may read</summary>
+          <form className="stack" aria-label="Who may read this namespace" onSubmit={submit}>
+            <p className="small muted">Nobody chosen: everyone with a role here. Administrators always may.</p>
+            {users.map((u) => (
+              <label key={u.id}>
+                <input type="checkbox" checked={chosen.includes(u.id)} onChange={(e) => toggle(u.id, e.target.checked)} /> {names.get(u.id)}
+              </label>
+            ))}
+            <Action type="submit" busy={fetching}>
+              Save who may read
+            </Action>
+            <ErrorBox error={error} />
+          </form>
+        </details>
+      )}
+    </div>
   );
 }
 
@@ -363,9 +467,20 @@ export function WikiPageView({ pageId }: { pageId: string }) {
       <div className="grid-2">
         <article className="card stack">
           <Rendered source={page.latest.source} label="Page" />
-          <button type="button" onClick={() => setEditing(!editing)}>
-            {editing ? "Stop editing" : "Edit"}
-          </button>
+          <div className="inline">
+            <button type="button" onClick={() => setEditing(!editing)}>
+              {editing ? "Stop editing" : "Edit"}
+            </button>
+            <Rename key={page.revision} pageId={page.id} path={page.path} revision={page.revision} onRenamed={saved} />
+            <Publication
+              key={page.latest.number}
+              pageId={page.id}
+              latest={page.latest.number}
+              published={page.publishedRevision}
+              reviewed={page.namespace.authoritative}
+              onPublished={saved}
+            />
+          </div>
         </article>
         <aside className="stack">
           <section className="card stack" aria-labelledby="wiki-links">
@@ -394,11 +509,146 @@ export function WikiPageView({ pageId }: { pageId: string }) {
               ))}
             </ul>
           </section>
+          <Attachments pageId={page.id} attachments={page.attachments} onAttached={() => refetch({ requestPolicy: "network-only" })} />
           <History key={page.revision} pageId={page.id} revisions={revisions} />
         </aside>
       </div>
       {editing && <Editor namespaceId={page.namespaceId} page={{ ...page, source: page.latest.source }} onSaved={saved} />}
     </section>
+  );
+}
+
+/** What an attachment's upload answered (201). */
+interface Attached {
+  attachment: { name: string; number: number; sizeBytes: number; sha256: string };
+}
+
+/** Files attached to the page: the latest version of each name, to download; and a file to attach. */
+function Attachments({
+  pageId,
+  attachments,
+  onAttached,
+}: {
+  pageId: string;
+  attachments: readonly { id: string; name: string; number: number; sizeBytes: number; sha256: string; downloadPath: string }[];
+  onAttached: () => void;
+}) {
+  const downloads = useDownloads();
+  const attach = async (name: string, file: File): Promise<Outcome<UploadedFile>> => {
+    const init = { method: "POST", headers: { "Content-Type": mediaTypeOf(file) }, body: file };
+    const outcome = await send(attachmentPath(pageId, name), init, (response) => response.json() as Promise<Attached>);
+    if (!outcome.ok) return outcome;
+    const { attachment } = outcome.value;
+    return { ok: true, value: { message: `Attached version ${attachment.number} of “${attachment.name}”.`, ...attachment } };
+  };
+  return (
+    <section className="card stack" aria-labelledby="wiki-attachments">
+      <h2 id="wiki-attachments">Attachments</h2>
+      <Problems problems={downloads.problem && [downloads.problem]} />
+      {attachments.length === 0 && <p className="muted">No files attached.</p>}
+      <ul className="plain stack" aria-labelledby="wiki-attachments">
+        {attachments.map((a) => (
+          <li key={a.id} className="inline spread" data-attachment={a.name}>
+            <span className="stack tight">
+              <code>{a.name}</code>
+              <span className="small muted">
+                {versionLabel(a.number)} · {formatSize(a.sizeBytes)} · <Digest sha256={a.sha256} />
+              </span>
+            </span>
+            <DownloadButton version={a} artifactName={a.name} downloads={downloads} />
+          </li>
+        ))}
+      </ul>
+      <UploadFile label="Attach a file" placeholder="diagrams/flow.svg" upload={attach} onUploaded={onAttached} />
+    </section>
+  );
+}
+
+/**
+ * Moves the page to another path, as its next revision: links to the old path still reach it, and
+ * a rename made from a stale revision is refused (`CONFLICT`).
+ */
+function Rename({ pageId, path, revision, onRenamed }: { pageId: string; path: string; revision: number; onRenamed: () => void }) {
+  const [open, setOpen] = useState(false);
+  const [to, setTo] = useState(path);
+  const [renaming, rename] = useMutation(RenameMutation);
+  if (!open) {
+    return (
+      <button type="button" onClick={() => setOpen(true)}>
+        Rename
+      </button>
+    );
+  }
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    const result = await rename({ pageId, path: to, expectedRevision: revision }, { additionalTypenames: ["WikiPage"] });
+    if (result.data) onRenamed();
+  };
+  return (
+    <form className="inline" aria-label="Rename the page" onSubmit={submit}>
+      <label>
+        New path <input value={to} onChange={(e) => setTo(e.target.value)} required maxLength={200} />
+      </label>
+      <Action type="submit" busy={renaming.fetching} disabled={to.trim() === path}>
+        Move
+      </Action>
+      <button type="button" onClick={() => setOpen(false)}>
+        Cancel
+      </button>
+      <ErrorBox error={renaming.error} />
+    </form>
+  );
+}
+
+/**
+ * What makes the latest revision the one readers see, when it is not yet: publishing it where the
+ * namespace needs no review, or asking for a review (an approval someone else decides) where it
+ * is authoritative.
+ */
+function Publication({
+  pageId,
+  latest,
+  published,
+  reviewed,
+  onPublished,
+}: {
+  pageId: string;
+  latest: number;
+  published: number | null;
+  reviewed: boolean;
+  onPublished: () => void;
+}) {
+  const [publishing, publish] = useMutation(PublishMutation);
+  const [asking, ask] = useMutation(RequestReviewMutation);
+  if (published !== null && published >= latest) return null;
+  if (!reviewed) {
+    const go = async () => {
+      const result = await publish({ pageId, revision: latest }, { additionalTypenames: ["WikiPage"] });
+      if (result.data) onPublished();
+    };
+    return (
+      <>
+        <Action busy={publishing.fetching} onClick={go}>
+          Publish revision {latest}
+        </Action>
+        <ErrorBox error={publishing.error} />
+      </>
+    );
+  }
+  const asked = asking.data?.requestWikiReview;
+  return (
+    <>
+      {asked ? (
+        <p className="notice" role="status" data-testid="wiki-review-requested">
+          Review requested: it waits in <Link href="/approvals">Approvals</Link> for someone other than its author to approve.
+        </p>
+      ) : (
+        <Action busy={asking.fetching} onClick={() => ask({ pageId, revision: latest }, { additionalTypenames: ["Approval"] })}>
+          Ask for a review of revision {latest}
+        </Action>
+      )}
+      <ErrorBox error={asking.error} />
+    </>
   );
 }
 

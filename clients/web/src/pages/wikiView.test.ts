@@ -1,8 +1,14 @@
 import { describe, expect, test } from "vitest";
-import { diffLineKind, escapeHtml, markdownToHtml, wikiScopes, writtenByAgent } from "./wikiView";
+import { attachmentPath, diffLineKind, escapeHtml, markdownToHtml, wikiScopes, writtenByAgent } from "./wikiView";
 import { scopeChoices } from "./scopes";
 
 describe("wiki view", () => {
+  test("an attachment's name travels in the query, encoded", () => {
+    expect(attachmentPath("V2lraVBhZ2U6MQ==", "diagrams/flow chart.svg")).toBe(
+      "/v1/wiki/pages/V2lraVBhZ2U6MQ%3D%3D/attachments?name=diagrams%2Fflow+chart.svg",
+    );
+  });
+
   test("a wiki lives in workspaces and projects, not the organization or an agent", () => {
     const workspaces = [{ id: "w", name: "Platform", projects: { nodes: [{ id: "p", name: "Website" }] } }];
     const scopes = scopeChoices({ id: "o", name: "Acme" }, workspaces, new Map([["w", [{ id: "a", name: "builder" }]]]));

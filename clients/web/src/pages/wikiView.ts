@@ -54,3 +54,8 @@ export function diffLineKind(line: string): "added" | "removed" | "context" {
   if (line.startsWith("-") && !line.startsWith("---")) return "removed";
   return "context";
 }
+
+/** Where a file is attached to a page as (the next version of) `name` (docs/wiki.md). */
+export function attachmentPath(pageId: string, name: string): string {
+  return `/v1/wiki/pages/${encodeURIComponent(pageId)}/attachments?${new URLSearchParams({ name }).toString()}`;
+}

@@ -17,6 +17,8 @@ export const PAGES: Page[] = [
   { href: "/agents", label: "Agents", key: "c" },
   { href: "/memory", label: "Memory", key: "m" },
   { href: "/wiki", label: "Wiki", key: "k" },
+  { href: "/skills", label: "Skills", key: "l" },
+  { href: "/candidates", label: "Candidates", key: "t" },
   { href: "/settings", label: "Settings", key: "s" },
   { href: "/people", label: "People", key: "p" },
   { href: "/sessions", label: "Sessions", key: "i" },
