@@ -51,8 +51,9 @@ export function RunEvents({
     overscan: 12,
   });
 
+  // scrollToEnd keeps aiming at the end while the rows it brings into view are measured.
   useEffect(() => {
-    if (follow && shown.length > 0) virtualizer.scrollToIndex(shown.length - 1, { align: "end" });
+    if (follow && shown.length > 0) virtualizer.scrollToEnd();
   }, [shown.length, follow, virtualizer]);
 
   // Runs after every render, since the line to focus is drawn only once the list scrolled to it.
@@ -64,9 +65,22 @@ export function RunEvents({
     setFocusing(null);
   });
 
+  // Only the person leaves the tail. The list scrolls itself too, as rows turn out taller or
+  // shorter than estimated, and such a scroll seen away from the end must not stop following.
+  // A wheel, a touch or a key counts until the log is back at its end; a press on the scroll bar
+  // (the scroller itself, not a line) while it is held.
+  const nudged = useRef(false);
+  const holdsBar = useRef(false);
   const onScroll = () => {
     const el = scroller.current;
-    if (el) setFollow(el.scrollHeight - el.scrollTop - el.clientHeight < 40);
+    if (!el) return;
+    if (el.scrollHeight - el.scrollTop - el.clientHeight < 40) {
+      nudged.current = false;
+      setFollow(true);
+    } else if (nudged.current || holdsBar.current) setFollow(false);
+  };
+  const nudge = () => {
+    nudged.current = true;
   };
   const jumpToFirstError = () => {
     setFollow(false);
@@ -139,7 +153,20 @@ export function RunEvents({
           Download JSON lines
         </button>
       </div>
-      <div className="event-scroller" ref={scroller} onScroll={onScroll} tabIndex={0} role="region" aria-label="Run events" data-virtual>
+      <div
+        className="event-scroller"
+        ref={scroller}
+        onScroll={onScroll}
+        onWheel={nudge}
+        onTouchStart={nudge}
+        onKeyDown={nudge}
+        onPointerDown={(e) => (holdsBar.current = e.target === e.currentTarget)}
+        onPointerUp={() => (holdsBar.current = false)}
+        tabIndex={0}
+        role="region"
+        aria-label="Run events"
+        data-virtual
+      >
         <div style={{ height: virtualizer.getTotalSize(), position: "relative" }}>
           {virtualizer.getVirtualItems().map((item) => {
             const line = shown[item.index];
