@@ -88,25 +88,40 @@ pub fn install(skills: &[Skill], dir: &Path) -> Result<(), SkillError> {
     Ok(())
 }
 
+/// What of the user's configuration directory a run's overlay keeps the user's even when the
+/// runtime first creates it during the run.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Kept<'a> {
+    /// Directories, made in the user's directory before the run.
+    pub dirs: &'a [&'a str],
+    /// Files, linked even before they exist, so the runtime creates them in the user's directory.
+    pub files: &'a [&'a str],
+}
+
 /// Makes `overlay` a runtime's configuration directory for one run, for a runtime that reads
 /// skills only from its own (Gemini CLI's `~/.gemini/skills`): every entry of the user's `user_dir`
 /// is linked there, so the runtime reads the user's settings and credentials and writes its
-/// sessions and history into the user's own (`kept` are made in `user_dir` first, so what the
-/// runtime creates there lasts beyond the run too); its `skills/` holds links to the user's own
-/// skills beside the run's, the run's winning a name they share. Nothing of the user's is changed
-/// but `kept` made.
-pub fn overlay(user_dir: &Path, overlay: &Path, kept: &[&str], skills: &[Skill]) -> Result<(), SkillError> {
+/// sessions and history into the user's own (`kept`, so what the runtime creates there lasts
+/// beyond the run too); its `skills/` holds links to the user's own skills beside the run's, the
+/// run's winning a name they share. Nothing of the user's is changed but `kept` directories made.
+pub fn overlay(user_dir: &Path, overlay: &Path, kept: Kept, skills: &[Skill]) -> Result<(), SkillError> {
     let failed =
         |e: std::io::Error| SkillError::Install { name: "(the runtime's directory)".into(), message: e.to_string() };
     let private = |dir: &Path| std::fs::DirBuilder::new().recursive(true).mode(0o700).create(dir);
     private(overlay).map_err(failed)?;
-    for name in kept {
+    for name in kept.dirs {
         private(&user_dir.join(name)).map_err(failed)?;
     }
     for entry in std::fs::read_dir(user_dir).map_err(failed)?.flatten() {
         // The overlay may live inside the user's directory: it does not link what holds it.
         if entry.file_name() != "skills" && !overlay.starts_with(entry.path()) {
             std::os::unix::fs::symlink(entry.path(), overlay.join(entry.file_name())).map_err(failed)?;
+        }
+    }
+    for name in kept.files {
+        let link = overlay.join(name);
+        if std::fs::symlink_metadata(&link).is_err() {
+            std::os::unix::fs::symlink(user_dir.join(name), link).map_err(failed)?;
         }
     }
     let own = overlay.join("skills");
@@ -184,11 +199,15 @@ mod tests {
             std::fs::write(user.path().join("skills").join(own).join("SKILL.md"), own).expect("SKILL.md");
         }
         let home = run.path().join(".gemini");
-        overlay(user.path(), &home, &["tmp"], &[skill]).expect("overlay");
+        overlay(user.path(), &home, Kept { dirs: &["tmp"], files: &["state.db", "settings.json"] }, &[skill])
+            .expect("overlay");
         assert_eq!(std::fs::read_to_string(home.join("settings.json")).expect("linked"), "{}");
-        // What the runtime writes in a kept directory is the user's.
+        // What the runtime writes in a kept directory, or creates as a kept file, is the user's.
         std::fs::write(home.join("tmp/session.json"), "s").expect("session");
         assert_eq!(std::fs::read_to_string(user.path().join("tmp/session.json")).expect("kept"), "s");
+        assert!(!user.path().join("state.db").exists());
+        std::fs::write(home.join("state.db"), "db").expect("created");
+        assert_eq!(std::fs::read_to_string(user.path().join("state.db")).expect("kept file"), "db");
         // The user's skills are there, and the run's wins the name both have, in the run's own only.
         assert_eq!(std::fs::read_to_string(home.join("skills/mine/SKILL.md")).expect("mine"), "mine");
         assert!(std::fs::read_to_string(home.join("skills/notes/SKILL.md")).expect("run's").contains("Write notes."));

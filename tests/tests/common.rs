@@ -427,6 +427,40 @@ pub async fn codex_agent(
     (dir, credential, agents, work)
 }
 
+/// A Hermes Agent for `server`'s fixture: its connector's directory and credential, the
+/// `[[agents]]` configuration (Hermes reaching `model` through the connector's model gateway) and
+/// the workdir. Its home (`hermes-home` in the directory) holds the user's own `config.yaml`: its
+/// model, quiet (no context-length lookup, no background installs), then `config`. `env` is added
+/// to its environment.
+pub async fn hermes_agent(
+    server: &acc_tests::Server,
+    f: &Fixture,
+    model: &acc_tests::model_api::ModelApi,
+    config: &str,
+    env: &str,
+) -> (std::path::PathBuf, std::path::PathBuf, String, std::path::PathBuf) {
+    let hermes = acc_tests::runtimes::pip_bin("pip", "hermes");
+    let dir = server.db.dir.clone();
+    let (hermes_home, home, work) = (dir.join("hermes-home"), dir.join("home"), dir.join("work"));
+    for path in [&hermes_home, &home, &work] {
+        std::fs::create_dir_all(path).unwrap();
+    }
+    std::fs::write(
+        hermes_home.join("config.yaml"),
+        format!(
+            "model:\n  default: gpt-stand-in\n  context_length: 128000\nsecurity:\n  allow_lazy_installs: false\n{config}"
+        ),
+    )
+    .unwrap();
+    let credential = enroll(server, &f.owner, &f.workspace_id, &dir).await;
+    let agents = format!(
+        "{provider}[[agents]]\nname = \"hermes\"\nadapter = \"hermes\"\ncommand = {hermes:?}\nworkdir = {work:?}\n\
+         model_provider = \"openai\"\nenv = {{ HOME = {home:?}, HERMES_HOME = {hermes_home:?}, TIRITH_ENABLED = \"0\"{env} }}\n",
+        provider = model.provider("openai", "openai"),
+    );
+    (dir, credential, agents, work)
+}
+
 // Skill packages, as a publisher makes them.
 
 pub fn skill_md(name: &str, description: &str) -> String {

@@ -8,7 +8,7 @@ mod common;
 
 use acc_tests::model_api::{INPUT_TOKENS, ModelApi, OUTPUT_TOKENS, PROVIDER_KEY, write_hi};
 use acc_tests::{Server, TestDb};
-use common::{enroll, logging_proxy, online_agents, run_connector, run_usage, start_run_until_approval, wait_status};
+use common::{logging_proxy, online_agents, run_connector, run_usage, start_run_until_approval, wait_status};
 use serde_json::json;
 
 /// A person's reason for a denial, with what a shell could mangle on its way to Hermes.
@@ -16,36 +16,21 @@ const REASON: &str = "not now: \"rm\" C:\\new\nsecond line";
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn hermes_runs_a_shell_command_only_after_a_person_approves_it() {
-    let hermes = acc_tests::runtimes::pip_bin("pip", "hermes");
     let model = ModelApi::start(write_hi()).await;
     let (proxy, outside) = logging_proxy().await;
     let server = Server::start(TestDb::sqlite()).await;
     let f = common::fixture(&server).await;
-    let dir = server.db.dir.clone();
-    let (hermes_home, home, work) = (dir.join("hermes-home"), dir.join("home"), dir.join("work"));
-    for path in [&hermes_home, &home, &work] {
-        std::fs::create_dir_all(path).unwrap();
-    }
-    // The user's own Hermes configuration: its model, quiet (no context-length lookup, no
-    // background installs), and a `pre_tool_call` hook of its own that logs every tool call. The
-    // adapter adds the endpoint (the model gateway) and its hooks over it.
-    let policy_log = dir.join("policy.log");
-    std::fs::write(
-        hermes_home.join("config.yaml"),
-        format!(
-            "model:\n  default: gpt-stand-in\n  context_length: 128000\nsecurity:\n  allow_lazy_installs: false\n\
-             hooks:\n  pre_tool_call:\n    - command: \"sh -c '{{ cat; echo; }} >> {}'\"\n",
-            policy_log.display()
-        ),
+    // The user's own Hermes configuration has a `pre_tool_call` hook of its own that logs every
+    // tool call. The adapter adds the endpoint (the model gateway) and its hooks over it.
+    let policy_log = server.db.dir.join("policy.log");
+    let (dir, credential, agents, work) = common::hermes_agent(
+        &server,
+        &f,
+        &model,
+        &format!("hooks:\n  pre_tool_call:\n    - command: \"sh -c '{{ cat; echo; }} >> {}'\"\n", policy_log.display()),
+        &format!(", HTTPS_PROXY = {proxy:?}, HTTP_PROXY = {proxy:?}, NO_PROXY = \"127.0.0.1,localhost\""),
     )
-    .unwrap();
-    let credential = enroll(&server, &f.owner, &f.workspace_id, &dir).await;
-    let agents = format!(
-        "{provider}[[agents]]\nname = \"hermes\"\nadapter = \"hermes\"\ncommand = {hermes:?}\nworkdir = {work:?}\n\
-         model_provider = \"openai\"\nenv = {{ HOME = {home:?}, HERMES_HOME = {hermes_home:?}, TIRITH_ENABLED = \"0\", \
-         HTTPS_PROXY = {proxy:?}, HTTP_PROXY = {proxy:?}, NO_PROXY = \"127.0.0.1,localhost\" }}\n",
-        provider = model.provider("openai", "openai"),
-    );
+    .await;
     let _connector = run_connector(&dir, &credential, &agents);
     let online = online_agents(&f.owner, &f.project_id, 1).await;
     let agent = &online[0];

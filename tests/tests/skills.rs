@@ -588,3 +588,38 @@ async fn codex_is_started_with_the_runs_skills_beside_the_users_own() {
     assert!(std::fs::read_dir(codex_home.join("sessions")).unwrap().count() > 0, "no session in the user's home");
     assert_eq!(std::fs::read_dir(codex_home.join("acc-runs")).unwrap().count(), 0);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn hermes_is_started_with_the_runs_skills_beside_the_users_own() {
+    let model = ModelApi::holding(vec![Step::Say("Noted.".into())], 0).await;
+    let server = Server::start(TestDb::sqlite()).await;
+    let f = common::fixture(&server).await;
+    let owner = &f.owner;
+    let description = "Writes release notes from merged pull requests, in the house style.";
+    signed_and_active(owner, &f.project_id, description).await;
+    let (dir, credential, agents, _) = common::hermes_agent(&server, &f, &model, "", "").await;
+    let hermes_home = dir.join("hermes-home");
+    let mine = hermes_home.join("skills/standup");
+    std::fs::create_dir_all(&mine).unwrap();
+    std::fs::write(mine.join("SKILL.md"), skill_md("standup", "Summarizes yesterday's work for the standup.")).unwrap();
+    assert!(!hermes_home.join("state.db").exists());
+    let _connector = common::run_connector(&dir, &credential, &agents);
+    common::online_agents(owner, &f.project_id, 1).await;
+    let task = common::create_task(owner, &f.project_id, "Write the release notes").await;
+    let run = owner.gql("mutation($t: ID!) { startRun(taskId: $t) { id } }", json!({"t": task["id"]})).await;
+    let run_id = run.data("startRun")["id"].as_str().unwrap().to_owned();
+
+    model.wait_held().await;
+    let first = model.model_calls()[0].body.to_string();
+    // Hermes offers the model the run's skill and the user's own (descriptions cut at 60 characters).
+    assert!(first.contains(&format!("release-notes: {}", &description[..50])), "not listed: {first}");
+    assert!(first.contains("standup: Summarizes yesterday's work for the standup."), "the user's own is not listed");
+    let own: Vec<_> = std::fs::read_dir(hermes_home.join("skills")).unwrap().flatten().map(|e| e.file_name()).collect();
+    assert_eq!(own, ["standup"], "nothing of the run's is in the user's own skills");
+
+    model.release();
+    common::wait_status(owner, &run_id, "SUCCEEDED").await;
+    // The session database it made is the user's, where a later `hermes` finds the session.
+    let state = std::fs::symlink_metadata(hermes_home.join("state.db")).expect("no state.db in the user's home");
+    assert!(state.is_file() && state.len() > 0);
+}

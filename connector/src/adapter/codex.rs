@@ -6,8 +6,6 @@
 //! an MCP server set on the command line (`-c mcp_servers.acc…`), its token in the environment.
 //! Its launch and its item mapping serve `codex-app-server` too.
 
-use std::path::PathBuf;
-
 use acc_protocol::{Capability, EventKind};
 use serde_json::{Value, json};
 
@@ -21,7 +19,7 @@ use super::{
 };
 use crate::config::{AgentConfig, ModelApi};
 use crate::run_tools::SERVER_NAME;
-use crate::skills;
+use crate::skills::{self, Kept};
 
 pub const KIND: AdapterKind = AdapterKind {
     name: "codex",
@@ -146,18 +144,10 @@ impl CodexAdapter {
         if spec.skills.is_empty() {
             return Ok(None);
         }
-        let home = match self.program.env_var("CODEX_HOME") {
-            Some(home) => PathBuf::from(home),
-            None => PathBuf::from(
-                self.program
-                    .env_var("HOME")
-                    .ok_or_else(|| AdapterError::Start("neither CODEX_HOME nor HOME is set".into()))?,
-            )
-            .join(".codex"),
-        };
+        let home = self.program.config_dir("CODEX_HOME", ".codex")?;
         let dir = RunDir::create_in(&home.join("acc-runs"), KIND.name, spec)?;
         // Sessions stay the user's, so a later attempt resumes from them.
-        skills::overlay(&home, dir.path(), &["sessions"], &spec.skills)
+        skills::overlay(&home, dir.path(), Kept { dirs: &["sessions"], files: &[] }, &spec.skills)
             .map_err(|e| AdapterError::Start(e.to_string()))?;
         Ok(Some(dir))
     }

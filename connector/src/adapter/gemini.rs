@@ -19,7 +19,7 @@ use super::{
     bounded, context_text, event, prompt_text, resume_prompt,
 };
 use crate::config::{AgentConfig, ModelApi};
-use crate::skills;
+use crate::skills::{self, Kept};
 
 pub const KIND: AdapterKind = AdapterKind {
     name: "gemini",
@@ -99,7 +99,7 @@ impl GeminiAdapter {
         skills::overlay(
             &Path::new(&home).join(".gemini"),
             &dir.path().join(".gemini"),
-            &["tmp", "history"],
+            Kept { dirs: &["tmp", "history"], files: &[] },
             &spec.skills,
         )
         .map_err(|e| AdapterError::Start(e.to_string()))?;

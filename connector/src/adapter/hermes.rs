@@ -7,7 +7,8 @@
 //! provider the same overlay points Hermes's model at the connector's model gateway. One-shot mode
 //! bypasses Hermes's own approvals, so the overlay also adds a `pre_tool_call` hook that makes
 //! every tool call a remote approval: it reports the call the same way and waits on a FIFO in the
-//! run's private directory for the person's decision, which it hands Hermes as its verdict.
+//! run's private directory for the person's decision, which it hands Hermes as its verdict. A run
+//! with skills gets a Hermes home of its own that links the user's (`KEPT`) and adds the skills.
 
 use std::collections::HashSet;
 use std::io::Write;
@@ -28,6 +29,7 @@ use super::{
 };
 use crate::config::{AgentConfig, ModelApi};
 use crate::lock;
+use crate::skills::{self, Kept};
 
 pub const KIND: AdapterKind = AdapterKind {
     name: "hermes",
@@ -121,19 +123,13 @@ pub fn user_pre_tool_call_hooks(config: Option<&str>) -> Vec<Value> {
         .unwrap_or_default()
 }
 
-/// The user's Hermes configuration file, as Hermes finds it in the run's environment `env`:
-/// `$HERMES_HOME/config.yaml`, else `~/.hermes/config.yaml`.
-fn user_config_path(env: &[(String, String)]) -> Option<PathBuf> {
-    let var = |name: &str| {
-        env.iter()
-            .rev()
-            .find(|(key, _)| key == name)
-            .map(|(_, value)| PathBuf::from(value))
-            .or_else(|| std::env::var_os(name).map(PathBuf::from))
-    };
-    let home = var("HERMES_HOME").or_else(|| var("HOME").map(|home| home.join(".hermes")))?;
-    Some(home.join("config.yaml"))
-}
+/// What of the user's Hermes home stays the user's when a run with skills gets a home of its own
+/// (Hermes reads skills only from `skills/` of its home, and `skills.external_dirs` only from the
+/// home's own `config.yaml`, which the managed scope does not reach): its sessions, logs, memories
+/// and schedules, its session database (SQLite puts the journal beside a linked file), and its
+/// credentials with their lock, so a token refreshed during the run is the user's.
+const KEPT: Kept =
+    Kept { dirs: &["sessions", "logs", "memories", "cron"], files: &["state.db", "auth.json", "auth.lock"] };
 
 impl Adapter for HermesAdapter {
     fn handshake(&self) -> Handshake {
@@ -161,10 +157,16 @@ impl Adapter for HermesAdapter {
             usage_file.display().to_string(),
         ];
         let mut launch = self.program.launch(args, None, false, MAX_LINE_BYTES);
-        let user_config = user_config_path(&launch.env).and_then(|path| std::fs::read_to_string(path).ok());
+        let user_home = self.program.config_dir("HERMES_HOME", ".hermes")?;
+        let user_config = std::fs::read_to_string(user_home.join("config.yaml")).ok();
         let gateway = spec.model.as_ref().map(|m| m.base_url.as_str());
         dir.write("config.yaml", &overlay(gateway, user_config.as_deref()).to_string())?;
         launch.set_env("HERMES_MANAGED_DIR", &dir.path().display().to_string());
+        if !spec.skills.is_empty() {
+            let home = dir.path().join("home");
+            skills::overlay(&user_home, &home, KEPT, &spec.skills).map_err(|e| AdapterError::Start(e.to_string()))?;
+            launch.set_env("HERMES_HOME", &home.display().to_string());
+        }
         if let Some(model) = &spec.model {
             launch.set_env(GATEWAY_TOKEN_ENV, &model.token);
         }
@@ -179,6 +181,10 @@ impl Adapter for HermesAdapter {
         let span = tracing::info_span!("hermes", run_id = %spec.run_id, attempt_id = %spec.attempt_id);
         let process = process::spawn(launch, mapper, events, self.program.active.clone(), span)?;
         Ok(Box::new(HermesRun { process, requests, asked }))
+    }
+
+    fn reads_skills(&self) -> bool {
+        true
     }
 }
 

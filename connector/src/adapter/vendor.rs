@@ -1,7 +1,7 @@
 //! What the adapters of vendor runtimes (`claude-code`, `codex`, …) share: the runtime's program
 //! as configured, the version it reports, and the health that version implies.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use acc_protocol::HealthStatus;
 
 use super::process::Launch;
-use super::{AdapterKind, AdapterOptions, Handshake, Health, runtime_version};
+use super::{AdapterError, AdapterKind, AdapterOptions, Handshake, Health, runtime_version};
 use crate::config::AgentConfig;
 
 /// A vendor runtime's program as an agent's configuration gives it.
@@ -100,6 +100,17 @@ impl RuntimeProgram {
     pub fn env_var(&self, name: &str) -> Option<String> {
         let configured = self.env.iter().rev().find(|(key, _)| key == name).map(|(_, value)| value.clone());
         configured.or_else(|| std::env::var(name).ok())
+    }
+
+    /// The runtime's own configuration directory: `$var` when set, else `~/under_home`.
+    pub fn config_dir(&self, var: &str, under_home: &str) -> Result<PathBuf, AdapterError> {
+        match self.env_var(var) {
+            Some(dir) => Ok(PathBuf::from(dir)),
+            None => self
+                .env_var("HOME")
+                .map(|home| Path::new(&home).join(under_home))
+                .ok_or_else(|| AdapterError::Start(format!("neither {var} nor HOME is set"))),
+        }
     }
 
     /// A launch of the program with the adapter's `args` first, then the configured ones.
