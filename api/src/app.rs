@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use crate::approvals::ApprovalService;
 use crate::artifacts::{ArtifactService, ArtifactStore};
+use crate::audit::AuditLog;
 use crate::broker::Broker;
 use crate::candidates::CandidateService;
 use crate::config::Config;
@@ -57,6 +58,8 @@ pub struct Services {
     pub approvals: ApprovalService,
     pub skills: SkillService,
     pub candidates: CandidateService,
+    /// The tamper-evident record of security and lifecycle actions.
+    pub audit: AuditLog,
     /// What each run's agent starts with.
     pub context: ContextBroker,
     pub gateway: GatewayService,
@@ -112,6 +115,7 @@ impl App {
         let keys_for = |purpose| SigningKeys::load_or_create(&config.data_dir, purpose, config.token_lifetime(purpose));
         let keys = Arc::new(keys_for(KeyPurpose::Access)?);
         let approval_keys = Arc::new(keys_for(KeyPurpose::Approval)?);
+        let audit = AuditLog::new(&store, Arc::new(keys_for(KeyPurpose::Audit)?));
         let limiter = Arc::new(LoginLimiter::new(
             config.limits.login_attempts_per_minute_per_account,
             config.limits.login_attempts_per_minute_per_address,
@@ -120,7 +124,7 @@ impl App {
         let broker = Broker::new();
         let connector_ca = Arc::new(ConnectorCa::load_or_create(&config.data_dir)?);
         let heartbeat = Duration::from_millis(config.runs.heartbeat_interval_ms);
-        let gateway = GatewayService::new(pool.clone(), broker.clone(), connector_ca, heartbeat);
+        let gateway = GatewayService::new(pool.clone(), broker.clone(), connector_ca, heartbeat, audit.clone());
         let timings = &config.runs;
         let policy = RunPolicy {
             cancel_timeout: Duration::from_millis(timings.cancel_timeout_ms),
@@ -130,14 +134,14 @@ impl App {
             approval_timeout: Duration::from_millis(timings.approval_timeout_ms),
             approval_token: Duration::from_millis(timings.approval_token_ms),
         };
-        let settings = SettingsService::new(pool);
+        let settings = SettingsService::new(pool, audit.clone());
         let projects =
             ProjectService::new(store.clone(), broker.clone(), settings.clone(), config.limits.max_page_size);
         let run_reader = RunReader::new(db.clone(), store.reads.clone(), broker.clone(), config.limits.max_page_size);
         // One embedding model, loaded once, for memory and the wiki.
         let vectors = Arc::new(VectorSearch::default());
         let memory = MemoryService::new(store.clone(), broker.clone(), vectors.clone());
-        let approvals = ApprovalService::new(&store, broker.clone(), config.limits.max_page_size);
+        let approvals = ApprovalService::new(&store, broker.clone(), config.limits.max_page_size, audit.clone());
         let bytes = ArtifactStore::open(&config.artifact_store()?)?;
         let artifacts = ArtifactService::new(
             store.clone(),
@@ -166,6 +170,7 @@ impl App {
             run_reader.clone(),
             context.clone(),
             approvals.clone(),
+            audit.clone(),
         );
         // No connector is connected to a process that just started; their runs live on.
         gateway.mark_all_offline().await.map_err(|e| sea_orm::DbErr::Custom(e.to_string()))?;
@@ -175,8 +180,15 @@ impl App {
         }
         let skills = SkillService::new(&store, bytes, approvals.clone(), config.limits.max_page_size);
         let candidates = CandidateService::new(&store, settings.clone(), runs.clone(), run_reader.clone());
-        let identity =
-            IdentityService::new(store, keys, config.tokens.clone(), limiter, bootstrap.clone(), broker.clone());
+        let identity = IdentityService::new(
+            store,
+            keys,
+            config.tokens.clone(),
+            limiter,
+            bootstrap.clone(),
+            broker.clone(),
+            audit.clone(),
+        );
         let limits = Arc::new(config.limits.clone());
         let run_tools = RunToolService::new(
             run_reader.clone(),
@@ -201,6 +213,7 @@ impl App {
             run_tools,
             run_reader,
             identity,
+            audit,
             broker,
             limits,
         };

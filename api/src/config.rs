@@ -570,6 +570,8 @@ impl Config {
                 std::time::Duration::from_secs(self.tokens.access_token_seconds.max(0).unsigned_abs())
             }
             KeyPurpose::Approval => std::time::Duration::from_millis(self.runs.approval_token_ms),
+            // A checkpoint is kept, and verified, as long as the trail is.
+            KeyPurpose::Audit => std::time::Duration::MAX,
         }
     }
 

@@ -40,10 +40,11 @@ pub enum NodeKind {
     SkillActivation,
     SkillPublisherKey,
     Candidate,
+    AuditEvent,
 }
 
 impl NodeKind {
-    const ALL: [NodeKind; 29] = [
+    const ALL: [NodeKind; 30] = [
         NodeKind::Organization,
         NodeKind::User,
         NodeKind::Session,
@@ -73,6 +74,7 @@ impl NodeKind {
         NodeKind::SkillActivation,
         NodeKind::SkillPublisherKey,
         NodeKind::Candidate,
+        NodeKind::AuditEvent,
     ];
 
     pub fn name(self) -> &'static str {
@@ -106,6 +108,7 @@ impl NodeKind {
             NodeKind::SkillActivation => "SkillActivation",
             NodeKind::SkillPublisherKey => "SkillPublisherKey",
             NodeKind::Candidate => "Candidate",
+            NodeKind::AuditEvent => "AuditEvent",
         }
     }
 

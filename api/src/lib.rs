@@ -5,6 +5,7 @@
 pub mod app;
 pub mod approvals;
 pub mod artifacts;
+pub mod audit;
 pub mod broker;
 pub mod candidates;
 pub mod config;

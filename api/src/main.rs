@@ -116,6 +116,7 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
     app.state.services.runs.spawn_sweeper();
     app.state.services.memory.spawn_embedding_model(config.embedding_source().map_err(|e| e.to_string())?);
     app.state.services.wiki.spawn_embedding_backfill();
+    app.state.services.audit.spawn_checkpoints();
     let listener =
         std::net::TcpListener::bind(config.listen).map_err(|e| format!("cannot listen on {}: {e}", config.listen))?;
     let address = listener.local_addr().map_err(|e| e.to_string())?;
@@ -195,7 +196,7 @@ async fn main() -> ExitCode {
             for purpose in KeyPurpose::ALL {
                 let kid = SigningKeys::rotate(&config.data_dir, purpose, config.token_lifetime(purpose))
                     .map_err(|e| e.to_string())?;
-                println!("new {} token signing key {kid}", purpose.as_str());
+                println!("new {} signing key {kid}", purpose.signs());
             }
             println!("restart the server to sign with them; older keys retire once their tokens have expired");
             Ok(())

@@ -8,6 +8,9 @@ pub mod api_token;
 pub mod approval;
 pub mod artifact;
 pub mod artifact_version;
+pub mod audit_checkpoint;
+pub mod audit_event;
+pub mod audit_head;
 pub mod candidate;
 pub mod capability_snapshot;
 pub mod checkpoint;
@@ -58,6 +61,10 @@ macro_rules! display_as_stored {
 
 display_as_stored!(
     approval::ApprovalStatus,
+    approval::ApprovalSubject,
+    audit_event::AuditAction,
+    audit_event::AuditActorKind,
+    audit_event::AuditTargetKind,
     memory_conflict::ConflictResolution,
     memory_conflict::ConflictStatus,
     memory_entry::MemoryKind,

@@ -66,6 +66,7 @@ struct TenantA {
     skill_activation: String,
     skill_key: String,
     candidate: String,
+    audit_event: String,
 }
 
 impl TenantA {
@@ -102,6 +103,7 @@ impl TenantA {
             &self.skill_activation,
             &self.skill_key,
             &self.candidate,
+            &self.audit_event,
         ]
     }
 }
@@ -221,6 +223,7 @@ async fn tenant_a(server: &Server) -> (common::Fixture, TenantA) {
     let ask = agent_host.event(run_uuid, 1, EventKind::ApprovalRequested, json!({"request_id": "r", "action": "x"}));
     assert_eq!(agent_host.emit(ask).await, Ok(1));
     let approvals = owner.gql("{ approvals { edges { node { id } } } }", json!({})).await;
+    let audit = owner.gql("{ auditEvents(last: 1) { edges { node { id } } } }", json!({})).await;
     let agent = GlobalId::new(NodeKind::Agent, agent).encode();
     // The agent's own memory, which another organization must not reach by the agent's id.
     let agent_memory =
@@ -258,6 +261,7 @@ async fn tenant_a(server: &Server) -> (common::Fixture, TenantA) {
         skill_activation,
         skill_key,
         candidate,
+        audit_event: id(&audit.data("auditEvents")["edges"][0]["node"]),
     };
     (f, a)
 }
@@ -331,6 +335,13 @@ fn rows(a: &TenantA, b_project: &str, b_task: &str) -> Vec<Row> {
         row("users", "{ users { edges { node { id email } } } }", json!({}), OwnDataOnly),
         row("sessions", op!("sessions"), json!({}), OwnDataOnly),
         row("apiTokens", "{ apiTokens { edges { node { id name } } } }", json!({}), OwnDataOnly),
+        row(
+            "auditEvents",
+            "{ auditEvents(last: 100) { edges { node { id action actorId targetId workspaceId projectId details } } } }",
+            json!({}),
+            OwnDataOnly,
+        ),
+        row("verifyAudit", "{ verifyAudit { intact events checkpoints } }", json!({}), OwnDataOnly),
         row(
             "workspaces",
             "{ workspaces { edges { node { id name projects { edges { node { id } } } } } } }",

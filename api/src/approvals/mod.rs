@@ -12,12 +12,14 @@ pub mod graphql;
 use std::collections::HashSet;
 
 use acc_entity::approval::{self, ApprovalStatus, ApprovalSubject};
+use acc_entity::audit_event::{AuditAction, AuditTargetKind};
 use acc_entity::{project, workspace};
 use chrono::{DateTime, Utc};
 use sea_orm::sea_query::Expr;
 use sea_orm::{ColumnTrait, Condition, ConnectionTrait, EntityTrait, QueryFilter, Set};
 use uuid::Uuid;
 
+use crate::audit::{AuditLog, Entry};
 use crate::broker::{Broker, Event, Topic};
 use crate::db::{Reads, Store};
 use crate::error::{CommonError, DomainError, ErrorCode};
@@ -138,11 +140,12 @@ pub struct ApprovalService {
     reads: Reads,
     broker: Broker,
     max_page_size: u64,
+    audit: AuditLog,
 }
 
 impl ApprovalService {
-    pub fn new(store: &Store, broker: Broker, max_page_size: u64) -> Self {
-        Self { reads: store.reads.clone(), broker, max_page_size }
+    pub fn new(store: &Store, broker: Broker, max_page_size: u64, audit: AuditLog) -> Self {
+        Self { reads: store.reads.clone(), broker, max_page_size, audit }
     }
 
     /// An approval the caller may read (a hidden one is `NOT_FOUND`).
@@ -234,7 +237,16 @@ impl ApprovalService {
             Decision::Deny => ApprovalStatus::Denied,
         };
         match self.finish(conn, approval, status, Some(actor.user_id), reason).await? {
-            Some(decided) => Ok(decided),
+            Some(decided) => {
+                let recorded = Entry::by(actor, AuditAction::ApprovalDecided)
+                    .on(AuditTargetKind::Approval, decided.id)
+                    .at(&scope_path(&decided))
+                    .with("subject", decided.subject.to_string())
+                    .with("decision", decided.status.to_string())
+                    .with("reason", decided.decision_reason.clone());
+                self.audit.append(conn, recorded).await?;
+                Ok(decided)
+            }
             None => {
                 // Someone else decided it (or it expired) in between: say how it ended.
                 let now = approval::Entity::find_by_id(approval.id).one(conn).await?;

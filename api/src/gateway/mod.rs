@@ -8,6 +8,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use acc_entity::audit_event::{AuditAction, AuditTargetKind};
 use acc_entity::{agent, capability_snapshot, connector, enrollment_token, project, workspace};
 use acc_protocol::{AgentDescriptor, AgentId, Capability, Envelope, HealthStatus};
 use chrono::Utc;
@@ -16,6 +17,7 @@ use sea_orm::{ActiveModelTrait, ColumnTrait, EntityTrait, QueryFilter, QueryOrde
 use tokio::sync::mpsc;
 use uuid::Uuid;
 
+use crate::audit::{AuditActor, AuditLog, Entry};
 use crate::broker::{Broker, Event, Topic};
 use crate::db::Pool;
 use crate::error::{CommonError, DomainError, ErrorCode};
@@ -120,11 +122,18 @@ pub struct GatewayService {
     registry: Arc<Registry>,
     ca: Arc<ca::ConnectorCa>,
     pub heartbeat_interval: Duration,
+    audit: AuditLog,
 }
 
 impl GatewayService {
-    pub fn new(db: Pool, broker: Broker, ca: Arc<ca::ConnectorCa>, heartbeat_interval: Duration) -> Self {
-        Self { db, broker, registry: Arc::default(), ca, heartbeat_interval }
+    pub fn new(
+        db: Pool,
+        broker: Broker,
+        ca: Arc<ca::ConnectorCa>,
+        heartbeat_interval: Duration,
+        audit: AuditLog,
+    ) -> Self {
+        Self { db, broker, registry: Arc::default(), ca, heartbeat_interval, audit }
     }
 
     /// The CA that issues connectors' client certificates.
@@ -162,6 +171,7 @@ impl GatewayService {
         }
         let secret = secrets::new_secret("acc_enroll_");
         let now = Utc::now();
+        let txn = self.db.begin_write().await?;
         let token = enrollment_token::ActiveModel {
             id: Set(new_id()),
             organization_id: Set(path.organization_id),
@@ -173,8 +183,15 @@ impl GatewayService {
             created_by: Set(actor.user_id),
             created_at: Set(now),
         }
-        .insert(&self.db)
+        .insert(&txn)
         .await?;
+        let created = Entry::by(actor, AuditAction::EnrollmentTokenCreated)
+            .on(AuditTargetKind::EnrollmentToken, token.id)
+            .at(&path)
+            .with("name", token.name.clone())
+            .with("expires_at", token.expires_at.to_rfc3339());
+        self.audit.append(&txn, created).await?;
+        txn.commit().await?;
         Ok((secret, token))
     }
 
@@ -224,6 +241,14 @@ impl GatewayService {
         }
         .insert(&txn)
         .await?;
+        let enrolled =
+            Entry::new(connector.organization_id, AuditActor::Connector(connector.id), AuditAction::ConnectorEnrolled)
+                .on(AuditTargetKind::Connector, connector.id)
+                .at(&ScopePath::workspace(connector.organization_id, connector.workspace_id))
+                .with("name", connector.name.clone())
+                .with("enrollment_token_id", found.id.to_string())
+                .with("certificate", certificate.is_some());
+        self.audit.append(&txn, enrolled).await?;
         txn.commit().await?;
         tracing::info!(connector_id = %connector.id, certificate = certificate.is_some(), "connector enrolled");
         // Whoever watches the workspace's connectors (the Agents page) sees it at once, offline
@@ -416,15 +441,20 @@ impl GatewayService {
     pub async fn revoke_connector(&self, actor: &Actor, id: Uuid) -> Result<connector::Model> {
         let row = self.connector_to_administer(actor, id).await?;
         let now = Utc::now();
-        connector::Entity::update_many()
+        let txn = self.db.begin_write().await?;
+        let revoked = connector::Entity::update_many()
             .col_expr(connector::Column::RevokedAt, Expr::value(now))
             .col_expr(connector::Column::Online, Expr::value(false))
             .col_expr(connector::Column::UpdatedAt, Expr::value(now))
             .col_expr(connector::Column::Revision, Expr::value(row.revision + 1))
             .filter(connector::Column::Id.eq(id))
             .filter(connector::Column::RevokedAt.is_null())
-            .exec(&self.db)
+            .exec(&txn)
             .await?;
+        if revoked.rows_affected > 0 {
+            self.audit.append(&txn, connector_entry(actor, AuditAction::ConnectorRevoked, &row)).await?;
+        }
+        txn.commit().await?;
         // Dropping the outbox ends the socket's writer, which closes the connection.
         if let Ok(mut connections) = self.registry.connections.lock() {
             connections.remove(&id);
@@ -443,14 +473,19 @@ impl GatewayService {
             return Err(GatewayError::NotRevoked);
         }
         let now = Utc::now();
+        let txn = self.db.begin_write().await?;
         let removed = connector::Entity::update_many()
             .col_expr(connector::Column::RemovedAt, Expr::value(now))
             .col_expr(connector::Column::UpdatedAt, Expr::value(now))
             .col_expr(connector::Column::Revision, Expr::col(connector::Column::Revision).add(1))
             .filter(connector::Column::Id.eq(id))
             .filter(connector::Column::RemovedAt.is_null())
-            .exec(&self.db)
+            .exec(&txn)
             .await?;
+        if removed.rows_affected > 0 {
+            self.audit.append(&txn, connector_entry(actor, AuditAction::ConnectorRemoved, &row)).await?;
+        }
+        txn.commit().await?;
         if removed.rows_affected > 0 {
             self.announce(id).await?;
             tracing::info!(connector_id = %id, "connector removed");
@@ -539,6 +574,14 @@ impl GatewayService {
 /// The capabilities an agent declared at its last handshake.
 pub fn capabilities(agent: &agent::Model) -> Vec<Capability> {
     serde_json::from_value(agent.capabilities.clone()).unwrap_or_default()
+}
+
+/// What `actor` did to connector `row`, in its workspace.
+fn connector_entry(actor: &Actor, action: AuditAction, row: &connector::Model) -> Entry {
+    Entry::by(actor, action)
+        .on(AuditTargetKind::Connector, row.id)
+        .at(&ScopePath::workspace(row.organization_id, row.workspace_id))
+        .with("name", row.name.clone())
 }
 
 #[cfg(test)]

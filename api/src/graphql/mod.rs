@@ -78,6 +78,7 @@ pub struct QueryRoot(
     crate::wiki::graphql::WikiQuery,
     crate::skills::graphql::SkillQuery,
     crate::candidates::graphql::CandidateQuery,
+    crate::audit::graphql::AuditQuery,
     node::NodeQuery,
 );
 

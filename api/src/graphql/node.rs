@@ -5,6 +5,7 @@ use async_graphql::{Context, ID, Interface, Object};
 use super::{ContextExt, gql_error};
 use crate::approvals::graphql::Approval;
 use crate::artifacts::graphql::{Artifact, ArtifactVersion};
+use crate::audit::graphql::AuditEvent;
 use crate::candidates::graphql::Candidate;
 use crate::gateway::graphql::{Agent, Connector, EnrollmentToken};
 use crate::identity::graphql::{ApiToken, Organization, RoleBinding, Session, User};
@@ -48,6 +49,7 @@ pub enum Node {
     SkillActivation(SkillActivation),
     SkillPublisherKey(SkillPublisherKey),
     Candidate(Candidate),
+    AuditEvent(AuditEvent),
 }
 
 #[derive(Default)]
@@ -127,6 +129,10 @@ impl NodeQuery {
             }
             NodeKind::Candidate => {
                 Node::Candidate(Candidate(services.candidates.candidate(actor, id).await.map_err(gql_error)?))
+            }
+            NodeKind::AuditEvent => {
+                let reader = services.audit.reader(actor).map_err(gql_error)?;
+                Node::AuditEvent(AuditEvent(services.audit.event(&reader, id).await.map_err(gql_error)?))
             }
             NodeKind::SkillPublisherKey => {
                 Node::SkillPublisherKey(SkillPublisherKey(services.skills.key(actor, id).await.map_err(gql_error)?))

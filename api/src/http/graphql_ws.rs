@@ -278,10 +278,10 @@ impl Connection {
                     (self.request.correlation_id.clone(), self.state.services.limits.max_response_bytes);
                 // In a task of its own, so it goes on while the socket waits on anything else. Through
                 // `execute`, so a query or mutation keeps the time budget it has over HTTP.
-                let execution =
-                    Owned(tokio::spawn(
-                        async move { payload(schema.execute(request).await, &correlation_id, max_bytes) },
-                    ));
+                let execution = Owned(tokio::spawn(async move {
+                    let response = crate::audit::correlated(correlation_id.clone(), schema.execute(request));
+                    payload(response.await, &correlation_id, max_bytes)
+                }));
                 stream::once(execution).filter_map(|done| async move { done.ok() }).boxed()
             }
         };

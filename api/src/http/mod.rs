@@ -2,6 +2,7 @@
 //! and graphql-transport-ws, health endpoints, the web client's files, TLS.
 
 mod artifacts;
+mod audit;
 mod connectors;
 mod graphql_http;
 mod graphql_ws;
@@ -75,6 +76,7 @@ pub fn router(state: AppState, web: WebClient, allowed_origins: &[String], tls: 
         .route("/v1/artifacts", axum::routing::post(artifacts::upload).layer(cors(allowed_origins)))
         .route("/v1/artifacts/versions/{id}", get(artifacts::download).layer(cors(allowed_origins)))
         .route("/v1/skills", axum::routing::post(skills::import).layer(cors(allowed_origins)))
+        .route("/v1/audit/events", get(audit::export).layer(cors(allowed_origins)))
         .route("/v1/wiki/pages/{page_id}/attachments", axum::routing::post(wiki::attach).layer(cors(allowed_origins)))
         .route("/v1/wiki/attachments/{id}", get(wiki::download).layer(cors(allowed_origins)))
         .route("/v1/connectors/enroll", axum::routing::post(connectors::enroll))

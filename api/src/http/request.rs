@@ -39,7 +39,7 @@ pub async fn correlate(mut request: Request, next: Next) -> Response {
         .unwrap_or_else(|| uuid::Uuid::now_v7().to_string());
     request.extensions_mut().insert(CorrelationId(id.clone()));
     let span = tracing::info_span!("request", correlation_id = %id, method = %request.method(), path = %request.uri().path(), user_id = tracing::field::Empty);
-    let mut response = next.run(request).instrument(span).await;
+    let mut response = crate::audit::correlated(id.clone(), next.run(request)).instrument(span).await;
     if let Ok(value) = HeaderValue::from_str(&id) {
         response.headers_mut().insert(CORRELATION_HEADER, value);
     }

@@ -34,23 +34,29 @@ pub enum KeyPurpose {
     Access,
     /// Approval tokens, verified by connectors with the set's public keys.
     Approval,
+    /// Checkpoints of the audit trail. Its keys never retire: a checkpoint verifies for as long as
+    /// the trail is kept.
+    Audit,
 }
 
 impl KeyPurpose {
-    pub const ALL: [KeyPurpose; 2] = [KeyPurpose::Access, KeyPurpose::Approval];
+    pub const ALL: [KeyPurpose; 3] = [KeyPurpose::Access, KeyPurpose::Approval, KeyPurpose::Audit];
 
     fn file_name(self) -> &'static str {
         match self {
             // The name from before approval tokens had keys of their own, so data dirs keep theirs.
             KeyPurpose::Access => "jwt-signing-keys.json",
             KeyPurpose::Approval => "approval-signing-keys.json",
+            KeyPurpose::Audit => "audit-signing-keys.json",
         }
     }
 
-    pub fn as_str(self) -> &'static str {
+    /// What its keys sign, as a person says it.
+    pub fn signs(self) -> &'static str {
         match self {
-            KeyPurpose::Access => "access",
-            KeyPurpose::Approval => "approval",
+            KeyPurpose::Access => "access token",
+            KeyPurpose::Approval => "approval token",
+            KeyPurpose::Audit => "audit checkpoint",
         }
     }
 }
@@ -76,6 +82,7 @@ struct StoredKeySet {
 
 struct LoadedKey {
     kid: String,
+    signing: SigningKey,
     encoding: EncodingKey,
     decoding: DecodingKey,
     public: [u8; 32],
@@ -169,6 +176,7 @@ impl SigningKeys {
                     decoding: DecodingKey::from_ed_der(signing.verifying_key().as_bytes()),
                     public: signing.verifying_key().to_bytes(),
                     retires_at: k.superseded_at.map(|at| retirement(at, token_lifetime)),
+                    signing,
                 })
             })
             .collect::<Result<Vec<_>, KeyError>>()?;
@@ -210,6 +218,21 @@ impl SigningKeys {
         let mut header = Header::new(Algorithm::EdDSA);
         header.kid = Some(key.kid.clone());
         jsonwebtoken::encode(&header, claims, &key.encoding).map_err(|e| KeyError::InvalidToken(e.to_string()))
+    }
+
+    /// Signs `message` itself (not a token) with the newest key: its kid and the raw signature.
+    pub fn sign_message(&self, message: &[u8]) -> Result<(String, [u8; 64]), KeyError> {
+        use ed25519_dalek::Signer;
+        let key = self.keys.last().ok_or_else(|| KeyError::InvalidToken("no key".into()))?;
+        Ok((key.kid.clone(), key.signing.sign(message).to_bytes()))
+    }
+
+    /// Whether `signature` is `message` signed by this set's key `kid`, one not retired.
+    pub fn verifies_message(&self, kid: &str, message: &[u8], signature: &[u8]) -> bool {
+        let Ok(signature) = ed25519_dalek::Signature::from_slice(signature) else { return false };
+        self.verifying()
+            .find(|k| k.kid == kid)
+            .is_some_and(|k| k.signing.verifying_key().verify_strict(message, &signature).is_ok())
     }
 
     /// Verifies signature, algorithm (EdDSA only), `kid` (this set's, not retired), issuer and expiry.

@@ -11,6 +11,7 @@ mod verified_tokens;
 
 use std::sync::{Arc, Mutex};
 
+use acc_entity::audit_event::{AuditAction, AuditTargetKind};
 use acc_entity::{api_token, device_session, organization, project, refresh_token, role_binding, user, workspace};
 use chrono::{DateTime, Duration, Utc};
 use sea_orm::sea_query::{ExprTrait, IntoCondition};
@@ -20,6 +21,7 @@ use sea_orm::{
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
+use crate::audit::{AuditActor, AuditLog, Entry};
 use crate::broker::{Broker, Event, Topic};
 use crate::config::TokenLifetimes;
 use crate::db::Pool;
@@ -249,6 +251,7 @@ pub struct IdentityService {
     broker: Broker,
     actors: Arc<ActorCache>,
     verified: Arc<VerifiedTokens>,
+    audit: AuditLog,
 }
 
 impl IdentityService {
@@ -259,6 +262,7 @@ impl IdentityService {
         limiter: Arc<LoginLimiter>,
         bootstrap: Arc<Bootstrap>,
         broker: Broker,
+        audit: AuditLog,
     ) -> Self {
         Self {
             db: store.pool,
@@ -270,6 +274,7 @@ impl IdentityService {
             broker,
             actors: Arc::default(),
             verified: Arc::default(),
+            audit,
         }
     }
 
@@ -300,9 +305,9 @@ impl IdentityService {
         if self.has_users().await? || !self.bootstrap.take_if(code) {
             return Err(IdentityError::BootstrapRefused);
         }
-        let created = self.create_organization_with_owner(organization_name, owner, true).await;
+        let created = self.create_organization_with_owner(organization_name, owner, true, None).await;
         match created {
-            Ok(user) => self.start_session(user, device).await,
+            Ok(user) => self.start_session(user, device, "bootstrap code").await,
             Err(e) => {
                 // Nothing was written; the operator may try again with the same code.
                 self.bootstrap.offer(code.to_owned());
@@ -311,11 +316,14 @@ impl IdentityService {
         }
     }
 
+    /// A new organization and its owner, created by `creator` (a server administrator), or by
+    /// the owner themself with the bootstrap code.
     async fn create_organization_with_owner(
         &self,
         name: &str,
         owner: NewUser,
         server_admin: bool,
+        creator: Option<&Actor>,
     ) -> Result<user::Model> {
         let name = name.trim();
         if name.is_empty() || name.len() > 200 {
@@ -337,6 +345,19 @@ impl IdentityService {
         .map_err(|e| unique_as(e, "an organization with this name already exists"))?;
         let user = insert_user(&txn, org.id, &email, &owner.display_name, password_hash, server_admin).await?;
         insert_grant(&txn, org.id, user.id, Role::Owner, ScopeKind::Organization, org.id).await?;
+        let founded = |chain, by| {
+            Entry::new(chain, by, AuditAction::OrganizationCreated)
+                .on(AuditTargetKind::Organization, org.id)
+                .with("name", name)
+        };
+        // A server administrator belongs to another organization: the new one's trail says a
+        // server administrator made it, and the administrator's own trail says who.
+        let owner = AuditActor::User { user_id: user.id, api_token_id: None };
+        let by = if creator.is_some() { AuditActor::System } else { owner };
+        self.audit.append(&txn, founded(org.id, by).with("owner_id", user.id.to_string())).await?;
+        if let Some(admin) = creator {
+            self.audit.append(&txn, founded(admin.organization_id, admin.into())).await?;
+        }
         txn.commit().await?;
         Ok(user)
     }
@@ -350,13 +371,20 @@ impl IdentityService {
             return Err(IdentityError::InvalidCredentials);
         };
         // The password is checked first so a disabled account answers in the same time as any other.
-        if !secrets::verify_password(password, &user.password_hash).await || user.disabled {
+        let right = secrets::verify_password(password, &user.password_hash).await;
+        if !right || user.disabled {
+            let refused = Entry::new(user.organization_id, AuditActor::Anonymous, AuditAction::SignInFailed)
+                .on(AuditTargetKind::User, user.id)
+                .with("reason", if right { "account disabled" } else { "wrong password" })
+                .with("client_address", device.client_address);
+            self.audit.append_detached(refused);
             return Err(IdentityError::InvalidCredentials);
         }
-        self.start_session(user, device).await
+        self.start_session(user, device, "password").await
     }
 
-    async fn start_session(&self, user: user::Model, device: DeviceInfo) -> Result<SignIn> {
+    /// A new device session for `user`, who signed in by `method`.
+    async fn start_session(&self, user: user::Model, device: DeviceInfo, method: &str) -> Result<SignIn> {
         let now = Utc::now();
         let txn = self.db.begin_write().await?;
         let session = device_session::ActiveModel {
@@ -375,6 +403,15 @@ impl IdentityService {
         .insert(&txn)
         .await?;
         let refresh = self.insert_refresh_token(&txn, session.id, now).await?;
+        let signed_in = Entry::new(
+            user.organization_id,
+            AuditActor::User { user_id: user.id, api_token_id: None },
+            AuditAction::SignedIn,
+        )
+        .on(AuditTargetKind::Session, session.id)
+        .with("method", method)
+        .with("client_address", session.client_address.clone());
+        self.audit.append(&txn, signed_in).await?;
         txn.commit().await?;
         self.sign_in(user, session, refresh)
     }
@@ -444,7 +481,12 @@ impl IdentityService {
             .await?;
         if rotated.rows_affected == 0 {
             drop(txn);
-            end_sessions(&self.db, device_session::Column::Id.eq(session.id), "refresh token reused").await?;
+            let txn = self.db.begin_write().await?;
+            end_sessions(&txn, device_session::Column::Id.eq(session.id), "refresh token reused").await?;
+            let reused = Entry::new(session.organization_id, AuditActor::Anonymous, AuditAction::RefreshTokenReused)
+                .on(AuditTargetKind::Session, session.id);
+            self.audit.append(&txn, reused).await?;
+            txn.commit().await?;
             self.announce(session.organization_id, AccessChange::SessionEnded(session.id));
             tracing::warn!(session_id = %session.id, "refresh token reuse detected; session revoked");
             return Err(IdentityError::RefreshTokenReused);
@@ -590,7 +632,7 @@ impl IdentityService {
     pub async fn logout(&self, actor: &Actor) -> Result<()> {
         let session_id =
             actor.session_id.ok_or_else(|| CommonError::validation("an API token has no session to end"))?;
-        self.revoke_session(actor, session_id).await.map(|_| ())
+        self.end_session(actor, session_id, AuditAction::SignedOut).await.map(|_| ())
     }
 
     /// A user of the caller's organization, for an administrator of any of its scopes to grant to.
@@ -661,9 +703,20 @@ impl IdentityService {
     }
 
     pub async fn revoke_session(&self, actor: &Actor, id: Uuid) -> Result<device_session::Model> {
+        self.end_session(actor, id, AuditAction::SessionRevoked).await
+    }
+
+    /// Ends session `id` (the caller's own or, for an administrator, a member's), recorded as `action`.
+    async fn end_session(&self, actor: &Actor, id: Uuid, action: AuditAction) -> Result<device_session::Model> {
         forbid_api_tokens(actor, "revoke sessions")?;
         let session = self.session(actor, id).await?;
-        end_sessions(&self.db, device_session::Column::Id.eq(session.id), "revoked").await?;
+        let txn = self.db.begin_write().await?;
+        end_sessions(&txn, device_session::Column::Id.eq(session.id), "revoked").await?;
+        let ended = Entry::by(actor, action)
+            .on(AuditTargetKind::Session, session.id)
+            .with("user_id", session.user_id.to_string());
+        self.audit.append(&txn, ended).await?;
+        txn.commit().await?;
         self.announce(session.organization_id, AccessChange::SessionEnded(session.id));
         Ok(self.reads.one(device_session::Entity::find_by_id(id)).await?.unwrap_or(session))
     }
@@ -687,6 +740,7 @@ impl IdentityService {
             return Err(CommonError::validation("expiresAt must be in the future").into());
         }
         let secret = secrets::new_secret("acc_pat_");
+        let txn = self.db.begin_write().await?;
         let token = api_token::ActiveModel {
             id: Set(new_id()),
             organization_id: Set(actor.organization_id),
@@ -701,8 +755,14 @@ impl IdentityService {
             created_at: Set(now),
             updated_at: Set(now),
         }
-        .insert(&self.db)
+        .insert(&txn)
         .await?;
+        let created = Entry::by(actor, AuditAction::ApiTokenCreated)
+            .on(AuditTargetKind::ApiToken, token.id)
+            .with("name", token.name.clone())
+            .with("scopes", token.scopes.clone());
+        self.audit.append(&txn, created).await?;
+        txn.commit().await?;
         Ok((secret, token))
     }
 
@@ -732,7 +792,13 @@ impl IdentityService {
         active.revoked_at = Set(Some(now));
         active.updated_at = Set(now);
         active.revision = Set(revision + 1);
-        let token = active.update(&self.db).await?;
+        let txn = self.db.begin_write().await?;
+        let token = active.update(&txn).await?;
+        let revoked = Entry::by(actor, AuditAction::ApiTokenRevoked)
+            .on(AuditTargetKind::ApiToken, token.id)
+            .with("name", token.name.clone());
+        self.audit.append(&txn, revoked).await?;
+        txn.commit().await?;
         self.announce(token.organization_id, AccessChange::ApiTokenRevoked(token.id));
         Ok(token)
     }
@@ -741,7 +807,7 @@ impl IdentityService {
     pub async fn create_organization(&self, actor: &Actor, name: &str, owner: NewUser) -> Result<organization::Model> {
         forbid_api_tokens(actor, "create organizations")?;
         actor.authorize_server_admin()?;
-        let owner = self.create_organization_with_owner(name, owner, false).await?;
+        let owner = self.create_organization_with_owner(name, owner, false, Some(actor)).await?;
         Ok(self
             .reads
             .one(organization::Entity::find_by_id(owner.organization_id))
@@ -765,6 +831,11 @@ impl IdentityService {
             insert_grant(&txn, actor.organization_id, user.id, role, ScopeKind::Organization, actor.organization_id)
                 .await?;
         }
+        let created = Entry::by(actor, AuditAction::UserCreated)
+            .on(AuditTargetKind::User, user.id)
+            .with("email", user.email.clone())
+            .with("role", role.map(Role::as_str));
+        self.audit.append(&txn, created).await?;
         txn.commit().await?;
         Ok(user)
     }
@@ -798,7 +869,16 @@ impl IdentityService {
         if let Some(binding) = existing {
             return Ok(binding);
         }
-        let binding = insert_grant(&self.db, actor.organization_id, subject.id, role, scope.0, scope.1).await?;
+        let txn = self.db.begin_write().await?;
+        let binding = insert_grant(&txn, actor.organization_id, subject.id, role, scope.0, scope.1).await?;
+        let granted = Entry::by(actor, AuditAction::RoleGranted)
+            .on(AuditTargetKind::RoleBinding, binding.id)
+            .at(&path)
+            .with("user_id", subject.id.to_string())
+            .with("role", role.as_str())
+            .with("scope_kind", scope.0.as_str());
+        self.audit.append(&txn, granted).await?;
+        txn.commit().await?;
         self.announce(actor.organization_id, AccessChange::RolesChanged(subject.id));
         Ok(binding)
     }
@@ -831,6 +911,14 @@ impl IdentityService {
             if owners == 0 {
                 return Err(IdentityError::LastOwner);
             }
+        }
+        if deleted.rows_affected > 0 {
+            let revoked = Entry::by(actor, AuditAction::RoleRevoked)
+                .on(AuditTargetKind::User, subject.id)
+                .at(&path)
+                .with("role", role.as_str())
+                .with("scope_kind", scope.0.as_str());
+            self.audit.append(&txn, revoked).await?;
         }
         txn.commit().await?;
         if deleted.rows_affected > 0 {
@@ -873,6 +961,8 @@ impl IdentityService {
         if disabled {
             end_sessions(&txn, device_session::Column::UserId.eq(user.id), "account disabled").await?;
         }
+        let action = if disabled { AuditAction::UserDisabled } else { AuditAction::UserEnabled };
+        self.audit.append(&txn, Entry::by(actor, action).on(AuditTargetKind::User, user.id)).await?;
         txn.commit().await?;
         if disabled {
             self.announce(user.organization_id, AccessChange::UserDisabled(user.id));

@@ -20,6 +20,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use acc_entity::approval::ApprovalStatus;
+use acc_entity::audit_event::{AuditAction, AuditTargetKind};
 use acc_entity::run_attempt::AttemptStatus;
 use acc_entity::run_event::RunEventKind;
 use acc_entity::{project, run_attempt, run_event, task, task_run};
@@ -31,6 +32,7 @@ use serde::Serialize;
 use uuid::Uuid;
 
 use crate::approvals::{ApprovalError, ApprovalService};
+use crate::audit::{AuditLog, Entry};
 use crate::broker::{Broker, Event, Topic};
 use crate::db::Pool;
 use crate::db::{Reads, Store};
@@ -172,6 +174,7 @@ pub struct RunService {
     context: crate::context::ContextBroker,
     /// Where agents' requests for approval are kept and decided.
     approvals: ApprovalService,
+    audit: AuditLog,
 }
 
 impl RunService {
@@ -187,10 +190,11 @@ impl RunService {
         reader: RunReader,
         context: crate::context::ContextBroker,
         approvals: ApprovalService,
+        audit: AuditLog,
     ) -> Self {
         let Store { pool: db, reads } = store;
         let events = ingest::EventWriter::new(db.clone());
-        Self { db, reads, broker, gateway, tasks, keys, policy, events, reader, context, approvals }
+        Self { db, reads, broker, gateway, tasks, keys, policy, events, reader, context, approvals, audit }
     }
 
     /// A run, without any permission check (for connectors and the sweeper).
@@ -230,6 +234,7 @@ impl RunService {
         }
         let user = actor.user_id;
         let max_attempts = self.policy.max_attempts as i32;
+        let audit = &self.audit;
         let outcome = idempotency::create_once(&self.db, actor, key, "startRun", &new, async |txn| {
             let now = Utc::now();
             let run = task_run::ActiveModel {
@@ -261,6 +266,13 @@ impl RunService {
             });
             crate::skills::freeze_for_run(txn, &project, run.id, replaced).await?;
             append_status_event(txn, run.id, status_data(None, RunStatus::Queued, None)).await?;
+            let started = Entry::by(actor, AuditAction::RunStarted)
+                .on(AuditTargetKind::Run, run.id)
+                .at(&path(&project))
+                .with("task_id", task.id.to_string())
+                .with("agent_id", new.agent_id.map(|id| id.to_string()))
+                .with("budget", new.budget.is_some());
+            audit.append(txn, started).await?;
             Ok::<_, RunError>(run.id)
         })
         .await?;
@@ -293,23 +305,25 @@ impl RunService {
     /// answer must not undo a later change, and of two callers racing to the same step (the
     /// sweeper and `startRun` both dispatching a run, say) the second does nothing.
     async fn set_status_if(&self, run_id: Uuid, from: RunStatus, to: RunStatus, reason: Option<String>) -> Result<()> {
-        self.step(run_id, Some(from), to, reason).await.map(drop)
+        self.step(run_id, Some(from), to, reason, None).await.map(drop)
     }
 
     /// One step of the state machine: checked, stored with a status event, announced.
     async fn set_status(&self, run_id: Uuid, to: RunStatus, reason: Option<String>) -> Result<task_run::Model> {
         // Without `only_from` a step is taken or refused, never skipped.
-        let moved = self.step(run_id, None, to, reason).await?;
+        let moved = self.step(run_id, None, to, reason, None).await?;
         moved.ok_or_else(|| CommonError::Internal("a status step was skipped".into()).into())
     }
 
-    /// [`Self::set_status`], or nothing (`None`) when `only_from` is given and the run is elsewhere.
+    /// [`Self::set_status`], or nothing (`None`) when `only_from` is given and the run is elsewhere;
+    /// `recorded` joins the audit trail in the step's commit.
     async fn step(
         &self,
         run_id: Uuid,
         only_from: Option<RunStatus>,
         to: RunStatus,
         reason: Option<String>,
+        recorded: Option<&Entry>,
     ) -> Result<Option<task_run::Model>> {
         for _ in 0..5 {
             let txn = self.db.begin_write().await?;
@@ -341,6 +355,9 @@ impl RunService {
             if to.is_terminal() {
                 // In the same commit, so that nobody reads an ended run with an attempt still open.
                 close_open_attempts(&txn, run_id).await?;
+            }
+            if let Some(entry) = recorded {
+                self.audit.append(&txn, entry.clone()).await?;
             }
             txn.commit().await?;
             let run = self.load(run_id).await?;
@@ -464,7 +481,9 @@ impl RunService {
     /// Each step is taken only from the status it was chosen for; when the run moved meanwhile
     /// (a start acknowledged, say), the step is chosen again from where it is now.
     pub async fn cancel_run(&self, actor: &Actor, run_id: Uuid) -> Result<task_run::Model> {
-        let (mut run, _) = self.operable_run(actor, run_id).await?;
+        let (mut run, project) = self.operable_run(actor, run_id).await?;
+        let cancelled =
+            Entry::by(actor, AuditAction::RunCancelled).on(AuditTargetKind::Run, run_id).at(&path(&project));
         for _ in 0..5 {
             let status = RunStatus::from_stored(&run.status);
             let attempt = self.current_attempt(run_id).await?.filter(|a| a.ended_at.is_none());
@@ -479,7 +498,7 @@ impl RunService {
                     RunStatus::Running => (RunStatus::Cancelling, "cancel requested"),
                     _ => (RunStatus::Cancelled, "cancelled by a user"),
                 };
-                if let Some(moved) = self.step(run_id, Some(status), to, Some(reason.into())).await? {
+                if let Some(moved) = self.step(run_id, Some(status), to, Some(reason.into()), Some(&cancelled)).await? {
                     if to == RunStatus::Cancelled {
                         self.close_pending_approvals(run_id, ApprovalStatus::Cancelled, "the run was cancelled")
                             .await?;

@@ -7,6 +7,7 @@ pub mod known;
 
 use std::collections::BTreeMap;
 
+use acc_entity::audit_event::{AuditAction, AuditTargetKind};
 use acc_entity::{config_layer, project, task, workspace};
 use chrono::Utc;
 use sea_orm::sea_query::Expr;
@@ -14,6 +15,7 @@ use sea_orm::{ActiveModelTrait, ColumnTrait, ConnectionTrait, EntityTrait, Query
 use serde_json::{Map, Value};
 use uuid::Uuid;
 
+use crate::audit::{AuditLog, Entry};
 use crate::db::Pool;
 use crate::error::{CommonError, is_unique_violation};
 use crate::identity::actor::{Actor, Permission, ScopePath};
@@ -80,11 +82,12 @@ pub struct Effective {
 #[derive(Clone)]
 pub struct SettingsService {
     db: Pool,
+    audit: AuditLog,
 }
 
 impl SettingsService {
-    pub fn new(db: Pool) -> Self {
-        Self { db }
+    pub fn new(db: Pool, audit: AuditLog) -> Self {
+        Self { db, audit }
     }
 
     /// The scopes from the organization down to `scope`, and where `scope` sits for
@@ -207,7 +210,19 @@ impl SettingsService {
         let needed = if scope == SettingsScope::Task { Permission::WriteTasks } else { Permission::Administer };
         actor.authorize(needed, &path, "settings scope")?;
         validate_patch(patch)?;
-        write_layer(&self.db, path.organization_id, scope, id, patch, expected_revision).await
+        let txn = self.db.begin_write().await?;
+        let layer = write_layer(&txn, path.organization_id, scope, id, patch, expected_revision).await?;
+        // The keys it changed, not their values: settings may name what is not the trail's to keep.
+        let keys: Vec<&String> = patch.as_object().map(|o| o.keys().collect()).unwrap_or_default();
+        let written = Entry::by(actor, AuditAction::SettingsWritten)
+            .on(AuditTargetKind::SettingsLayer, layer.id)
+            .at(&path)
+            .with("scope_kind", scope.as_str())
+            .with("keys", serde_json::json!(keys))
+            .with("revision", layer.revision);
+        self.audit.append(&txn, written).await?;
+        txn.commit().await?;
+        Ok(layer)
     }
 
     /// The settings layer of `scope_id` itself, if it has one.

@@ -1,0 +1,132 @@
+//! One link of an organization's audit chain: who did what, to what, where and when, and the hash
+//! of the link before it. Written once, never changed.
+
+use sea_orm::entity::prelude::*;
+
+#[derive(Clone, Debug, PartialEq, Eq, DeriveEntityModel)]
+#[sea_orm(table_name = "audit_events")]
+pub struct Model {
+    #[sea_orm(primary_key, auto_increment = false)]
+    pub id: Uuid,
+    pub organization_id: Uuid,
+    /// 1, 2, 3… in its organization, with no gap.
+    pub sequence: i64,
+    pub actor_kind: AuditActorKind,
+    pub actor_id: Option<Uuid>,
+    pub action: AuditAction,
+    pub target_kind: Option<AuditTargetKind>,
+    pub target_id: Option<Uuid>,
+    /// The workspace it happened in, when it happened in one.
+    pub workspace_id: Option<Uuid>,
+    /// The project it happened in, when it happened in one.
+    pub project_id: Option<Uuid>,
+    pub correlation_id: Option<String>,
+    /// What else says what happened: names, reasons, changed keys; never a secret.
+    pub details: Json,
+    /// The hash of the event before it in its organization (64 zeros for the first).
+    pub previous_hash: String,
+    /// sha256 of its canonical encoding, `previous_hash` included.
+    pub hash: String,
+    pub created_at: DateTimeUtc,
+}
+
+/// Who acted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, EnumIter, DeriveActiveEnum)]
+#[sea_orm(rs_type = "String", db_type = "String(StringLen::None)")]
+pub enum AuditActorKind {
+    /// A person, signed in or through one of their API tokens.
+    #[sea_orm(string_value = "user")]
+    User,
+    /// A connector, with its own credential.
+    #[sea_orm(string_value = "connector")]
+    Connector,
+    /// The server itself: sweepers, recovery, expiries.
+    #[sea_orm(string_value = "system")]
+    System,
+    /// Someone not signed in (a failed sign-in names the account tried, not who tried it).
+    #[sea_orm(string_value = "anonymous")]
+    Anonymous,
+}
+
+/// What happened. Stored as `area.verb`, so the trail reads without the code.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, EnumIter, DeriveActiveEnum)]
+#[sea_orm(rs_type = "String", db_type = "String(StringLen::None)")]
+pub enum AuditAction {
+    /// A person signed in (with a password or through the bootstrap code).
+    #[sea_orm(string_value = "session.signed_in")]
+    SignedIn,
+    /// A sign-in to an existing account was refused.
+    #[sea_orm(string_value = "session.sign_in_failed")]
+    SignInFailed,
+    #[sea_orm(string_value = "session.signed_out")]
+    SignedOut,
+    /// A session was ended by its owner or an administrator.
+    #[sea_orm(string_value = "session.revoked")]
+    SessionRevoked,
+    /// A rotated refresh token came back: the session was ended.
+    #[sea_orm(string_value = "session.refresh_token_reused")]
+    RefreshTokenReused,
+    #[sea_orm(string_value = "api_token.created")]
+    ApiTokenCreated,
+    #[sea_orm(string_value = "api_token.revoked")]
+    ApiTokenRevoked,
+    #[sea_orm(string_value = "organization.created")]
+    OrganizationCreated,
+    #[sea_orm(string_value = "user.created")]
+    UserCreated,
+    #[sea_orm(string_value = "user.disabled")]
+    UserDisabled,
+    #[sea_orm(string_value = "user.enabled")]
+    UserEnabled,
+    #[sea_orm(string_value = "role.granted")]
+    RoleGranted,
+    #[sea_orm(string_value = "role.revoked")]
+    RoleRevoked,
+    #[sea_orm(string_value = "connector.enrollment_token_created")]
+    EnrollmentTokenCreated,
+    #[sea_orm(string_value = "connector.enrolled")]
+    ConnectorEnrolled,
+    #[sea_orm(string_value = "connector.revoked")]
+    ConnectorRevoked,
+    #[sea_orm(string_value = "connector.removed")]
+    ConnectorRemoved,
+    #[sea_orm(string_value = "run.started")]
+    RunStarted,
+    #[sea_orm(string_value = "run.cancelled")]
+    RunCancelled,
+    #[sea_orm(string_value = "approval.decided")]
+    ApprovalDecided,
+    #[sea_orm(string_value = "settings.written")]
+    SettingsWritten,
+}
+
+/// What an action was done to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, EnumIter, DeriveActiveEnum)]
+#[sea_orm(rs_type = "String", db_type = "String(StringLen::None)")]
+pub enum AuditTargetKind {
+    #[sea_orm(string_value = "organization")]
+    Organization,
+    #[sea_orm(string_value = "user")]
+    User,
+    #[sea_orm(string_value = "session")]
+    Session,
+    #[sea_orm(string_value = "api_token")]
+    ApiToken,
+    #[sea_orm(string_value = "role_binding")]
+    RoleBinding,
+    #[sea_orm(string_value = "enrollment_token")]
+    EnrollmentToken,
+    #[sea_orm(string_value = "connector")]
+    Connector,
+    #[sea_orm(string_value = "run")]
+    Run,
+    #[sea_orm(string_value = "approval")]
+    Approval,
+    #[sea_orm(string_value = "settings_layer")]
+    SettingsLayer,
+}
+
+#[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]
+pub enum Relation {}
+
+impl ActiveModelBehavior for ActiveModel {}
