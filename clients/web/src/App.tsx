@@ -37,6 +37,7 @@ import { MemoryEntryDetail } from "./pages/MemoryEntryDetail";
 import { Wiki, WikiPageView } from "./pages/Wiki";
 import { Skills } from "./pages/Skills";
 import { Candidates } from "./pages/Candidates";
+import { Audit } from "./pages/Audit";
 import { ViewerQuery } from "./api/viewer";
 
 const LogoutMutation = graphql(`
@@ -226,6 +227,7 @@ function Route({ path }: { path: string }) {
   if (match("/settings", path)) return <Settings />;
   if (match("/people", path)) return <People />;
   if (match("/sessions", path)) return <Sessions />;
+  if (match("/audit", path)) return <Audit />;
   if (match("/workspaces", path)) return <Workspaces />;
   if (match("/", path)) return <Home />;
   return <NotFound path={path} />;

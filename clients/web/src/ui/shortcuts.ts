@@ -22,6 +22,7 @@ export const PAGES: Page[] = [
   { href: "/settings", label: "Settings", key: "s" },
   { href: "/people", label: "People", key: "p" },
   { href: "/sessions", label: "Sessions", key: "i" },
+  { href: "/audit", label: "Audit", key: "u" },
 ];
 
 export type Command =
