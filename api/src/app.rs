@@ -27,6 +27,7 @@ use crate::run_tools::RunToolService;
 use crate::runs::{RunPolicy, RunReader, RunService};
 use crate::settings::SettingsService;
 use crate::skills::SkillService;
+use crate::usage::UsageService;
 use crate::wiki::WikiService;
 
 #[derive(Debug, thiserror::Error)]
@@ -58,6 +59,8 @@ pub struct Services {
     pub approvals: ApprovalService,
     pub skills: SkillService,
     pub candidates: CandidateService,
+    /// What runs used, and the budgets that limit it.
+    pub usage: UsageService,
     /// The tamper-evident record of security and lifecycle actions.
     pub audit: AuditLog,
     /// What each run's agent starts with.
@@ -135,17 +138,23 @@ impl App {
             approval_token: Duration::from_millis(timings.approval_token_ms),
         };
         let settings = SettingsService::new(pool, audit.clone());
-        let projects =
-            ProjectService::new(store.clone(), broker.clone(), settings.clone(), config.limits.max_page_size);
+        let projects = ProjectService::new(
+            store.clone(),
+            broker.clone(),
+            settings.clone(),
+            audit.clone(),
+            config.limits.max_page_size,
+        );
         let run_reader = RunReader::new(db.clone(), store.reads.clone(), broker.clone(), config.limits.max_page_size);
         // One embedding model, loaded once, for memory and the wiki.
         let vectors = Arc::new(VectorSearch::default());
-        let memory = MemoryService::new(store.clone(), broker.clone(), vectors.clone());
+        let memory = MemoryService::new(store.clone(), broker.clone(), vectors.clone(), audit.clone());
         let approvals = ApprovalService::new(&store, broker.clone(), config.limits.max_page_size, audit.clone());
         let bytes = ArtifactStore::open(&config.artifact_store()?)?;
         let artifacts = ArtifactService::new(
             store.clone(),
             bytes.clone(),
+            audit.clone(),
             config.artifacts.max_upload_bytes,
             config.limits.max_page_size,
         );
@@ -155,11 +164,13 @@ impl App {
             approvals.clone(),
             vectors,
             artifacts.clone(),
+            audit.clone(),
             config.limits.max_page_size,
         );
         let context =
             ContextBroker::new(store.clone(), memory.clone(), wiki.clone(), settings.clone(), run_reader.clone());
         crate::context::warm_up();
+        let usage = UsageService::new(&store, audit.clone());
         let runs = RunService::new(
             store.clone(),
             broker.clone(),
@@ -171,6 +182,7 @@ impl App {
             context.clone(),
             approvals.clone(),
             audit.clone(),
+            usage.clone(),
         );
         // No connector is connected to a process that just started; their runs live on.
         gateway.mark_all_offline().await.map_err(|e| sea_orm::DbErr::Custom(e.to_string()))?;
@@ -178,8 +190,9 @@ impl App {
         if live > 0 {
             tracing::info!(live, "live runs kept: their connectors have one lease to come back for them");
         }
-        let skills = SkillService::new(&store, bytes, approvals.clone(), config.limits.max_page_size);
-        let candidates = CandidateService::new(&store, settings.clone(), runs.clone(), run_reader.clone());
+        let skills = SkillService::new(&store, bytes, approvals.clone(), audit.clone(), config.limits.max_page_size);
+        let candidates =
+            CandidateService::new(&store, settings.clone(), runs.clone(), run_reader.clone(), audit.clone());
         let identity = IdentityService::new(
             store,
             keys,
@@ -207,6 +220,7 @@ impl App {
             approvals,
             skills,
             candidates,
+            usage,
             context,
             gateway,
             runs,

@@ -41,10 +41,11 @@ pub enum NodeKind {
     SkillPublisherKey,
     Candidate,
     AuditEvent,
+    BudgetPolicy,
 }
 
 impl NodeKind {
-    const ALL: [NodeKind; 30] = [
+    const ALL: [NodeKind; 31] = [
         NodeKind::Organization,
         NodeKind::User,
         NodeKind::Session,
@@ -75,6 +76,7 @@ impl NodeKind {
         NodeKind::SkillPublisherKey,
         NodeKind::Candidate,
         NodeKind::AuditEvent,
+        NodeKind::BudgetPolicy,
     ];
 
     pub fn name(self) -> &'static str {
@@ -109,6 +111,7 @@ impl NodeKind {
             NodeKind::SkillPublisherKey => "SkillPublisherKey",
             NodeKind::Candidate => "Candidate",
             NodeKind::AuditEvent => "AuditEvent",
+            NodeKind::BudgetPolicy => "BudgetPolicy",
         }
     }
 

@@ -29,4 +29,5 @@ pub mod run_tools;
 pub mod runs;
 pub mod settings;
 pub mod skills;
+pub mod usage;
 pub mod wiki;

@@ -40,6 +40,9 @@ pub enum AuditActorKind {
     /// A connector, with its own credential.
     #[sea_orm(string_value = "connector")]
     Connector,
+    /// An agent working on a run, through the run's tools (the run is in `details.run_id`).
+    #[sea_orm(string_value = "agent")]
+    Agent,
     /// The server itself: sweepers, recovery, expiries.
     #[sea_orm(string_value = "system")]
     System,
@@ -98,6 +101,79 @@ pub enum AuditAction {
     ApprovalDecided,
     #[sea_orm(string_value = "settings.written")]
     SettingsWritten,
+    #[sea_orm(string_value = "workspace.created")]
+    WorkspaceCreated,
+    #[sea_orm(string_value = "project.created")]
+    ProjectCreated,
+    /// A project's name or description changed (`details.changed` names which).
+    #[sea_orm(string_value = "project.updated")]
+    ProjectUpdated,
+    #[sea_orm(string_value = "task.created")]
+    TaskCreated,
+    /// A person changed a task (`details.changed` names the fields, `details.status` the new status).
+    #[sea_orm(string_value = "task.updated")]
+    TaskUpdated,
+    #[sea_orm(string_value = "task.deleted")]
+    TaskDeleted,
+    /// A person wrote a memory entry, or an agent proposed one (unverified).
+    #[sea_orm(string_value = "memory.written")]
+    MemoryWritten,
+    /// A person set an entry's verification (`details.verification`).
+    #[sea_orm(string_value = "memory.verified")]
+    MemoryVerified,
+    #[sea_orm(string_value = "memory.retracted")]
+    MemoryRetracted,
+    #[sea_orm(string_value = "memory.conflict_resolved")]
+    MemoryConflictResolved,
+    #[sea_orm(string_value = "memory.index_rebuilt")]
+    MemoryIndexRebuilt,
+    #[sea_orm(string_value = "wiki.namespace_created")]
+    WikiNamespaceCreated,
+    #[sea_orm(string_value = "wiki.namespace_acl_set")]
+    WikiNamespaceAclSet,
+    /// A page got a new revision, published or (from an agent) proposed for review.
+    #[sea_orm(string_value = "wiki.page_saved")]
+    WikiPageSaved,
+    #[sea_orm(string_value = "wiki.page_renamed")]
+    WikiPageRenamed,
+    #[sea_orm(string_value = "wiki.review_requested")]
+    WikiReviewRequested,
+    /// A person published a revision in a namespace that needs no review (a review's approval
+    /// is `approval.decided`).
+    #[sea_orm(string_value = "wiki.page_published")]
+    WikiPagePublished,
+    #[sea_orm(string_value = "skill.publisher_key_trusted")]
+    SkillPublisherKeyTrusted,
+    #[sea_orm(string_value = "skill.publisher_key_revoked")]
+    SkillPublisherKeyRevoked,
+    #[sea_orm(string_value = "skill.imported")]
+    SkillImported,
+    #[sea_orm(string_value = "skill.review_requested")]
+    SkillReviewRequested,
+    #[sea_orm(string_value = "skill.reviewed")]
+    SkillReviewed,
+    #[sea_orm(string_value = "skill.revoked")]
+    SkillRevoked,
+    #[sea_orm(string_value = "skill.activated")]
+    SkillActivated,
+    #[sea_orm(string_value = "skill.deactivated")]
+    SkillDeactivated,
+    #[sea_orm(string_value = "candidate.proposed")]
+    CandidateProposed,
+    #[sea_orm(string_value = "candidate.prepared")]
+    CandidatePrepared,
+    #[sea_orm(string_value = "candidate.decided")]
+    CandidateDecided,
+    #[sea_orm(string_value = "candidate.applied")]
+    CandidateApplied,
+    /// A new version of an artifact was stored, by a person or a run's connector.
+    /// A scope's budget for a period was set or changed (its limits in `details`).
+    #[sea_orm(string_value = "budget.policy_set")]
+    BudgetPolicySet,
+    #[sea_orm(string_value = "budget.policy_removed")]
+    BudgetPolicyRemoved,
+    #[sea_orm(string_value = "artifact.uploaded")]
+    ArtifactUploaded,
 }
 
 /// What an action was done to.
@@ -124,6 +200,34 @@ pub enum AuditTargetKind {
     Approval,
     #[sea_orm(string_value = "settings_layer")]
     SettingsLayer,
+    #[sea_orm(string_value = "workspace")]
+    Workspace,
+    #[sea_orm(string_value = "project")]
+    Project,
+    #[sea_orm(string_value = "task")]
+    Task,
+    #[sea_orm(string_value = "memory_entry")]
+    MemoryEntry,
+    #[sea_orm(string_value = "memory_conflict")]
+    MemoryConflict,
+    #[sea_orm(string_value = "wiki_namespace")]
+    WikiNamespace,
+    #[sea_orm(string_value = "wiki_page")]
+    WikiPage,
+    #[sea_orm(string_value = "skill")]
+    Skill,
+    #[sea_orm(string_value = "skill_version")]
+    SkillVersion,
+    #[sea_orm(string_value = "skill_activation")]
+    SkillActivation,
+    #[sea_orm(string_value = "skill_publisher_key")]
+    SkillPublisherKey,
+    #[sea_orm(string_value = "candidate")]
+    Candidate,
+    #[sea_orm(string_value = "artifact")]
+    Artifact,
+    #[sea_orm(string_value = "budget_policy")]
+    BudgetPolicy,
 }
 
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]

@@ -11,6 +11,7 @@ pub mod artifact_version;
 pub mod audit_checkpoint;
 pub mod audit_event;
 pub mod audit_head;
+pub mod budget_policy;
 pub mod candidate;
 pub mod capability_snapshot;
 pub mod checkpoint;
@@ -38,6 +39,7 @@ pub mod skill_version;
 pub mod task;
 pub mod task_dependency;
 pub mod task_run;
+pub mod usage_record;
 pub mod user;
 pub mod wiki_alias;
 pub mod wiki_attachment;
@@ -65,6 +67,8 @@ display_as_stored!(
     audit_event::AuditAction,
     audit_event::AuditActorKind,
     audit_event::AuditTargetKind,
+    budget_policy::BudgetPeriod,
+    budget_policy::BudgetScope,
     memory_conflict::ConflictResolution,
     memory_conflict::ConflictStatus,
     memory_entry::MemoryKind,
@@ -76,5 +80,6 @@ display_as_stored!(
     run_event::RunEventKind,
     skill_activation::ActivationStatus,
     skill_version::ReviewState,
-    skill_version::SignatureStatus
+    skill_version::SignatureStatus,
+    usage_record::UsageSource
 );

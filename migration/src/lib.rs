@@ -29,6 +29,7 @@ mod m20261207_000019_wiki_vectors;
 mod m20261207_000020_wiki_attachments;
 mod m20261207_000021_wiki_namespace_acl;
 mod m20261207_000022_audit;
+mod m20261207_000023_usage;
 mod tables;
 
 /// How SQLite's memory search index is filled from the versions, for the search benchmark.
@@ -62,6 +63,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261207_000020_wiki_attachments::Migration),
             Box::new(m20261207_000021_wiki_namespace_acl::Migration),
             Box::new(m20261207_000022_audit::Migration),
+            Box::new(m20261207_000023_usage::Migration),
         ]
     }
 }

@@ -83,12 +83,15 @@ on_both_databases!(
             [
                 "ORGANIZATION_CREATED",
                 "SIGNED_IN",
+                "WORKSPACE_CREATED",
+                "PROJECT_CREATED",
                 "SIGN_IN_FAILED",
                 "API_TOKEN_CREATED",
                 "API_TOKEN_REVOKED",
                 "SETTINGS_WRITTEN",
                 "USER_CREATED",
                 "SIGNED_IN",
+                "TASK_CREATED",
                 "RUN_STARTED",
                 "RUN_CANCELLED",
             ]
@@ -127,7 +130,7 @@ on_both_databases!(
         }
         let checked = verification(owner).await;
         assert_eq!(checked["intact"], true, "{checked}");
-        assert_eq!(checked["events"], 10);
+        assert_eq!(checked["events"], 13);
         assert!(checked["checkpoints"].as_i64().unwrap() >= 1, "the chain's first event is checkpointed");
 
         // The export is the same chain, which anyone can check without the server.
@@ -140,7 +143,7 @@ on_both_databases!(
             assert!(!json!(events).to_string().contains(kept_out), "the trail holds {kept_out}");
         }
         let lines: Vec<Value> = text.lines().map(|line| serde_json::from_str(line).unwrap()).collect();
-        assert_eq!(lines.len(), 10);
+        assert_eq!(lines.len(), 13);
         let mut previous = "0".repeat(64);
         for line in &lines {
             let mut covered = line.clone();
@@ -165,6 +168,104 @@ on_both_databases!(
         node.expect_code("FORBIDDEN");
     }
 );
+
+on_both_databases!(each_domains_writes_join_the_trail_without_their_content, |db: TestDb| async move {
+    let server = Server::start(db).await;
+    let f = common::fixture(&server).await;
+    let owner = &f.owner;
+    let project = owner
+        .gql(op!("update_project"), json!({"id": f.project_id, "expectedRevision": 1, "name": "Control plane 2"}))
+        .await;
+    project.data("updateProject");
+    let task = common::create_task(owner, &f.project_id, "Audit the domains").await;
+    let update = json!({"input": {"id": task["id"], "expectedRevision": 1, "status": "IN_PROGRESS", "description": "hidden-task-text"}});
+    owner.gql(op!("update_task"), update).await.data("updateTask");
+    owner.gql(op!("delete_task"), json!({"id": task["id"]})).await.data("deleteTask");
+    let input = json!({"scopeId": f.project_id, "kind": "FACT", "subject": "deploys", "content": "hidden-memory-text"});
+    let written = owner.gql(op!("write_memory"), json!({"input": input})).await;
+    let entry = written.data("writeMemory")["entry"].clone();
+    let verify = "mutation($e: ID!, $r: Int!) { verifyMemory(entryId: $e, expectedRevision: $r, verdict: VERIFIED) { revision } }";
+    let verified = owner.gql(verify, json!({"e": entry["id"], "r": entry["revision"]})).await;
+    let retract = "mutation($e: ID!, $r: Int!) { retractMemory(entryId: $e, expectedRevision: $r) { id } }";
+    owner
+        .gql(retract, json!({"e": entry["id"], "r": verified.data("verifyMemory")["revision"]}))
+        .await
+        .data("retractMemory");
+    let namespace = owner
+        .gql(
+            "mutation($s: ID!) { createWikiNamespace(scopeId: $s, name: \"runbooks\") { id } }",
+            json!({"s": f.project_id}),
+        )
+        .await;
+    let namespace_id = id(namespace.data("createWikiNamespace"));
+    let save = "mutation($i: SaveWikiPageInput!) { saveWikiPage(input: $i) { id revision } }";
+    let page = json!({"namespaceId": namespace_id, "path": "deploy", "title": "Deploy", "source": "hidden-wiki-text"});
+    let page = owner.gql(save, json!({"i": page})).await.data("saveWikiPage").clone();
+    let rename =
+        "mutation($p: ID!, $r: Int!) { renameWikiPage(pageId: $p, path: \"ship\", expectedRevision: $r) { id } }";
+    owner.gql(rename, json!({"p": page["id"], "r": page["revision"]})).await.data("renameWikiPage");
+    let (status, _) = owner
+        .post_bytes(
+            &format!("/v1/artifacts?projectId={}&name=report.txt", f.project_id),
+            b"hidden-artifact-bytes".to_vec(),
+            &[],
+        )
+        .await;
+    assert_eq!(status, 201);
+
+    let events = trail(owner).await;
+    let domain: Vec<&Value> = events.iter().skip_while(|e| e["action"] != "WORKSPACE_CREATED").collect();
+    let actions: Vec<&str> = domain.iter().map(|e| e["action"].as_str().unwrap()).collect();
+    assert_eq!(
+        actions,
+        [
+            "WORKSPACE_CREATED",
+            "PROJECT_CREATED",
+            "PROJECT_UPDATED",
+            "TASK_CREATED",
+            "TASK_UPDATED",
+            "TASK_DELETED",
+            "MEMORY_WRITTEN",
+            "MEMORY_VERIFIED",
+            "MEMORY_RETRACTED",
+            "WIKI_NAMESPACE_CREATED",
+            "WIKI_PAGE_SAVED",
+            "WIKI_PAGE_RENAMED",
+            "ARTIFACT_UPLOADED",
+        ]
+    );
+    let by_action = |action: &str| *domain.iter().find(|e| e["action"] == action).unwrap();
+    for event in &domain {
+        assert_eq!(event["actorKind"], "USER");
+        assert!(event["correlationId"].as_str().is_some_and(|c| !c.is_empty()), "{event}");
+    }
+    assert_eq!(by_action("WORKSPACE_CREATED")["targetId"], f.workspace_id.as_str());
+    assert_eq!(by_action("PROJECT_UPDATED")["details"]["changed"], json!(["name"]));
+    let updated = by_action("TASK_UPDATED");
+    assert_eq!(
+        (updated["targetId"].as_str(), updated["projectId"].as_str()),
+        (task["id"].as_str(), Some(&*f.project_id))
+    );
+    assert_eq!(updated["details"]["changed"], json!(["description", "status"]));
+    assert_eq!(updated["details"]["status"], "in_progress");
+    assert_eq!(by_action("MEMORY_WRITTEN")["targetId"], entry["id"]);
+    assert_eq!(by_action("MEMORY_VERIFIED")["details"]["verification"], "verified");
+    assert_eq!(by_action("WIKI_PAGE_SAVED")["details"]["published"], true);
+    assert_eq!(by_action("WIKI_PAGE_RENAMED")["details"]["from"], "deploy");
+    let uploaded = by_action("ARTIFACT_UPLOADED");
+    assert_eq!(uploaded["details"]["sha256"], hex::encode(Sha256::digest(b"hidden-artifact-bytes")).as_str());
+    let trail_text = json!(events).to_string();
+    for hidden in ["hidden-task-text", "hidden-memory-text", "hidden-wiki-text", "hidden-artifact-bytes"] {
+        assert!(!trail_text.contains(hidden), "the trail holds {hidden}");
+    }
+    let checked = verification(owner).await;
+    assert_eq!(checked["intact"], true, "{checked}");
+
+    // A write refused changes nothing, the trail included.
+    let stale = json!({"input": {"id": task["id"], "expectedRevision": 1, "title": "again"}});
+    owner.gql(op!("update_task"), stale).await.expect_code("NOT_FOUND");
+    assert_eq!(trail(owner).await.len(), events.len());
+});
 
 /// The stored chain, in sequence order.
 async fn rows(conn: &DatabaseConnection) -> Vec<audit_event::Model> {

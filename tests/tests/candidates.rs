@@ -229,6 +229,16 @@ on_both_databases!(a_candidate_is_tried_beside_the_baseline_approved_and_applied
         .gql("query($s: ID!) { effectiveSettings(scopeId: $s) { layers { revision } } }", json!({"s": f.project_id}))
         .await;
     assert_eq!(layer.data("effectiveSettings")["layers"].as_array().unwrap().last().unwrap()["revision"], 2);
+    let kinds = ["CANDIDATE_PROPOSED", "CANDIDATE_PREPARED", "CANDIDATE_DECIDED", "CANDIDATE_APPLIED"];
+    let recorded = common::audit_events(owner, &kinds).await;
+    let steps: Vec<&str> = recorded.iter().map(|e| e["action"].as_str().unwrap()).collect();
+    assert_eq!(steps, kinds, "the refused proposal is not there, nor the second apply");
+    assert!(recorded.iter().all(|e| e["targetId"] == candidate.as_str()));
+    let candidate_run_id =
+        acc_api::ids::GlobalId::decode_as(candidate_run["id"].as_str().unwrap(), acc_api::ids::NodeKind::TaskRun);
+    assert_eq!(recorded[1]["details"]["candidate_run_id"], candidate_run_id.unwrap().to_string());
+    assert_eq!(recorded[2]["details"]["reason"], "shorter context is enough");
+    assert_eq!(recorded[3]["details"]["settings_revision"], 2);
 });
 
 on_both_databases!(a_scope_that_changed_since_the_proposal_applies_nothing, |db: TestDb| async move {

@@ -501,3 +501,15 @@ pub async fn activated_skill(owner: &Client, archive: Vec<u8>, scope: &str) {
     let activated = owner.gql(activate, json!({"v": version, "s": scope})).await;
     assert_eq!(activated.data("activateSkill")["activation"]["status"], "ACTIVE");
 }
+
+/// The organization's audit events of these kinds, oldest first (as its owner reads them).
+pub async fn audit_events(owner: &Client, actions: &[&str]) -> Vec<Value> {
+    let page = owner
+        .gql(
+            "query($a: [AuditAction!]) { auditEvents(filter: {actions: $a}, first: 100) { edges { node { \
+             action actorKind actorId targetKind targetId workspaceId projectId details } } } }",
+            json!({"a": actions}),
+        )
+        .await;
+    page.data("auditEvents")["edges"].as_array().unwrap().iter().map(|edge| edge["node"].clone()).collect()
+}

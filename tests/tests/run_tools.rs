@@ -136,6 +136,14 @@ on_both_databases!(a_connector_s_tool_calls_are_answered_under_the_run_s_permiss
     assert_eq!(entry["current"]["verification"], "UNVERIFIED");
     assert_eq!(entry["current"]["provenance"]["source"], "run");
     assert_eq!(entry["current"]["provenance"]["runId"], run.to_string());
+    // The trail names the agent that proposed it, through which run.
+    let recorded = common::audit_events(owner, &["MEMORY_WRITTEN"]).await;
+    let by_agent = recorded.last().unwrap();
+    assert_eq!(
+        (by_agent["actorKind"].as_str(), by_agent["details"]["run_id"].as_str()),
+        (Some("AGENT"), Some(&*run.to_string()))
+    );
+    assert_eq!(by_agent["actorId"].as_str().map(|id| id.is_empty()), Some(false));
     let found = content(call(&mut connector, connector_id, run, query("billing cache")).await);
     assert!(!subjects(&found).contains(&"billing cache"), "{found}");
     // About a subject with a live version, it is a conflict beside it, never an overwrite.

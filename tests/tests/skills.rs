@@ -177,6 +177,30 @@ on_both_databases!(an_unsigned_package_is_quarantined_until_an_administrator_app
         .gql("query($s: ID!) { skillActivations(scopeId: $s) { version { number } } }", json!({"s": f.project_id}))
         .await;
     assert_eq!(applying.data("skillActivations"), &json!([{"version": {"number": 2}}]), "the workspace's applies now");
+
+    // Each step is in the audit trail: who imported, sent for review, approved, switched on and
+    // withdrew which version, with the reasons given.
+    let kinds = ["SKILL_IMPORTED", "SKILL_REVIEW_REQUESTED", "SKILL_REVIEWED", "SKILL_ACTIVATED", "SKILL_REVOKED"];
+    let recorded = common::audit_events(owner, &kinds).await;
+    let steps: Vec<(&str, &Value)> =
+        recorded.iter().map(|e| (e["action"].as_str().unwrap(), &e["details"]["version"])).collect();
+    assert_eq!(
+        steps,
+        [
+            ("SKILL_IMPORTED", &json!(1)),
+            ("SKILL_REVIEW_REQUESTED", &json!(1)),
+            ("SKILL_REVIEWED", &json!(1)),
+            ("SKILL_ACTIVATED", &json!(1)),
+            ("SKILL_IMPORTED", &json!(2)),
+            ("SKILL_REVIEWED", &json!(2)),
+            ("SKILL_ACTIVATED", &json!(2)),
+            ("SKILL_REVOKED", &json!(1)),
+        ]
+    );
+    assert_eq!(recorded[0]["details"]["signature"], "unsigned");
+    assert_eq!(recorded[2]["details"]["reason"], "read every file");
+    assert_eq!(recorded[3]["projectId"], f.project_id.as_str());
+    assert_eq!(recorded[7]["details"]["reason"], "leaks tokens");
 });
 
 on_both_databases!(

@@ -67,6 +67,7 @@ struct TenantA {
     skill_key: String,
     candidate: String,
     audit_event: String,
+    budget_policy: String,
 }
 
 impl TenantA {
@@ -104,6 +105,7 @@ impl TenantA {
             &self.skill_key,
             &self.candidate,
             &self.audit_event,
+            &self.budget_policy,
         ]
     }
 }
@@ -229,6 +231,14 @@ async fn tenant_a(server: &Server) -> (common::Fixture, TenantA) {
     let agent_memory =
         json!({"input": {"scopeId": agent, "kind": "FACT", "subject": "Agent vault", "content": "5678"}});
     owner.gql(op!("write_memory"), agent_memory).await.data("writeMemory");
+    // Set after the run started: under a budget, runs need an agent whose usage is measured.
+    let budget = owner
+        .gql(
+            "mutation($w: ID!) { setBudgetPolicy(scopeId: $w, period: MONTHLY, maxCostUsd: 5000) { id } }",
+            json!({"w": f.workspace_id}),
+        )
+        .await;
+    let budget_policy = id(budget.data("setBudgetPolicy"));
     let a = TenantA {
         connector,
         agent,
@@ -262,6 +272,7 @@ async fn tenant_a(server: &Server) -> (common::Fixture, TenantA) {
         skill_key,
         candidate,
         audit_event: id(&audit.data("auditEvents")["edges"][0]["node"]),
+        budget_policy,
     };
     (f, a)
 }
@@ -525,6 +536,12 @@ fn rows(a: &TenantA, b_project: &str, b_task: &str) -> Vec<Row> {
         row("runs", "{ runs { edges { node { id task { title } } } } }", json!({}), OwnDataOnly),
         row(
             "runs",
+            "query($w: ID!) { runs(filter: {workspaceId: $w}) { edges { node { id } } } }",
+            json!({"w": a.workspace}),
+            NotFound,
+        ),
+        row(
+            "runs",
             "query($p: ID!) { runs(filter: {projectId: $p, latestOfTask: true}) { edges { node { id } } } }",
             json!({"p": a.project}),
             NotFound,
@@ -749,6 +766,54 @@ fn rows(a: &TenantA, b_project: &str, b_task: &str) -> Vec<Row> {
             NotFound,
         ),
         row("candidates", "query($s: ID!) { candidates(scopeId: $s) { id } }", json!({"s": a.project}), NotFound),
+        row(
+            "usageSummary",
+            "query($s: ID!) { usageSummary(scopeId: $s, from: \"2026-01-01T00:00:00Z\", to: \"2026-12-31T00:00:00Z\", groupBy: AGENT) { total { runs } groups { key label } } }",
+            json!({"s": a.project}),
+            NotFound,
+        ),
+        row(
+            "usageSummary",
+            "query($s: ID!) { usageSummary(scopeId: $s, from: \"2026-01-01T00:00:00Z\", to: \"2026-12-31T00:00:00Z\", groupBy: USER) { total { runs } groups { key label } } }",
+            json!({"s": a.org}),
+            NotFound,
+        ),
+        row(
+            "budgetPolicies",
+            "query($s: ID!) { budgetPolicies(scopeId: $s) { id usedTokens } }",
+            json!({"s": a.workspace}),
+            NotFound,
+        ),
+        row(
+            "setBudgetPolicy",
+            "mutation($s: ID!) { setBudgetPolicy(scopeId: $s, period: DAILY, maxTokens: 1) { id } }",
+            json!({"s": a.workspace}),
+            NotFound,
+        ),
+        row(
+            "removeBudgetPolicy",
+            "mutation($id: ID!) { removeBudgetPolicy(id: $id) }",
+            json!({"id": a.budget_policy}),
+            NotFound,
+        ),
+        row(
+            "runStatistics",
+            "query($p: ID!) { runStatistics(filter: {projectId: $p}) { total { runs } } }",
+            json!({"p": a.project}),
+            NotFound,
+        ),
+        row(
+            "runStatistics",
+            "query($w: ID!) { runStatistics(filter: {workspaceId: $w}) { total { runs } } }",
+            json!({"w": a.workspace}),
+            NotFound,
+        ),
+        row(
+            "runStatistics",
+            "{ runStatistics { total { runs byStatus { status count } } byAgent { agent { id name } counts { runs } } } }",
+            json!({}),
+            OwnDataOnly,
+        ),
         row(
             "proposeCandidate",
             "mutation($s: ID!) { proposeCandidate(scopeId: $s, expectedRevision: 1, patch: {settings: {context: {tokenBudget: 300}}}) { id } }",

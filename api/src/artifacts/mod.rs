@@ -9,6 +9,7 @@ mod store;
 
 use std::collections::HashMap;
 
+use acc_entity::audit_event::{AuditAction, AuditTargetKind};
 use acc_entity::{artifact, artifact_version, project, task};
 use bytes::Bytes;
 use chrono::Utc;
@@ -17,12 +18,14 @@ use futures_util::stream::BoxStream;
 use sea_orm::{ActiveModelTrait, ColumnTrait, EntityTrait, IntoActiveModel, QueryFilter, QueryOrder, QuerySelect, Set};
 use uuid::Uuid;
 
+use crate::audit::{AuditActor, AuditLog, Entry};
 use crate::db::{Pool, Reads, Store};
 use crate::error::{CommonError, DomainError, ErrorCode, is_unique_violation};
 use crate::identity::actor::{Actor, Permission, ScopePath};
 use crate::ids::new_id;
 use crate::pagination::{Page, PageRequest, paginate};
 use crate::provenance::Author;
+use crate::runs::ActingRun;
 
 pub use store::{ArtifactStore, StoreError, StoreLocation, Stored};
 
@@ -101,13 +104,14 @@ pub struct ArtifactService {
     db: Pool,
     reads: Reads,
     bytes: ArtifactStore,
+    audit: AuditLog,
     max_upload_bytes: u64,
     max_page_size: u64,
 }
 
 impl ArtifactService {
-    pub fn new(store: Store, bytes: ArtifactStore, max_upload_bytes: u64, max_page_size: u64) -> Self {
-        Self { db: store.pool, reads: store.reads, bytes, max_upload_bytes, max_page_size }
+    pub fn new(store: Store, bytes: ArtifactStore, audit: AuditLog, max_upload_bytes: u64, max_page_size: u64) -> Self {
+        Self { db: store.pool, reads: store.reads, bytes, audit, max_upload_bytes, max_page_size }
     }
 
     /// Stores `body` as the next version of the artifact named `upload.name` (made on its first
@@ -138,32 +142,31 @@ impl ArtifactService {
                 .ok_or(CommonError::NotFound("task"))?;
         }
         let place = Place { project: &project, task_id: upload.task_id, name: &name };
-        self.store(&place, Author::Person(actor.user_id), &media_type, body).await
+        self.store(&place, (Author::Person(actor.user_id), actor.into()), &media_type, body).await
     }
 
     /// Stores `body` as the next version of the artifact `name` of the run's task: a file the
-    /// run's agent attached, uploaded by its connector. `author` is the run; `project` and
-    /// `task_id` are where it stands, as the proof the connector acts for it found them.
+    /// run's agent attached, uploaded by its connector. `acting` is the proof the connector acts
+    /// for the run.
     pub async fn upload_by_run<E: std::fmt::Display>(
         &self,
-        project: &project::Model,
-        task_id: Uuid,
-        author: Author,
+        acting: &ActingRun,
         name: &str,
         media_type: Option<&str>,
         body: impl Stream<Item = Result<Bytes, E>>,
     ) -> Result<ArtifactAt> {
         let name = checked_name(name)?;
         let media_type = checked_media_type(media_type)?;
-        let place = Place { project, task_id: Some(task_id), name: &name };
-        self.store(&place, author, &media_type, body).await
+        let place = Place { project: &acting.project, task_id: Some(acting.run.task_id), name: &name };
+        let author = Author::Run { run_id: acting.run.id, attempt_id: acting.attempt_id };
+        self.store(&place, (author, acting.into()), &media_type, body).await
     }
 
     /// The bytes into the store, then their version into the database.
     async fn store<E: std::fmt::Display>(
         &self,
         place: &Place<'_>,
-        author: Author,
+        author: (Author, AuditActor),
         media_type: &str,
         body: impl Stream<Item = Result<Bytes, E>>,
     ) -> Result<ArtifactAt> {
@@ -178,7 +181,13 @@ impl ArtifactService {
     }
 
     /// Records stored bytes as the next version of the artifact at `place`.
-    async fn record(&self, place: &Place<'_>, stored: &Stored, media_type: &str, author: Author) -> Result<ArtifactAt> {
+    async fn record(
+        &self,
+        place: &Place<'_>,
+        stored: &Stored,
+        media_type: &str,
+        (author, by): (Author, AuditActor),
+    ) -> Result<ArtifactAt> {
         let now = Utc::now();
         let scope_id = place.task_id.unwrap_or(place.project.id);
         let txn = self.db.begin_write().await?;
@@ -229,6 +238,14 @@ impl ArtifactService {
         active.revision = Set(revision);
         active.updated_at = Set(now);
         let artifact = active.update(&txn).await?;
+        let uploaded = Entry::new(artifact.organization_id, by, AuditAction::ArtifactUploaded)
+            .on(AuditTargetKind::Artifact, artifact.id)
+            .at(&ScopePath::project(artifact.organization_id, artifact.workspace_id, artifact.project_id))
+            .with("name", artifact.name.as_str())
+            .with("version", version.number)
+            .with("sha256", version.sha256.as_str())
+            .with("size_bytes", version.size_bytes);
+        self.audit.append(&txn, uploaded).await?;
         txn.commit().await?;
         Ok(ArtifactAt { artifact, version })
     }

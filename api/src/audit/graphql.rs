@@ -18,6 +18,8 @@ pub enum AuditActorKind {
     /// A person, signed in or through one of their API tokens (`details.api_token_id`).
     User,
     Connector,
+    /// An agent working on a run, through the run's tools (`details.run_id`).
+    Agent,
     /// The server itself: sweepers, recovery, expiries.
     System,
     /// Someone not signed in.
@@ -50,6 +52,47 @@ pub enum AuditAction {
     RunCancelled,
     ApprovalDecided,
     SettingsWritten,
+    WorkspaceCreated,
+    ProjectCreated,
+    /// A project's name or description changed (`details.changed` names which).
+    ProjectUpdated,
+    TaskCreated,
+    /// A person changed a task (`details.changed` names the fields, `details.status` the new status).
+    TaskUpdated,
+    TaskDeleted,
+    /// A person wrote a memory entry, or an agent proposed one (unverified).
+    MemoryWritten,
+    /// A person set an entry's verification (`details.verification`).
+    MemoryVerified,
+    MemoryRetracted,
+    MemoryConflictResolved,
+    MemoryIndexRebuilt,
+    WikiNamespaceCreated,
+    WikiNamespaceAclSet,
+    /// A page got a new revision, published or (from an agent) proposed for review.
+    WikiPageSaved,
+    WikiPageRenamed,
+    WikiReviewRequested,
+    /// A person published a revision in a namespace that needs no review (a review's approval
+    /// is `APPROVAL_DECIDED`).
+    WikiPagePublished,
+    SkillPublisherKeyTrusted,
+    SkillPublisherKeyRevoked,
+    SkillImported,
+    SkillReviewRequested,
+    SkillReviewed,
+    SkillRevoked,
+    SkillActivated,
+    SkillDeactivated,
+    CandidateProposed,
+    CandidatePrepared,
+    CandidateDecided,
+    CandidateApplied,
+    /// A new version of an artifact was stored, by a person or a run's connector.
+    /// A scope's budget for a period was set or changed.
+    BudgetPolicySet,
+    BudgetPolicyRemoved,
+    ArtifactUploaded,
 }
 
 #[derive(Enum, Copy, Clone, Eq, PartialEq)]
@@ -65,6 +108,20 @@ pub enum AuditTargetKind {
     Run,
     Approval,
     SettingsLayer,
+    Workspace,
+    Project,
+    Task,
+    MemoryEntry,
+    MemoryConflict,
+    WikiNamespace,
+    WikiPage,
+    Skill,
+    SkillVersion,
+    SkillActivation,
+    SkillPublisherKey,
+    Candidate,
+    Artifact,
+    BudgetPolicy,
 }
 
 impl AuditTargetKind {
@@ -80,6 +137,20 @@ impl AuditTargetKind {
             AuditTargetKind::Run => NodeKind::TaskRun,
             AuditTargetKind::Approval => NodeKind::Approval,
             AuditTargetKind::SettingsLayer => NodeKind::SettingsLayer,
+            AuditTargetKind::Workspace => NodeKind::Workspace,
+            AuditTargetKind::Project => NodeKind::Project,
+            AuditTargetKind::Task => NodeKind::Task,
+            AuditTargetKind::MemoryEntry => NodeKind::MemoryEntry,
+            AuditTargetKind::MemoryConflict => NodeKind::MemoryConflict,
+            AuditTargetKind::WikiNamespace => NodeKind::WikiNamespace,
+            AuditTargetKind::WikiPage => NodeKind::WikiPage,
+            AuditTargetKind::Skill => NodeKind::Skill,
+            AuditTargetKind::SkillVersion => NodeKind::SkillVersion,
+            AuditTargetKind::SkillActivation => NodeKind::SkillActivation,
+            AuditTargetKind::SkillPublisherKey => NodeKind::SkillPublisherKey,
+            AuditTargetKind::Candidate => NodeKind::Candidate,
+            AuditTargetKind::Artifact => NodeKind::Artifact,
+            AuditTargetKind::BudgetPolicy => NodeKind::BudgetPolicy,
         }
     }
 }
@@ -109,11 +180,12 @@ impl AuditEvent {
             _ => Ok(None),
         }
     }
-    /// The acting user's or connector's id.
+    /// The acting user's, connector's or agent's id.
     async fn actor_id(&self) -> Option<ID> {
         let kind = match self.0.actor_kind {
             audit_event::AuditActorKind::User => NodeKind::User,
             audit_event::AuditActorKind::Connector => NodeKind::Connector,
+            audit_event::AuditActorKind::Agent => NodeKind::Agent,
             _ => return None,
         };
         self.0.actor_id.map(|id| gid(kind, id))

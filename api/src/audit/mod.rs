@@ -34,6 +34,7 @@ use crate::identity::actor::{Actor, Permission, ScopePath};
 use crate::identity::keys::SigningKeys;
 use crate::ids::new_id;
 use crate::pagination::{Page, PageRequest, paginate};
+use crate::runs::ActingRun;
 
 /// The `previous_hash` of an organization's first event.
 pub const GENESIS: &str = "0000000000000000000000000000000000000000000000000000000000000000";
@@ -64,6 +65,11 @@ pub enum AuditActor {
         api_token_id: Option<Uuid>,
     },
     Connector(Uuid),
+    /// An agent, through the tools of the run it works on.
+    Agent {
+        agent_id: Uuid,
+        run_id: Uuid,
+    },
     System,
     /// Someone not signed in.
     Anonymous,
@@ -74,6 +80,7 @@ impl AuditActor {
         match self {
             AuditActor::User { user_id, .. } => (AuditActorKind::User, Some(user_id)),
             AuditActor::Connector(id) => (AuditActorKind::Connector, Some(id)),
+            AuditActor::Agent { agent_id, .. } => (AuditActorKind::Agent, Some(agent_id)),
             AuditActor::System => (AuditActorKind::System, None),
             AuditActor::Anonymous => (AuditActorKind::Anonymous, None),
         }
@@ -83,6 +90,12 @@ impl AuditActor {
 impl From<&Actor> for AuditActor {
     fn from(actor: &Actor) -> Self {
         AuditActor::User { user_id: actor.user_id, api_token_id: actor.api_token_id }
+    }
+}
+
+impl From<&ActingRun> for AuditActor {
+    fn from(acting: &ActingRun) -> Self {
+        AuditActor::Agent { agent_id: acting.agent_id, run_id: acting.run.id }
     }
 }
 
@@ -192,8 +205,14 @@ impl AuditLog {
         let head = locked_head(txn, organization_id).await?;
         let (actor_kind, actor_id) = entry.actor.stored();
         let mut details = entry.details;
-        if let AuditActor::User { api_token_id: Some(token), .. } = entry.actor {
-            details.insert("api_token_id".into(), token.to_string().into());
+        match entry.actor {
+            AuditActor::User { api_token_id: Some(token), .. } => {
+                details.insert("api_token_id".into(), token.to_string().into());
+            }
+            AuditActor::Agent { run_id, .. } => {
+                details.insert("run_id".into(), run_id.to_string().into());
+            }
+            _ => {}
         }
         let mut event = audit_event::Model {
             id: new_id(),

@@ -15,6 +15,7 @@ pub mod graphql;
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
+use acc_entity::audit_event::{AuditAction, AuditTargetKind};
 use acc_entity::candidate::{self, CandidateScope, CandidateStatus};
 use acc_entity::{acceptance_criterion, artifact, artifact_version, project, task, task_run};
 use chrono::Utc;
@@ -25,6 +26,7 @@ use serde_json::{Value, json};
 use uuid::Uuid;
 
 use crate::approvals::checked_reason;
+use crate::audit::{AuditLog, Entry};
 use crate::db::{Pool, Reads, Store};
 use crate::error::{CommonError, DomainError, ErrorCode};
 use crate::identity::actor::{Actor, Permission, ScopeKind, ScopePath};
@@ -106,11 +108,18 @@ pub struct CandidateService {
     settings: SettingsService,
     runs: RunService,
     run_reader: RunReader,
+    audit: AuditLog,
 }
 
 impl CandidateService {
-    pub fn new(store: &Store, settings: SettingsService, runs: RunService, run_reader: RunReader) -> Self {
-        Self { db: store.pool.clone(), reads: store.reads.clone(), settings, runs, run_reader }
+    pub fn new(
+        store: &Store,
+        settings: SettingsService,
+        runs: RunService,
+        run_reader: RunReader,
+        audit: AuditLog,
+    ) -> Self {
+        Self { db: store.pool.clone(), reads: store.reads.clone(), settings, runs, run_reader, audit }
     }
 
     /// Proposes `patch` for the scope `kind` `scope_id`, against its settings revision
@@ -173,7 +182,14 @@ impl CandidateService {
             created_at: Set(now),
             updated_at: Set(now),
         };
-        Ok(row.insert(self.db.connection()).await?)
+        let txn = self.db.begin_write().await?;
+        let proposed = row.insert(&*txn).await?;
+        let changes = json!({ "settings": patch.settings.as_object().map_or(0, |p| p.len()), "activate": patch.activate.len(), "deactivate": patch.deactivate.len() });
+        self.audit
+            .append(&*txn, entry(actor, AuditAction::CandidateProposed, &proposed, &path).with("changes", changes))
+            .await?;
+        txn.commit().await?;
+        Ok(proposed)
     }
 
     /// A candidate the caller may read (members of its scope).
@@ -212,7 +228,7 @@ impl CandidateService {
     /// Starts a baseline run and a candidate run of `task_id` on `agent_id`, each with its side's
     /// composition. The task must be in the candidate's scope.
     pub async fn prepare(&self, actor: &Actor, id: Uuid, task_id: Uuid, agent_id: Uuid) -> Result<candidate::Model> {
-        let (found, _) = self.administered(actor, id).await?;
+        let (found, path) = self.administered(actor, id).await?;
         let task = self
             .reads
             .one(task::Entity::find_by_id(task_id))
@@ -262,13 +278,19 @@ impl CandidateService {
                 return Err(e);
             }
         };
+        let txn = self.db.begin_write().await?;
         candidate::Entity::update_many()
             .col_expr(candidate::Column::TaskId, Expr::value(task_id))
             .col_expr(candidate::Column::BaselineRunId, Expr::value(baseline.id))
             .col_expr(candidate::Column::CandidateRunId, Expr::value(candidate_run.id))
             .filter(candidate::Column::Id.eq(id))
-            .exec(self.db.connection())
+            .exec(&*txn)
             .await?;
+        let prepared = entry(actor, AuditAction::CandidatePrepared, &found, &path)
+            .with("baseline_run_id", baseline.id.to_string())
+            .with("candidate_run_id", candidate_run.id.to_string());
+        self.audit.append(&*txn, prepared).await?;
+        txn.commit().await?;
         self.candidate(actor, id).await
     }
 
@@ -356,9 +378,13 @@ impl CandidateService {
         approve: bool,
         reason: Option<String>,
     ) -> Result<candidate::Model> {
-        let (found, _) = self.administered(actor, id).await?;
+        let (found, path) = self.administered(actor, id).await?;
         let reason = checked_reason(reason)?;
         let to = if approve { CandidateStatus::Approved } else { CandidateStatus::Rejected };
+        let recorded = entry(actor, AuditAction::CandidateDecided, &found, &path)
+            .with("approved", approve)
+            .with("reason", reason.clone());
+        let txn = self.db.begin_write().await?;
         let decided = candidate::Entity::update_many()
             .col_expr(candidate::Column::Status, Expr::value(to))
             .col_expr(candidate::Column::DecisionReason, Expr::value(reason))
@@ -367,7 +393,7 @@ impl CandidateService {
             .col_expr(candidate::Column::UpdatedAt, Expr::value(Utc::now()))
             .filter(candidate::Column::Id.eq(id))
             .filter(candidate::Column::Status.eq(CandidateStatus::Compared))
-            .exec(self.db.connection())
+            .exec(&*txn)
             .await?;
         if decided.rows_affected == 0 {
             return Err(CandidateError::State {
@@ -375,6 +401,8 @@ impl CandidateService {
                 message: "only a compared candidate is decided",
             });
         }
+        self.audit.append(&*txn, recorded).await?;
+        txn.commit().await?;
         self.candidate(actor, id).await
     }
 
@@ -450,6 +478,9 @@ impl CandidateService {
             drop(txn);
             return self.candidate(actor, id).await;
         }
+        let applied =
+            entry(actor, AuditAction::CandidateApplied, &found, &path).with("settings_revision", settings_revision);
+        self.audit.append(&*txn, applied).await?;
         txn.commit().await?;
         self.candidate(actor, id).await
     }
@@ -578,4 +609,9 @@ fn changed_files(
         })
         .collect();
     json!(compared)
+}
+
+/// The trail's record of what `actor` did to a candidate of the scope at `path`.
+fn entry(actor: &Actor, action: AuditAction, candidate: &candidate::Model, path: &ScopePath) -> Entry {
+    Entry::by(actor, action).on(AuditTargetKind::Candidate, candidate.id).at(path)
 }

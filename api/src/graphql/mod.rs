@@ -79,6 +79,7 @@ pub struct QueryRoot(
     crate::skills::graphql::SkillQuery,
     crate::candidates::graphql::CandidateQuery,
     crate::audit::graphql::AuditQuery,
+    crate::usage::graphql::UsageQuery,
     node::NodeQuery,
 );
 
@@ -94,6 +95,7 @@ pub struct MutationRoot(
     crate::wiki::graphql::WikiMutation,
     crate::skills::graphql::SkillMutation,
     crate::candidates::graphql::CandidateMutation,
+    crate::usage::graphql::UsageMutation,
 );
 
 #[derive(MergedSubscription, Default)]

@@ -15,6 +15,7 @@ use crate::projects::graphql::{AcceptanceCriterion, Project, Task, Workspace};
 use crate::runs::graphql::TaskRun;
 use crate::settings::graphql::SettingsLayer;
 use crate::skills::graphql::{Skill, SkillActivation, SkillPublisherKey, SkillVersion};
+use crate::usage::graphql::BudgetPolicy;
 use crate::wiki::graphql::{WikiAttachment, WikiNamespace, WikiPage, WikiRevision};
 
 #[derive(Interface)]
@@ -50,6 +51,7 @@ pub enum Node {
     SkillPublisherKey(SkillPublisherKey),
     Candidate(Candidate),
     AuditEvent(AuditEvent),
+    BudgetPolicy(BudgetPolicy),
 }
 
 #[derive(Default)]
@@ -133,6 +135,9 @@ impl NodeQuery {
             NodeKind::AuditEvent => {
                 let reader = services.audit.reader(actor).map_err(gql_error)?;
                 Node::AuditEvent(AuditEvent(services.audit.event(&reader, id).await.map_err(gql_error)?))
+            }
+            NodeKind::BudgetPolicy => {
+                Node::BudgetPolicy(BudgetPolicy(services.usage.budget(actor, id).await.map_err(gql_error)?))
             }
             NodeKind::SkillPublisherKey => {
                 Node::SkillPublisherKey(SkillPublisherKey(services.skills.key(actor, id).await.map_err(gql_error)?))

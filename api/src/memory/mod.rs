@@ -18,6 +18,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use acc_entity::audit_event::{AuditAction, AuditTargetKind};
 use acc_entity::memory_conflict::{self, ConflictResolution, ConflictStatus};
 use acc_entity::memory_entry::{self, MemoryKind, MemoryScopeKind};
 use acc_entity::memory_vector;
@@ -32,6 +33,7 @@ use sha2::{Digest, Sha256};
 use tracing::Instrument;
 use uuid::Uuid;
 
+use crate::audit::{AuditActor, AuditLog, Entry};
 use crate::broker::{Broker, Event, Topic};
 use crate::db::{Pool, Reads, Store};
 use crate::error::{CommonError, DomainError, ErrorCode, is_unique_violation};
@@ -199,6 +201,7 @@ pub struct MemoryService {
     reads: Reads,
     broker: Broker,
     vectors: Arc<VectorSearch>,
+    audit: AuditLog,
 }
 
 /// Who sees a change of memory live: the scopes a subscriber reads from, and the subscriber.
@@ -215,8 +218,8 @@ impl MemoryAudience {
 }
 
 impl MemoryService {
-    pub fn new(store: Store, broker: Broker, vectors: Arc<VectorSearch>) -> Self {
-        Self { db: store.pool, reads: store.reads, broker, vectors }
+    pub fn new(store: Store, broker: Broker, vectors: Arc<VectorSearch>, audit: AuditLog) -> Self {
+        Self { db: store.pool, reads: store.reads, broker, vectors, audit }
     }
 
     pub fn retrieval_mode(&self) -> RetrievalMode {
@@ -338,7 +341,7 @@ impl MemoryService {
             actor.authorize(Permission::WriteTasks, &path, "memory scope")?;
         }
         let input = self.checked(actor, &path, input).await?;
-        self.record(Author::Person(actor.user_id), path, input).await
+        self.record(Author::Person(actor.user_id), actor.into(), path, input).await
     }
 
     /// What an agent proposes during its run (its `memory_propose` run tool): an entry of the
@@ -376,11 +379,12 @@ impl MemoryService {
             acl: Vec::new(),
             supersedes: None,
         })?;
-        self.record(Author::Run { run_id: run.run_id, attempt_id: run.attempt_id }, path, input).await
+        let by = AuditActor::Agent { agent_id: run.agent_id, run_id: run.run_id };
+        self.record(Author::Run { run_id: run.run_id, attempt_id: run.attempt_id }, by, path, input).await
     }
 
-    /// Writes a checked write about a subject of `path`, by `author`.
-    async fn record(&self, author: Author, path: ScopePath, input: NewMemory) -> Result<Written> {
+    /// Writes a checked write about a subject of `path`, by `author` (`by` in the audit trail).
+    async fn record(&self, author: Author, by: AuditActor, path: ScopePath, input: NewMemory) -> Result<Written> {
         // Embedded before the writer's turn: the model's milliseconds must not hold it.
         let vector = self.vectors.vector_for_write(vectors::text_of(&input.subject, &input.content)).await;
         let txn = self.db.begin_write().await?;
@@ -499,6 +503,16 @@ impl MemoryService {
         } else {
             entry
         };
+        let mut written = Entry::new(path.organization_id, by, AuditAction::MemoryWritten)
+            .on(AuditTargetKind::MemoryEntry, entry.id)
+            .at(&path)
+            .with("kind", entry.kind.to_string())
+            .with("version", version.number)
+            .with("sensitivity", version.sensitivity.to_string());
+        if let Some(conflict) = &conflict {
+            written = written.with("conflict_id", conflict.id.to_string());
+        }
+        self.audit.append(&txn, written).await?;
         txn.commit().await?;
         if stands {
             self.vectors.committed(&Embedded::memory(&entry, &version), vector.as_deref()).await;
@@ -688,6 +702,12 @@ impl MemoryService {
         version.verified_by = Set(Some(actor.user_id));
         version.verified_at = Set(Some(now));
         let version = version.update(&txn).await?;
+        let verified = Entry::by(actor, AuditAction::MemoryVerified)
+            .on(AuditTargetKind::MemoryEntry, entry.id)
+            .at(&entry_path(&entry))
+            .with("version", version.number)
+            .with("verification", version.verification.to_string());
+        self.audit.append(&txn, verified).await?;
         txn.commit().await?;
         let standing = ReadableEntry { entry, version };
         self.published(&standing);
@@ -707,6 +727,11 @@ impl MemoryService {
         version.verification = Set(Verification::Retracted);
         version.retracted_at = Set(Some(now));
         let version = version.update(&txn).await?;
+        let retracted = Entry::by(actor, AuditAction::MemoryRetracted)
+            .on(AuditTargetKind::MemoryEntry, entry.id)
+            .at(&entry_path(&entry))
+            .with("version", version.number);
+        self.audit.append(&txn, retracted).await?;
         txn.commit().await?;
         let standing = ReadableEntry { entry, version };
         self.published(&standing);
@@ -782,6 +807,12 @@ impl MemoryService {
             self.vectors.store(&txn, &Embedded::memory(&entry, &version), vector.as_deref()).await?;
             accepted = Some(ReadableEntry { entry, version });
         }
+        let resolved = Entry::by(actor, AuditAction::MemoryConflictResolved)
+            .on(AuditTargetKind::MemoryConflict, conflict.id)
+            .at(&entry_path(&readable.entry))
+            .with("entry_id", readable.entry.id.to_string())
+            .with("resolution", resolution.to_string());
+        self.audit.append(&txn, resolved).await?;
         txn.commit().await?;
         if let Some(standing) = &accepted {
             self.vectors.committed(&Embedded::memory(&standing.entry, &standing.version), vector.as_deref()).await;
@@ -1069,6 +1100,7 @@ impl MemoryService {
         actor.authorize(Permission::Administer, &ScopePath::organization(actor.organization_id), "organization")?;
         let txn = self.db.begin_write().await?;
         let indexed = search::rebuild(&txn, actor.organization_id).await?;
+        self.audit.append(&txn, Entry::by(actor, AuditAction::MemoryIndexRebuilt).with("entries", indexed)).await?;
         txn.commit().await?;
         let entries = self
             .reads

@@ -7,6 +7,7 @@ mod model;
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::sync::Arc;
 
+use acc_entity::audit_event::{AuditAction, AuditTargetKind};
 use acc_entity::{acceptance_criterion, project, task, task_dependency, user, workspace};
 use chrono::Utc;
 use sea_orm::sea_query::{Expr, ExprTrait};
@@ -17,6 +18,7 @@ use sea_orm::{
 use serde::Serialize;
 use uuid::Uuid;
 
+use crate::audit::{AuditLog, Entry};
 use crate::broker::{Broker, Event, TaskChange, Topic};
 use crate::db::Pool;
 use crate::db::{Reads, Store};
@@ -145,6 +147,7 @@ pub struct ProjectService {
     paths: Arc<ProjectPaths>,
     broker: Broker,
     settings: SettingsService,
+    audit: AuditLog,
     max_page_size: u64,
 }
 
@@ -156,8 +159,8 @@ pub enum RunMilestone {
 }
 
 impl ProjectService {
-    pub fn new(store: Store, broker: Broker, settings: SettingsService, max_page_size: u64) -> Self {
-        Self { db: store.pool, reads: store.reads, paths: Arc::default(), broker, settings, max_page_size }
+    pub fn new(store: Store, broker: Broker, settings: SettingsService, audit: AuditLog, max_page_size: u64) -> Self {
+        Self { db: store.pool, reads: store.reads, paths: Arc::default(), broker, settings, audit, max_page_size }
     }
 
     /// Moves a task's status after its run did something, unless its project's settings say
@@ -233,6 +236,11 @@ impl ProjectService {
             .insert(txn)
             .await
             .map_err(|e| duplicate_name(e, "workspace"))?;
+            let created = Entry::by(actor, AuditAction::WorkspaceCreated)
+                .on(AuditTargetKind::Workspace, row.id)
+                .at(&ScopePath::workspace(org, row.id))
+                .with("name", row.name.as_str());
+            self.audit.append(txn, created).await?;
             Ok::<_, ProjectError>(row.id)
         })
         .await?;
@@ -318,6 +326,11 @@ impl ProjectService {
             .insert(txn)
             .await
             .map_err(|e| duplicate_name(e, "project"))?;
+            let created = Entry::by(actor, AuditAction::ProjectCreated)
+                .on(AuditTargetKind::Project, row.id)
+                .at(&project_path(&row))
+                .with("name", row.name.as_str());
+            self.audit.append(txn, created).await?;
             Ok::<_, ProjectError>(row.id)
         })
         .await?;
@@ -367,15 +380,23 @@ impl ProjectService {
             update = update
                 .col_expr(project::Column::Description, Expr::value(text("description", description, 0, 20_000)?));
         }
+        let txn = self.db.begin_write().await?;
         let result = update
             .filter(project::Column::Id.eq(id))
             .filter(project::Column::Revision.eq(patch.expected_revision))
-            .exec(&self.db)
+            .exec(&txn)
             .await
             .map_err(|e| duplicate_name(e, "project"))?;
         if result.rows_affected == 0 {
             return Err(conflict(patch.expected_revision, current.revision));
         }
+        let changed = [("name", patch.name.is_some()), ("description", patch.description.is_some())];
+        let updated = Entry::by(actor, AuditAction::ProjectUpdated)
+            .on(AuditTargetKind::Project, id)
+            .at(&project_path(&current))
+            .with("changed", changed_fields(&changed));
+        self.audit.append(&txn, updated).await?;
+        txn.commit().await?;
         self.project(actor, id).await
     }
 
@@ -426,6 +447,11 @@ impl ProjectService {
             }
             .insert(txn)
             .await?;
+            let created = Entry::by(actor, AuditAction::TaskCreated)
+                .on(AuditTargetKind::Task, row.id)
+                .at(&project_path(&project))
+                .with("status", row.status.as_str());
+            self.audit.append(txn, created).await?;
             Ok::<_, ProjectError>(row.id)
         })
         .await?;
@@ -455,9 +481,13 @@ impl ProjectService {
     }
 
     async fn task_for_write(&self, actor: &Actor, id: Uuid) -> Result<task::Model> {
+        Ok(self.task_and_project_for_write(actor, id).await?.0)
+    }
+
+    async fn task_and_project_for_write(&self, actor: &Actor, id: Uuid) -> Result<(task::Model, project::Model)> {
         let (task, project) = self.task_with_project(actor, id).await?;
         actor.authorize(Permission::WriteTasks, &project_path(&project), "task")?;
-        Ok(task)
+        Ok((task, project))
     }
 
     pub async fn tasks(
@@ -485,7 +515,7 @@ impl ProjectService {
     }
 
     pub async fn update_task(&self, actor: &Actor, id: Uuid, patch: TaskPatch) -> Result<task::Model> {
-        let current = self.task_for_write(actor, id).await?;
+        let (current, project) = self.task_and_project_for_write(actor, id).await?;
         let mut update = task::Entity::update_many()
             .col_expr(task::Column::Revision, Expr::value(patch.expected_revision + 1))
             .col_expr(task::Column::UpdatedAt, Expr::value(Utc::now()));
@@ -509,14 +539,32 @@ impl ProjectService {
             self.check_assignee(actor, assignee).await?;
             update = update.col_expr(task::Column::AssigneeUserId, Expr::value(assignee));
         }
+        let txn = self.db.begin_write().await?;
         let result = update
             .filter(task::Column::Id.eq(id))
             .filter(task::Column::Revision.eq(patch.expected_revision))
-            .exec(&self.db)
+            .exec(&txn)
             .await?;
         if result.rows_affected == 0 {
             return Err(conflict(patch.expected_revision, current.revision));
         }
+        let changed = [
+            ("title", patch.title.is_some()),
+            ("description", patch.description.is_some()),
+            ("status", patch.status.is_some()),
+            ("priority", patch.priority.is_some()),
+            ("labels", patch.labels.is_some()),
+            ("assignee", patch.assignee_user_id.is_some()),
+        ];
+        let mut updated = Entry::by(actor, AuditAction::TaskUpdated)
+            .on(AuditTargetKind::Task, id)
+            .at(&project_path(&project))
+            .with("changed", changed_fields(&changed));
+        if let Some(status) = patch.status {
+            updated = updated.with("status", status.as_str());
+        }
+        self.audit.append(&txn, updated).await?;
+        txn.commit().await?;
         let task = self.task(actor, id).await?;
         self.publish(TaskChange::Updated, &task);
         Ok(task)
@@ -524,14 +572,21 @@ impl ProjectService {
 
     /// Deletes a task with its criteria and dependency edges.
     pub async fn delete_task(&self, actor: &Actor, id: Uuid, expected_revision: Option<i64>) -> Result<task::Model> {
-        let current = self.task_for_write(actor, id).await?;
+        let (current, project) = self.task_and_project_for_write(actor, id).await?;
         let mut delete = task::Entity::delete_many().filter(task::Column::Id.eq(id));
         if let Some(expected) = expected_revision {
             delete = delete.filter(task::Column::Revision.eq(expected));
         }
-        if delete.exec(&self.db).await?.rows_affected == 0 {
+        let txn = self.db.begin_write().await?;
+        if delete.exec(&txn).await?.rows_affected == 0 {
             return Err(conflict(expected_revision.unwrap_or(current.revision), current.revision));
         }
+        let deleted = Entry::by(actor, AuditAction::TaskDeleted)
+            .on(AuditTargetKind::Task, id)
+            .at(&project_path(&project))
+            .with("title", current.title.as_str());
+        self.audit.append(&txn, deleted).await?;
+        txn.commit().await?;
         self.publish(TaskChange::Deleted, &current);
         Ok(current)
     }
@@ -795,6 +850,11 @@ impl ProjectPaths {
         }
         paths.insert(project.id, project_path(project));
     }
+}
+
+/// The names of the fields a patch set, for the audit trail (never their values).
+fn changed_fields(fields: &[(&str, bool)]) -> Vec<serde_json::Value> {
+    fields.iter().filter(|(_, set)| *set).map(|(name, _)| (*name).into()).collect()
 }
 
 pub fn project_path(project: &project::Model) -> ScopePath {

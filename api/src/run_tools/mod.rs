@@ -25,6 +25,7 @@ use serde_json::{Value, json};
 use uuid::Uuid;
 
 use crate::artifacts::{ArtifactAt, ArtifactError, ArtifactService};
+use crate::audit::AuditActor;
 use crate::context::quote;
 use crate::error::{CommonError, DomainError, ErrorCode};
 use crate::memory::{MemoryService, ProposalScope, RunAuthor};
@@ -91,9 +92,7 @@ impl RunToolService {
         body: impl Stream<Item = Result<Bytes, E>>,
     ) -> Result<ArtifactAt, ArtifactError> {
         let acting = self.acting_for(connector_id, run_id).await?;
-        let author = Author::Run { run_id, attempt_id: acting.attempt_id };
-        let stored =
-            self.artifacts.upload_by_run(&acting.project, acting.run.task_id, author, name, media_type, body).await?;
+        let stored = self.artifacts.upload_by_run(&acting, name, media_type, body).await?;
         let version = (stored.version.id, stored.version.number);
         // The file is stored either way; a note that could not be written is only logged.
         if let Err(e) =
@@ -194,7 +193,10 @@ impl RunToolService {
         namespace: &str,
         page: (&str, &str, &str),
     ) -> Result<Value, ToolOutcome> {
-        let author = Author::Run { run_id: run.run_id, attempt_id: run.attempt_id };
+        let author = (
+            Author::Run { run_id: run.run_id, attempt_id: run.attempt_id },
+            AuditActor::Agent { agent_id: run.agent_id, run_id: run.run_id },
+        );
         let saved = self.wiki.propose_for_run(&run_wiki(run), author, namespace, page).await.map_err(refusal)?;
         Ok(json!({
             "pageId": saved.page.id,

@@ -8,7 +8,7 @@ use acc_entity::{agent, approval, checkpoint, run_attempt, run_event, run_skill,
 use async_graphql::connection::{Connection, Edge};
 use async_graphql::dataloader::Loader;
 
-use async_graphql::{Context, Data, Enum, ID, InputObject, Json, Object, Subscription};
+use async_graphql::{Context, Data, Enum, ID, InputObject, Json, Object, SimpleObject, Subscription};
 use chrono::{DateTime, Utc};
 use futures_util::{Stream, StreamExt};
 use uuid::Uuid;
@@ -26,6 +26,7 @@ use crate::identity::actor::Actor;
 use crate::ids::{NodeKind, decode, gid};
 use crate::projects::graphql::{ProjectLoader, Task, TaskKey};
 use crate::skills::graphql::RunSkill;
+use crate::usage::graphql::UsageQuality;
 
 #[derive(Enum, Copy, Clone, Eq, PartialEq)]
 #[graphql(remote = "crate::runs::state::RunStatus")]
@@ -259,6 +260,7 @@ impl RunEvent {
 /// Which runs `runs` lists; every field narrows the list.
 #[derive(InputObject, Default)]
 pub struct RunFilter {
+    workspace_id: Option<ID>,
     project_id: Option<ID>,
     agent_id: Option<ID>,
     /// Any of these statuses.
@@ -282,6 +284,7 @@ impl RunFilter {
             return Err(gql_error(crate::error::CommonError::validation("`from` must be before `to`")));
         }
         Ok(super::RunFilter {
+            workspace_id: id(self.workspace_id, NodeKind::Workspace)?,
             project_id: id(self.project_id, NodeKind::Project)?,
             agent_id: id(self.agent_id, NodeKind::Agent)?,
             statuses: self.status.into_iter().map(Into::into).collect(),
@@ -323,6 +326,18 @@ impl RunQuery {
         let page = page_request(after, before, first, last)?;
         let rows = ctx.services().run_reader.runs(ctx.actor()?, &filter, &page).await.map_err(gql_error)?;
         Ok(connection(rows, |r| r.id, TaskRun))
+    }
+
+    /// How many of the runs a filter holds are in each status, in total and by agent, and how long
+    /// the finished ones took: for dashboards.
+    async fn run_statistics(
+        &self,
+        ctx: &Context<'_>,
+        filter: Option<RunFilter>,
+    ) -> async_graphql::Result<RunStatistics> {
+        let filter = filter.unwrap_or_default().into_domain()?;
+        let statistics = ctx.services().run_reader.statistics(ctx.actor()?, &filter).await.map_err(gql_error)?;
+        Ok(RunStatistics(statistics))
     }
 
     /// What a run used: measured by the connector's model gateway, reported by its runtime.
@@ -598,16 +613,6 @@ impl RunBudgetInput {
 }
 
 #[derive(Enum, Copy, Clone, Eq, PartialEq)]
-#[graphql(remote = "crate::runs::usage::Quality")]
-pub enum UsageQuality {
-    /// Counted by the connector's model gateway on the way to the provider.
-    Measured,
-    /// Reported by the runtime, priced from a list, or incomplete.
-    Estimated,
-    Unknown,
-}
-
-#[derive(Enum, Copy, Clone, Eq, PartialEq)]
 #[graphql(remote = "crate::runs::usage::UsageSource")]
 pub enum UsageSource {
     /// The connector's model gateway.
@@ -688,5 +693,74 @@ impl RunUsage {
     }
     async fn budget(&self) -> Option<RunBudget> {
         self.0.budget.map(RunBudget)
+    }
+}
+
+/// How many runs a filter holds in each status, in total and by agent (SPEC §14 dashboards).
+pub struct RunStatistics(super::RunStatistics);
+
+#[Object]
+impl RunStatistics {
+    async fn total(&self) -> RunCounts<'_> {
+        RunCounts(&self.0.total)
+    }
+    /// Most runs first.
+    async fn by_agent(&self) -> Vec<AgentRunCounts<'_>> {
+        self.0.by_agent.iter().map(|(agent_id, counts)| AgentRunCounts { agent_id: *agent_id, counts }).collect()
+    }
+}
+
+/// Runs by status, and how long the finished ones took (from their creation to their end).
+pub struct RunCounts<'a>(&'a super::RunCounts);
+
+/// How many runs are in one status.
+#[derive(SimpleObject)]
+pub struct RunStatusCount {
+    status: RunStatus,
+    count: i64,
+}
+
+#[Object]
+impl RunCounts<'_> {
+    async fn runs(&self) -> i64 {
+        self.0.runs
+    }
+    /// Every status with a run in it.
+    async fn by_status(&self) -> Vec<RunStatusCount> {
+        self.0
+            .by_status
+            .iter()
+            .map(|(status, count)| RunStatusCount { status: (*status).into(), count: *count })
+            .collect()
+    }
+    /// Succeeded, failed, cancelled or interrupted.
+    async fn finished(&self) -> i64 {
+        self.0.finished
+    }
+    async fn mean_duration_ms(&self) -> Option<i64> {
+        self.0.mean_duration_ms
+    }
+    async fn median_duration_ms(&self) -> Option<i64> {
+        self.0.median_duration_ms
+    }
+    async fn p95_duration_ms(&self) -> Option<i64> {
+        self.0.p95_duration_ms
+    }
+}
+
+/// One agent's runs.
+pub struct AgentRunCounts<'a> {
+    agent_id: Option<Uuid>,
+    counts: &'a super::RunCounts,
+}
+
+#[Object]
+impl AgentRunCounts<'_> {
+    /// `null` for runs that were never given an agent (or whose agent is gone).
+    async fn agent(&self, ctx: &Context<'_>) -> async_graphql::Result<Option<Agent>> {
+        load_agent(ctx, self.agent_id).await
+    }
+    async fn counts(&self) -> RunCounts<'_> {
+        RunCounts(self.counts)
     }
 }

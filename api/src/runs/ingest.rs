@@ -434,8 +434,18 @@ impl RunService {
             RunEventKind::Result => self.finish(event.run_id, attempt_id, &event.data).await,
             RunEventKind::ApprovalRequested => self.approval_requested(event, attempt_id).await,
             RunEventKind::Checkpoint => self.checkpoint_taken(event, attempt_id).await,
+            RunEventKind::Usage => self.usage_reported(event, attempt_id).await,
             _ => Ok(()),
         }
+    }
+
+    /// Keeps a usage report for the sums by scope, agent, user and model, and the budgets.
+    async fn usage_reported(&self, event: &run_event::Model, attempt_id: Uuid) -> Result<()> {
+        let run = self.load(event.run_id).await?;
+        let project = self.reader.project_of(&run).await?;
+        let attempt = self.reads.one(run_attempt::Entity::find_by_id(attempt_id)).await?;
+        let agent_id = attempt.map(|a| a.agent_id);
+        Ok(self.usage.record(&run, project.workspace_id, agent_id, event).await?)
     }
 
     /// An attempt reported its end. The run's working attempt ends the run (or, during a

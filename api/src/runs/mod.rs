@@ -44,8 +44,9 @@ use crate::identity::keys::SigningKeys;
 use crate::ids::new_id;
 use crate::projects::{ProjectService, RunMilestone};
 use crate::skills::{ReplacedSelection, Selected};
+use crate::usage::{UsageError, UsageService};
 pub use ingest::{ConnectorEvent, Ingested};
-pub use reader::{ActingRun, RunFilter, RunReader};
+pub use reader::{ActingRun, RunCounts, RunFilter, RunReader, RunStatistics};
 use state::{InvalidTransition, RunStatus, transition};
 
 #[derive(Debug, thiserror::Error)]
@@ -60,6 +61,8 @@ pub enum RunError {
     OutOfOrder { expected: u64 },
     #[error(transparent)]
     Approval(#[from] ApprovalError),
+    #[error(transparent)]
+    Usage(#[from] UsageError),
     #[error("the run has already ended ({status}); nothing more is stored for it")]
     RunEnded { status: RunStatus },
     #[error(transparent)]
@@ -80,6 +83,7 @@ impl DomainError for RunError {
             RunError::UnknownRun => ErrorCode::NotFound,
             RunError::OutOfOrder { .. } => ErrorCode::Validation,
             RunError::Approval(e) => e.code(),
+            RunError::Usage(e) => e.code(),
             RunError::RunEnded { .. } => ErrorCode::InvalidTransition,
             RunError::Common(e) => e.code(),
         }
@@ -93,6 +97,7 @@ impl DomainError for RunError {
             }
             RunError::OutOfOrder { expected } => serde_json::json!({ "expected": expected }),
             RunError::Approval(e) => e.details(),
+            RunError::Usage(e) => e.details(),
             RunError::RunEnded { status } => serde_json::json!({ "status": status.as_str() }),
             RunError::Common(e) => e.details(),
             RunError::UnknownRun => serde_json::Value::Null,
@@ -175,6 +180,8 @@ pub struct RunService {
     /// Where agents' requests for approval are kept and decided.
     approvals: ApprovalService,
     audit: AuditLog,
+    /// What runs used, and the budgets of their scopes.
+    usage: UsageService,
 }
 
 impl RunService {
@@ -191,10 +198,11 @@ impl RunService {
         context: crate::context::ContextBroker,
         approvals: ApprovalService,
         audit: AuditLog,
+        usage: UsageService,
     ) -> Self {
         let Store { pool: db, reads } = store;
         let events = ingest::EventWriter::new(db.clone());
-        Self { db, reads, broker, gateway, tasks, keys, policy, events, reader, context, approvals, audit }
+        Self { db, reads, broker, gateway, tasks, keys, policy, events, reader, context, approvals, audit, usage }
     }
 
     /// A run, without any permission check (for connectors and the sweeper).
@@ -229,8 +237,15 @@ impl RunService {
             self.reads.one(project::Entity::find_by_id(task.project_id)).await?.ok_or(CommonError::NotFound("task"))?;
         actor.authorize(Permission::Read, &path(&project), "task")?;
         actor.authorize(Permission::OperateRuns, &path(&project), "task")?;
+        // A spent budget of the project, its workspace or organization starts nothing; one with
+        // something left caps the run, which only a measured agent can be held to.
+        // (Kept apart from `new`: what the caller asked for is what a retry with its key repeats.)
+        let mut required = new.required_capabilities.clone();
+        if self.usage.run_allowance(&project, true).await?.is_some() && !required.contains(&Capability::UsageExact) {
+            required.push(Capability::UsageExact);
+        }
         if let Some(agent_id) = new.agent_id {
-            self.agent_for(actor, &project, agent_id, &new.required_capabilities).await?;
+            self.agent_for(actor, &project, agent_id, &required).await?;
         }
         let user = actor.user_id;
         let max_attempts = self.policy.max_attempts as i32;
@@ -247,7 +262,7 @@ impl RunService {
                 handoff_target_id: Set(None),
                 status: Set(RunStatus::Queued.as_str().to_owned()),
                 status_reason: Set(None),
-                required_capabilities: Set(serde_json::json!(new.required_capabilities)),
+                required_capabilities: Set(serde_json::json!(required)),
                 input: Set(new.input.clone()),
                 created_by: Set(user),
                 max_attempts: Set(max_attempts),

@@ -11,7 +11,7 @@ use acc_entity::{approval, checkpoint, project, run_attempt, run_event, run_skil
 use chrono::{DateTime, Utc};
 use futures_util::{Stream, StreamExt};
 use sea_orm::sea_query::{Alias, Expr, ExprTrait, Query, SimpleExpr};
-use sea_orm::{ColumnTrait, DatabaseConnection, EntityTrait, QueryFilter, QueryOrder, Select};
+use sea_orm::{ColumnTrait, DatabaseConnection, EntityTrait, QueryFilter, QueryOrder, QuerySelect, Select};
 use uuid::Uuid;
 
 use super::state::RunStatus;
@@ -19,7 +19,7 @@ use super::{Result, RunError, feed, path};
 use crate::broker::{Broker, Topic};
 use crate::db::Reads;
 use crate::error::CommonError;
-use crate::identity::actor::{Actor, Permission};
+use crate::identity::actor::{Actor, Permission, ScopeKind};
 use crate::pagination::{Page, PageRequest, paginate};
 
 /// Runs as the caller may read them.
@@ -45,6 +45,7 @@ pub struct ActingRun {
 /// Which runs a list holds; every part narrows it, none given is every readable run.
 #[derive(Debug, Clone, Default)]
 pub struct RunFilter {
+    pub workspace_id: Option<Uuid>,
     pub project_id: Option<Uuid>,
     pub agent_id: Option<Uuid>,
     /// Any of these statuses; empty is any status.
@@ -81,7 +82,51 @@ impl RunReader {
 
     /// One page of the runs the caller may read that `filter` keeps, oldest first.
     pub async fn runs(&self, actor: &Actor, filter: &RunFilter, page: &PageRequest) -> Result<Page<task_run::Model>> {
-        let projects = self.readable_projects(actor, filter.project_id).await?;
+        let select = self.filtered(actor, filter).await?;
+        Ok(paginate(&self.reads, select, task_run::Column::Id, page, self.max_page_size).await?)
+    }
+
+    /// How many of the runs a filter holds are in each status, and by agent how many ran, how
+    /// they ended and how long the finished ones took.
+    pub async fn statistics(&self, actor: &Actor, filter: &RunFilter) -> Result<RunStatistics> {
+        let select = self.filtered(actor, filter).await?.select_only().columns([
+            task_run::Column::AgentId,
+            task_run::Column::Status,
+            task_run::Column::CreatedAt,
+            task_run::Column::UpdatedAt,
+        ]);
+        // Four columns, not models: a statement the pool reads.
+        let rows: Vec<RunTimes> = select.into_tuple().all(&self.db).await?;
+        Ok(RunStatistics::of(rows.into_iter().map(|(agent_id, status, created, updated)| {
+            let status = RunStatus::from_stored(&status);
+            // A finished run's last change is its end.
+            let duration = status.is_terminal().then(|| Ord::max((updated - created).num_milliseconds(), 0));
+            (agent_id, status, duration)
+        })))
+    }
+
+    /// The readable runs a filter holds.
+    async fn filtered(&self, actor: &Actor, filter: &RunFilter) -> Result<Select<task_run::Entity>> {
+        let mut projects = self.readable_projects(actor, filter.project_id).await?;
+        if let Some(workspace_id) = filter.workspace_id {
+            let workspace = crate::identity::scope_path(&self.reads, actor, ScopeKind::Workspace, workspace_id).await?;
+            let of_workspace: HashSet<Uuid> = self
+                .reads
+                .all(
+                    project::Entity::find()
+                        .filter(project::Column::OrganizationId.eq(actor.organization_id))
+                        .filter(project::Column::WorkspaceId.eq(workspace_id)),
+                )
+                .await?
+                .into_iter()
+                .map(|p| p.id)
+                .collect();
+            projects.retain(|p| of_workspace.contains(p));
+            // A workspace the caller sees nothing of is not there for them.
+            if projects.is_empty() && actor.role_on(&workspace).is_none() {
+                return Err(CommonError::NotFound("workspace").into());
+            }
+        }
         let mut select = task_run::Entity::find().filter(task_run::Column::ProjectId.is_in(projects));
         if let Some(agent_id) = filter.agent_id {
             select = select.filter(task_run::Column::AgentId.eq(agent_id));
@@ -98,7 +143,7 @@ impl RunReader {
         if filter.latest_of_task {
             select = select.filter(latest_of_its_task());
         }
-        Ok(paginate(&self.reads, select, task_run::Column::Id, page, self.max_page_size).await?)
+        Ok(select)
     }
 
     /// The runs of those of `task_ids` that are in projects the caller may read.
@@ -297,4 +342,99 @@ fn latest_of_its_task() -> SimpleExpr {
         .and_where(Expr::col((newer, task_run::Column::Id)).gt(Expr::col((task_run::Entity, task_run::Column::Id))))
         .to_owned();
     Expr::exists(newer_runs).not()
+}
+
+/// A run's agent, stored status, creation and last change.
+type RunTimes = (Option<Uuid>, String, DateTime<Utc>, DateTime<Utc>);
+
+/// How many runs are in each status, in total and by agent, and how long the finished ones took.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct RunStatistics {
+    pub total: RunCounts,
+    /// Most runs first; `agent_id` is `None` for runs never given an agent.
+    pub by_agent: Vec<(Option<Uuid>, RunCounts)>,
+}
+
+/// Runs by status, with the durations of the finished ones.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct RunCounts {
+    pub runs: i64,
+    /// Every status with a run in it, in the order of [`RunStatus`].
+    pub by_status: Vec<(RunStatus, i64)>,
+    pub finished: i64,
+    pub mean_duration_ms: Option<i64>,
+    pub median_duration_ms: Option<i64>,
+    pub p95_duration_ms: Option<i64>,
+}
+
+impl RunStatistics {
+    /// From each run's agent, status and, when it finished, duration.
+    fn of(runs: impl Iterator<Item = (Option<Uuid>, RunStatus, Option<i64>)>) -> Self {
+        let mut total = Tallies::default();
+        let mut by_agent: HashMap<Option<Uuid>, Tallies> = HashMap::new();
+        for (agent_id, status, duration) in runs {
+            total.add(status, duration);
+            by_agent.entry(agent_id).or_default().add(status, duration);
+        }
+        let mut by_agent: Vec<(Option<Uuid>, RunCounts)> =
+            by_agent.into_iter().map(|(agent, tallies)| (agent, tallies.counts())).collect();
+        by_agent.sort_by(|a, b| b.1.runs.cmp(&a.1.runs).then(a.0.cmp(&b.0)));
+        RunStatistics { total: total.counts(), by_agent }
+    }
+}
+
+#[derive(Default)]
+struct Tallies {
+    statuses: HashMap<RunStatus, i64>,
+    durations: Vec<i64>,
+}
+
+impl Tallies {
+    fn add(&mut self, status: RunStatus, duration: Option<i64>) {
+        *self.statuses.entry(status).or_default() += 1;
+        self.durations.extend(duration);
+    }
+
+    fn counts(mut self) -> RunCounts {
+        self.durations.sort_unstable();
+        let n = self.durations.len();
+        // The nearest-rank percentile.
+        let at = |p: usize| (n > 0).then(|| self.durations[(n * p).div_ceil(100).max(1) - 1]);
+        RunCounts {
+            runs: self.statuses.values().sum(),
+            by_status: RunStatus::ALL.into_iter().filter_map(|s| self.statuses.get(&s).map(|n| (s, *n))).collect(),
+            finished: n as i64,
+            mean_duration_ms: (n > 0).then(|| self.durations.iter().sum::<i64>() / n as i64),
+            median_duration_ms: at(50),
+            p95_duration_ms: at(95),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn statistics_count_statuses_and_take_durations_of_finished_runs_only() {
+        let (a, b) = (Some(Uuid::from_u128(1)), Some(Uuid::from_u128(2)));
+        let runs = vec![
+            (a, RunStatus::Succeeded, Some(100)),
+            (a, RunStatus::Failed, Some(300)),
+            (a, RunStatus::Running, None),
+            (b, RunStatus::Succeeded, Some(200)),
+            (None, RunStatus::Blocked, None),
+        ];
+        let stats = RunStatistics::of(runs.into_iter());
+        assert_eq!(stats.total.runs, 5);
+        assert_eq!(stats.total.finished, 3);
+        assert_eq!(stats.total.mean_duration_ms, Some(200));
+        assert_eq!((stats.total.median_duration_ms, stats.total.p95_duration_ms), (Some(200), Some(300)));
+        assert_eq!(stats.by_agent[0].0, a, "most runs first");
+        assert_eq!(
+            stats.by_agent[0].1.by_status,
+            vec![(RunStatus::Running, 1), (RunStatus::Succeeded, 1), (RunStatus::Failed, 1)]
+        );
+        assert_eq!(stats.by_agent.iter().find(|(agent, _)| agent.is_none()).unwrap().1.mean_duration_ms, None);
+    }
 }

@@ -17,15 +17,7 @@ use super::{Result, RunReader, RunService};
 use crate::error::CommonError;
 use crate::identity::actor::Actor;
 
-/// How much a figure can be trusted.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Quality {
-    /// Counted by us on the way to the provider.
-    Measured,
-    /// Reported by someone else (the runtime), or priced from a list, or incomplete.
-    Estimated,
-    Unknown,
-}
+use crate::usage::Quality;
 
 /// Where a usage signal comes from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -127,8 +119,20 @@ impl Tally {
 
 impl RunService {
     /// What is left of a run's budget for its next attempt: each attempt's gateway meters from
-    /// zero, so it gets the budget less what earlier attempts were measured to use.
+    /// zero, so it gets the budget less what earlier attempts were measured to use, and no more
+    /// than what its scopes' budgets have left now.
     pub(super) async fn remaining_budget(&self, run: &acc_entity::task_run::Model) -> Result<Option<RunBudget>> {
+        let project = self.reader.project_of(run).await?;
+        let allowance = self.usage.run_allowance(&project, false).await?;
+        let own = self.own_remaining(run).await?;
+        Ok(match (own, allowance) {
+            (Some(own), Some(allowance)) => Some(crate::usage::tighter(&own, &allowance)),
+            (own, allowance) => own.or(allowance),
+        })
+    }
+
+    /// What is left of the run's own budget.
+    async fn own_remaining(&self, run: &acc_entity::task_run::Model) -> Result<Option<RunBudget>> {
         let Some(budget) = run.budget.clone().and_then(|b| serde_json::from_value::<RunBudget>(b).ok()) else {
             return Ok(None);
         };

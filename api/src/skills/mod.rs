@@ -12,6 +12,7 @@ pub mod package;
 use std::convert::Infallible;
 
 use acc_entity::approval::{self, ApprovalStatus, ApprovalSubject};
+use acc_entity::audit_event::{AuditAction, AuditTargetKind};
 use acc_entity::skill_activation::ActivationStatus;
 use acc_entity::skill_version::{ReviewState, SignatureStatus};
 use acc_entity::{project, run_skill, skill, skill_activation, skill_publisher_key, skill_version};
@@ -29,6 +30,7 @@ use uuid::Uuid;
 
 use crate::approvals::{ApprovalError, ApprovalService, Decision, NewApproval, checked_reason};
 use crate::artifacts::ArtifactStore;
+use crate::audit::{AuditLog, Entry};
 use crate::db::{Pool, Reads, Store};
 use crate::error::{CommonError, DomainError, ErrorCode, is_unique_violation};
 use crate::identity::actor::{Actor, Permission, ScopeKind, ScopePath};
@@ -124,12 +126,19 @@ pub struct SkillService {
     /// Where archives' bytes are kept, as artifacts' are.
     store: ArtifactStore,
     approvals: ApprovalService,
+    audit: AuditLog,
     max_page_size: u64,
 }
 
 impl SkillService {
-    pub fn new(store: &Store, bytes: ArtifactStore, approvals: ApprovalService, max_page_size: u64) -> Self {
-        Self { db: store.pool.clone(), reads: store.reads.clone(), store: bytes, approvals, max_page_size }
+    pub fn new(
+        store: &Store,
+        bytes: ArtifactStore,
+        approvals: ApprovalService,
+        audit: AuditLog,
+        max_page_size: u64,
+    ) -> Self {
+        Self { db: store.pool.clone(), reads: store.reads.clone(), store: bytes, approvals, audit, max_page_size }
     }
 
     /// The files of the skill version `run_id` was started with, for the connector that holds the
@@ -183,7 +192,8 @@ impl SkillService {
             created_by_user_id: Set(Some(actor.user_id)),
             created_at: Set(Utc::now()),
         };
-        key.insert(&self.db).await.map_err(|e| {
+        let txn = self.db.begin_write().await?;
+        let key = key.insert(&*txn).await.map_err(|e| -> SkillError {
             if is_unique_violation(&e) {
                 CommonError::Validation {
                     message: "this key is already trusted (or was, and is revoked)".into(),
@@ -193,7 +203,10 @@ impl SkillService {
             } else {
                 e.into()
             }
-        })
+        })?;
+        self.audit.append(&*txn, key_entry(actor, AuditAction::SkillPublisherKeyTrusted, &key)).await?;
+        txn.commit().await?;
+        Ok(key)
     }
 
     /// Revokes a trusted key: what it signs is quarantined from now on, and the versions it
@@ -219,9 +232,12 @@ impl SkillService {
             Condition::all().add(skill_activation::Column::SkillVersionId.is_in(signed.iter().map(|v| v.id)));
         let cancelled = self.end_activations(&*txn, versions).await?;
         let reason = format!("the key {} that signed it was revoked", key.key_id);
+        let quarantined = signed.len();
         for version in signed {
             set_review(&*txn, version, ReviewState::Quarantined, None, Some(reason.clone())).await?;
         }
+        let revoked = key_entry(actor, AuditAction::SkillPublisherKeyRevoked, &key).with("quarantined", quarantined);
+        self.audit.append(&*txn, revoked).await?;
         txn.commit().await?;
         cancelled.iter().for_each(|a| self.approvals.announce(a));
         Ok(key)
@@ -349,6 +365,10 @@ impl SkillService {
         active.revision = Set(active.revision.as_ref() + 1);
         active.updated_at = Set(now);
         let skill = active.update(&*txn).await?;
+        let imported = version_entry(actor, AuditAction::SkillImported, &skill, &version)
+            .with("signature", version.signature_status.to_string())
+            .with("review_state", version.review_state.to_string());
+        self.audit.append(&*txn, imported).await?;
         txn.commit().await?;
         tracing::info!(skill = %skill.name, number, state = %version.review_state, signature = %version.signature_status, "skill imported");
         Ok(Imported { skill, version, existing: false })
@@ -370,7 +390,7 @@ impl SkillService {
                 message: "only a quarantined version is sent for review",
             });
         }
-        Ok(set_review(&self.db, version, ReviewState::InReview, None, reason).await?)
+        self.reviewed(actor, AuditAction::SkillReviewRequested, version, ReviewState::InReview, None, reason).await
     }
 
     /// An administrator approves or rejects a quarantined (or in review) version. Approving one
@@ -402,7 +422,28 @@ impl SkillService {
             Decision::Approve => ReviewState::Approved,
             Decision::Deny => ReviewState::Rejected,
         };
-        Ok(set_review(&self.db, version, state, Some(actor.user_id), reason).await?)
+        self.reviewed(actor, AuditAction::SkillReviewed, version, state, Some(actor.user_id), reason).await
+    }
+
+    /// Moves a version to `state` and records it with `action`.
+    async fn reviewed(
+        &self,
+        actor: &Actor,
+        action: AuditAction,
+        version: skill_version::Model,
+        state: ReviewState,
+        reviewer: Option<Uuid>,
+        reason: Option<String>,
+    ) -> Result<skill_version::Model> {
+        let skill = self.skill(actor, version.skill_id).await?;
+        let txn = self.db.begin_write().await?;
+        let version = set_review(&*txn, version, state, reviewer, reason).await?;
+        let recorded = version_entry(actor, action, &skill, &version)
+            .with("review_state", state.to_string())
+            .with("reason", version.review_reason.clone());
+        self.audit.append(&*txn, recorded).await?;
+        txn.commit().await?;
+        Ok(version)
     }
 
     /// Withdraws an approved version: its activations end, and no run gets it again.
@@ -421,10 +462,14 @@ impl SkillService {
                 message: "only an approved version is revoked",
             });
         }
+        let skill = self.skill(actor, version.skill_id).await?;
         let txn = self.db.begin_write().await?;
         let of_version = Condition::all().add(skill_activation::Column::SkillVersionId.eq(version.id));
         let cancelled = self.end_activations(&*txn, of_version).await?;
         let version = set_review(&*txn, version, ReviewState::Revoked, Some(actor.user_id), reason).await?;
+        let revoked = version_entry(actor, AuditAction::SkillRevoked, &skill, &version)
+            .with("reason", version.review_reason.clone());
+        self.audit.append(&*txn, revoked).await?;
         txn.commit().await?;
         cancelled.iter().for_each(|a| self.approvals.announce(a));
         Ok(version)
@@ -503,6 +548,13 @@ impl SkillService {
         } else {
             None
         };
+        let activated = Entry::by(actor, AuditAction::SkillActivated)
+            .on(AuditTargetKind::SkillActivation, activation.id)
+            .at(&path)
+            .with("skill", skill.name.as_str())
+            .with("version", version.number)
+            .with("status", status.to_string());
+        self.audit.append(&*txn, activated).await?;
         txn.commit().await?;
         for closed in cancelled.iter().chain(asked.iter()) {
             self.approvals.announce(closed);
@@ -517,6 +569,10 @@ impl SkillService {
         let txn = self.db.begin_write().await?;
         let closed =
             self.end_activations(&*txn, Condition::all().add(skill_activation::Column::Id.eq(activation.id))).await?;
+        let deactivated = Entry::by(actor, AuditAction::SkillDeactivated)
+            .on(AuditTargetKind::SkillActivation, activation.id)
+            .at(&activation_path(&activation));
+        self.audit.append(&*txn, deactivated).await?;
         txn.commit().await?;
         closed.iter().for_each(|a| self.approvals.announce(a));
         self.activation(actor, activation_id).await
@@ -930,6 +986,20 @@ async fn set_review(
 fn files_of(version: &skill_version::Model) -> Vec<String> {
     let files = version.files.as_array().map(Vec::as_slice).unwrap_or_default();
     files.iter().filter_map(|f| f["path"].as_str().map(str::to_owned)).collect()
+}
+
+fn key_entry(actor: &Actor, action: AuditAction, key: &skill_publisher_key::Model) -> Entry {
+    Entry::by(actor, action)
+        .on(AuditTargetKind::SkillPublisherKey, key.id)
+        .with("name", key.name.as_str())
+        .with("key_id", key.key_id.as_str())
+}
+
+fn version_entry(actor: &Actor, action: AuditAction, skill: &skill::Model, version: &skill_version::Model) -> Entry {
+    Entry::by(actor, action)
+        .on(AuditTargetKind::SkillVersion, version.id)
+        .with("skill", skill.name.as_str())
+        .with("version", version.number)
 }
 
 fn activation_path(activation: &skill_activation::Model) -> ScopePath {

@@ -18,6 +18,7 @@ mod text;
 use std::collections::HashMap;
 use std::sync::Arc;
 
+use acc_entity::audit_event::{AuditAction, AuditTargetKind};
 use acc_entity::{
     project, user, wiki_alias, wiki_link, wiki_namespace, wiki_page, wiki_revision, wiki_vector, workspace,
 };
@@ -31,6 +32,7 @@ use uuid::Uuid;
 
 use crate::approvals::{ApprovalError, ApprovalService};
 use crate::artifacts::{ArtifactError, ArtifactService};
+use crate::audit::{AuditActor, AuditLog, Entry};
 use crate::broker::{Broker, Event, Topic};
 use crate::db::{Pool, Reads, Store};
 use crate::error::{CommonError, DomainError, ErrorCode, is_unique_violation};
@@ -204,6 +206,7 @@ pub struct WikiService {
     vectors: Arc<VectorSearch>,
     /// Where attachments' bytes are kept.
     artifacts: ArtifactService,
+    audit: AuditLog,
     max_page_size: u64,
 }
 
@@ -214,9 +217,10 @@ impl WikiService {
         approvals: ApprovalService,
         vectors: Arc<VectorSearch>,
         artifacts: ArtifactService,
+        audit: AuditLog,
         max_page_size: u64,
     ) -> Self {
-        Self { db: store.pool, reads: store.reads, broker, approvals, vectors, artifacts, max_page_size }
+        Self { db: store.pool, reads: store.reads, broker, approvals, vectors, artifacts, audit, max_page_size }
     }
 
     /// Makes a namespace in a workspace or project the caller administers.
@@ -243,7 +247,8 @@ impl WikiService {
             created_by_user_id: Set(Some(actor.user_id)),
             created_at: Set(Utc::now()),
         };
-        namespace.insert(&self.db).await.map_err(|e| {
+        let txn = self.db.begin_write().await?;
+        let namespace = namespace.insert(&txn).await.map_err(|e| -> WikiError {
             if is_unique_violation(&e) {
                 CommonError::Validation {
                     message: "a wiki namespace with this name already exists here".into(),
@@ -253,7 +258,15 @@ impl WikiService {
             } else {
                 e.into()
             }
-        })
+        })?;
+        let created = Entry::by(actor, AuditAction::WikiNamespaceCreated)
+            .on(AuditTargetKind::WikiNamespace, namespace.id)
+            .at(&path)
+            .with("name", namespace.name.as_str())
+            .with("authoritative", namespace.authoritative);
+        self.audit.append(&txn, created).await?;
+        txn.commit().await?;
+        Ok(namespace)
     }
 
     /// The namespaces of a workspace (its own, not its projects') or of a project, by name.
@@ -295,7 +308,14 @@ impl WikiService {
         }
         let mut active = namespace.into_active_model();
         active.acl = Set((!users.is_empty()).then(|| serde_json::json!(users)));
-        let namespace = active.update(&self.db).await?;
+        let txn = self.db.begin_write().await?;
+        let namespace = active.update(&txn).await?;
+        let set = Entry::by(actor, AuditAction::WikiNamespaceAclSet)
+            .on(AuditTargetKind::WikiNamespace, namespace.id)
+            .at(&namespace_path(&namespace))
+            .with("user_ids", users.iter().map(|u| serde_json::Value::from(u.to_string())).collect::<Vec<_>>());
+        self.audit.append(&txn, set).await?;
+        txn.commit().await?;
         self.broker.publish(Topic::WikiNamespace(namespace.id), Event::WikiNamespace(namespace.clone()));
         Ok(namespace)
     }
@@ -308,7 +328,7 @@ impl WikiService {
     pub async fn save_page(&self, actor: &Actor, save: PageSave) -> Result<PageAt> {
         let (path, title) = checked_page(&save.path, &save.title, &save.source)?;
         let namespace = self.writable(actor, save.namespace_id).await?;
-        let edit = self.edit(&path, &title, &save.source, Author::Person(actor.user_id)).await;
+        let edit = self.edit(&path, &title, &save.source, person(actor)).await;
         self.save(&namespace, save.expected_revision, &edit).await
     }
 
@@ -330,7 +350,7 @@ impl WikiService {
     pub async fn propose_for_run(
         &self,
         run: &RunWiki,
-        author: Author,
+        author: (Author, AuditActor),
         namespace: &str,
         page: (&str, &str, &str),
     ) -> Result<PageAt> {
@@ -400,9 +420,15 @@ impl WikiService {
     }
 
     /// An edit of a page, with the vector of its text (none while no model is loaded).
-    async fn edit<'a>(&self, path: &'a str, title: &'a str, source: &'a str, author: Author) -> Edit<'a> {
+    async fn edit<'a>(
+        &self,
+        path: &'a str,
+        title: &'a str,
+        source: &'a str,
+        (author, by): (Author, AuditActor),
+    ) -> Edit<'a> {
         let vector = self.vectors.vector_for_write(embedded_text(title, source)).await;
-        Edit { path, title, source, author, vector }
+        Edit { path, title, source, author, by, vector }
     }
 
     /// After an edit committed: this process's vectors follow it, and the namespace's
@@ -443,7 +469,7 @@ impl WikiService {
         let page = self.page_in(actor, page_id).await?;
         let namespace = self.writable(actor, page.namespace_id).await?;
         let latest = self.revision_numbered(&page, page.revision as i32).await?;
-        let edit = self.edit(&new_path, &latest.title, &latest.source, Author::Person(actor.user_id)).await;
+        let edit = self.edit(&new_path, &latest.title, &latest.source, person(actor)).await;
         let (renamed, settled) = self.write_existing(&namespace, page_id, expected, &edit).await?;
         self.saved(&renamed, &settled, &edit).await;
         Ok(renamed)
@@ -886,6 +912,7 @@ impl WikiService {
             }
             (Some(page), _) => self.revise(&*txn, &namespace.0, page, edit).await?,
         };
+        self.audit.append(&*txn, saved_entry(AuditAction::WikiPageSaved, edit, &saved.0)).await?;
         txn.commit().await?;
         Ok(saved)
     }
@@ -907,6 +934,7 @@ impl WikiService {
         if page.revision != expected {
             return Err(CommonError::Conflict { expected, current: page.revision }.into());
         }
+        let renamed_from = (page.path != edit.path).then(|| page.path.clone());
         if page.path != edit.path {
             let taken = wiki_page::Entity::find()
                 .filter(wiki_page::Column::NamespaceId.eq(namespace.0.id))
@@ -929,6 +957,11 @@ impl WikiService {
             .await?;
         }
         let saved = self.revise(&*txn, &namespace.0, page, edit).await?;
+        let recorded = match renamed_from {
+            Some(from) => saved_entry(AuditAction::WikiPageRenamed, edit, &saved.0).with("from", from),
+            None => saved_entry(AuditAction::WikiPageSaved, edit, &saved.0),
+        };
+        self.audit.append(&*txn, recorded).await?;
         txn.commit().await?;
         Ok(saved)
     }
@@ -940,8 +973,42 @@ struct Edit<'a> {
     title: &'a str,
     source: &'a str,
     author: Author,
+    /// Who the audit trail says acted.
+    by: AuditActor,
     /// The embedding of the title and source; none while no model is loaded.
     vector: Option<Vec<f32>>,
+}
+
+/// Who a person's edit is by: the revision's author and the trail's actor.
+fn person(actor: &Actor) -> (Author, AuditActor) {
+    (Author::Person(actor.user_id), actor.into())
+}
+
+/// The trail's record of a saved revision: where, which revision, and whether it was published
+/// with the save (or waits for review); never the text.
+fn saved_entry(action: AuditAction, edit: &Edit<'_>, saved: &PageAt) -> Entry {
+    let (page, number) = (&saved.page, saved.revision.number);
+    page_record(Entry::new(page.organization_id, edit.by, action), page, number)
+        .with("published", page.published_revision == Some(i64::from(number)))
+}
+
+/// What a person did to revision `number` of a page.
+fn page_entry(actor: &Actor, action: AuditAction, page: &wiki_page::Model, number: i32) -> Entry {
+    page_record(Entry::by(actor, action), page, number)
+}
+
+fn page_record(entry: Entry, page: &wiki_page::Model, number: i32) -> Entry {
+    let path = ScopePath {
+        organization_id: page.organization_id,
+        workspace_id: Some(page.workspace_id),
+        project_id: page.project_id,
+    };
+    entry
+        .on(AuditTargetKind::WikiPage, page.id)
+        .at(&path)
+        .with("namespace_id", page.namespace_id.to_string())
+        .with("path", page.path.as_str())
+        .with("revision", number)
 }
 
 /// Writes the page's next revision and points the page at it; its links replace the last ones.

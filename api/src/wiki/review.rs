@@ -7,13 +7,14 @@
 use std::collections::HashMap;
 
 use acc_entity::approval::{self, ApprovalStatus, ApprovalSubject};
+use acc_entity::audit_event::AuditAction;
 use acc_entity::{wiki_page, wiki_revision};
 use chrono::{Duration, Utc};
 use sea_orm::sea_query::{Expr, ExprTrait, Query};
 use sea_orm::{ColumnTrait, Condition, ConnectionTrait, EntityTrait, QueryFilter, QuerySelect, Set};
 use uuid::Uuid;
 
-use super::{PageAt, Result, WikiError, WikiService};
+use super::{PageAt, Result, WikiError, WikiService, page_entry};
 use crate::approvals::{Decision, NewApproval, checked_reason};
 use crate::broker::{Event, Topic};
 use crate::error::CommonError;
@@ -79,6 +80,9 @@ impl WikiService {
         .row();
         row.wiki_revision_id = Set(Some(revision.id));
         let asked = approval::Entity::insert(row).exec_with_returning(&*txn).await?;
+        let requested = page_entry(actor, AuditAction::WikiReviewRequested, &page, number)
+            .with("approval_id", asked.id.to_string());
+        self.audit.append(&*txn, requested).await?;
         txn.commit().await?;
         tracing::info!(page_id = %page.id, approval_id = %asked.id, number, "wiki review requested");
         self.approvals.announce(&asked);
@@ -98,6 +102,7 @@ impl WikiService {
         not_published(&page, number)?;
         let page = published(&*txn, page, number).await?;
         let settled = self.settle(&*txn, &page, number).await?;
+        self.audit.append(&*txn, page_entry(actor, AuditAction::WikiPagePublished, &page, number)).await?;
         txn.commit().await?;
         self.announce_page(&page, &settled);
         Ok(PageAt { page, revision })

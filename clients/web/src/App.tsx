@@ -38,6 +38,7 @@ import { Wiki, WikiPageView } from "./pages/Wiki";
 import { Skills } from "./pages/Skills";
 import { Candidates } from "./pages/Candidates";
 import { Audit } from "./pages/Audit";
+import { Usage } from "./pages/Usage";
 import { ViewerQuery } from "./api/viewer";
 
 const LogoutMutation = graphql(`
@@ -228,6 +229,7 @@ function Route({ path }: { path: string }) {
   if (match("/people", path)) return <People />;
   if (match("/sessions", path)) return <Sessions />;
   if (match("/audit", path)) return <Audit />;
+  if (match("/usage", path)) return <Usage />;
   if (match("/workspaces", path)) return <Workspaces />;
   if (match("/", path)) return <Home />;
   return <NotFound path={path} />;

@@ -33,11 +33,32 @@ export type AuditAction =
   | 'API_TOKEN_CREATED'
   | 'API_TOKEN_REVOKED'
   | 'APPROVAL_DECIDED'
+  | 'ARTIFACT_UPLOADED'
+  | 'BUDGET_POLICY_REMOVED'
+  /**
+   * A new version of an artifact was stored, by a person or a run's connector.
+   * A scope's budget for a period was set or changed.
+   */
+  | 'BUDGET_POLICY_SET'
+  | 'CANDIDATE_APPLIED'
+  | 'CANDIDATE_DECIDED'
+  | 'CANDIDATE_PREPARED'
+  | 'CANDIDATE_PROPOSED'
   | 'CONNECTOR_ENROLLED'
   | 'CONNECTOR_REMOVED'
   | 'CONNECTOR_REVOKED'
   | 'ENROLLMENT_TOKEN_CREATED'
+  | 'MEMORY_CONFLICT_RESOLVED'
+  | 'MEMORY_INDEX_REBUILT'
+  | 'MEMORY_RETRACTED'
+  /** A person set an entry's verification (`details.verification`). */
+  | 'MEMORY_VERIFIED'
+  /** A person wrote a memory entry, or an agent proposed one (unverified). */
+  | 'MEMORY_WRITTEN'
   | 'ORGANIZATION_CREATED'
+  | 'PROJECT_CREATED'
+  /** A project's name or description changed (`details.changed` names which). */
+  | 'PROJECT_UPDATED'
   /** A rotated refresh token was presented again: its session was ended. */
   | 'REFRESH_TOKEN_REUSED'
   | 'ROLE_GRANTED'
@@ -50,11 +71,37 @@ export type AuditAction =
   | 'SIGNED_OUT'
   /** A sign-in to an existing account was refused (the account is the target). */
   | 'SIGN_IN_FAILED'
+  | 'SKILL_ACTIVATED'
+  | 'SKILL_DEACTIVATED'
+  | 'SKILL_IMPORTED'
+  | 'SKILL_PUBLISHER_KEY_REVOKED'
+  | 'SKILL_PUBLISHER_KEY_TRUSTED'
+  | 'SKILL_REVIEWED'
+  | 'SKILL_REVIEW_REQUESTED'
+  | 'SKILL_REVOKED'
+  | 'TASK_CREATED'
+  | 'TASK_DELETED'
+  /** A person changed a task (`details.changed` names the fields, `details.status` the new status). */
+  | 'TASK_UPDATED'
   | 'USER_CREATED'
   | 'USER_DISABLED'
-  | 'USER_ENABLED';
+  | 'USER_ENABLED'
+  | 'WIKI_NAMESPACE_ACL_SET'
+  | 'WIKI_NAMESPACE_CREATED'
+  /**
+   * A person published a revision in a namespace that needs no review (a review's approval
+   * is `APPROVAL_DECIDED`).
+   */
+  | 'WIKI_PAGE_PUBLISHED'
+  | 'WIKI_PAGE_RENAMED'
+  /** A page got a new revision, published or (from an agent) proposed for review. */
+  | 'WIKI_PAGE_SAVED'
+  | 'WIKI_REVIEW_REQUESTED'
+  | 'WORKSPACE_CREATED';
 
 export type AuditActorKind =
+  /** An agent working on a run, through the run's tools (`details.run_id`). */
+  | 'AGENT'
   /** Someone not signed in. */
   | 'ANONYMOUS'
   | 'CONNECTOR'
@@ -80,14 +127,36 @@ export type AuditProblem =
 export type AuditTargetKind =
   | 'API_TOKEN'
   | 'APPROVAL'
+  | 'ARTIFACT'
+  | 'BUDGET_POLICY'
+  | 'CANDIDATE'
   | 'CONNECTOR'
   | 'ENROLLMENT_TOKEN'
+  | 'MEMORY_CONFLICT'
+  | 'MEMORY_ENTRY'
   | 'ORGANIZATION'
+  | 'PROJECT'
   | 'ROLE_BINDING'
   | 'RUN'
   | 'SESSION'
   | 'SETTINGS_LAYER'
-  | 'USER';
+  | 'SKILL'
+  | 'SKILL_ACTIVATION'
+  | 'SKILL_PUBLISHER_KEY'
+  | 'SKILL_VERSION'
+  | 'TASK'
+  | 'USER'
+  | 'WIKI_NAMESPACE'
+  | 'WIKI_PAGE'
+  | 'WORKSPACE';
+
+export type BudgetPeriod =
+  /** The UTC day. */
+  | 'DAILY'
+  /** The UTC calendar month. */
+  | 'MONTHLY'
+  /** From Monday 00:00 UTC. */
+  | 'WEEKLY';
 
 /** What a candidate changes in its scope. */
 export type CandidatePatchInput = {
@@ -240,6 +309,21 @@ export type RunAttemptStatus =
   /** Its connector went away before it could be sent. */
   | 'UNDELIVERED';
 
+/** Which runs `runs` lists; every field narrows the list. */
+export type RunFilter = {
+  agentId?: string | number | null | undefined;
+  /** Created at or after. */
+  from?: string | null | undefined;
+  /** Only each task's latest run: what each task's state is now. */
+  latestOfTask?: boolean;
+  projectId?: string | number | null | undefined;
+  /** Any of these statuses. */
+  status?: Array<RunStatus>;
+  /** Created before. */
+  to?: string | null | undefined;
+  workspaceId?: string | number | null | undefined;
+};
+
 export type RunStatus =
   | 'BLOCKED'
   | 'CANCELLED'
@@ -330,6 +414,23 @@ export type UpdateTaskInput = {
   status?: TaskStatus | null | undefined;
   title?: string | null | undefined;
 };
+
+export type UsageGrouping =
+  | 'AGENT'
+  /** The UTC day, oldest first. */
+  | 'DAY'
+  | 'MODEL'
+  | 'PROJECT'
+  /** Who started the runs. */
+  | 'USER'
+  | 'WORKSPACE';
+
+export type UsageQuality =
+  /** Reported by the runtime, priced from a list, or incomplete. */
+  | 'ESTIMATED'
+  /** Counted by the connector's model gateway on the way to the provider. */
+  | 'MEASURED'
+  | 'UNKNOWN';
 
 export type WriteMemoryInput = {
   /** Users who alone may read it besides administrators. */
@@ -473,6 +574,7 @@ export type BoardQuery = { node:
     | { __typename: 'Artifact' }
     | { __typename: 'ArtifactVersion' }
     | { __typename: 'AuditEvent' }
+    | { __typename: 'BudgetPolicy' }
     | { __typename: 'Candidate' }
     | { __typename: 'Connector' }
     | { __typename: 'EnrollmentToken' }
@@ -713,6 +815,7 @@ export type RunFilesQuery = { node:
     | { __typename: 'Artifact' }
     | { __typename: 'ArtifactVersion' }
     | { __typename: 'AuditEvent' }
+    | { __typename: 'BudgetPolicy' }
     | { __typename: 'Candidate' }
     | { __typename: 'Connector' }
     | { __typename: 'EnrollmentToken' }
@@ -751,6 +854,7 @@ export type RunQuery = { node:
     | { __typename: 'Artifact' }
     | { __typename: 'ArtifactVersion' }
     | { __typename: 'AuditEvent' }
+    | { __typename: 'BudgetPolicy' }
     | { __typename: 'Candidate' }
     | { __typename: 'Connector' }
     | { __typename: 'EnrollmentToken' }
@@ -963,6 +1067,7 @@ export type TaskQuery = { node:
     | { __typename: 'Artifact' }
     | { __typename: 'ArtifactVersion' }
     | { __typename: 'AuditEvent' }
+    | { __typename: 'BudgetPolicy' }
     | { __typename: 'Candidate' }
     | { __typename: 'Connector' }
     | { __typename: 'EnrollmentToken' }
@@ -1068,6 +1173,52 @@ export type StartRunMutationVariables = Exact<{
 
 export type StartRunMutation = { startRun: { id: string, status: RunStatus, statusReason: string | null, createdAt: string, updatedAt: string, agent: { id: string, name: string } | null } };
 
+export type UsageSummaryQueryVariables = Exact<{
+  scopeId: string | number;
+  from: string;
+  to: string;
+  groupBy: UsageGrouping;
+}>;
+
+
+export type UsageSummaryQuery = { usageSummary: { total: { runs: number, requests: number, inputTokens: number, outputTokens: number, tokens: UsageQuality, costUsd: number | null, cost: UsageQuality }, groups: Array<{ key: string, label: string, totals: { runs: number, inputTokens: number, outputTokens: number, tokens: UsageQuality, costUsd: number | null, cost: UsageQuality } }> }, days: { groups: Array<{ key: string, totals: { inputTokens: number, outputTokens: number } }> } };
+
+export type UsageRunStatisticsQueryVariables = Exact<{
+  filter: RunFilter;
+}>;
+
+
+export type UsageRunStatisticsQuery = { runStatistics: { total: { runs: number, finished: number, medianDurationMs: number | null, p95DurationMs: number | null, byStatus: Array<{ status: RunStatus, count: number }> } } };
+
+export type BudgetPoliciesQueryVariables = Exact<{
+  scopeId: string | number;
+}>;
+
+
+export type BudgetPoliciesQuery = { budgetPolicies: Array<{ id: string, scopeId: string, period: BudgetPeriod, maxTokens: number | null, maxCostUsd: number | null, usedTokens: number, usedCostUsd: number, exceeded: boolean, periodEnd: string }> };
+
+export type SetBudgetPolicyMutationVariables = Exact<{
+  scopeId: string | number;
+  period: BudgetPeriod;
+  maxTokens?: number | null | undefined;
+  maxCostUsd?: number | null | undefined;
+}>;
+
+
+export type SetBudgetPolicyMutation = { setBudgetPolicy: { id: string } };
+
+export type RemoveBudgetPolicyMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type RemoveBudgetPolicyMutation = { removeBudgetPolicy: string };
+
+export type UsageRolesQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type UsageRolesQuery = { viewer: { id: string, roleBindings: Array<{ id: string, role: Role, scopeId: string }> } };
+
 export type WikiNamespacesQueryVariables = Exact<{
   scopeId: string | number;
 }>;
@@ -1126,6 +1277,7 @@ export type WikiPageViewQuery = { node:
     | { __typename: 'Artifact' }
     | { __typename: 'ArtifactVersion' }
     | { __typename: 'AuditEvent' }
+    | { __typename: 'BudgetPolicy' }
     | { __typename: 'Candidate' }
     | { __typename: 'Connector' }
     | { __typename: 'EnrollmentToken' }
@@ -1313,6 +1465,12 @@ export const RemoveDependencyDocument = {"kind":"Document","definitions":[{"kind
 export const EditTaskDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"EditTask"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"UpdateTaskInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"updateTask"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"TaskCard"}},{"kind":"Field","name":{"kind":"Name","value":"description"}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"TaskCard"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Task"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"title"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"priority"}},{"kind":"Field","name":{"kind":"Name","value":"labels"}},{"kind":"Field","name":{"kind":"Name","value":"revision"}},{"kind":"Field","name":{"kind":"Name","value":"dependencies"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"title"}},{"kind":"Field","name":{"kind":"Name","value":"status"}}]}},{"kind":"Field","name":{"kind":"Name","value":"acceptanceCriteria"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"met"}}]}},{"kind":"Field","name":{"kind":"Name","value":"assignee"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"displayName"}},{"kind":"Field","name":{"kind":"Name","value":"email"}}]}},{"kind":"Field","name":{"kind":"Name","value":"latestRun"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"updatedAt"}}]}}]}}]} as unknown as DocumentNode<EditTaskMutation, EditTaskMutationVariables>;
 export const DeleteTaskDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"DeleteTask"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"expectedRevision"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"deleteTask"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}},{"kind":"Argument","name":{"kind":"Name","value":"expectedRevision"},"value":{"kind":"Variable","name":{"kind":"Name","value":"expectedRevision"}}}]}]}}]} as unknown as DocumentNode<DeleteTaskMutation, DeleteTaskMutationVariables>;
 export const StartRunDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"StartRun"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"taskId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"agentId"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"JSON"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"startRun"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"taskId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"taskId"}}},{"kind":"Argument","name":{"kind":"Name","value":"agentId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"agentId"}}},{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"RunSummary"}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"RunSummary"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"TaskRun"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"statusReason"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"updatedAt"}},{"kind":"Field","name":{"kind":"Name","value":"agent"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}}]}}]}}]} as unknown as DocumentNode<StartRunMutation, StartRunMutationVariables>;
+export const UsageSummaryDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"UsageSummary"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"scopeId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"from"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"DateTime"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"to"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"DateTime"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"groupBy"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"UsageGrouping"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"usageSummary"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"scopeId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"scopeId"}}},{"kind":"Argument","name":{"kind":"Name","value":"from"},"value":{"kind":"Variable","name":{"kind":"Name","value":"from"}}},{"kind":"Argument","name":{"kind":"Name","value":"to"},"value":{"kind":"Variable","name":{"kind":"Name","value":"to"}}},{"kind":"Argument","name":{"kind":"Name","value":"groupBy"},"value":{"kind":"Variable","name":{"kind":"Name","value":"groupBy"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"total"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"runs"}},{"kind":"Field","name":{"kind":"Name","value":"requests"}},{"kind":"Field","name":{"kind":"Name","value":"inputTokens"}},{"kind":"Field","name":{"kind":"Name","value":"outputTokens"}},{"kind":"Field","name":{"kind":"Name","value":"tokens"}},{"kind":"Field","name":{"kind":"Name","value":"costUsd"}},{"kind":"Field","name":{"kind":"Name","value":"cost"}}]}},{"kind":"Field","name":{"kind":"Name","value":"groups"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"key"}},{"kind":"Field","name":{"kind":"Name","value":"label"}},{"kind":"Field","name":{"kind":"Name","value":"totals"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"runs"}},{"kind":"Field","name":{"kind":"Name","value":"inputTokens"}},{"kind":"Field","name":{"kind":"Name","value":"outputTokens"}},{"kind":"Field","name":{"kind":"Name","value":"tokens"}},{"kind":"Field","name":{"kind":"Name","value":"costUsd"}},{"kind":"Field","name":{"kind":"Name","value":"cost"}}]}}]}}]}},{"kind":"Field","alias":{"kind":"Name","value":"days"},"name":{"kind":"Name","value":"usageSummary"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"scopeId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"scopeId"}}},{"kind":"Argument","name":{"kind":"Name","value":"from"},"value":{"kind":"Variable","name":{"kind":"Name","value":"from"}}},{"kind":"Argument","name":{"kind":"Name","value":"to"},"value":{"kind":"Variable","name":{"kind":"Name","value":"to"}}},{"kind":"Argument","name":{"kind":"Name","value":"groupBy"},"value":{"kind":"EnumValue","value":"DAY"}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"groups"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"key"}},{"kind":"Field","name":{"kind":"Name","value":"totals"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"inputTokens"}},{"kind":"Field","name":{"kind":"Name","value":"outputTokens"}}]}}]}}]}}]}}]} as unknown as DocumentNode<UsageSummaryQuery, UsageSummaryQueryVariables>;
+export const UsageRunStatisticsDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"UsageRunStatistics"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"filter"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"RunFilter"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"runStatistics"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"filter"},"value":{"kind":"Variable","name":{"kind":"Name","value":"filter"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"total"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"runs"}},{"kind":"Field","name":{"kind":"Name","value":"finished"}},{"kind":"Field","name":{"kind":"Name","value":"medianDurationMs"}},{"kind":"Field","name":{"kind":"Name","value":"p95DurationMs"}},{"kind":"Field","name":{"kind":"Name","value":"byStatus"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"count"}}]}}]}}]}}]}}]} as unknown as DocumentNode<UsageRunStatisticsQuery, UsageRunStatisticsQueryVariables>;
+export const BudgetPoliciesDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"BudgetPolicies"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"scopeId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"budgetPolicies"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"scopeId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"scopeId"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"scopeId"}},{"kind":"Field","name":{"kind":"Name","value":"period"}},{"kind":"Field","name":{"kind":"Name","value":"maxTokens"}},{"kind":"Field","name":{"kind":"Name","value":"maxCostUsd"}},{"kind":"Field","name":{"kind":"Name","value":"usedTokens"}},{"kind":"Field","name":{"kind":"Name","value":"usedCostUsd"}},{"kind":"Field","name":{"kind":"Name","value":"exceeded"}},{"kind":"Field","name":{"kind":"Name","value":"periodEnd"}}]}}]}}]} as unknown as DocumentNode<BudgetPoliciesQuery, BudgetPoliciesQueryVariables>;
+export const SetBudgetPolicyDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"SetBudgetPolicy"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"scopeId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"period"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"BudgetPeriod"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"maxTokens"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"maxCostUsd"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Float"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"setBudgetPolicy"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"scopeId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"scopeId"}}},{"kind":"Argument","name":{"kind":"Name","value":"period"},"value":{"kind":"Variable","name":{"kind":"Name","value":"period"}}},{"kind":"Argument","name":{"kind":"Name","value":"maxTokens"},"value":{"kind":"Variable","name":{"kind":"Name","value":"maxTokens"}}},{"kind":"Argument","name":{"kind":"Name","value":"maxCostUsd"},"value":{"kind":"Variable","name":{"kind":"Name","value":"maxCostUsd"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}}]}}]}}]} as unknown as DocumentNode<SetBudgetPolicyMutation, SetBudgetPolicyMutationVariables>;
+export const RemoveBudgetPolicyDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"RemoveBudgetPolicy"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"removeBudgetPolicy"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}]}]}}]} as unknown as DocumentNode<RemoveBudgetPolicyMutation, RemoveBudgetPolicyMutationVariables>;
+export const UsageRolesDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"UsageRoles"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"viewer"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"roleBindings"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"role"}},{"kind":"Field","name":{"kind":"Name","value":"scopeId"}}]}}]}}]}}]} as unknown as DocumentNode<UsageRolesQuery, UsageRolesQueryVariables>;
 export const WikiNamespacesDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"WikiNamespaces"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"scopeId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"wikiNamespaces"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"scopeId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"scopeId"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"authoritative"}},{"kind":"Field","name":{"kind":"Name","value":"acl"}}]}}]}}]} as unknown as DocumentNode<WikiNamespacesQuery, WikiNamespacesQueryVariables>;
 export const WikiPagesDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"WikiPages"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"namespaceId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"wikiPages"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"namespaceId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"namespaceId"}}},{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"IntValue","value":"100"}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"edges"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"node"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"path"}},{"kind":"Field","name":{"kind":"Name","value":"title"}},{"kind":"Field","name":{"kind":"Name","value":"revision"}},{"kind":"Field","name":{"kind":"Name","value":"publishedRevision"}}]}}]}}]}}]}}]} as unknown as DocumentNode<WikiPagesQuery, WikiPagesQueryVariables>;
 export const WikiPageUpdatedDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"subscription","name":{"kind":"Name","value":"WikiPageUpdated"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"namespaceId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"wikiPageUpdated"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"namespaceId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"namespaceId"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"path"}},{"kind":"Field","name":{"kind":"Name","value":"title"}},{"kind":"Field","name":{"kind":"Name","value":"revision"}},{"kind":"Field","name":{"kind":"Name","value":"publishedRevision"}}]}}]}}]} as unknown as DocumentNode<WikiPageUpdatedSubscription, WikiPageUpdatedSubscriptionVariables>;

@@ -50,30 +50,70 @@ const VerifyAuditQuery = graphql(`
   }
 `);
 
-/** The kinds of action to narrow the trail to, in the order a person looks for them. */
-const ACTIONS: AuditAction[] = [
-  "SIGNED_IN",
-  "SIGN_IN_FAILED",
-  "SIGNED_OUT",
-  "SESSION_REVOKED",
-  "REFRESH_TOKEN_REUSED",
-  "API_TOKEN_CREATED",
-  "API_TOKEN_REVOKED",
-  "USER_CREATED",
-  "USER_DISABLED",
-  "USER_ENABLED",
-  "ROLE_GRANTED",
-  "ROLE_REVOKED",
-  "ORGANIZATION_CREATED",
-  "ENROLLMENT_TOKEN_CREATED",
-  "CONNECTOR_ENROLLED",
-  "CONNECTOR_REVOKED",
-  "CONNECTOR_REMOVED",
-  "RUN_STARTED",
-  "RUN_CANCELLED",
-  "APPROVAL_DECIDED",
-  "SETTINGS_WRITTEN",
-];
+/** Where each kind of action belongs, in the order a person looks for them (every action, or this does not compile). */
+const AREA_OF: Record<AuditAction, string> = {
+  SIGNED_IN: "Sign-in and sessions",
+  SIGN_IN_FAILED: "Sign-in and sessions",
+  SIGNED_OUT: "Sign-in and sessions",
+  SESSION_REVOKED: "Sign-in and sessions",
+  REFRESH_TOKEN_REUSED: "Sign-in and sessions",
+  API_TOKEN_CREATED: "Sign-in and sessions",
+  API_TOKEN_REVOKED: "Sign-in and sessions",
+  ORGANIZATION_CREATED: "People and roles",
+  USER_CREATED: "People and roles",
+  USER_DISABLED: "People and roles",
+  USER_ENABLED: "People and roles",
+  ROLE_GRANTED: "People and roles",
+  ROLE_REVOKED: "People and roles",
+  ENROLLMENT_TOKEN_CREATED: "Connectors",
+  CONNECTOR_ENROLLED: "Connectors",
+  CONNECTOR_REVOKED: "Connectors",
+  CONNECTOR_REMOVED: "Connectors",
+  WORKSPACE_CREATED: "Work",
+  PROJECT_CREATED: "Work",
+  PROJECT_UPDATED: "Work",
+  TASK_CREATED: "Work",
+  TASK_UPDATED: "Work",
+  TASK_DELETED: "Work",
+  RUN_STARTED: "Work",
+  RUN_CANCELLED: "Work",
+  APPROVAL_DECIDED: "Work",
+  SETTINGS_WRITTEN: "Work",
+  ARTIFACT_UPLOADED: "Work",
+  MEMORY_WRITTEN: "Memory",
+  MEMORY_VERIFIED: "Memory",
+  MEMORY_RETRACTED: "Memory",
+  MEMORY_CONFLICT_RESOLVED: "Memory",
+  MEMORY_INDEX_REBUILT: "Memory",
+  WIKI_NAMESPACE_CREATED: "Wiki",
+  WIKI_NAMESPACE_ACL_SET: "Wiki",
+  WIKI_PAGE_SAVED: "Wiki",
+  WIKI_PAGE_RENAMED: "Wiki",
+  WIKI_REVIEW_REQUESTED: "Wiki",
+  WIKI_PAGE_PUBLISHED: "Wiki",
+  SKILL_PUBLISHER_KEY_TRUSTED: "Skills",
+  SKILL_PUBLISHER_KEY_REVOKED: "Skills",
+  SKILL_IMPORTED: "Skills",
+  SKILL_REVIEW_REQUESTED: "Skills",
+  SKILL_REVIEWED: "Skills",
+  SKILL_REVOKED: "Skills",
+  SKILL_ACTIVATED: "Skills",
+  SKILL_DEACTIVATED: "Skills",
+  CANDIDATE_PROPOSED: "Candidates",
+  CANDIDATE_PREPARED: "Candidates",
+  CANDIDATE_DECIDED: "Candidates",
+  CANDIDATE_APPLIED: "Candidates",
+  BUDGET_POLICY_SET: "Budgets",
+  BUDGET_POLICY_REMOVED: "Budgets",
+};
+
+/** The kinds of action to narrow the trail to, by area. */
+const AREAS = Object.entries(AREA_OF).reduce<[string, AuditAction[]][]>((areas, [action, area]) => {
+  const last = areas.at(-1);
+  if (last && last[0] === area) last[1].push(action as AuditAction);
+  else areas.push([area, [action as AuditAction]]);
+  return areas;
+}, []);
 
 export function Audit() {
   usePageTitle("Audit");
@@ -95,8 +135,9 @@ export function Audit() {
     <section className="stack">
       <h1>Audit</h1>
       <p className="muted">
-        Every sign-in, token, role, connector, run start and cancel, decision and settings change in this organization, in
-        a chain of hashes that shows any later change to it.
+        Every sign-in, token, role, connector, run start and cancel, decision, settings change and write to projects,
+        tasks, memory, the wiki, skills, candidates, budgets and files in this organization, in a chain of hashes that shows any
+        later change to it.
       </p>
       <div className="inline">
         <Action write={false} busy={verified.fetching} onClick={() => verify()}>
@@ -132,10 +173,14 @@ export function Audit() {
           }}
         >
           <option value="">every action</option>
-          {ACTIONS.map((a) => (
-            <option key={a} value={a}>
-              {humanize(a)}
-            </option>
+          {AREAS.map(([area, actions]) => (
+            <optgroup key={area} label={area}>
+              {actions.map((a) => (
+                <option key={a} value={a}>
+                  {humanize(a)}
+                </option>
+              ))}
+            </optgroup>
           ))}
         </select>
       </label>

@@ -19,6 +19,7 @@ export const PAGES: Page[] = [
   { href: "/wiki", label: "Wiki", key: "k" },
   { href: "/skills", label: "Skills", key: "l" },
   { href: "/candidates", label: "Candidates", key: "t" },
+  { href: "/usage", label: "Usage", key: "b" },
   { href: "/settings", label: "Settings", key: "s" },
   { href: "/people", label: "People", key: "p" },
   { href: "/sessions", label: "Sessions", key: "i" },
