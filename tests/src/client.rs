@@ -186,6 +186,25 @@ impl Subscription {
         self.socket.send(Message::text(message.to_string())).await.map_err(|e| e.to_string())
     }
 
+    /// Closes the socket as a client does once it is done (1000), and reads the server's answer:
+    /// the code of its close frame, or why none came.
+    pub async fn close(&mut self) -> Result<u16, String> {
+        let done = tokio_tungstenite::tungstenite::protocol::CloseFrame {
+            code: tokio_tungstenite::tungstenite::protocol::frame::coding::CloseCode::Normal,
+            reason: "done".into(),
+        };
+        self.socket.send(Message::Close(Some(done))).await.map_err(|e| e.to_string())?;
+        loop {
+            let frame = tokio::time::timeout(Duration::from_secs(10), self.socket.next()).await;
+            match frame.map_err(|_| "no answer in time".to_owned())? {
+                Some(Ok(Message::Close(frame))) => return Ok(frame.map_or(1005, |f| u16::from(f.code))),
+                Some(Ok(_)) => continue,
+                Some(Err(e)) => return Err(e.to_string()),
+                None => return Err("the socket ended without a close frame".into()),
+            }
+        }
+    }
+
     /// Starts an operation (a subscription, query or mutation) under `id`.
     pub async fn start(&mut self, id: &str, query: &str, variables: Value) -> Result<(), String> {
         self.send(json!({"id": id, "type": "subscribe", "payload": {"query": query, "variables": variables}})).await

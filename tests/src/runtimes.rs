@@ -61,13 +61,26 @@ pub fn npm_bin(name: &str) -> PathBuf {
         // The install scripts run after every package is in place (`npm rebuild`), when the
         // pinned `node` is linked in `node_modules/.bin`, which npm puts first on their PATH:
         // OpenClaw's refuse to run under the system's older Node.js.
-        let npm_ci: &[&str] = &["npm", "ci", "--ignore-scripts", "--no-audit", "--no-fund", "--loglevel=error"];
         let scripts: &[&str] = &["npm", "rebuild", "--loglevel=error"];
-        install("npm", &["package-lock.json", "package.json"], "node_modules", &[npm_ci, scripts])
+        install("npm", &["package-lock.json", "package.json"], "node_modules", &[NPM_CI, scripts])
     });
     let bin = cache.join("node_modules").join(".bin").join(name);
     assert!(bin.exists(), "{} is not installed in {}", name, cache.display());
     bin
+}
+
+/// `npm ci` of a pinned set, its install scripts left for later.
+const NPM_CI: &[&str] = &["npm", "ci", "--ignore-scripts", "--no-audit", "--no-fund", "--loglevel=error"];
+
+/// The directory holding a pinned set of npm packages (`runtimes/KIND/package-lock.json`) in its
+/// `node_modules`, installing first if needed: for scripts that import them (run from there).
+pub fn npm_packages(kind: &str) -> PathBuf {
+    static INSTALLED: Mutex<BTreeMap<String, PathBuf>> = Mutex::new(BTreeMap::new());
+    let mut installed = INSTALLED.lock().unwrap();
+    let dir = installed
+        .entry(kind.to_owned())
+        .or_insert_with(|| install(kind, &["package-lock.json", "package.json"], "node_modules", &[NPM_CI]));
+    dir.clone()
 }
 
 /// The path of a pinned Python runtime's executable, installing first if needed: `set` names

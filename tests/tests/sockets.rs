@@ -239,3 +239,19 @@ on_both_databases!(operations_per_socket_and_sockets_per_identity_are_capped, |d
     }
     assert!(place.is_some(), "the closed socket's place was given back");
 });
+
+/// A client done with its socket closes it and is answered with a close frame: a clean close,
+/// not an abnormal one, after which a client that closes idle sockets (graphql-ws's lazy mode)
+/// opens the next one without an error.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_clients_close_is_answered_with_a_close() {
+    let server = Server::start(TestDb::sqlite()).await;
+    let owner = server.owner().await;
+    let mut socket = owner.socket().await.unwrap();
+    socket.start("1", "{ viewer { email } }", json!({})).await.unwrap();
+    assert_eq!(socket.next().await.unwrap()["data"]["viewer"]["email"], "owner@acme.test");
+    assert_eq!(socket.close().await, Ok(1000));
+    let mut again = owner.socket().await.unwrap();
+    again.start("1", "{ viewer { email } }", json!({})).await.unwrap();
+    assert_eq!(again.next().await.unwrap()["data"]["viewer"]["email"], "owner@acme.test");
+}

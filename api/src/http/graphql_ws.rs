@@ -117,9 +117,11 @@ pub async fn upgrade(
         .on_upgrade(move |socket| serve(state, socket, correlation_id, device).instrument(span))
 }
 
-/// What ends a socket: a close frame with a code and reason, or the peer having gone.
+/// What ends a socket: a close frame with a code and reason, the peer's close frame, or the peer
+/// having gone.
 enum End {
     Close(u16, String),
+    ClosedByPeer,
     Gone,
 }
 
@@ -132,9 +134,18 @@ async fn serve(state: SharedState, mut socket: WebSocket, correlation_id: String
         Ok(mut connection) => connection.run(&mut socket).await,
         Err(end) => end,
     };
-    if let End::Close(code, reason) = end {
-        tracing::debug!(code, reason, "closing the socket");
-        let _ = socket.send(Message::Close(Some(CloseFrame { code, reason: reason.into() }))).await;
+    match end {
+        End::Close(code, reason) => {
+            tracing::debug!(code, reason, "closing the socket");
+            let _ = socket.send(Message::Close(Some(CloseFrame { code, reason: reason.into() }))).await;
+        }
+        // The reply to the peer's close frame is queued when it is read: sent, the peer sees a
+        // clean close (1000) rather than an abnormal one (1006), and a client that closes a socket
+        // when idle (graphql-ws's lazy mode) opens the next one without an error.
+        End::ClosedByPeer => {
+            let _ = socket.flush().await;
+        }
+        End::Gone => {}
     }
 }
 
@@ -424,7 +435,7 @@ fn parse(frame: Message) -> Result<Option<ClientMessage>, End> {
     let text = match frame {
         Message::Text(text) => text,
         Message::Binary(_) => return Err(End::Close(close::BAD_REQUEST, "messages must be text".into())),
-        Message::Close(_) => return Err(End::Gone),
+        Message::Close(_) => return Err(End::ClosedByPeer),
         Message::Ping(_) | Message::Pong(_) => return Ok(None),
     };
     serde_json::from_str(text.as_str())
