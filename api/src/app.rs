@@ -22,6 +22,7 @@ use crate::identity::keys::{KeyPurpose, SigningKeys};
 use crate::identity::login_limiter::LoginLimiter;
 use crate::identity::{Bootstrap, IdentityService, secrets};
 use crate::memory::{MemoryService, VectorSearch};
+use crate::notifications::NotificationService;
 use crate::projects::ProjectService;
 use crate::run_tools::RunToolService;
 use crate::runs::{RunPolicy, RunReader, RunService};
@@ -61,6 +62,8 @@ pub struct Services {
     pub candidates: CandidateService,
     /// What runs used, and the budgets that limit it.
     pub usage: UsageService,
+    /// What people are told: a decision waits, a run failed, a budget is nearly spent.
+    pub notifications: NotificationService,
     /// The tamper-evident record of security and lifecycle actions.
     pub audit: AuditLog,
     /// What each run's agent starts with.
@@ -149,7 +152,14 @@ impl App {
         // One embedding model, loaded once, for memory and the wiki.
         let vectors = Arc::new(VectorSearch::default());
         let memory = MemoryService::new(store.clone(), broker.clone(), vectors.clone(), audit.clone());
-        let approvals = ApprovalService::new(&store, broker.clone(), config.limits.max_page_size, audit.clone());
+        let notifications = NotificationService::new(&store, broker.clone(), config.limits.max_page_size);
+        let approvals = ApprovalService::new(
+            &store,
+            broker.clone(),
+            config.limits.max_page_size,
+            audit.clone(),
+            notifications.clone(),
+        );
         let bytes = ArtifactStore::open(&config.artifact_store()?)?;
         let artifacts = ArtifactService::new(
             store.clone(),
@@ -170,7 +180,7 @@ impl App {
         let context =
             ContextBroker::new(store.clone(), memory.clone(), wiki.clone(), settings.clone(), run_reader.clone());
         crate::context::warm_up();
-        let usage = UsageService::new(&store, audit.clone());
+        let usage = UsageService::new(&store, audit.clone(), notifications.clone());
         let runs = RunService::new(
             store.clone(),
             broker.clone(),
@@ -183,6 +193,7 @@ impl App {
             approvals.clone(),
             audit.clone(),
             usage.clone(),
+            notifications.clone(),
         );
         // No connector is connected to a process that just started; their runs live on.
         gateway.mark_all_offline().await.map_err(|e| sea_orm::DbErr::Custom(e.to_string()))?;
@@ -221,6 +232,7 @@ impl App {
             skills,
             candidates,
             usage,
+            notifications,
             context,
             gateway,
             runs,

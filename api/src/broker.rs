@@ -44,6 +44,8 @@ pub enum Topic {
     OrganizationMemory(Uuid),
     /// Pages of one wiki namespace saved or renamed.
     WikiNamespace(Uuid),
+    /// Notifications made for one person.
+    UserNotifications(Uuid),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -73,6 +75,7 @@ pub enum Event {
     WikiPage(wiki_page::Model),
     /// A wiki namespace after a change of who may read it.
     WikiNamespace(wiki_namespace::Model),
+    Notification(acc_entity::notification::Model),
 }
 
 #[derive(Debug, Clone)]

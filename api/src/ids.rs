@@ -42,10 +42,11 @@ pub enum NodeKind {
     Candidate,
     AuditEvent,
     BudgetPolicy,
+    Notification,
 }
 
 impl NodeKind {
-    const ALL: [NodeKind; 31] = [
+    const ALL: [NodeKind; 32] = [
         NodeKind::Organization,
         NodeKind::User,
         NodeKind::Session,
@@ -77,6 +78,7 @@ impl NodeKind {
         NodeKind::Candidate,
         NodeKind::AuditEvent,
         NodeKind::BudgetPolicy,
+        NodeKind::Notification,
     ];
 
     pub fn name(self) -> &'static str {
@@ -112,6 +114,7 @@ impl NodeKind {
             NodeKind::Candidate => "Candidate",
             NodeKind::AuditEvent => "AuditEvent",
             NodeKind::BudgetPolicy => "BudgetPolicy",
+            NodeKind::Notification => "Notification",
         }
     }
 

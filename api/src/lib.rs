@@ -20,6 +20,7 @@ pub mod idempotency;
 pub mod identity;
 pub mod ids;
 pub mod memory;
+pub mod notifications;
 pub mod pagination;
 pub mod projects;
 pub mod provenance;

@@ -25,6 +25,7 @@ pub mod memory_conflict;
 pub mod memory_entry;
 pub mod memory_vector;
 pub mod memory_version;
+pub mod notification;
 pub mod organization;
 pub mod project;
 pub mod refresh_token;
@@ -75,6 +76,7 @@ display_as_stored!(
     memory_entry::MemoryScopeKind,
     memory_version::Sensitivity,
     memory_version::Verification,
+    notification::NotificationKind,
     run_attempt::AttemptKind,
     run_attempt::AttemptStatus,
     run_event::RunEventKind,

@@ -30,6 +30,7 @@ mod m20261207_000020_wiki_attachments;
 mod m20261207_000021_wiki_namespace_acl;
 mod m20261207_000022_audit;
 mod m20261207_000023_usage;
+mod m20261207_000024_notifications;
 mod tables;
 
 /// How SQLite's memory search index is filled from the versions, for the search benchmark.
@@ -64,6 +65,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261207_000021_wiki_namespace_acl::Migration),
             Box::new(m20261207_000022_audit::Migration),
             Box::new(m20261207_000023_usage::Migration),
+            Box::new(m20261207_000024_notifications::Migration),
         ]
     }
 }

@@ -513,3 +513,23 @@ pub async fn audit_events(owner: &Client, actions: &[&str]) -> Vec<Value> {
         .await;
     page.data("auditEvents")["edges"].as_array().unwrap().iter().map(|edge| edge["node"].clone()).collect()
 }
+
+/// The caller's notifications once there are at least `at_least` (they are made in the
+/// background), oldest first.
+pub async fn notifications(client: &Client, at_least: usize) -> Vec<Value> {
+    for _ in 0..100 {
+        let page = client
+            .gql(
+                "{ notifications(last: 50) { edges { node { id kind title body subjectId projectId readAt } } } }",
+                json!({}),
+            )
+            .await;
+        let found: Vec<Value> =
+            page.data("notifications")["edges"].as_array().unwrap().iter().map(|e| e["node"].clone()).collect();
+        if found.len() >= at_least {
+            return found;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    panic!("fewer than {at_least} notifications came");
+}

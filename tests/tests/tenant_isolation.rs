@@ -68,6 +68,8 @@ struct TenantA {
     candidate: String,
     audit_event: String,
     budget_policy: String,
+    /// The owner's: a decision waits for them.
+    notification: String,
 }
 
 impl TenantA {
@@ -106,6 +108,7 @@ impl TenantA {
             &self.candidate,
             &self.audit_event,
             &self.budget_policy,
+            &self.notification,
         ]
     }
 }
@@ -239,6 +242,7 @@ async fn tenant_a(server: &Server) -> (common::Fixture, TenantA) {
         )
         .await;
     let budget_policy = id(budget.data("setBudgetPolicy"));
+    let notification = common::notifications(owner, 1).await[0]["id"].as_str().unwrap().to_owned();
     let a = TenantA {
         connector,
         agent,
@@ -273,6 +277,7 @@ async fn tenant_a(server: &Server) -> (common::Fixture, TenantA) {
         candidate,
         audit_event: id(&audit.data("auditEvents")["edges"][0]["node"]),
         budget_policy,
+        notification,
     };
     (f, a)
 }
@@ -921,6 +926,20 @@ fn rows(a: &TenantA, b_project: &str, b_task: &str) -> Vec<Row> {
             json!({"p": a.project}),
             NotFound,
         ),
+        row(
+            "notifications",
+            "{ notifications { edges { node { id title body subjectId projectId } } } }",
+            json!({}),
+            OwnDataOnly,
+        ),
+        row("unreadNotificationCount", "{ unreadNotificationCount }", json!({}), OwnDataOnly),
+        row(
+            "markNotificationsRead",
+            "mutation($n: ID!) { markNotificationsRead(ids: [$n]) }",
+            json!({"n": a.notification}),
+            OwnDataOnly,
+        ),
+        row("notificationAdded", "subscription { notificationAdded { id title } }", json!({}), OwnDataOnly),
     ];
     for object in a.all() {
         rows.push(row("node", op!("node"), json!({"id": object}), NotFound));
@@ -933,6 +952,11 @@ fn rows(a: &TenantA, b_project: &str, b_task: &str) -> Vec<Row> {
 async fn attempt(b: &Client, row: &Row) -> Value {
     if row.document.trim_start().starts_with("subscription") {
         let mut subscription = b.subscribe(row.document, row.variables.clone()).await.unwrap();
+        if let Expect::OwnDataOnly = row.expect {
+            // One's own stream: nothing of anyone else's comes down it.
+            subscription.expect_silence(std::time::Duration::from_millis(500)).await;
+            return json!({});
+        }
         return subscription.next().await.unwrap();
     }
     b.gql(row.document, row.variables.clone()).await.body
@@ -982,6 +1006,8 @@ on_both_databases!(a_second_tenant_sees_nothing_of_the_first, |db: TestDb| async
         .gql("query($id: ID!) { node(id: $id) { ... on Approval { status } } }", json!({"id": a.approval}))
         .await;
     assert_eq!(approval.data("node")["status"], "PENDING", "the other tenant decided nothing");
+    let unread = f.owner.gql("{ unreadNotificationCount }", json!({})).await;
+    assert_eq!(unread.data("unreadNotificationCount"), 1, "the other tenant marked nothing read");
     let memory = f.owner.gql(op!("memory_entry"), json!({"id": a.memory_entry})).await;
     let memory = memory.data("memoryEntry");
     assert_eq!(memory["revision"], 1, "the other tenant verified, retracted and resolved nothing");

@@ -25,6 +25,7 @@ use crate::db::{Reads, Store};
 use crate::error::{CommonError, DomainError, ErrorCode};
 use crate::identity::actor::{Actor, ScopePath};
 use crate::ids::new_id;
+use crate::notifications::NotificationService;
 use crate::pagination::{Page, PageRequest, paginate};
 
 /// The longest reason a person may give.
@@ -141,11 +142,19 @@ pub struct ApprovalService {
     broker: Broker,
     max_page_size: u64,
     audit: AuditLog,
+    /// Who may decide a pending approval is told of it.
+    notifications: NotificationService,
 }
 
 impl ApprovalService {
-    pub fn new(store: &Store, broker: Broker, max_page_size: u64, audit: AuditLog) -> Self {
-        Self { reads: store.reads.clone(), broker, max_page_size, audit }
+    pub fn new(
+        store: &Store,
+        broker: Broker,
+        max_page_size: u64,
+        audit: AuditLog,
+        notifications: NotificationService,
+    ) -> Self {
+        Self { reads: store.reads.clone(), broker, max_page_size, audit, notifications }
     }
 
     /// An approval the caller may read (a hidden one is `NOT_FOUND`).
@@ -302,6 +311,11 @@ impl ApprovalService {
     /// Tells `approvalUpdated` of the organization.
     pub fn announce(&self, approval: &approval::Model) {
         self.broker.publish(Topic::OrganizationApprovals(approval.organization_id), Event::Approval(approval.clone()));
+        if approval.status == ApprovalStatus::Pending {
+            // In the background: telling people must neither hold nor fail the action.
+            let (notifications, approval) = (self.notifications.clone(), approval.clone());
+            tokio::spawn(async move { notifications.approval_waiting(&approval).await });
+        }
     }
 
     async fn finish(

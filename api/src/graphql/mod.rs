@@ -80,6 +80,7 @@ pub struct QueryRoot(
     crate::candidates::graphql::CandidateQuery,
     crate::audit::graphql::AuditQuery,
     crate::usage::graphql::UsageQuery,
+    crate::notifications::graphql::NotificationQuery,
     node::NodeQuery,
 );
 
@@ -96,6 +97,7 @@ pub struct MutationRoot(
     crate::skills::graphql::SkillMutation,
     crate::candidates::graphql::CandidateMutation,
     crate::usage::graphql::UsageMutation,
+    crate::notifications::graphql::NotificationMutation,
 );
 
 #[derive(MergedSubscription, Default)]
@@ -106,6 +108,7 @@ pub struct SubscriptionRoot(
     crate::approvals::graphql::ApprovalSubscription,
     crate::memory::graphql::MemorySubscription,
     crate::wiki::graphql::WikiSubscription,
+    crate::notifications::graphql::NotificationSubscription,
 );
 
 /// The schema, with the limits of SPEC §4 that every operation is admitted and run under.

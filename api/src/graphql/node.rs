@@ -11,6 +11,7 @@ use crate::gateway::graphql::{Agent, Connector, EnrollmentToken};
 use crate::identity::graphql::{ApiToken, Organization, RoleBinding, Session, User};
 use crate::ids::{GlobalId, NodeKind};
 use crate::memory::graphql::{MemoryConflict, MemoryEntry, MemoryVersion};
+use crate::notifications::graphql::Notification;
 use crate::projects::graphql::{AcceptanceCriterion, Project, Task, Workspace};
 use crate::runs::graphql::TaskRun;
 use crate::settings::graphql::SettingsLayer;
@@ -52,6 +53,7 @@ pub enum Node {
     Candidate(Candidate),
     AuditEvent(AuditEvent),
     BudgetPolicy(BudgetPolicy),
+    Notification(Notification),
 }
 
 #[derive(Default)]
@@ -139,6 +141,9 @@ impl NodeQuery {
             NodeKind::BudgetPolicy => {
                 Node::BudgetPolicy(BudgetPolicy(services.usage.budget(actor, id).await.map_err(gql_error)?))
             }
+            NodeKind::Notification => Node::Notification(Notification(
+                services.notifications.notification(actor, id).await.map_err(gql_error)?,
+            )),
             NodeKind::SkillPublisherKey => {
                 Node::SkillPublisherKey(SkillPublisherKey(services.skills.key(actor, id).await.map_err(gql_error)?))
             }

@@ -42,6 +42,7 @@ use crate::idempotency::{self, Outcome};
 use crate::identity::actor::{Actor, Permission, ScopeKind, ScopePath};
 use crate::identity::keys::SigningKeys;
 use crate::ids::new_id;
+use crate::notifications::NotificationService;
 use crate::projects::{ProjectService, RunMilestone};
 use crate::skills::{ReplacedSelection, Selected};
 use crate::usage::{UsageError, UsageService};
@@ -182,6 +183,8 @@ pub struct RunService {
     audit: AuditLog,
     /// What runs used, and the budgets of their scopes.
     usage: UsageService,
+    /// Whoever started a run that failed is told.
+    notifications: NotificationService,
 }
 
 impl RunService {
@@ -199,10 +202,26 @@ impl RunService {
         approvals: ApprovalService,
         audit: AuditLog,
         usage: UsageService,
+        notifications: NotificationService,
     ) -> Self {
         let Store { pool: db, reads } = store;
         let events = ingest::EventWriter::new(db.clone());
-        Self { db, reads, broker, gateway, tasks, keys, policy, events, reader, context, approvals, audit, usage }
+        Self {
+            db,
+            reads,
+            broker,
+            gateway,
+            tasks,
+            keys,
+            policy,
+            events,
+            reader,
+            context,
+            approvals,
+            audit,
+            usage,
+            notifications,
+        }
     }
 
     /// A run, without any permission check (for connectors and the sweeper).
@@ -383,6 +402,9 @@ impl RunService {
                 self.broker.close(Topic::RunEvents(run_id));
             }
             self.broker.publish(Topic::ProjectRuns(run.project_id), Event::RunUpdated(run.clone()));
+            if to == RunStatus::Failed {
+                self.notifications.run_failed(&run).await;
+            }
             let milestone = match (from, to) {
                 (RunStatus::Dispatching, RunStatus::Running) => Some(RunMilestone::Started),
                 (_, RunStatus::Succeeded) => Some(RunMilestone::Succeeded),

@@ -26,6 +26,7 @@ use crate::db::{Pool, Reads, Store};
 use crate::error::{CommonError, DomainError, ErrorCode};
 use crate::identity::actor::{Actor, Permission, ScopeKind, ScopePath};
 use crate::ids::new_id;
+use crate::notifications::NotificationService;
 
 #[derive(Debug, thiserror::Error)]
 pub enum UsageError {
@@ -149,6 +150,13 @@ impl BudgetStatus {
         self.policy.max_cost_usd.map(|max| (max - self.used_cost_usd).max(0.0))
     }
 
+    /// How much of its tighter limit is used, in percent (past 100 when overspent).
+    pub fn used_share(&self) -> f64 {
+        let tokens = self.policy.max_tokens.map(|max| self.used_tokens as f64 / max as f64);
+        let cost = self.policy.max_cost_usd.map(|max| self.used_cost_usd / max);
+        tokens.into_iter().chain(cost).fold(0.0, f64::max) * 100.0
+    }
+
     /// Whether a limit is reached: no new run starts in its scope until the period ends.
     pub fn exceeded(&self) -> bool {
         self.remaining_tokens() == Some(0) || self.remaining_cost_usd() == Some(0.0)
@@ -172,11 +180,13 @@ pub struct UsageService {
     db: Pool,
     reads: Reads,
     audit: AuditLog,
+    /// The administrators of a budget's scope are told at 80 % and when it is spent.
+    notifications: NotificationService,
 }
 
 impl UsageService {
-    pub fn new(store: &Store, audit: AuditLog) -> Self {
-        Self { db: store.pool.clone(), reads: store.reads.clone(), audit }
+    pub fn new(store: &Store, audit: AuditLog, notifications: NotificationService) -> Self {
+        Self { db: store.pool.clone(), reads: store.reads.clone(), audit, notifications }
     }
 
     /// Keeps a run's `usage` event, with where the run is (`workspace_id`) and the agent of the
@@ -220,6 +230,11 @@ impl UsageService {
             .on_conflict(OnConflict::column(usage_record::Column::RunEventId).do_nothing().to_owned())
             .exec_without_returning(&self.db)
             .await?;
+        let path = ScopePath::project(run.organization_id, workspace_id, run.project_id);
+        for status in self.holding(&path).await? {
+            let used = status.used_share();
+            self.notifications.budget_used(&status.policy, used, status.period_start).await;
+        }
         Ok(())
     }
 

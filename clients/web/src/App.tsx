@@ -39,6 +39,7 @@ import { Skills } from "./pages/Skills";
 import { Candidates } from "./pages/Candidates";
 import { Audit } from "./pages/Audit";
 import { Usage } from "./pages/Usage";
+import { NotificationBell } from "./NotificationBell";
 import { ViewerQuery } from "./api/viewer";
 
 const LogoutMutation = graphql(`
@@ -173,6 +174,7 @@ function Shell() {
             <button type="button" onClick={() => setDialog("palette")} aria-keyshortcuts="Control+K Meta+K">
               Jump to… <kbd className="hint">Ctrl K</kbd>
             </button>
+            <NotificationBell />
             <NotificationPermission />
             <span className="muted">{data?.viewer.displayName || data?.viewer.email}</span>
             <button type="button" onClick={signOut}>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { approvalHref, approvalNotice, chosenInNotification } from "./notices";
+import { approvalHref, approvalNotice, chosenInNotification, notificationHref } from "./notices";
 
 const approval = {
   id: "a1",
@@ -41,5 +41,14 @@ describe("the choice an address carries", () => {
     expect(chosenInNotification("?approval=a1")).toEqual({ approvalId: "a1", decision: null });
     expect(chosenInNotification("?approval=a1&decision=APPROVE_ALL")).toEqual({ approvalId: "a1", decision: null });
     expect(chosenInNotification("")).toEqual({ approvalId: null, decision: null });
+  });
+});
+
+describe("a notification of the bell", () => {
+  it("leads to what it is about", () => {
+    expect(notificationHref("RUN_FAILED", "r1")).toBe("/runs/r1");
+    expect(notificationHref("APPROVAL_WAITING", "a1")).toBe("/approvals");
+    expect(notificationHref("BUDGET_SPENT", "b1")).toBe("/usage");
+    expect(notificationHref("BUDGET_WARNING", null)).toBe("/usage");
   });
 });

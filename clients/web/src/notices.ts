@@ -3,7 +3,7 @@
 // notification itself opens the request). An action
 // never decides by itself: it opens the approval with the decision chosen, for one confirming
 // tap in the app (docs/clients.md, "Approvals from a notification").
-import type { ApprovalDecision } from "./gql/graphql";
+import type { ApprovalDecision, NotificationKind } from "./gql/graphql";
 import { describeApproval, type ApprovalShape } from "./pages/approvalText";
 
 export interface SystemNotification {
@@ -60,4 +60,11 @@ export function approvalNotice(approval: ApprovalShape): Notice {
       },
     },
   };
+}
+
+/** Where a notification of the bell leads: the approvals, the failed run, or the usage page. */
+export function notificationHref(kind: NotificationKind, subjectId: string | null | undefined): string {
+  if (kind === "RUN_FAILED" && subjectId) return `/runs/${subjectId}`;
+  if (kind === "APPROVAL_WAITING") return "/approvals";
+  return "/usage";
 }

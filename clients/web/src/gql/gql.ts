@@ -15,6 +15,9 @@ import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-
  */
 type Documents = {
     "\n  mutation Logout {\n    logout\n  }\n": typeof types.LogoutDocument,
+    "\n  query Bell {\n    unreadNotificationCount\n    notifications(last: 20) {\n      nodes {\n        id\n        kind\n        title\n        body\n        subjectId\n        createdAt\n        readAt\n      }\n    }\n  }\n": typeof types.BellDocument,
+    "\n  subscription NotificationAdded {\n    notificationAdded {\n      id\n    }\n  }\n": typeof types.NotificationAddedDocument,
+    "\n  mutation MarkNotificationsRead($ids: [ID!]) {\n    markNotificationsRead(ids: $ids)\n  }\n": typeof types.MarkNotificationsReadDocument,
     "\n  fragment AuthTokens on AuthPayload {\n    accessToken\n    accessTokenExpiresAt\n    refreshToken\n  }\n": typeof types.AuthTokensFragmentDoc,
     "\n  mutation RefreshSession($refreshToken: String!) {\n    refreshSession(refreshToken: $refreshToken) {\n      ...AuthTokens\n    }\n  }\n": typeof types.RefreshSessionDocument,
     "\n  subscription RunEvents($runId: ID!, $after: String) {\n    runEvents(runId: $runId, after: $after) {\n      sequence\n      kind\n      data\n      occurredAt\n    }\n  }\n": typeof types.RunEventsDocument,
@@ -130,6 +133,9 @@ type Documents = {
 };
 const documents: Documents = {
     "\n  mutation Logout {\n    logout\n  }\n": types.LogoutDocument,
+    "\n  query Bell {\n    unreadNotificationCount\n    notifications(last: 20) {\n      nodes {\n        id\n        kind\n        title\n        body\n        subjectId\n        createdAt\n        readAt\n      }\n    }\n  }\n": types.BellDocument,
+    "\n  subscription NotificationAdded {\n    notificationAdded {\n      id\n    }\n  }\n": types.NotificationAddedDocument,
+    "\n  mutation MarkNotificationsRead($ids: [ID!]) {\n    markNotificationsRead(ids: $ids)\n  }\n": types.MarkNotificationsReadDocument,
     "\n  fragment AuthTokens on AuthPayload {\n    accessToken\n    accessTokenExpiresAt\n    refreshToken\n  }\n": types.AuthTokensFragmentDoc,
     "\n  mutation RefreshSession($refreshToken: String!) {\n    refreshSession(refreshToken: $refreshToken) {\n      ...AuthTokens\n    }\n  }\n": types.RefreshSessionDocument,
     "\n  subscription RunEvents($runId: ID!, $after: String) {\n    runEvents(runId: $runId, after: $after) {\n      sequence\n      kind\n      data\n      occurredAt\n    }\n  }\n": types.RunEventsDocument,
@@ -262,6 +268,18 @@ export function graphql(source: string): unknown;
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  mutation Logout {\n    logout\n  }\n"): (typeof documents)["\n  mutation Logout {\n    logout\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query Bell {\n    unreadNotificationCount\n    notifications(last: 20) {\n      nodes {\n        id\n        kind\n        title\n        body\n        subjectId\n        createdAt\n        readAt\n      }\n    }\n  }\n"): (typeof documents)["\n  query Bell {\n    unreadNotificationCount\n    notifications(last: 20) {\n      nodes {\n        id\n        kind\n        title\n        body\n        subjectId\n        createdAt\n        readAt\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  subscription NotificationAdded {\n    notificationAdded {\n      id\n    }\n  }\n"): (typeof documents)["\n  subscription NotificationAdded {\n    notificationAdded {\n      id\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation MarkNotificationsRead($ids: [ID!]) {\n    markNotificationsRead(ids: $ids)\n  }\n"): (typeof documents)["\n  mutation MarkNotificationsRead($ids: [ID!]) {\n    markNotificationsRead(ids: $ids)\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

@@ -1,0 +1,129 @@
+//! Notifications in GraphQL: the caller's own `notifications`, `unreadNotificationCount`,
+//! `markNotificationsRead`, and the `notificationAdded` subscription.
+
+use acc_entity::notification;
+use async_graphql::connection::Connection;
+use async_graphql::{Context, Enum, ID, Object, Subscription};
+use chrono::{DateTime, Utc};
+use futures_util::{Stream, StreamExt};
+
+use crate::broker::{Delivery, Event, Topic};
+use crate::graphql::connection::{connection, page_request};
+use crate::graphql::{ContextExt, gql_error};
+use crate::ids::{NodeKind, decode, gid};
+
+#[derive(Enum, Copy, Clone, Eq, PartialEq)]
+#[graphql(remote = "acc_entity::notification::NotificationKind")]
+pub enum NotificationKind {
+    /// A decision waits for you: `subjectId` is the approval.
+    ApprovalWaiting,
+    /// A run you started failed: `subjectId` is the run.
+    RunFailed,
+    /// A budget of a scope you administer is 80 % used: `subjectId` is the budget policy.
+    BudgetWarning,
+    /// A budget is spent: no new run starts in its scope until its period ends.
+    BudgetSpent,
+}
+
+/// Something you were told, once; it changes nothing by itself.
+pub struct Notification(pub notification::Model);
+
+#[Object]
+impl Notification {
+    pub async fn id(&self) -> ID {
+        gid(NodeKind::Notification, self.0.id)
+    }
+    async fn kind(&self) -> NotificationKind {
+        self.0.kind.into()
+    }
+    async fn title(&self) -> &str {
+        &self.0.title
+    }
+    async fn body(&self) -> &str {
+        &self.0.body
+    }
+    /// What it is about, to open: the approval, the run or the budget policy.
+    async fn subject_id(&self) -> Option<ID> {
+        let kind = match self.0.kind {
+            notification::NotificationKind::ApprovalWaiting => NodeKind::Approval,
+            notification::NotificationKind::RunFailed => NodeKind::TaskRun,
+            notification::NotificationKind::BudgetWarning | notification::NotificationKind::BudgetSpent => {
+                NodeKind::BudgetPolicy
+            }
+        };
+        self.0.subject_id.map(|id| gid(kind, id))
+    }
+    async fn project_id(&self) -> Option<ID> {
+        self.0.project_id.map(|id| gid(NodeKind::Project, id))
+    }
+    async fn created_at(&self) -> DateTime<Utc> {
+        self.0.created_at
+    }
+    async fn read_at(&self) -> Option<DateTime<Utc>> {
+        self.0.read_at
+    }
+}
+
+#[derive(Default)]
+pub struct NotificationQuery;
+
+#[Object]
+impl NotificationQuery {
+    /// Your notifications, oldest first (`last` for the newest); only unread ones when asked.
+    async fn notifications(
+        &self,
+        ctx: &Context<'_>,
+        #[graphql(default)] unread_only: bool,
+        first: Option<i32>,
+        after: Option<String>,
+        last: Option<i32>,
+        before: Option<String>,
+    ) -> async_graphql::Result<Connection<String, Notification>> {
+        let page = page_request(after, before, first, last)?;
+        let rows =
+            ctx.services().notifications.notifications(ctx.actor()?, unread_only, &page).await.map_err(gql_error)?;
+        Ok(connection(rows, |n| n.id, Notification))
+    }
+
+    async fn unread_notification_count(&self, ctx: &Context<'_>) -> async_graphql::Result<u64> {
+        ctx.services().notifications.unread_count(ctx.actor()?).await.map_err(gql_error)
+    }
+}
+
+#[derive(Default)]
+pub struct NotificationMutation;
+
+#[Object]
+impl NotificationMutation {
+    /// Marks your notifications `ids` read, or all of them without `ids`; how many were unread.
+    async fn mark_notifications_read(&self, ctx: &Context<'_>, ids: Option<Vec<ID>>) -> async_graphql::Result<u64> {
+        let ids = ids
+            .map(|ids| {
+                ids.iter().map(|id| decode(id, NodeKind::Notification)).collect::<async_graphql::Result<Vec<_>>>()
+            })
+            .transpose()?;
+        ctx.services().notifications.mark_read(ctx.actor()?, ids.as_deref()).await.map_err(gql_error)
+    }
+}
+
+#[derive(Default)]
+pub struct NotificationSubscription;
+
+#[Subscription]
+impl NotificationSubscription {
+    /// Each notification you are given from now on, as it is made.
+    async fn notification_added(&self, ctx: &Context<'_>) -> async_graphql::Result<impl Stream<Item = Notification>> {
+        let actor = ctx.actor()?;
+        let live = ctx.services().broker.subscribe(Topic::UserNotifications(actor.user_id));
+        Ok(live.filter_map(|delivery| {
+            let shown = match delivery {
+                Delivery::Event(event) => match &*event {
+                    Event::Notification(row) => Some(Notification(row.clone())),
+                    _ => None,
+                },
+                Delivery::Lagged(_) => None,
+            };
+            async move { shown }
+        }))
+    }
+}

@@ -1,0 +1,245 @@
+//! Notifications (SPEC §16): what a person is told — a decision waits for them, a run they started
+//! failed, a budget of a scope they administer is nearly or wholly spent — once per dedupe key,
+//! in the app (`notifications`, the `notificationAdded` subscription) until they read it.
+//!
+//! A notification only tells: it never changes a task, run or approval, and one that cannot be
+//! made is logged, never an error of the action that caused it.
+
+pub mod graphql;
+
+use acc_entity::notification::{self, NotificationKind};
+use acc_entity::{approval, budget_policy, role_binding, task_run, user};
+use chrono::Utc;
+use sea_orm::sea_query::{Expr, OnConflict};
+use sea_orm::{ColumnTrait, EntityTrait, QueryFilter};
+use uuid::Uuid;
+
+use crate::broker::{Broker, Event, Topic};
+use crate::db::{Pool, Reads, Store};
+use crate::error::CommonError;
+use crate::identity::actor::{Actor, Role, ScopePath};
+use crate::ids::new_id;
+use crate::pagination::{Page, PageRequest, paginate};
+
+/// What to tell, and to whom it is the same notification.
+#[derive(Debug, Clone)]
+pub struct Notice {
+    pub organization_id: Uuid,
+    pub kind: NotificationKind,
+    pub dedupe_key: String,
+    pub title: String,
+    pub body: String,
+    pub subject_id: Option<Uuid>,
+    pub project_id: Option<Uuid>,
+}
+
+/// The share of a budget used at which its administrators are warned.
+pub const BUDGET_WARNING_PERCENT: f64 = 80.0;
+
+#[derive(Clone)]
+pub struct NotificationService {
+    db: Pool,
+    reads: Reads,
+    broker: Broker,
+    max_page_size: u64,
+}
+
+impl NotificationService {
+    pub fn new(store: &Store, broker: Broker, max_page_size: u64) -> Self {
+        Self { db: store.pool.clone(), reads: store.reads.clone(), broker, max_page_size }
+    }
+
+    /// Tells each of `recipients` `notice`, unless they were told it already (its dedupe key);
+    /// those newly told hear of it live. Never fails: a notice that cannot be made is logged.
+    pub async fn tell(&self, notice: Notice, recipients: &[Uuid]) {
+        for user_id in recipients {
+            if let Err(e) = self.tell_one(&notice, *user_id).await {
+                tracing::warn!(error = %e, kind = %notice.kind, %user_id, "a notification could not be made");
+            }
+        }
+    }
+
+    async fn tell_one(&self, notice: &Notice, user_id: Uuid) -> Result<(), sea_orm::DbErr> {
+        let row = notification::Model {
+            id: new_id(),
+            organization_id: notice.organization_id,
+            user_id,
+            kind: notice.kind,
+            dedupe_key: notice.dedupe_key.clone(),
+            title: notice.title.clone(),
+            body: notice.body.clone(),
+            subject_id: notice.subject_id,
+            project_id: notice.project_id,
+            read_at: None,
+            created_at: Utc::now(),
+        };
+        let made = notification::Entity::insert(notification::ActiveModel::from(row.clone()))
+            .on_conflict(
+                OnConflict::columns([notification::Column::UserId, notification::Column::DedupeKey])
+                    .do_nothing()
+                    .to_owned(),
+            )
+            .exec_without_returning(&self.db)
+            .await?;
+        if made > 0 {
+            self.broker.publish(Topic::UserNotifications(user_id), Event::Notification(row));
+        }
+        Ok(())
+    }
+
+    /// The active people with at least `least` on `path` (by a binding on it or above it).
+    pub async fn people_with(&self, path: &ScopePath, least: Role) -> Result<Vec<Uuid>, sea_orm::DbErr> {
+        let scopes = [Some(path.organization_id), path.workspace_id, path.project_id];
+        let bindings = self
+            .reads
+            .all(
+                role_binding::Entity::find()
+                    .filter(role_binding::Column::OrganizationId.eq(path.organization_id))
+                    .filter(role_binding::Column::ScopeId.is_in(scopes.into_iter().flatten())),
+            )
+            .await?;
+        let mut people: Vec<Uuid> = bindings
+            .into_iter()
+            .filter(|b| b.role.parse::<Role>().is_ok_and(|role| role >= least))
+            .map(|b| b.subject_id)
+            .collect();
+        people.sort_unstable();
+        people.dedup();
+        let active = self
+            .reads
+            .all(user::Entity::find().filter(user::Column::Id.is_in(people)).filter(user::Column::Disabled.eq(false)))
+            .await?;
+        Ok(active.into_iter().map(|u| u.id).collect())
+    }
+
+    /// A pending approval: those who may decide it are told (operators of a run's project;
+    /// for a wiki review or a skill activation, those who write or administer its scope), but
+    /// not who asked for it.
+    pub async fn approval_waiting(&self, approval: &approval::Model) {
+        let path = ScopePath {
+            organization_id: approval.organization_id,
+            workspace_id: approval.workspace_id,
+            project_id: approval.project_id,
+        };
+        let least = match approval.subject {
+            acc_entity::approval::ApprovalSubject::RunAction => Role::Operator,
+            acc_entity::approval::ApprovalSubject::WikiPublication => Role::Member,
+            acc_entity::approval::ApprovalSubject::SkillActivation => Role::Admin,
+        };
+        let people = match self.people_with(&path, least).await {
+            Ok(people) => people,
+            Err(e) => return tracing::warn!(error = %e, "the people to tell of an approval could not be read"),
+        };
+        let recipients: Vec<Uuid> = people.into_iter().filter(|p| Some(*p) != approval.requested_by_user_id).collect();
+        let notice = Notice {
+            organization_id: approval.organization_id,
+            kind: NotificationKind::ApprovalWaiting,
+            dedupe_key: format!("approval:{}", approval.id),
+            title: "A decision waits for you".into(),
+            body: approval.action.clone(),
+            subject_id: Some(approval.id),
+            project_id: approval.project_id,
+        };
+        self.tell(notice, &recipients).await;
+    }
+
+    /// A run failed: whoever started it is told.
+    pub async fn run_failed(&self, run: &task_run::Model) {
+        let notice = Notice {
+            organization_id: run.organization_id,
+            kind: NotificationKind::RunFailed,
+            dedupe_key: format!("run_failed:{}", run.id),
+            title: "A run you started failed".into(),
+            body: run.status_reason.clone().unwrap_or_else(|| "It ended without saying why.".into()),
+            subject_id: Some(run.id),
+            project_id: Some(run.project_id),
+        };
+        self.tell(notice, &[run.created_by]).await;
+    }
+
+    /// A budget reached `percent` of a limit in the period starting `period_start`: its scope's
+    /// administrators are told once per period at 80 % and once when it is spent.
+    pub async fn budget_used(&self, policy: &budget_policy::Model, percent: f64, period_start: chrono::DateTime<Utc>) {
+        let (kind, step, title) = if percent >= 100.0 {
+            (NotificationKind::BudgetSpent, 100, "A budget is spent")
+        } else if percent >= BUDGET_WARNING_PERCENT {
+            (NotificationKind::BudgetWarning, 80, "A budget is 80 % used")
+        } else {
+            return;
+        };
+        let path = ScopePath {
+            organization_id: policy.organization_id,
+            workspace_id: policy.workspace_id,
+            project_id: policy.project_id,
+        };
+        let admins = match self.people_with(&path, Role::Admin).await {
+            Ok(admins) => admins,
+            Err(e) => return tracing::warn!(error = %e, "the administrators to tell of a budget could not be read"),
+        };
+        let body = match kind {
+            NotificationKind::BudgetSpent => format!(
+                "The {} budget of this {} is spent: no new run starts there until the period ends.",
+                policy.period, policy.scope_kind
+            ),
+            _ => format!("The {} budget of this {} is {percent:.0} % used.", policy.period, policy.scope_kind),
+        };
+        let notice = Notice {
+            organization_id: policy.organization_id,
+            kind,
+            dedupe_key: format!("budget:{}:{}:{step}", policy.id, period_start.to_rfc3339()),
+            title: title.into(),
+            body,
+            subject_id: Some(policy.id),
+            project_id: policy.project_id,
+        };
+        self.tell(notice, &admins).await;
+    }
+
+    /// The caller's notifications, newest last (`last` for the newest), unread ones only when asked.
+    pub async fn notifications(
+        &self,
+        actor: &Actor,
+        unread_only: bool,
+        page: &PageRequest,
+    ) -> Result<Page<notification::Model>, CommonError> {
+        let mut select = notification::Entity::find().filter(notification::Column::UserId.eq(actor.user_id));
+        if unread_only {
+            select = select.filter(notification::Column::ReadAt.is_null());
+        }
+        paginate(&self.reads, select, notification::Column::Id, page, self.max_page_size).await
+    }
+
+    pub async fn unread_count(&self, actor: &Actor) -> Result<u64, CommonError> {
+        use sea_orm::PaginatorTrait;
+        Ok(notification::Entity::find()
+            .filter(notification::Column::UserId.eq(actor.user_id))
+            .filter(notification::Column::ReadAt.is_null())
+            .count(&self.db)
+            .await?)
+    }
+
+    /// One of the caller's notifications.
+    pub async fn notification(&self, actor: &Actor, id: Uuid) -> Result<notification::Model, CommonError> {
+        self.reads
+            .one(notification::Entity::find_by_id(id))
+            .await?
+            .filter(|n| n.user_id == actor.user_id)
+            .ok_or(CommonError::NotFound("notification"))
+    }
+
+    /// Marks the caller's notifications `ids` read (all of them when `None`); how many were
+    /// unread. Another person's ids are not the caller's: nothing happens to them.
+    pub async fn mark_read(&self, actor: &Actor, ids: Option<&[Uuid]>) -> Result<u64, CommonError> {
+        if ids.is_some_and(|ids| ids.len() > self.max_page_size as usize) {
+            return Err(CommonError::validation(format!("at most {} ids at a time", self.max_page_size)));
+        }
+        let mut update = notification::Entity::update_many()
+            .col_expr(notification::Column::ReadAt, Expr::value(Some(Utc::now())))
+            .filter(notification::Column::UserId.eq(actor.user_id))
+            .filter(notification::Column::ReadAt.is_null());
+        if let Some(ids) = ids {
+            update = update.filter(notification::Column::Id.is_in(ids.iter().copied()));
+        }
+        Ok(update.exec(&self.db).await?.rows_affected)
+    }
+}
