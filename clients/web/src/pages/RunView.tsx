@@ -1,7 +1,7 @@
 // One run: what it is and how long it has taken, what waits for a decision (decided here), the
 // actions on it, its attempt timeline, what its agent was given (RunContext.tsx), the files its
 // agent attached (RunFiles.tsx), and its log (RunEvents.tsx).
-import { useEffect, useState, type FormEvent } from "react";
+import { useEffect, useRef, useState, type FormEvent } from "react";
 import { useMutation, useQuery, useSubscription } from "urql";
 import { graphql } from "../gql";
 import type { RunDetailFragment as Run } from "../gql/graphql";
@@ -141,6 +141,15 @@ export function RunView({ runId }: { runId: string }) {
     if (!streamed || !status || !updatedAt || fetching) return;
     if (cachedRunBehind(streamed, { status, updatedAt })) refetch({ requestPolicy: "network-only" });
   }, [streamed, status, updatedAt, fetching, refetch]);
+  // A live status update says the run waits for a decision, but carries no approvals: when the
+  // cached run has no pending one, ask once for this update's run, approvals and all.
+  const askedFor = useRef<string | null>(null);
+  const waitingUnseen = status === "WAITING_APPROVAL" && !run?.approvals.some((a) => a.status === "PENDING");
+  useEffect(() => {
+    if (!waitingUnseen || !updatedAt || fetching || askedFor.current === updatedAt) return;
+    askedFor.current = updatedAt;
+    refetch({ requestPolicy: "network-only" });
+  }, [waitingUnseen, updatedAt, fetching, refetch]);
 
   if (fetching && !data) return <Loading what="the run" />;
   if (!run) return <Unavailable error={error} what="run" />;
