@@ -20,7 +20,8 @@ use crate::graphql::{AppSchema, build_schema};
 use crate::http::{AppState, WebClient, router};
 use crate::identity::keys::{KeyPurpose, SigningKeys};
 use crate::identity::login_limiter::LoginLimiter;
-use crate::identity::{Bootstrap, IdentityService, secrets};
+use crate::identity::oidc::OidcProviders;
+use crate::identity::{Bootstrap, IdentityService, SignInRules, secrets};
 use crate::memory::{MemoryService, VectorSearch};
 use crate::notifications::NotificationService;
 use crate::projects::ProjectService;
@@ -204,15 +205,12 @@ impl App {
         let skills = SkillService::new(&store, bytes, approvals.clone(), audit.clone(), config.limits.max_page_size);
         let candidates =
             CandidateService::new(&store, settings.clone(), runs.clone(), run_reader.clone(), audit.clone());
-        let identity = IdentityService::new(
-            store,
-            keys,
-            config.tokens.clone(),
+        let rules = SignInRules {
+            lifetimes: config.tokens.clone(),
             limiter,
-            bootstrap.clone(),
-            broker.clone(),
-            audit.clone(),
-        );
+            oidc: Arc::new(OidcProviders::new(&config.oidc)?),
+        };
+        let identity = IdentityService::new(store, keys, rules, bootstrap.clone(), broker.clone(), audit.clone());
         let limits = Arc::new(config.limits.clone());
         let run_tools = RunToolService::new(
             run_reader.clone(),

@@ -77,6 +77,43 @@ pub struct Config {
     pub websocket: WebSocketSettings,
     pub memory: MemorySettings,
     pub artifacts: ArtifactSettings,
+    /// OpenID Connect providers people may sign in with (`[[oidc]]` in the file).
+    pub oidc: Vec<OidcProviderSettings>,
+}
+
+/// An OpenID Connect provider (Keycloak, Entra ID, Okta, Google, Authentik…) people of one
+/// organization sign in with: authorization code with PKCE, nonce and state (identity/oidc.rs).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct OidcProviderSettings {
+    /// How the API and the web client name it: 1 to 40 of `a-z`, `0-9` and `-`.
+    pub id: String,
+    /// What the sign-in button says after "Sign in with".
+    pub name: String,
+    /// The issuer, exactly as the provider's discovery document gives it (no trailing slash
+    /// unless the provider has one).
+    pub issuer: String,
+    pub client_id: String,
+    /// A file holding the client secret; unset for a public client.
+    #[serde(default)]
+    pub client_secret_file: Option<PathBuf>,
+    /// Where the provider may send people back: the web client's `/sign-in/oidc` page at the
+    /// server's public address, as registered with the provider. A sign-in asks for one of these.
+    pub redirect_urls: Vec<String>,
+    /// The name of the organization people signing in through it belong to.
+    pub organization: String,
+    /// Email domains that may sign in through it (`example.com`); empty allows any.
+    #[serde(default)]
+    pub allowed_domains: Vec<String>,
+    /// Whether someone the provider vouches for but who has no account yet gets one (just-in-time
+    /// provisioning), with `new_user_role` in the organization.
+    #[serde(default)]
+    pub provision_users: bool,
+    #[serde(default = "default_new_user_role")]
+    pub new_user_role: crate::identity::actor::Role,
+}
+
+fn default_new_user_role() -> crate::identity::actor::Role {
+    crate::identity::actor::Role::Member
 }
 
 /// Where artifacts' bytes are kept (artifacts/store.rs): a directory under the data dir unless an
@@ -321,6 +358,7 @@ impl Default for Config {
             websocket: WebSocketSettings::default(),
             memory: MemorySettings::default(),
             artifacts: ArtifactSettings::default(),
+            oidc: Vec::new(),
         }
     }
 }
@@ -490,6 +528,7 @@ impl Config {
             )));
         }
         self.validate_connector_certificates()?;
+        self.validate_oidc()?;
         let limits = &self.limits;
         if limits.list_fanout == 0 || limits.max_response_bytes == 0 || limits.request_timeout_ms == 0 {
             return Err(ConfigError::Invalid(
@@ -527,6 +566,34 @@ impl Config {
             (None, Some(_)) => ConnectorClientCertificate::Tls,
             (None, None) => ConnectorClientCertificate::None,
         }
+    }
+
+    fn validate_oidc(&self) -> Result<(), ConfigError> {
+        let invalid = |id: &str, what: String| Err(ConfigError::Invalid(format!("oidc provider {id:?}: {what}")));
+        for (n, provider) in self.oidc.iter().enumerate() {
+            let id = provider.id.as_str();
+            let well_formed = (1..=40).contains(&id.len())
+                && id.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-');
+            if !well_formed {
+                return invalid(id, "`id` needs 1 to 40 of a-z, 0-9 and -".into());
+            }
+            if self.oidc[..n].iter().any(|earlier| earlier.id == provider.id) {
+                return invalid(id, "another provider has this id".into());
+            }
+            if provider.name.trim().is_empty() || provider.organization.trim().is_empty() {
+                return invalid(id, "`name` and `organization` are required".into());
+            }
+            if !provider.issuer.starts_with("https://") && !provider.issuer.starts_with("http://127.0.0.1") {
+                return invalid(id, format!("issuer {:?} must be an https URL", provider.issuer));
+            }
+            if provider.redirect_urls.is_empty() || provider.redirect_urls.iter().any(|url| !url.contains("://")) {
+                return invalid(id, "`redirect_urls` needs the URLs registered with the provider".into());
+            }
+            if provider.new_user_role == crate::identity::actor::Role::Owner {
+                return invalid(id, "`new_user_role` may not be owner".into());
+            }
+        }
+        Ok(())
     }
 
     /// A connector endpoint that takes the credential alone must be the operator's choice, not
@@ -596,6 +663,34 @@ mod tests {
         let config = Config { listen: "0.0.0.0:8080".parse().unwrap(), ..Config::default() };
         let err = config.validate().unwrap_err().to_string();
         assert!(err.contains("without TLS"), "{err}");
+    }
+
+    #[test]
+    fn an_oidc_provider_that_would_be_unsafe_or_ambiguous_is_refused() {
+        let good = OidcProviderSettings {
+            id: "acme".into(),
+            name: "Acme SSO".into(),
+            issuer: "https://login.acme.example".into(),
+            client_id: "acc".into(),
+            client_secret_file: None,
+            redirect_urls: vec!["https://acc.acme.example/sign-in/oidc".into()],
+            organization: "Acme".into(),
+            allowed_domains: vec![],
+            provision_users: true,
+            new_user_role: crate::identity::actor::Role::Member,
+        };
+        assert!(Config { oidc: vec![good.clone()], ..Config::default() }.validate().is_ok());
+        let owner = crate::identity::actor::Role::Owner;
+        for (bad, why) in [
+            (vec![OidcProviderSettings { id: "Acme SSO".into(), ..good.clone() }], "`id`"),
+            (vec![good.clone(), good.clone()], "another provider has this id"),
+            (vec![OidcProviderSettings { issuer: "http://login.acme.example".into(), ..good.clone() }], "https"),
+            (vec![OidcProviderSettings { redirect_urls: vec![], ..good.clone() }], "redirect_urls"),
+            (vec![OidcProviderSettings { new_user_role: owner, ..good.clone() }], "owner"),
+        ] {
+            let err = Config { oidc: bad, ..Config::default() }.validate().unwrap_err().to_string();
+            assert!(err.contains(why), "{why}: {err}");
+        }
     }
 
     #[test]

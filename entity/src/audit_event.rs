@@ -77,6 +77,9 @@ pub enum AuditAction {
     OrganizationCreated,
     #[sea_orm(string_value = "user.created")]
     UserCreated,
+    /// An account was linked to a person's account at an OpenID Connect provider.
+    #[sea_orm(string_value = "user.identity_linked")]
+    IdentityLinked,
     #[sea_orm(string_value = "user.disabled")]
     UserDisabled,
     #[sea_orm(string_value = "user.enabled")]

@@ -31,6 +31,7 @@ mod m20261207_000021_wiki_namespace_acl;
 mod m20261207_000022_audit;
 mod m20261207_000023_usage;
 mod m20261207_000024_notifications;
+mod m20261207_000025_oidc;
 mod tables;
 
 /// How SQLite's memory search index is filled from the versions, for the search benchmark.
@@ -66,6 +67,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261207_000022_audit::Migration),
             Box::new(m20261207_000023_usage::Migration),
             Box::new(m20261207_000024_notifications::Migration),
+            Box::new(m20261207_000025_oidc::Migration),
         ]
     }
 }

@@ -381,6 +381,20 @@ fn rows(a: &TenantA, b_project: &str, b_task: &str) -> Vec<Row> {
             json!({"email": "owner@acme.test", "password": "wrong password!"}),
             Refused("UNAUTHENTICATED"),
         ),
+        // No provider is configured here; tests/tests/oidc.rs signs in through a real one.
+        row("signInProviders", "{ signInProviders { id name } }", json!({}), OwnDataOnly),
+        row(
+            "beginOidcSignIn",
+            "mutation { beginOidcSignIn(provider: \"acme\", redirectUri: \"https://evil.test/cb\") { flow } }",
+            json!({}),
+            NotFound,
+        ),
+        row(
+            "completeOidcSignIn",
+            "mutation { completeOidcSignIn(flow: \"acc_oidc_guess\", code: \"c\", state: \"s\") { accessToken } }",
+            json!({}),
+            Refused("UNAUTHENTICATED"),
+        ),
         row(
             "refreshSession",
             op!("refresh_session"),

@@ -40,6 +40,8 @@ pub enum AuditAction {
     ApiTokenRevoked,
     OrganizationCreated,
     UserCreated,
+    /// An account was linked to a person at an OpenID Connect provider (`details.provider`).
+    IdentityLinked,
     UserDisabled,
     UserEnabled,
     RoleGranted,

@@ -12,7 +12,8 @@ use uuid::Uuid;
 use crate::error::CommonError;
 
 /// Roles in rising order of power: a role can do everything the roles before it can.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Role {
     Viewer,
     Member,

@@ -11,6 +11,7 @@ use chrono::{DateTime, Utc};
 use uuid::Uuid;
 
 use super::actor::{Actor, Role as DomainRole, ScopeKind};
+use super::oidc::OidcCallback;
 use super::{ApiScope as DomainApiScope, DeviceInfo, NewUser, SignIn};
 use crate::app::Services;
 use crate::error::CommonError;
@@ -232,6 +233,23 @@ impl From<SignIn> for AuthPayload {
     }
 }
 
+/// An OpenID Connect provider people may sign in with.
+#[derive(SimpleObject)]
+pub struct SignInProvider {
+    /// What `beginOidcSignIn` takes.
+    id: String,
+    /// What the button says after "Sign in with".
+    name: String,
+}
+
+/// Where to send the person to sign in, and the secret that finishes it: keep it (in the tab's
+/// session storage, say) and give it to `completeOidcSignIn` when the provider sends them back.
+#[derive(SimpleObject)]
+pub struct OidcSignInStart {
+    authorization_url: String,
+    flow: String,
+}
+
 /// A new API token; the secret is shown only once.
 #[derive(SimpleObject)]
 pub struct CreatedApiToken {
@@ -280,6 +298,12 @@ impl IdentityQuery {
     /// Whether the server still waits for its first owner (the bootstrap code is unredeemed).
     async fn bootstrap_required(&self, ctx: &Context<'_>) -> async_graphql::Result<bool> {
         Ok(!ctx.services().identity.has_users().await.map_err(gql_error)?)
+    }
+
+    /// The identity providers people may sign in with (anyone may ask, signed in or not).
+    async fn sign_in_providers(&self, ctx: &Context<'_>) -> Vec<SignInProvider> {
+        let providers = ctx.services().identity.sign_in_providers();
+        providers.into_iter().map(|p| SignInProvider { id: p.id, name: p.name }).collect()
     }
 
     /// The signed-in user.
@@ -385,6 +409,38 @@ impl IdentityMutation {
     ) -> async_graphql::Result<AuthPayload> {
         let device = device(ctx, device_name);
         ctx.services().identity.login(&email, &password, device).await.map(AuthPayload::from).map_err(gql_error)
+    }
+
+    /// Begins a sign-in through an identity provider: send the person to `authorizationUrl`.
+    /// `redirectUri` is where the provider sends them back, one of those the operator configured.
+    async fn begin_oidc_sign_in(
+        &self,
+        ctx: &Context<'_>,
+        provider: String,
+        redirect_uri: String,
+    ) -> async_graphql::Result<OidcSignInStart> {
+        let address = ctx.request().device.client_address.clone();
+        let identity = &ctx.services().identity;
+        let start =
+            identity.begin_oidc_sign_in(&provider, &redirect_uri, address.as_deref()).await.map_err(gql_error)?;
+        Ok(OidcSignInStart { authorization_url: start.authorization_url, flow: start.flow })
+    }
+
+    /// Finishes a sign-in through an identity provider with the `flow` secret `beginOidcSignIn`
+    /// gave and the `code`, `state` and `iss` the provider sent the person back with.
+    async fn complete_oidc_sign_in(
+        &self,
+        ctx: &Context<'_>,
+        flow: String,
+        code: String,
+        state: String,
+        issuer: Option<String>,
+        device_name: Option<String>,
+    ) -> async_graphql::Result<AuthPayload> {
+        let callback = OidcCallback { flow, code, state, issuer };
+        let device = device(ctx, device_name);
+        let sign_in = ctx.services().identity.complete_oidc_sign_in(callback, device).await;
+        sign_in.map(AuthPayload::from).map_err(gql_error)
     }
 
     /// Exchanges a refresh token for new tokens; the old refresh token stops working.

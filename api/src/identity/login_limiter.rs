@@ -26,11 +26,18 @@ impl<C: Clock + Clone> LoginLimiter<C> {
 
     /// Counts one attempt; refuses it when either the account or the address is over its quota.
     pub fn check(&self, email: &str, address: Option<&str>) -> Result<(), CommonError> {
-        if let Some(address) = address {
-            self.per_address.check(&address.to_owned())?;
-        }
+        self.check_address(address)?;
         // Keyed the way accounts are looked up, so spelling variants share one quota.
         self.per_account.check(&email.trim().to_lowercase())
+    }
+
+    /// Counts one attempt against the address alone: a sign-in through an identity provider,
+    /// whose account is not known until the provider answers.
+    pub fn check_address(&self, address: Option<&str>) -> Result<(), CommonError> {
+        match address {
+            Some(address) => self.per_address.check(&address.to_owned()),
+            None => Ok(()),
+        }
     }
 
     /// Accounts and addresses remembered.

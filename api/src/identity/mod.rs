@@ -6,6 +6,7 @@ mod actor_cache;
 pub mod graphql;
 pub mod keys;
 pub mod login_limiter;
+pub mod oidc;
 pub mod secrets;
 mod verified_tokens;
 
@@ -47,6 +48,12 @@ pub enum IdentityError {
     SessionEnded,
     #[error("an organization must keep at least one owner")]
     LastOwner,
+    /// An identity provider's answer did not prove who signed in.
+    #[error("sign-in refused: {0}")]
+    ProviderRefused(String),
+    /// The provider vouched for someone who may not sign in here.
+    #[error("{0}")]
+    SignInNotAllowed(String),
     #[error(transparent)]
     Common(#[from] CommonError),
 }
@@ -63,7 +70,9 @@ impl DomainError for IdentityError {
             IdentityError::InvalidCredentials
             | IdentityError::BootstrapRefused
             | IdentityError::RefreshTokenReused
-            | IdentityError::SessionEnded => ErrorCode::Unauthenticated,
+            | IdentityError::SessionEnded
+            | IdentityError::ProviderRefused(_) => ErrorCode::Unauthenticated,
+            IdentityError::SignInNotAllowed(_) => ErrorCode::Forbidden,
             IdentityError::LastOwner => ErrorCode::Validation,
             IdentityError::Common(e) => e.code(),
         }
@@ -252,18 +261,27 @@ pub struct IdentityService {
     actors: Arc<ActorCache>,
     verified: Arc<VerifiedTokens>,
     audit: AuditLog,
+    oidc: Arc<oidc::OidcProviders>,
+}
+
+/// How people sign in, and for how long their tokens last.
+pub struct SignInRules {
+    pub lifetimes: TokenLifetimes,
+    pub limiter: Arc<LoginLimiter>,
+    /// The OpenID Connect providers people may sign in through.
+    pub oidc: Arc<oidc::OidcProviders>,
 }
 
 impl IdentityService {
     pub fn new(
         store: Store,
         keys: Arc<SigningKeys>,
-        lifetimes: TokenLifetimes,
-        limiter: Arc<LoginLimiter>,
+        rules: SignInRules,
         bootstrap: Arc<Bootstrap>,
         broker: Broker,
         audit: AuditLog,
     ) -> Self {
+        let SignInRules { lifetimes, limiter, oidc } = rules;
         Self {
             db: store.pool,
             reads: store.reads,
@@ -275,6 +293,7 @@ impl IdentityService {
             actors: Arc::default(),
             verified: Arc::default(),
             audit,
+            oidc,
         }
     }
 

@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { execFile, spawn } from "node:child_process";
 import { promisify } from "node:util";
-import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, connect } from "node:net";
 import { tmpdir } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
@@ -46,15 +46,18 @@ const LOGIN_LIMITS = {
 /**
  * Starts `acc serve` on a fresh data dir (or again on `dir`) and waits for the address it prints.
  * It serves the bundle in `dist`, or with `builtIn` the copy built into `acc` (api/build.rs);
- * `env` adds to its environment.
+ * `env` adds to its environment, `args` to its flags; `listen` is its address (by default a free port).
  */
-export async function startServer(dir = mkdtempSync(join(tmpdir(), "acc-web-e2e-")), { builtIn = false, env = {} } = {}) {
+export async function startServer(
+  dir = mkdtempSync(join(tmpdir(), "acc-web-e2e-")),
+  { builtIn = false, env = {}, args = [], listen = "127.0.0.1:0" } = {},
+) {
   const codeFile = join(dir, "bootstrap-code");
   writeFileSync(codeFile, BOOTSTRAP_CODE);
   const log = join(dir, "acc.log");
   const web = builtIn ? [] : ["--web-dir", join(webDir, "dist")];
   const child = track(
-    spawn(accBin, ["serve", "--data-dir", join(dir, "data"), "--listen", "127.0.0.1:0", ...web, "--bootstrap-code-file", codeFile], {
+    spawn(accBin, ["serve", "--data-dir", join(dir, "data"), "--listen", listen, ...web, "--bootstrap-code-file", codeFile, ...args], {
       stdio: ["ignore", "pipe", "pipe"],
       // The embedding model only where a test gives it: no server downloads it in the background.
       env: { ...process.env, RUST_LOG: "info,sqlx=warn", ...LOGIN_LIMITS, ACC_MEMORY__FETCH_EMBEDDING_MODEL: "false", ...env },
@@ -530,4 +533,51 @@ export function serverForTests(agents, { proxy = false } = {}) {
     await suite.server?.stop();
   });
   return suite;
+}
+
+/** A free loopback port, for a server whose address must be known before it starts. */
+export async function freePort() {
+  const probe = createServer();
+  await new Promise((done) => probe.listen(0, "127.0.0.1", done));
+  const { port } = probe.address();
+  await new Promise((done) => probe.close(done));
+  return port;
+}
+
+/**
+ * A real OpenID Connect provider (npm `oidc-provider`, pinned in runtimes/npm-oidc and run by
+ * tests/data/oidc/provider.mjs under its Node.js 24), installed into the same cache the Rust tests
+ * use. `config` has its `clients` and `accounts`; resolves to its issuer.
+ */
+export async function startIdentityProvider(config) {
+  const repo = resolve(webDir, "../..");
+  const pins = join(repo, "runtimes", "npm-oidc");
+  const cache = join(process.env.ACC_RUNTIMES_DIR ?? join(process.env.HOME, ".cache", "acc-runtimes"), "npm-oidc");
+  mkdirSync(cache, { recursive: true });
+  const lock = readFileSync(join(pins, "package-lock.json"));
+  let installed = null;
+  try {
+    installed = readFileSync(join(cache, "package-lock.json"));
+  } catch {}
+  if (!installed?.equals(lock) || !existsSync(join(cache, "node_modules"))) {
+    for (const file of ["package.json", "package-lock.json"]) writeFileSync(join(cache, file), readFileSync(join(pins, file)));
+    await promisify(execFile)("npm", ["ci", "--ignore-scripts", "--no-audit", "--no-fund", "--loglevel=error"], { cwd: cache });
+  }
+  // Resolved from where the script is: a copy beside its node_modules.
+  const script = join(cache, "provider.mjs");
+  writeFileSync(script, readFileSync(join(repo, "tests", "data", "oidc", "provider.mjs")));
+  const child = track(spawn(join(cache, "node_modules", ".bin", "node"), [script, JSON.stringify(config)], { stdio: ["ignore", "pipe", "ignore"] }));
+  const started = await new Promise((done, fail) => {
+    let out = "";
+    const timer = setTimeout(() => fail(new Error("the identity provider did not start")), 60_000);
+    child.stdout.on("data", (chunk) => {
+      out += chunk;
+      if (out.includes("\n")) {
+        clearTimeout(timer);
+        done(JSON.parse(out.split("\n")[0]));
+      }
+    });
+    child.on("exit", (code) => fail(new Error(`the identity provider exited with ${code}`)));
+  });
+  return started.issuer;
 }

@@ -81,7 +81,9 @@ type Documents = {
     "\n  query EffectiveSettings($scopeId: ID!) {\n    effectiveSettings(scopeId: $scopeId) {\n      scopeId\n      entries {\n        key\n        value\n        sourceScopeId\n        sourceScopeKind\n      }\n      layers {\n        scopeId\n        scopeKind\n        revision\n        settings\n      }\n    }\n  }\n": typeof types.EffectiveSettingsDocument,
     "\n  query KnownSettings {\n    knownSettings {\n      key\n      type\n      default\n      minimum\n      maximum\n      description\n    }\n  }\n": typeof types.KnownSettingsDocument,
     "\n  mutation SetSettings($scopeId: ID!, $patch: JSON!, $expectedRevision: Int!) {\n    setSettings(scopeId: $scopeId, patch: $patch, expectedRevision: $expectedRevision) {\n      id\n      scopeId\n      revision\n      settings\n    }\n  }\n": typeof types.SetSettingsDocument,
-    "\n  query BootstrapRequired {\n    bootstrapRequired\n  }\n": typeof types.BootstrapRequiredDocument,
+    "\n  query BootstrapRequired {\n    bootstrapRequired\n    signInProviders {\n      id\n      name\n    }\n  }\n": typeof types.BootstrapRequiredDocument,
+    "\n  mutation BeginOidcSignIn($provider: String!, $redirectUri: String!) {\n    beginOidcSignIn(provider: $provider, redirectUri: $redirectUri) {\n      authorizationUrl\n      flow\n    }\n  }\n": typeof types.BeginOidcSignInDocument,
+    "\n  mutation CompleteOidcSignIn($flow: String!, $code: String!, $state: String!, $issuer: String, $deviceName: String) {\n    completeOidcSignIn(flow: $flow, code: $code, state: $state, issuer: $issuer, deviceName: $deviceName) {\n      ...AuthTokens\n    }\n  }\n": typeof types.CompleteOidcSignInDocument,
     "\n  mutation Login($email: String!, $password: String!, $deviceName: String) {\n    login(email: $email, password: $password, deviceName: $deviceName) {\n      ...AuthTokens\n    }\n  }\n": typeof types.LoginDocument,
     "\n  mutation RedeemBootstrap(\n    $code: String!\n    $organizationName: String!\n    $email: String!\n    $password: String!\n    $displayName: String\n  ) {\n    redeemBootstrap(\n      code: $code\n      organizationName: $organizationName\n      email: $email\n      password: $password\n      displayName: $displayName\n    ) {\n      ...AuthTokens\n    }\n  }\n": typeof types.RedeemBootstrapDocument,
     "\n  fragment SkillVersionItem on SkillVersion {\n    id\n    number\n    description\n    digest\n    hasScripts\n    reviewState\n    reviewReason\n    signatureStatus\n    signerKeyId\n    createdAt\n    files {\n      path\n    }\n  }\n": typeof types.SkillVersionItemFragmentDoc,
@@ -199,7 +201,9 @@ const documents: Documents = {
     "\n  query EffectiveSettings($scopeId: ID!) {\n    effectiveSettings(scopeId: $scopeId) {\n      scopeId\n      entries {\n        key\n        value\n        sourceScopeId\n        sourceScopeKind\n      }\n      layers {\n        scopeId\n        scopeKind\n        revision\n        settings\n      }\n    }\n  }\n": types.EffectiveSettingsDocument,
     "\n  query KnownSettings {\n    knownSettings {\n      key\n      type\n      default\n      minimum\n      maximum\n      description\n    }\n  }\n": types.KnownSettingsDocument,
     "\n  mutation SetSettings($scopeId: ID!, $patch: JSON!, $expectedRevision: Int!) {\n    setSettings(scopeId: $scopeId, patch: $patch, expectedRevision: $expectedRevision) {\n      id\n      scopeId\n      revision\n      settings\n    }\n  }\n": types.SetSettingsDocument,
-    "\n  query BootstrapRequired {\n    bootstrapRequired\n  }\n": types.BootstrapRequiredDocument,
+    "\n  query BootstrapRequired {\n    bootstrapRequired\n    signInProviders {\n      id\n      name\n    }\n  }\n": types.BootstrapRequiredDocument,
+    "\n  mutation BeginOidcSignIn($provider: String!, $redirectUri: String!) {\n    beginOidcSignIn(provider: $provider, redirectUri: $redirectUri) {\n      authorizationUrl\n      flow\n    }\n  }\n": types.BeginOidcSignInDocument,
+    "\n  mutation CompleteOidcSignIn($flow: String!, $code: String!, $state: String!, $issuer: String, $deviceName: String) {\n    completeOidcSignIn(flow: $flow, code: $code, state: $state, issuer: $issuer, deviceName: $deviceName) {\n      ...AuthTokens\n    }\n  }\n": types.CompleteOidcSignInDocument,
     "\n  mutation Login($email: String!, $password: String!, $deviceName: String) {\n    login(email: $email, password: $password, deviceName: $deviceName) {\n      ...AuthTokens\n    }\n  }\n": types.LoginDocument,
     "\n  mutation RedeemBootstrap(\n    $code: String!\n    $organizationName: String!\n    $email: String!\n    $password: String!\n    $displayName: String\n  ) {\n    redeemBootstrap(\n      code: $code\n      organizationName: $organizationName\n      email: $email\n      password: $password\n      displayName: $displayName\n    ) {\n      ...AuthTokens\n    }\n  }\n": types.RedeemBootstrapDocument,
     "\n  fragment SkillVersionItem on SkillVersion {\n    id\n    number\n    description\n    digest\n    hasScripts\n    reviewState\n    reviewReason\n    signatureStatus\n    signerKeyId\n    createdAt\n    files {\n      path\n    }\n  }\n": types.SkillVersionItemFragmentDoc,
@@ -535,7 +539,15 @@ export function graphql(source: "\n  mutation SetSettings($scopeId: ID!, $patch:
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query BootstrapRequired {\n    bootstrapRequired\n  }\n"): (typeof documents)["\n  query BootstrapRequired {\n    bootstrapRequired\n  }\n"];
+export function graphql(source: "\n  query BootstrapRequired {\n    bootstrapRequired\n    signInProviders {\n      id\n      name\n    }\n  }\n"): (typeof documents)["\n  query BootstrapRequired {\n    bootstrapRequired\n    signInProviders {\n      id\n      name\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation BeginOidcSignIn($provider: String!, $redirectUri: String!) {\n    beginOidcSignIn(provider: $provider, redirectUri: $redirectUri) {\n      authorizationUrl\n      flow\n    }\n  }\n"): (typeof documents)["\n  mutation BeginOidcSignIn($provider: String!, $redirectUri: String!) {\n    beginOidcSignIn(provider: $provider, redirectUri: $redirectUri) {\n      authorizationUrl\n      flow\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation CompleteOidcSignIn($flow: String!, $code: String!, $state: String!, $issuer: String, $deviceName: String) {\n    completeOidcSignIn(flow: $flow, code: $code, state: $state, issuer: $issuer, deviceName: $deviceName) {\n      ...AuthTokens\n    }\n  }\n"): (typeof documents)["\n  mutation CompleteOidcSignIn($flow: String!, $code: String!, $state: String!, $issuer: String, $deviceName: String) {\n    completeOidcSignIn(flow: $flow, code: $code, state: $state, issuer: $issuer, deviceName: $deviceName) {\n      ...AuthTokens\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

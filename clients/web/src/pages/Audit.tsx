@@ -61,6 +61,7 @@ const AREA_OF: Record<AuditAction, string> = {
   API_TOKEN_REVOKED: "Sign-in and sessions",
   ORGANIZATION_CREATED: "People and roles",
   USER_CREATED: "People and roles",
+  IDENTITY_LINKED: "People and roles",
   USER_DISABLED: "People and roles",
   USER_ENABLED: "People and roles",
   ROLE_GRANTED: "People and roles",

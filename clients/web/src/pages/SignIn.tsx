@@ -1,13 +1,38 @@
 // Sign-in, or on a server without accounts, the one-time bootstrap that creates its owner.
-import { useState, type FormEvent } from "react";
+// Sign-in is with a password or through an identity provider the operator configured (OpenID
+// Connect): the provider sends the browser back to /sign-in/oidc, where the sign-in finishes.
+import { useEffect, useRef, useState, type FormEvent } from "react";
 import { useMutation, useQuery } from "urql";
 import { graphql } from "../gql";
 import { accept } from "../api/auth";
 import { Action, ErrorBox, Loading, usePageTitle } from "../ui/components";
+import { navigate } from "../ui/router";
+import { OIDC_RETURN_PATH, forgetOidcFlow, keepOidcFlow, oidcReturn, takeOidcFlow } from "./oidcReturn";
 
 const BootstrapRequiredQuery = graphql(`
   query BootstrapRequired {
     bootstrapRequired
+    signInProviders {
+      id
+      name
+    }
+  }
+`);
+
+const BeginOidcSignInMutation = graphql(`
+  mutation BeginOidcSignIn($provider: String!, $redirectUri: String!) {
+    beginOidcSignIn(provider: $provider, redirectUri: $redirectUri) {
+      authorizationUrl
+      flow
+    }
+  }
+`);
+
+const CompleteOidcSignInMutation = graphql(`
+  mutation CompleteOidcSignIn($flow: String!, $code: String!, $state: String!, $issuer: String, $deviceName: String) {
+    completeOidcSignIn(flow: $flow, code: $code, state: $state, issuer: $issuer, deviceName: $deviceName) {
+      ...AuthTokens
+    }
   }
 `);
 
@@ -46,14 +71,99 @@ function deviceName(): string {
 }
 
 export function SignIn() {
+  if (window.location.pathname === OIDC_RETURN_PATH) {
+    return (
+      <main className="signin">
+        <h1>Agent Control Center</h1>
+        <FinishOidcSignIn />
+      </main>
+    );
+  }
+  return <SignInChoices />;
+}
+
+function SignInChoices() {
   const [{ data, fetching, error }] = useQuery({ query: BootstrapRequiredQuery, requestPolicy: "network-only" });
   if (fetching && !data) return <Loading what="the server" />;
   return (
     <main className="signin">
       <h1>Agent Control Center</h1>
       <ErrorBox error={error} />
-      {data?.bootstrapRequired ? <Bootstrap /> : <Login />}
+      {data?.bootstrapRequired ? (
+        <Bootstrap />
+      ) : (
+        <>
+          <Login />
+          <Providers providers={data?.signInProviders ?? []} />
+        </>
+      )}
     </main>
+  );
+}
+
+/** "Sign in with …" for each identity provider: off to the provider, which sends the browser back. */
+function Providers({ providers }: { providers: { id: string; name: string }[] }) {
+  const [{ fetching, error }, begin] = useMutation(BeginOidcSignInMutation);
+  const [going, setGoing] = useState<string | null>(null);
+  if (providers.length === 0) return null;
+  const go = async (provider: string) => {
+    setGoing(provider);
+    const result = await begin({ provider, redirectUri: window.location.origin + OIDC_RETURN_PATH });
+    if (!result.data) return setGoing(null);
+    keepOidcFlow(result.data.beginOidcSignIn.flow);
+    window.location.assign(result.data.beginOidcSignIn.authorizationUrl);
+  };
+  return (
+    <section className="card stack" aria-label="Sign in with an identity provider">
+      {providers.map((provider) => (
+        <Action key={provider.id} busy={fetching && going === provider.id} onClick={() => void go(provider.id)}>
+          Sign in with {provider.name}
+        </Action>
+      ))}
+      <ErrorBox error={error} />
+    </section>
+  );
+}
+
+/** Back from the provider: finish the sign-in this tab began, once. */
+function FinishOidcSignIn() {
+  usePageTitle("Signing in");
+  const [{ error }, complete] = useMutation(CompleteOidcSignInMutation);
+  const [refused, setRefused] = useState<string | null>(null);
+  const started = useRef(false);
+  useEffect(() => {
+    if (started.current) return;
+    started.current = true;
+    const back = oidcReturn(window.location.search, takeOidcFlow());
+    if (back.kind === "refused") return setRefused(back.reason);
+    void complete({ ...back.callback, deviceName: deviceName() }).then((result) => {
+      if (!result.data) return;
+      navigate("/", { replace: true });
+      accept(result.data.completeOidcSignIn);
+    });
+  }, [complete]);
+  const again = () => {
+    forgetOidcFlow();
+    navigate("/", { replace: true });
+    window.location.reload();
+  };
+  return (
+    <section className="card stack" aria-label="Signing in">
+      {refused || error ? (
+        <>
+          <h2>Sign-in did not finish</h2>
+          {refused && (
+            <p className="error" role="alert">
+              {refused}
+            </p>
+          )}
+          <ErrorBox error={error} />
+          <Action onClick={again}>Back to sign-in</Action>
+        </>
+      ) : (
+        <Loading what="your sign-in" />
+      )}
+    </section>
   );
 }
 
