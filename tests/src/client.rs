@@ -186,6 +186,16 @@ impl Subscription {
         self.socket.send(Message::text(message.to_string())).await.map_err(|e| e.to_string())
     }
 
+    /// Sends `text` as it is, whatever it holds.
+    pub async fn send_text(&mut self, text: String) -> Result<(), String> {
+        self.socket.send(Message::text(text)).await.map_err(|e| e.to_string())
+    }
+
+    /// The messages that arrived while waiting for a `pong`, taken.
+    pub fn take_pending(&mut self) -> Vec<Value> {
+        self.pending.drain(..).collect()
+    }
+
     /// Closes the socket as a client does once it is done (1000), and reads the server's answer:
     /// the code of its close frame, or why none came.
     pub async fn close(&mut self) -> Result<u16, String> {

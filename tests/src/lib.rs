@@ -8,6 +8,7 @@ mod counted;
 mod database;
 mod embedding;
 pub mod embedding_service;
+pub mod fuzz;
 pub mod identity_provider;
 pub mod memory_corpus;
 pub mod model_api;

@@ -46,6 +46,8 @@ mod close {
     pub const DUPLICATE_ID: u16 = 4409;
     pub const TOO_MANY: u16 = 4429;
     pub const UNRESPONSIVE: u16 = 4499;
+    /// RFC 6455: a message larger than the endpoint takes.
+    pub const TOO_BIG: u16 = 1009;
 }
 
 const ACCESS_CHANGED: &str = "your access changed; reconnect to continue with it";
@@ -137,7 +139,21 @@ async fn serve(state: SharedState, mut socket: WebSocket, correlation_id: String
     match end {
         End::Close(code, reason) => {
             tracing::debug!(code, reason, "closing the socket");
-            let _ = socket.send(Message::Close(Some(CloseFrame { code, reason: reason.into() }))).await;
+            let reason = close_reason(&reason).into();
+            if socket.send(Message::Close(Some(CloseFrame { code, reason }))).await.is_ok() {
+                // The peer's close frame is awaited before the connection is dropped (RFC 6455
+                // §7.1.1): dropped at once, anything the peer sent meanwhile makes the kernel
+                // answer with a reset, which can discard the close frame, code and all, before
+                // the peer reads it.
+                let answered = async {
+                    while let Some(Ok(frame)) = socket.recv().await {
+                        if matches!(frame, Message::Close(_)) {
+                            break;
+                        }
+                    }
+                };
+                let _ = tokio::time::timeout(CLOSE_HANDSHAKE, answered).await;
+            }
         }
         // The reply to the peer's close frame is queued when it is read: sent, the peer sees a
         // clean close (1000) rather than an abnormal one (1006), and a client that closes a socket
@@ -223,7 +239,8 @@ impl Connection {
                     heard_since_ping = true;
                     match frame {
                         Some(Ok(frame)) => Box::pin(self.on_frame(socket, frame)).await,
-                        Some(Err(_)) | None => Err(End::Gone),
+                        Some(Err(error)) => Err(read_failed(error)),
+                        None => Err(End::Gone),
                     }
                 }
                 Some((_, frame)) = self.operations.next(), if !self.operations.is_empty() => {
@@ -427,7 +444,8 @@ async fn send(socket: &mut WebSocket, frame: Message) -> Step {
 async fn receive(socket: &mut WebSocket) -> Result<Option<ClientMessage>, End> {
     match socket.recv().await {
         Some(Ok(frame)) => parse(frame),
-        Some(Err(_)) | None => Err(End::Gone),
+        Some(Err(error)) => Err(read_failed(error)),
+        None => Err(End::Gone),
     }
 }
 
@@ -441,6 +459,33 @@ fn parse(frame: Message) -> Result<Option<ClientMessage>, End> {
     serde_json::from_str(text.as_str())
         .map(Some)
         .map_err(|e| End::Close(close::BAD_REQUEST, format!("Invalid message received: {e}")))
+}
+
+/// Why a message could not be read: one past `max_message_size` is answered with 1009, as the
+/// protocol says (the client learns why, rather than seeing the connection reset); anything else
+/// means the connection is gone.
+fn read_failed(error: axum::Error) -> End {
+    match error.into_inner().downcast_ref::<tungstenite::Error>() {
+        Some(tungstenite::Error::Capacity(too_big)) => End::Close(close::TOO_BIG, too_big.to_string()),
+        _ => End::Gone,
+    }
+}
+
+/// How long a socket the server closes waits for the peer's close frame.
+const CLOSE_HANDSHAKE: std::time::Duration = std::time::Duration::from_secs(2);
+
+/// `reason`, cut to the 123 bytes a close frame has room for (RFC 6455 §5.5: a control frame's
+/// payload is at most 125 bytes, two of them the code), at a character boundary. A longer one
+/// breaks the protocol, and clients drop the connection without reading the code (found by
+/// `fuzz::the_graphql_websocket_takes_or_refuses_every_message_and_never_crashes`: a malformed
+/// message's parse error quoted into the reason).
+fn close_reason(reason: &str) -> &str {
+    const ROOM: usize = 123;
+    if reason.len() <= ROOM {
+        return reason;
+    }
+    let end = (0..=ROOM).rev().find(|&i| reason.is_char_boundary(i)).unwrap_or(0);
+    &reason[..end]
 }
 
 /// Whose sockets count together towards `max_sockets_per_identity`.
@@ -502,6 +547,14 @@ mod tests {
         assert!(registry.register(SocketOwner::Address(None), 2).is_some(), "others are not affected");
         drop(first);
         assert!(registry.register(owner, 2).is_some());
+    }
+
+    #[test]
+    fn a_close_reason_fits_its_frame_and_stays_text() {
+        assert_eq!(close_reason("Unauthorized"), "Unauthorized");
+        let long = format!("Invalid message received: {}", "é".repeat(100));
+        let cut = close_reason(&long);
+        assert!(cut.len() <= 123 && long.starts_with(cut) && cut.len() >= 122, "{}", cut.len());
     }
 
     #[test]
