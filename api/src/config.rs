@@ -328,6 +328,8 @@ pub struct Limits {
     /// `attach_artifact`) one run may make a minute, so an agent in a loop cannot flood memory,
     /// the wiki, the store or the search.
     pub run_tool_calls_per_minute_per_run: u32,
+    /// Whether the schema answers `__schema` and `__type`, and suggests fields for misspelled
+    /// ones: off in production, where nobody should learn the schema by probing it.
     pub introspection: bool,
 }
 

@@ -3,7 +3,7 @@
 
 mod common;
 
-use acc_tests::{Client, GqlResponse, Server, TestDb, on_both_databases, op};
+use acc_tests::{Client, GqlResponse, Server, ServerOptions, TestDb, on_both_databases, op};
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use serde_json::{Value, json};
@@ -379,4 +379,30 @@ async fn every_error_carries_the_correlation_id_the_response_echoes() {
     let (_, first, _) = post(not_found.clone(), owner.clone(), None).await;
     let (_, second, _) = post(not_found, owner, None).await;
     assert_ne!(first, second, "each request gets its own correlation id");
+}
+
+/// In production (`limits.introspection = false`) a prober learns nothing of the schema: no
+/// `__schema` and no "Did you mean" for a misspelled field. By default, both are there.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn with_introspection_off_a_prober_learns_nothing_of_the_schema() {
+    let misspelled = "{ viewer { emai } }";
+    let introspection = "{ __schema { queryType { fields { name } } } }";
+
+    let default = Server::start(TestDb::sqlite()).await;
+    let open = default.owner().await;
+    let hint = open.gql(misspelled, json!({})).await;
+    assert!(hint.body.to_string().contains("Did you mean \\\"email\\\""), "{}", hint.body);
+    open.gql(introspection, json!({})).await.data("__schema");
+
+    let env = vec![("ACC_LIMITS__INTROSPECTION".to_owned(), "false".to_owned())];
+    let server = Server::start_with(TestDb::sqlite(), ServerOptions { env, ..ServerOptions::default() }).await;
+    let closed = server.owner().await;
+    let refused = closed.gql(misspelled, json!({})).await;
+    assert!(refused.code().is_some(), "{}", refused.body);
+    assert!(!refused.body.to_string().contains("Did you mean"), "{}", refused.body);
+    let schema = closed.gql(introspection, json!({})).await;
+    let fields = &schema.body["data"]["__schema"]["queryType"]["fields"];
+    assert!(fields.as_array().is_none_or(|fields| fields.is_empty()), "{}", schema.body);
+    // What a client is for still works.
+    closed.gql("{ viewer { email } }", json!({})).await.data("viewer");
 }

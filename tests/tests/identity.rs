@@ -6,7 +6,7 @@ mod common;
 use acc_tests::{Client, GqlResponse, PASSWORD, Server, ServerOptions, TestDb, on_both_databases, op};
 use base64::Engine;
 use base64::engine::general_purpose::{STANDARD, URL_SAFE_NO_PAD};
-use ed25519_dalek::pkcs8::EncodePrivateKey;
+use ed25519_dalek::pkcs8::{DecodePrivateKey, EncodePrivateKey, EncodePublicKey};
 use jsonwebtoken::{Algorithm, EncodingKey, Header};
 use serde_json::{Value, json};
 
@@ -280,7 +280,10 @@ on_both_databases!(forged_expired_and_unsigned_access_tokens_are_refused, |db: T
     let unsigned = format!("{}.{}.", encode(json!({"alg": "none", "typ": "JWT", "kid": kid})), encode(valid.clone()));
     let mut hs256 = Header::new(Algorithm::HS256);
     hs256.kid = Some(kid.clone());
-    let symmetric = jsonwebtoken::encode(&hs256, &valid, &EncodingKey::from_secret(kid.as_bytes())).unwrap();
+    let keyed_with = |secret: &[u8]| jsonwebtoken::encode(&hs256, &valid, &EncodingKey::from_secret(secret)).unwrap();
+    // The classic confusion: the verifier's public key used as an HMAC secret.
+    let public = ed25519_dalek::SigningKey::from_pkcs8_der(&der).unwrap().verifying_key();
+    let public_pem = public.to_public_key_pem(ed25519_dalek::pkcs8::spki::der::pem::LineEnding::LF).unwrap();
     let bad_tokens = [
         ("garbage", "not-a-token".to_owned()),
         ("three garbage segments", "aaa.bbb.ccc".to_owned()),
@@ -289,7 +292,9 @@ on_both_databases!(forged_expired_and_unsigned_access_tokens_are_refused, |db: T
         ("signed by a foreign key with its own kid", ed_dsa("someone-elses-key", &valid, foreign.as_bytes())),
         ("signed by the server's key under a kid it does not have", ed_dsa("not-a-kid", &valid, &der)),
         ("alg: none", unsigned),
-        ("HS256 keyed with the kid", symmetric),
+        ("HS256 keyed with the kid", keyed_with(kid.as_bytes())),
+        ("HS256 keyed with the server's public key", keyed_with(public.as_bytes())),
+        ("HS256 keyed with the server's public key as PEM", keyed_with(public_pem.as_bytes())),
         ("another issuer", ed_dsa(&kid, &with(json!({"iss": "evil"})), &der)),
         ("a session that never existed", ed_dsa(&kid, &with(json!({"sid": uuid::Uuid::now_v7()})), &der)),
     ];

@@ -145,8 +145,9 @@ pub fn build_schema(services: Option<Services>, limits: &Limits) -> AppSchema {
     let mut builder = Schema::build(QueryRoot::default(), MutationRoot::default(), SubscriptionRoot::default())
         .limit_depth(limits.max_depth)
         .limit_directives(limits.max_directives);
+    // Suggestions ("Did you mean …?") tell a prober the schema field by field: they go with it.
     if !limits.introspection {
-        builder = builder.disable_introspection();
+        builder = builder.disable_introspection().disable_suggestions();
     }
     if let Some(services) = services {
         builder = builder.data(services);

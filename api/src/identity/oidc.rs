@@ -48,6 +48,17 @@ const PROVIDER_TIMEOUT: Duration = Duration::from_secs(10);
 /// The password hash of an account made for a provider's user: no password matches it.
 const NO_PASSWORD: &str = "!oidc";
 
+/// A client of a provider built from its discovery document: its authorization endpoint is known,
+/// its token and user-info endpoints are if the document names them.
+type DiscoveredClient = CoreClient<
+    openidconnect::EndpointSet,
+    openidconnect::EndpointNotSet,
+    openidconnect::EndpointNotSet,
+    openidconnect::EndpointNotSet,
+    openidconnect::EndpointMaybeSet,
+    openidconnect::EndpointMaybeSet,
+>;
+
 /// A configured provider, with its client secret read.
 struct Provider {
     settings: OidcProviderSettings,
@@ -141,20 +152,7 @@ impl OidcProviders {
         Ok(metadata)
     }
 
-    async fn client(
-        &self,
-        provider: &Provider,
-        redirect_uri: &str,
-    ) -> Result<
-        openidconnect::core::CoreClient<
-            openidconnect::EndpointSet,
-            openidconnect::EndpointNotSet,
-            openidconnect::EndpointNotSet,
-            openidconnect::EndpointNotSet,
-            openidconnect::EndpointMaybeSet,
-            openidconnect::EndpointMaybeSet,
-        >,
-    > {
+    async fn client(&self, provider: &Provider, redirect_uri: &str) -> Result<DiscoveredClient> {
         let metadata = self.metadata(provider).await?;
         let redirect = RedirectUrl::new(redirect_uri.to_owned())
             .map_err(|_| CommonError::validation(format!("`{redirect_uri}` is not a URL")))?;
@@ -174,6 +172,10 @@ fn unreachable_provider(provider: &Provider, error: impl std::fmt::Display) -> I
 
 fn refused(why: impl Into<String>) -> IdentityError {
     IdentityError::ProviderRefused(why.into())
+}
+
+fn invalid_id_token(error: impl std::fmt::Display) -> IdentityError {
+    refused(format!("the ID token is not valid: {error}"))
 }
 
 /// A value only the holder of `flow` can compute: the PKCE verifier or the nonce.
@@ -309,14 +311,12 @@ impl IdentityService {
         let id_token = tokens.id_token().ok_or_else(|| refused("the provider sent no ID token"))?;
         let verifier = client.id_token_verifier();
         let nonce = Nonce::new(derived(&callback.flow, "nonce"));
-        let claims =
-            id_token.claims(&verifier, &nonce).map_err(|e| refused(format!("the ID token is not valid: {e}")))?;
+        let claims = id_token.claims(&verifier, &nonce).map_err(invalid_id_token)?;
         if let Some(expected) = claims.access_token_hash() {
-            let algorithm = id_token.signing_alg().map_err(|e| refused(format!("the ID token is not valid: {e}")))?;
-            let key =
-                id_token.signing_key(&verifier).map_err(|e| refused(format!("the ID token is not valid: {e}")))?;
-            let actual = AccessTokenHash::from_token(tokens.access_token(), algorithm, key)
-                .map_err(|e| refused(format!("the ID token is not valid: {e}")))?;
+            let algorithm = id_token.signing_alg().map_err(invalid_id_token)?;
+            let key = id_token.signing_key(&verifier).map_err(invalid_id_token)?;
+            let actual =
+                AccessTokenHash::from_token(tokens.access_token(), algorithm, key).map_err(invalid_id_token)?;
             if actual != *expected {
                 return Err(refused("the ID token was not issued with this access token (at_hash)"));
             }
@@ -389,6 +389,9 @@ impl IdentityService {
             Some(identity) => {
                 let user = self.reads.one(user::Entity::find_by_id(identity.user_id)).await?;
                 let user = user.ok_or(CommonError::NotFound("user"))?;
+                if user.disabled {
+                    return Err(refuse(Some(&user), "this account is disabled".into()));
+                }
                 let mut seen: user_identity::ActiveModel = identity.into();
                 seen.email = Set(email);
                 seen.last_sign_in_at = Set(now);
@@ -401,6 +404,7 @@ impl IdentityService {
                     Some(user) if user.organization_id != organization.id => {
                         return Err(refuse(None, format!("{email} has an account in another organization")));
                     }
+                    Some(user) if user.disabled => return Err(refuse(Some(&user), "this account is disabled".into())),
                     Some(user) => self.link(organization, Some(user), settings, &asserted, &email).await?,
                     None if settings.provision_users => {
                         self.link(organization, None, settings, &asserted, &email).await?
@@ -414,9 +418,6 @@ impl IdentityService {
                 }
             }
         };
-        if user.disabled {
-            return Err(refuse(Some(&user), "this account is disabled".into()));
-        }
         self.start_session(user, device, &method).await
     }
 

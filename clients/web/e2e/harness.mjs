@@ -547,7 +547,8 @@ export async function freePort() {
 /**
  * A real OpenID Connect provider (npm `oidc-provider`, pinned in runtimes/npm-oidc and run by
  * tests/data/oidc/provider.mjs under its Node.js 24), installed into the same cache the Rust tests
- * use. `config` has its `clients` and `accounts`; resolves to its issuer.
+ * use. `config` has its `clients` and `accounts`. Resolves to its issuer and `stop`, which a test
+ * file must call when done: the running provider keeps the test process from ending.
  */
 export async function startIdentityProvider(config) {
   const repo = resolve(webDir, "../..");
@@ -579,5 +580,12 @@ export async function startIdentityProvider(config) {
     });
     child.on("exit", (code) => fail(new Error(`the identity provider exited with ${code}`)));
   });
-  return started.issuer;
+  const exited = new Promise((done) => child.on("exit", done));
+  return {
+    issuer: started.issuer,
+    stop: async () => {
+      child.kill("SIGTERM");
+      await exited;
+    },
+  };
 }

@@ -27,7 +27,7 @@ before(async () => {
   resetArtifacts();
   const port = await freePort();
   const redirect = `http://127.0.0.1:${port}/sign-in/oidc`;
-  const issuer = await startIdentityProvider({
+  state.provider = await startIdentityProvider({
     clients: [{ client_id: "acc", client_secret: "e2e client secret", redirect_uris: [redirect] }],
     accounts: { "alice-sub": { password: "alice at the idp", email: "alice@acme.test", email_verified: true, name: "Alice Liddell" } },
   });
@@ -38,7 +38,7 @@ before(async () => {
     `[[oidc]]
 id = "acme"
 name = "Acme SSO"
-issuer = ${JSON.stringify(issuer)}
+issuer = ${JSON.stringify(state.provider.issuer)}
 client_id = "acc"
 client_secret_file = ${JSON.stringify(join(dir, "oidc-secret"))}
 redirect_urls = [${JSON.stringify(redirect)}]
@@ -56,6 +56,7 @@ new_user_role = "member"
 after(async () => {
   await state.browser?.close();
   await state.server?.stop();
+  await state.provider?.stop();
 });
 
 async function signInAtProvider(page) {
