@@ -45,6 +45,7 @@ const SIGN_IN_LIFETIME: chrono::Duration = chrono::Duration::minutes(10);
 const DISCOVERY_LIFETIME: Duration = Duration::from_secs(300);
 /// A provider that answers slower than this is down, as far as a person waiting is concerned.
 const PROVIDER_TIMEOUT: Duration = Duration::from_secs(10);
+const UNKNOWN_SIGN_IN: &str = "this sign-in is unknown or already finished; start again";
 /// The password hash of an account made for a provider's user: no password matches it.
 const NO_PASSWORD: &str = "!oidc";
 
@@ -249,25 +250,41 @@ impl IdentityService {
                     .filter(oidc_sign_in::Column::FlowHash.eq(secrets::hash_secret(&callback.flow))),
             )
             .await?
-            .ok_or_else(|| refused("this sign-in is unknown or already finished; start again"))?;
+            .ok_or_else(|| refused(UNKNOWN_SIGN_IN))?;
         // Whatever happens next, this sign-in is used up: a second try with the same code fails.
         let taken = oidc_sign_in::Entity::delete_by_id(pending.id).exec(&self.db).await?;
         if taken.rows_affected != 1 {
-            return Err(refused("this sign-in is unknown or already finished; start again"));
+            return Err(refused(UNKNOWN_SIGN_IN));
         }
         let provider = self.oidc.provider(&pending.provider)?;
         let organization = self.provider_organization(provider).await?;
         match self.verify_callback(provider, &pending, &callback).await {
             Ok(asserted) => self.sign_in_asserted(provider, &organization, asserted, device).await,
             Err(error) => {
-                let failed = Entry::new(organization.id, AuditActor::Anonymous, AuditAction::SignInFailed)
-                    .with("method", format!("oidc:{}", provider.settings.id))
-                    .with("reason", error.to_string())
-                    .with("client_address", device.client_address);
-                self.audit.append_detached(failed);
+                self.record_refusal(provider, &organization, None, &error, &device);
                 Err(error)
             }
         }
+    }
+
+    /// A refused sign-in through `provider`, in the organization's trail (in the background, so
+    /// the answer does not wait for it); `user` is the account tried, when there is one.
+    fn record_refusal(
+        &self,
+        provider: &Provider,
+        organization: &organization::Model,
+        user: Option<&user::Model>,
+        error: &IdentityError,
+        device: &DeviceInfo,
+    ) {
+        let mut failed = Entry::new(organization.id, AuditActor::Anonymous, AuditAction::SignInFailed)
+            .with("method", format!("oidc:{}", provider.settings.id))
+            .with("reason", error.to_string())
+            .with("client_address", device.client_address.clone());
+        if let Some(user) = user {
+            failed = failed.on(AuditTargetKind::User, user.id);
+        }
+        self.audit.append_detached(failed);
     }
 
     async fn provider_organization(&self, provider: &Provider) -> Result<organization::Model> {
@@ -353,17 +370,10 @@ impl IdentityService {
         device: DeviceInfo,
     ) -> Result<SignIn> {
         let settings = &provider.settings;
-        let method = format!("oidc:{}", settings.id);
         let refuse = |user: Option<&user::Model>, why: String| {
-            let mut failed = Entry::new(organization.id, AuditActor::Anonymous, AuditAction::SignInFailed)
-                .with("method", method.clone())
-                .with("reason", why.clone())
-                .with("client_address", device.client_address.clone());
-            if let Some(user) = user {
-                failed = failed.on(AuditTargetKind::User, user.id);
-            }
-            self.audit.append_detached(failed);
-            IdentityError::SignInNotAllowed(why)
+            let error = IdentityError::SignInNotAllowed(why);
+            self.record_refusal(provider, organization, user, &error, &device);
+            error
         };
         let email = match (&asserted.email, asserted.email_verified) {
             (Some(email), true) => email.trim().to_lowercase(),
@@ -418,7 +428,7 @@ impl IdentityService {
                 }
             }
         };
-        self.start_session(user, device, &method).await
+        self.start_session(user, device, &format!("oidc:{}", settings.id)).await
     }
 
     /// Links the provider's subject to `existing`, or to an account made for it now with the
