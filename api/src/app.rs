@@ -24,6 +24,7 @@ use crate::identity::oidc::OidcProviders;
 use crate::identity::{Bootstrap, IdentityService, SignInRules, secrets};
 use crate::memory::{MemoryService, VectorSearch};
 use crate::notifications::NotificationService;
+use crate::notifications::email::{EmailOutbox, Mailer};
 use crate::projects::ProjectService;
 use crate::run_tools::RunToolService;
 use crate::runs::{RunPolicy, RunReader, RunService};
@@ -44,6 +45,8 @@ pub enum StartError {
     ConnectorCa(#[from] crate::gateway::ca::CaError),
     #[error(transparent)]
     ArtifactStore(#[from] crate::artifacts::StoreError),
+    #[error(transparent)]
+    Mailer(#[from] crate::notifications::email::MailerError),
     #[error("data dir {path}: {source}")]
     DataDir { path: std::path::PathBuf, source: std::io::Error },
 }
@@ -141,7 +144,7 @@ impl App {
             approval_timeout: Duration::from_millis(timings.approval_timeout_ms),
             approval_token: Duration::from_millis(timings.approval_token_ms),
         };
-        let settings = SettingsService::new(pool, audit.clone());
+        let settings = SettingsService::new(pool.clone(), audit.clone());
         let projects = ProjectService::new(
             store.clone(),
             broker.clone(),
@@ -153,7 +156,12 @@ impl App {
         // One embedding model, loaded once, for memory and the wiki.
         let vectors = Arc::new(VectorSearch::default());
         let memory = MemoryService::new(store.clone(), broker.clone(), vectors.clone(), audit.clone());
-        let notifications = NotificationService::new(&store, broker.clone(), config.limits.max_page_size);
+        let email = match (&config.smtp, &config.public_url) {
+            (Some(smtp), Some(public_url)) => Some(EmailOutbox::new(pool.clone(), Mailer::new(smtp, public_url)?)),
+            _ => None,
+        };
+        let notifications =
+            NotificationService::new(&store, broker.clone(), audit.clone(), email, config.limits.max_page_size);
         let approvals = ApprovalService::new(
             &store,
             broker.clone(),

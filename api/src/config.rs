@@ -79,6 +79,55 @@ pub struct Config {
     pub artifacts: ArtifactSettings,
     /// OpenID Connect providers people may sign in with (`[[oidc]]` in the file).
     pub oidc: Vec<OidcProviderSettings>,
+    /// The address people open the web client at (`https://acc.example.com`), for the links in
+    /// what is sent to them; required with `[smtp]`.
+    pub public_url: Option<String>,
+    /// The SMTP relay email notifications go through; unset, nobody is emailed.
+    pub smtp: Option<SmtpSettings>,
+}
+
+/// An SMTP relay (`[smtp]` in the file): the organization's mail server, or a sending service's.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct SmtpSettings {
+    pub host: String,
+    /// Unset: 587 with STARTTLS, 465 with TLS, 25 without.
+    #[serde(default)]
+    pub port: Option<u16>,
+    #[serde(default)]
+    pub security: SmtpSecurity,
+    /// Who the emails come from: `Agent Control Center <acc@example.com>`.
+    pub from: String,
+    /// The relay account, with a file holding its password; unset, no AUTH.
+    #[serde(default)]
+    pub username: Option<String>,
+    #[serde(default)]
+    pub password_file: Option<PathBuf>,
+    /// A CA certificate (PEM) to trust for the relay besides the system's.
+    #[serde(default)]
+    pub ca_file: Option<PathBuf>,
+}
+
+/// How the connection to the relay is protected.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum SmtpSecurity {
+    /// Plain connection upgraded with STARTTLS, which must succeed (port 587).
+    #[default]
+    Starttls,
+    /// TLS from the first byte (port 465).
+    Tls,
+    /// No TLS: only to a relay on this machine (a loopback host).
+    None,
+}
+
+impl SmtpSettings {
+    pub fn port(&self) -> u16 {
+        self.port.unwrap_or(match self.security {
+            SmtpSecurity::Starttls => 587,
+            SmtpSecurity::Tls => 465,
+            SmtpSecurity::None => 25,
+        })
+    }
 }
 
 /// An OpenID Connect provider (Keycloak, Entra ID, Okta, Google, Authentik…) people of one
@@ -361,6 +410,8 @@ impl Default for Config {
             memory: MemorySettings::default(),
             artifacts: ArtifactSettings::default(),
             oidc: Vec::new(),
+            public_url: None,
+            smtp: None,
         }
     }
 }
@@ -531,6 +582,7 @@ impl Config {
         }
         self.validate_connector_certificates()?;
         self.validate_oidc()?;
+        self.validate_smtp()?;
         let limits = &self.limits;
         if limits.list_fanout == 0 || limits.max_response_bytes == 0 || limits.request_timeout_ms == 0 {
             return Err(ConfigError::Invalid(
@@ -594,6 +646,32 @@ impl Config {
             if provider.new_user_role == crate::identity::actor::Role::Owner {
                 return invalid(id, "`new_user_role` may not be owner".into());
             }
+        }
+        Ok(())
+    }
+
+    fn validate_smtp(&self) -> Result<(), ConfigError> {
+        if let Some(url) = &self.public_url
+            && !(url.starts_with("https://") || url.starts_with("http://"))
+        {
+            return Err(ConfigError::Invalid(format!("public_url {url:?} must be an http(s) URL")));
+        }
+        let Some(smtp) = &self.smtp else { return Ok(()) };
+        let invalid = |what: &str| Err(ConfigError::Invalid(format!("smtp: {what}")));
+        if self.public_url.is_none() {
+            return invalid("emails link to the web client: set public_url to the address people open it at");
+        }
+        if smtp.host.trim().is_empty() || smtp.from.trim().is_empty() {
+            return invalid("`host` and `from` are required");
+        }
+        if smtp.username.is_some() != smtp.password_file.is_some() {
+            return invalid("`username` and `password_file` must be given together");
+        }
+        let loopback = smtp.host == "localhost" || smtp.host.parse::<IpAddr>().is_ok_and(|ip| ip.is_loopback());
+        if smtp.security == SmtpSecurity::None && !loopback {
+            return invalid(
+                "security = \"none\" sends mail (and any password) in the clear: only to a relay on this machine",
+            );
         }
         Ok(())
     }
@@ -691,6 +769,46 @@ mod tests {
             (vec![OidcProviderSettings { new_user_role: owner, ..good.clone() }], "owner"),
         ] {
             let err = Config { oidc: bad, ..Config::default() }.validate().unwrap_err().to_string();
+            assert!(err.contains(why), "{why}: {err}");
+        }
+    }
+
+    #[test]
+    fn an_smtp_relay_that_would_leak_or_send_dead_links_is_refused() {
+        let good = SmtpSettings {
+            host: "smtp.acme.example".into(),
+            port: None,
+            security: SmtpSecurity::Starttls,
+            from: "Agent Control Center <acc@acme.example>".into(),
+            username: Some("acc".into()),
+            password_file: Some("/etc/acc/smtp-password".into()),
+            ca_file: None,
+        };
+        let public_url = Some("https://acc.acme.example".to_owned());
+        let with = |smtp: SmtpSettings, public_url: Option<String>| Config {
+            smtp: Some(smtp),
+            public_url,
+            ..Config::default()
+        };
+        assert!(with(good.clone(), public_url.clone()).validate().is_ok());
+        assert_eq!(good.port(), 587);
+        let local = SmtpSettings {
+            host: "127.0.0.1".into(),
+            security: SmtpSecurity::None,
+            username: None,
+            password_file: None,
+            ..good.clone()
+        };
+        assert!(with(local.clone(), public_url.clone()).validate().is_ok());
+        assert_eq!(local.port(), 25);
+        for (config, why) in [
+            (with(good.clone(), None), "public_url"),
+            (with(good.clone(), Some("acc.acme.example".into())), "public_url"),
+            (with(SmtpSettings { security: SmtpSecurity::None, ..good.clone() }, public_url.clone()), "in the clear"),
+            (with(SmtpSettings { password_file: None, ..good.clone() }, public_url.clone()), "together"),
+            (with(SmtpSettings { from: " ".into(), ..good.clone() }, public_url.clone()), "required"),
+        ] {
+            let err = config.validate().unwrap_err().to_string();
             assert!(err.contains(why), "{why}: {err}");
         }
     }

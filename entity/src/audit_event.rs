@@ -169,14 +169,17 @@ pub enum AuditAction {
     CandidateDecided,
     #[sea_orm(string_value = "candidate.applied")]
     CandidateApplied,
-    /// A new version of an artifact was stored, by a person or a run's connector.
     /// A scope's budget for a period was set or changed (its limits in `details`).
     #[sea_orm(string_value = "budget.policy_set")]
     BudgetPolicySet,
     #[sea_orm(string_value = "budget.policy_removed")]
     BudgetPolicyRemoved,
+    /// A new version of an artifact was stored, by a person or a run's connector.
     #[sea_orm(string_value = "artifact.uploaded")]
     ArtifactUploaded,
+    /// A person chose whether a kind of notification reaches them on a channel (`details`).
+    #[sea_orm(string_value = "notification.preference_set")]
+    NotificationPreferenceSet,
 }
 
 /// What an action was done to.

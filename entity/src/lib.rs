@@ -26,6 +26,8 @@ pub mod memory_entry;
 pub mod memory_vector;
 pub mod memory_version;
 pub mod notification;
+pub mod notification_delivery;
+pub mod notification_preference;
 pub mod oidc_sign_in;
 pub mod organization;
 pub mod project;
@@ -79,6 +81,8 @@ display_as_stored!(
     memory_version::Sensitivity,
     memory_version::Verification,
     notification::NotificationKind,
+    notification_delivery::DeliveryStatus,
+    notification_preference::NotificationChannel,
     run_attempt::AttemptKind,
     run_attempt::AttemptStatus,
     run_event::RunEventKind,

@@ -10,6 +10,7 @@ mod embedding;
 pub mod embedding_service;
 pub mod fuzz;
 pub mod identity_provider;
+pub mod mail_relay;
 pub mod memory_corpus;
 pub mod model_api;
 pub mod object_store;

@@ -141,8 +141,9 @@ fn spawn(db: &TestDb, options: &ServerOptions, listen: &str) -> (Child, String, 
         .args(&options.args)
         // The embedding model only where a test gives it (`crate::embedding_model_dir`).
         .env("ACC_MEMORY__FETCH_EMBEDDING_MODEL", "false")
-        .envs(options.env.iter().chain(&tls_env).map(|(k, v)| (k.as_str(), v.as_str())))
         .env("RUST_LOG", "info,sqlx=warn")
+        // A test's own settings win, its `RUST_LOG` too.
+        .envs(options.env.iter().chain(&tls_env).map(|(k, v)| (k.as_str(), v.as_str())))
         .stdout(Stdio::piped())
         .stderr(log)
         .spawn()

@@ -1,19 +1,51 @@
 //! Notifications through the real server: people are told what waits for them or went wrong —
 //! a decision they may take, a run they started that failed, a budget they administer nearly or
-//! wholly spent — once each, live on their socket and in their list until they read it; nobody
-//! else is told, and telling changes nothing.
+//! wholly spent — once each, live on their socket and in their list until they read it, and by
+//! email through a real SMTP relay unless they turned that kind off; nobody else is told, and
+//! telling changes nothing.
 
 mod common;
 
+use std::time::Duration;
+
 use acc_api::ids::{GlobalId, NodeKind};
 use acc_protocol::{Capability, EventKind};
-use acc_tests::{Server, TestDb, on_both_databases};
+use acc_tests::connector_client::RawConnector;
+use acc_tests::mail_relay::{self, MailRelay};
+use acc_tests::tls::TestCertificates;
+use acc_tests::{Client, Server, ServerOptions, TestDb, on_both_databases};
+use common::Fixture;
 use serde_json::{Value, json};
 
 const ADDED: &str = "subscription { notificationAdded { id kind title body subjectId projectId } }";
 
 fn kinds(notifications: &[Value]) -> Vec<&str> {
     notifications.iter().map(|n| n["kind"].as_str().unwrap()).collect()
+}
+
+/// An agent on a new connector asks for a decision, `action`, in a run `by` started.
+async fn an_agent_asks(server: &Server, f: &Fixture, by: &Client, action: &str) -> RawConnector {
+    let (mut connector, _) = common::raw_connector(server, f).await;
+    connector.hello("careful", vec![Capability::Stream, Capability::Approvals]).await;
+    let task = common::create_task(&f.owner, &f.project_id, "Deploy").await;
+    by.gql("mutation($t: ID!) { startRun(taskId: $t) { id } }", json!({"t": task["id"]})).await.data("startRun");
+    let (run, _) = connector.accept_start().await;
+    let ask = json!({"request_id": "r1", "action": action});
+    assert_eq!(connector.emit(connector.event(run, 1, EventKind::ApprovalRequested, ask)).await, Ok(1));
+    connector
+}
+
+/// A run `by` starts fails, saying `reason`; its id.
+async fn a_run_fails(server: &Server, f: &Fixture, by: &Client, reason: &str) -> Value {
+    let (mut connector, _) = common::raw_connector(server, f).await;
+    connector.hello("flaky", vec![Capability::Stream]).await;
+    let task = common::create_task(&f.owner, &f.project_id, "Flaky").await;
+    let started = by.gql("mutation($t: ID!) { startRun(taskId: $t) { id } }", json!({"t": task["id"]})).await;
+    let run_id = started.data("startRun")["id"].clone();
+    let (run, _) = connector.accept_start().await;
+    let failed = connector.event(run, 1, EventKind::Result, json!({"outcome": "failed", "error": reason}));
+    assert_eq!(connector.emit(failed).await, Ok(1));
+    run_id
 }
 
 on_both_databases!(who_may_decide_is_told_once_live_and_reads_it, |db: TestDb| async move {
@@ -25,13 +57,7 @@ on_both_databases!(who_may_decide_is_told_once_live_and_reads_it, |db: TestDb| a
     let mut live = operator.subscribe(ADDED, json!({})).await.unwrap();
     live.listening().await.unwrap();
 
-    let (mut connector, _) = common::raw_connector(&server, &f).await;
-    connector.hello("careful", vec![Capability::Stream, Capability::Approvals]).await;
-    let task = common::create_task(owner, &f.project_id, "Deploy").await;
-    owner.gql("mutation($t: ID!) { startRun(taskId: $t) { id } }", json!({"t": task["id"]})).await.data("startRun");
-    let (run, _) = connector.accept_start().await;
-    let ask = json!({"request_id": "r1", "action": "run the migration on production"});
-    assert_eq!(connector.emit(connector.event(run, 1, EventKind::ApprovalRequested, ask)).await, Ok(1));
+    let _connector = an_agent_asks(&server, &f, owner, "run the migration on production").await;
 
     let told = live.next().await.unwrap();
     let told = &told["data"]["notificationAdded"];
@@ -71,19 +97,14 @@ on_both_databases!(a_failed_run_and_a_budget_nearly_and_wholly_spent_are_told_on
     let f = common::fixture(&server).await;
     let owner = &f.owner;
     let (operator, _) = common::user_with_role(owner, "operator@acme.test", "OPERATOR").await;
-    let (mut connector, _) = common::raw_connector(&server, &f).await;
-    connector.hello("metered", vec![Capability::Stream, Capability::UsageExact]).await;
 
     // The operator's run fails: they are told, with why.
-    let task = common::create_task(owner, &f.project_id, "Flaky").await;
-    let started = operator.gql("mutation($t: ID!) { startRun(taskId: $t) { id } }", json!({"t": task["id"]})).await;
-    let run_id = started.data("startRun")["id"].clone();
-    let (run, _) = connector.accept_start().await;
-    let failed = connector.event(run, 1, EventKind::Result, json!({"outcome": "failed", "reason": "tests broke"}));
-    assert_eq!(connector.emit(failed).await, Ok(1));
+    let run_id = a_run_fails(&server, &f, &operator, "tests broke").await;
     let told = common::notifications(&operator, 1).await;
     assert_eq!(kinds(&told), ["RUN_FAILED"]);
-    assert_eq!(told[0]["subjectId"], run_id);
+    assert_eq!((&told[0]["subjectId"], told[0]["body"].as_str()), (&run_id, Some("tests broke")));
+    let (mut connector, _) = common::raw_connector(&server, &f).await;
+    connector.hello("metered", vec![Capability::Stream, Capability::UsageExact]).await;
 
     // A daily budget of 1,000 tokens: told at 850 (80 %), not again at 950, and at 1,050 (spent).
     let budget = owner
@@ -109,3 +130,131 @@ on_both_databases!(a_failed_run_and_a_budget_nearly_and_wholly_spent_are_told_on
     let run_node = GlobalId::new(NodeKind::TaskRun, run).encode();
     assert!(told.iter().all(|n| n["subjectId"] != run_node.as_str()));
 });
+
+const SETTINGS: &str = "{ notificationSettings { emailAvailable emailAddress preferences { kind channel enabled } } }";
+const SET_PREFERENCE: &str = "mutation($k: NotificationKind!, $c: NotificationChannel!, $e: Boolean!) \
+    { setNotificationPreference(kind: $k, channel: $c, enabled: $e) { kind channel enabled } }";
+const WAIT: Duration = Duration::from_secs(60);
+
+/// The line of the server's log that says `what`, once it does.
+async fn logged(server: &Server, what: &str) -> String {
+    for _ in 0..300 {
+        if let Some(line) = server.log().lines().find(|l| l.contains(what)) {
+            return line.to_owned();
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    panic!("the log never said {what:?}: {}", server.log())
+}
+
+/// The kinds `client` gets by email, as its settings say.
+async fn emailed_kinds(client: &Client) -> Vec<String> {
+    let settings = client.gql(SETTINGS, json!({})).await;
+    let preferences = settings.data("notificationSettings")["preferences"].as_array().unwrap().clone();
+    assert_eq!(preferences.len(), 4, "every kind on the one channel: {preferences:?}");
+    preferences
+        .iter()
+        .filter(|p| p["channel"] == "EMAIL" && p["enabled"] == true)
+        .map(|p| p["kind"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+on_both_databases!(people_are_emailed_through_a_real_relay_what_they_did_not_turn_off, |db: TestDb| async move {
+    let certificates = TestCertificates::create(&db.dir);
+    // The relay refuses the first message with "try again later": it must still arrive, across a crash.
+    let mut relay = MailRelay::start(&certificates, 1).await;
+    let env = relay.env(&db.dir, &certificates.ca, mail_relay::PASSWORD, "https://acc.acme.test");
+    let mut server = Server::start_with(db, ServerOptions { env, ..Default::default() }).await;
+    let f = common::fixture(&server).await;
+    let owner = &f.owner;
+    let (operator, _) = common::user_with_role(owner, "operator@acme.test", "OPERATOR").await;
+
+    // By default every kind comes by email too; the operator turns decisions off.
+    let settings = operator.gql(SETTINGS, json!({})).await;
+    let settings = settings.data("notificationSettings");
+    assert_eq!((&settings["emailAvailable"], &settings["emailAddress"]), (&json!(true), &json!("operator@acme.test")));
+    assert_eq!(emailed_kinds(&operator).await, ["APPROVAL_WAITING", "RUN_FAILED", "BUDGET_WARNING", "BUDGET_SPENT"]);
+    let off = json!({"k": "APPROVAL_WAITING", "c": "EMAIL", "e": false});
+    let set = operator.gql(SET_PREFERENCE, off.clone()).await;
+    assert_eq!(
+        set.data("setNotificationPreference"),
+        &json!({"kind": "APPROVAL_WAITING", "channel": "EMAIL", "enabled": false})
+    );
+    assert_eq!(
+        operator.gql(SET_PREFERENCE, off).await.data("setNotificationPreference")["enabled"],
+        false,
+        "again: the same"
+    );
+    assert_eq!(emailed_kinds(&operator).await, ["RUN_FAILED", "BUDGET_WARNING", "BUDGET_SPENT"]);
+    assert_eq!(emailed_kinds(owner).await.len(), 4, "one person's choice is theirs alone");
+    let chosen = common::audit_events(owner, &["NOTIFICATION_PREFERENCE_SET"]).await;
+    assert_eq!(chosen.len(), 2, "{chosen:?}");
+
+    // An agent asks for a decision: the owner is emailed; the relay defers it; the server crashes.
+    let _connector = an_agent_asks(&server, &f, owner, "run the migration on production").await;
+    let deferred = relay.next(WAIT).await.expect("the email is tried");
+    assert!(!deferred.accepted);
+    assert_eq!(deferred.to, ["owner@acme.test"]);
+    logged(&server, "an email could not be sent yet").await;
+    server.crash_and_restart().await;
+    let mail = relay.next(WAIT).await.expect("the email is tried again after the restart");
+    assert!(mail.accepted, "{mail:?}");
+    assert_eq!((mail.from.as_str(), mail.to.as_slice()), ("acc@acme.test", ["owner@acme.test".to_owned()].as_slice()));
+    assert_eq!(mail.header("Subject").as_deref(), Some("A decision waits for you"));
+    let text = mail.text();
+    assert!(text.contains("run the migration on production"), "{text}");
+    assert!(text.contains("https://acc.acme.test/approvals"), "{text}");
+    // The operator, who turned it off, was told in the app all the same.
+    assert_eq!(kinds(&common::notifications(&operator, 1).await), ["APPROVAL_WAITING"]);
+
+    // A run the operator started fails: that kind they still get by email, with the way to it.
+    let run_id = a_run_fails(&server, &f, &operator, "tests broke").await;
+    let mail = relay.next(WAIT).await.expect("the failed run is emailed");
+    assert!(mail.accepted);
+    assert_eq!(mail.to, ["operator@acme.test"]);
+    assert_eq!(mail.header("Subject").as_deref(), Some("A run you started failed"));
+    let text = mail.text();
+    assert!(text.contains("tests broke"), "{text}");
+    assert!(text.contains(&format!("https://acc.acme.test/runs/{}", run_id.as_str().unwrap())), "{text}");
+    // And nothing else: not the decision the operator turned off.
+    assert!(relay.next(Duration::from_secs(3)).await.is_none(), "one email per notification, to those who want it");
+});
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_relay_that_refuses_the_password_gets_nothing_and_the_log_says_why() {
+    let db = TestDb::sqlite();
+    let certificates = TestCertificates::create(&db.dir);
+    let mut relay = MailRelay::start(&certificates, 0).await;
+    let env = relay.env(&db.dir, &certificates.ca, "not the relay password", "https://acc.acme.test");
+    let server = Server::start_with(db, ServerOptions { env, ..Default::default() }).await;
+    let f = common::fixture(&server).await;
+    let (operator, _) = common::user_with_role(&f.owner, "operator@acme.test", "OPERATOR").await;
+    a_run_fails(&server, &f, &operator, "tests broke").await;
+    assert_eq!(kinds(&common::notifications(&operator, 1).await), ["RUN_FAILED"], "told in the app all the same");
+    // Refused for good (535): given up at once, not retried, and nothing reached the relay.
+    let line = logged(&server, "an email was given up on").await;
+    assert!(line.contains("535"), "{line}");
+    let log = server.log();
+    assert!(!log.contains(mail_relay::PASSWORD) && !log.contains("not the relay password"), "no password in the log");
+    assert!(relay.next(Duration::from_secs(2)).await.is_none());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn without_a_relay_nobody_is_emailed_and_preferences_are_checked() {
+    let server = Server::start(TestDb::sqlite()).await;
+    let owner = server.owner().await;
+    let settings = owner.gql(SETTINGS, json!({})).await;
+    assert_eq!(settings.data("notificationSettings")["emailAvailable"], false);
+    // A kind or channel that is none is refused before anything is written.
+    let bad = owner.gql(SET_PREFERENCE, json!({"k": "EVERYTHING", "c": "EMAIL", "e": false})).await;
+    bad.expect_code("VALIDATION");
+    let bad = owner.gql(SET_PREFERENCE, json!({"k": "RUN_FAILED", "c": "CARRIER_PIGEON", "e": false})).await;
+    bad.expect_code("VALIDATION");
+    assert_eq!(emailed_kinds(&owner).await.len(), 4);
+    owner
+        .anonymous()
+        .gql(SET_PREFERENCE, json!({"k": "RUN_FAILED", "c": "EMAIL", "e": false}))
+        .await
+        .expect_code("UNAUTHENTICATED");
+    assert_eq!(emailed_kinds(&owner).await.len(), 4);
+}

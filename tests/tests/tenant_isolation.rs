@@ -954,6 +954,19 @@ fn rows(a: &TenantA, b_project: &str, b_task: &str) -> Vec<Row> {
             OwnDataOnly,
         ),
         row("notificationAdded", "subscription { notificationAdded { id title } }", json!({}), OwnDataOnly),
+        row(
+            "notificationSettings",
+            "{ notificationSettings { emailAddress preferences { kind enabled } } }",
+            json!({}),
+            OwnDataOnly,
+        ),
+        // No argument names a person: the caller's own choice, whoever they are.
+        row(
+            "setNotificationPreference",
+            "mutation { setNotificationPreference(kind: RUN_FAILED, channel: EMAIL, enabled: true) { enabled } }",
+            json!({}),
+            OwnDataOnly,
+        ),
     ];
     for object in a.all() {
         rows.push(row("node", op!("node"), json!({"id": object}), NotFound));

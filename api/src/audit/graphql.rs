@@ -90,11 +90,13 @@ pub enum AuditAction {
     CandidatePrepared,
     CandidateDecided,
     CandidateApplied,
-    /// A new version of an artifact was stored, by a person or a run's connector.
     /// A scope's budget for a period was set or changed.
     BudgetPolicySet,
     BudgetPolicyRemoved,
+    /// A new version of an artifact was stored, by a person or a run's connector.
     ArtifactUploaded,
+    /// A person chose whether a kind of notification reaches them on a channel.
+    NotificationPreferenceSet,
 }
 
 #[derive(Enum, Copy, Clone, Eq, PartialEq)]

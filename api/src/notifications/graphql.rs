@@ -1,9 +1,10 @@
 //! Notifications in GraphQL: the caller's own `notifications`, `unreadNotificationCount`,
-//! `markNotificationsRead`, and the `notificationAdded` subscription.
+//! `markNotificationsRead`, the `notificationAdded` subscription, and what reaches them where
+//! (`notificationSettings`, `setNotificationPreference`).
 
 use acc_entity::notification;
 use async_graphql::connection::Connection;
-use async_graphql::{Context, Enum, ID, Object, Subscription};
+use async_graphql::{Context, Enum, ID, Object, SimpleObject, Subscription};
 use chrono::{DateTime, Utc};
 use futures_util::{Stream, StreamExt};
 
@@ -23,6 +24,38 @@ pub enum NotificationKind {
     BudgetWarning,
     /// A budget is spent: no new run starts in its scope until its period ends.
     BudgetSpent,
+}
+
+#[derive(Enum, Copy, Clone, Eq, PartialEq)]
+#[graphql(remote = "acc_entity::notification_preference::NotificationChannel")]
+pub enum NotificationChannel {
+    /// An email to your account's address, when the server has an SMTP relay.
+    Email,
+}
+
+/// Whether one kind of notification reaches you on one channel (the app always keeps it).
+#[derive(SimpleObject)]
+pub struct NotificationPreference {
+    kind: NotificationKind,
+    channel: NotificationChannel,
+    enabled: bool,
+}
+
+impl From<super::Preference> for NotificationPreference {
+    fn from(p: super::Preference) -> Self {
+        Self { kind: p.kind.into(), channel: p.channel.into(), enabled: p.enabled }
+    }
+}
+
+/// What you are told, and where.
+#[derive(SimpleObject)]
+pub struct NotificationSettings {
+    /// Whether this server sends email (its operator configured an SMTP relay).
+    email_available: bool,
+    /// Where your emails go: your account's address.
+    email_address: String,
+    /// Every kind on every channel, as you chose or by default (on).
+    preferences: Vec<NotificationPreference>,
 }
 
 /// Something you were told, once; it changes nothing by itself.
@@ -88,6 +121,16 @@ impl NotificationQuery {
     async fn unread_notification_count(&self, ctx: &Context<'_>) -> async_graphql::Result<u64> {
         ctx.services().notifications.unread_count(ctx.actor()?).await.map_err(gql_error)
     }
+
+    /// What you are told, and where.
+    async fn notification_settings(&self, ctx: &Context<'_>) -> async_graphql::Result<NotificationSettings> {
+        let settings = ctx.services().notifications.settings(ctx.actor()?).await.map_err(gql_error)?;
+        Ok(NotificationSettings {
+            email_available: settings.email_available,
+            email_address: settings.email_address,
+            preferences: settings.preferences.into_iter().map(Into::into).collect(),
+        })
+    }
 }
 
 #[derive(Default)]
@@ -103,6 +146,19 @@ impl NotificationMutation {
             })
             .transpose()?;
         ctx.services().notifications.mark_read(ctx.actor()?, ids.as_deref()).await.map_err(gql_error)
+    }
+
+    /// Whether `kind` also reaches you on `channel` from now on; what was already sent stays sent.
+    async fn set_notification_preference(
+        &self,
+        ctx: &Context<'_>,
+        kind: NotificationKind,
+        channel: NotificationChannel,
+        enabled: bool,
+    ) -> async_graphql::Result<NotificationPreference> {
+        let preference = super::Preference { kind: kind.into(), channel: channel.into(), enabled };
+        let set = ctx.services().notifications.set_preference(ctx.actor()?, preference).await.map_err(gql_error)?;
+        Ok(set.into())
     }
 }
 

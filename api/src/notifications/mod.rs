@@ -1,25 +1,32 @@
 //! Notifications (SPEC §16): what a person is told — a decision waits for them, a run they started
 //! failed, a budget of a scope they administer is nearly or wholly spent — once per dedupe key,
-//! in the app (`notifications`, the `notificationAdded` subscription) until they read it.
+//! in the app (`notifications`, the `notificationAdded` subscription) until they read it, and by
+//! email when the server has an SMTP relay and the person has not turned that kind off
+//! (`email.rs`).
 //!
 //! A notification only tells: it never changes a task, run or approval, and one that cannot be
 //! made is logged, never an error of the action that caused it.
 
+pub mod email;
 pub mod graphql;
 
+use acc_entity::audit_event::{AuditAction, AuditTargetKind};
 use acc_entity::notification::{self, NotificationKind};
-use acc_entity::{approval, budget_policy, role_binding, task_run, user};
+use acc_entity::notification_preference::{self, NotificationChannel};
+use acc_entity::{approval, budget_policy, notification_delivery, role_binding, task_run, user};
 use chrono::Utc;
 use sea_orm::sea_query::{Expr, OnConflict};
-use sea_orm::{ColumnTrait, EntityTrait, QueryFilter};
+use sea_orm::{ColumnTrait, EntityTrait, Iterable, QueryFilter};
 use uuid::Uuid;
 
+use crate::audit::{AuditLog, Entry};
 use crate::broker::{Broker, Event, Topic};
 use crate::db::{Pool, Reads, Store};
 use crate::error::CommonError;
 use crate::identity::actor::{Actor, Role, ScopePath};
 use crate::ids::new_id;
 use crate::pagination::{Page, PageRequest, paginate};
+use email::EmailOutbox;
 
 /// What to tell, and to whom it is the same notification.
 #[derive(Debug, Clone)]
@@ -36,17 +43,39 @@ pub struct Notice {
 /// The share of a budget used at which its administrators are warned.
 pub const BUDGET_WARNING_PERCENT: f64 = 80.0;
 
+/// Whether one kind of notification reaches a person on one channel.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Preference {
+    pub kind: NotificationKind,
+    pub channel: NotificationChannel,
+    pub enabled: bool,
+}
+
+/// What a person is told, and where.
+#[derive(Debug, Clone)]
+pub struct NotificationSettings {
+    /// Whether this server sends email at all (it has an SMTP relay).
+    pub email_available: bool,
+    /// Where emails to the person go.
+    pub email_address: String,
+    /// Every kind on every channel, chosen or by default.
+    pub preferences: Vec<Preference>,
+}
+
 #[derive(Clone)]
 pub struct NotificationService {
     db: Pool,
     reads: Reads,
     broker: Broker,
+    audit: AuditLog,
+    /// Set when the server has an SMTP relay.
+    email: Option<EmailOutbox>,
     max_page_size: u64,
 }
 
 impl NotificationService {
-    pub fn new(store: &Store, broker: Broker, max_page_size: u64) -> Self {
-        Self { db: store.pool.clone(), reads: store.reads.clone(), broker, max_page_size }
+    pub fn new(store: &Store, broker: Broker, audit: AuditLog, email: Option<EmailOutbox>, max_page_size: u64) -> Self {
+        Self { db: store.pool.clone(), reads: store.reads.clone(), broker, audit, email, max_page_size }
     }
 
     /// Tells each of `recipients` `notice`, unless they were told it already (its dedupe key);
@@ -81,10 +110,102 @@ impl NotificationService {
             )
             .exec_without_returning(&self.db)
             .await?;
-        if made > 0 {
-            self.broker.publish(Topic::UserNotifications(user_id), Event::Notification(row));
+        if made == 0 {
+            return Ok(());
         }
+        if let Some(email) = &self.email
+            && self.enabled(user_id, row.kind, NotificationChannel::Email).await?
+        {
+            notification_delivery::Entity::insert(EmailOutbox::delivery(&row)).exec_without_returning(&self.db).await?;
+            email.queued();
+        }
+        self.broker.publish(Topic::UserNotifications(user_id), Event::Notification(row));
         Ok(())
+    }
+
+    /// Sends the emails owed, in the background, when the server has an SMTP relay.
+    pub fn spawn_email(&self) {
+        if let Some(email) = &self.email {
+            tokio::spawn(email.clone().run());
+        }
+    }
+
+    /// Whether `kind` reaches `user_id` on `channel`: as they chose, else by default (every kind
+    /// on every channel: a person turns off what they do not want).
+    async fn enabled(
+        &self,
+        user_id: Uuid,
+        kind: NotificationKind,
+        channel: NotificationChannel,
+    ) -> Result<bool, sea_orm::DbErr> {
+        let chosen = self
+            .reads
+            .one(
+                notification_preference::Entity::find()
+                    .filter(notification_preference::Column::UserId.eq(user_id))
+                    .filter(notification_preference::Column::Kind.eq(kind))
+                    .filter(notification_preference::Column::Channel.eq(channel)),
+            )
+            .await?;
+        Ok(chosen.is_none_or(|p| p.enabled))
+    }
+
+    /// What the caller is told, and where.
+    pub async fn settings(&self, actor: &Actor) -> Result<NotificationSettings, CommonError> {
+        let person =
+            self.reads.one(user::Entity::find_by_id(actor.user_id)).await?.ok_or(CommonError::NotFound("user"))?;
+        let chosen = self
+            .reads
+            .all(
+                notification_preference::Entity::find()
+                    .filter(notification_preference::Column::UserId.eq(actor.user_id)),
+            )
+            .await?;
+        let preferences = NotificationKind::iter()
+            .flat_map(|kind| NotificationChannel::iter().map(move |channel| (kind, channel)))
+            .map(|(kind, channel)| {
+                let choice = chosen.iter().find(|p| p.kind == kind && p.channel == channel);
+                Preference { kind, channel, enabled: choice.is_none_or(|p| p.enabled) }
+            })
+            .collect();
+        Ok(NotificationSettings { email_available: self.email.is_some(), email_address: person.email, preferences })
+    }
+
+    /// The caller's choice of whether `preference.kind` reaches them on `preference.channel`;
+    /// what is already made or owed is left as it is.
+    pub async fn set_preference(&self, actor: &Actor, preference: Preference) -> Result<Preference, CommonError> {
+        let now = Utc::now();
+        let row = notification_preference::ActiveModel::from(notification_preference::Model {
+            id: new_id(),
+            organization_id: actor.organization_id,
+            user_id: actor.user_id,
+            kind: preference.kind,
+            channel: preference.channel,
+            enabled: preference.enabled,
+            created_at: now,
+            updated_at: now,
+        });
+        let txn = self.db.begin_write().await?;
+        notification_preference::Entity::insert(row)
+            .on_conflict(
+                OnConflict::columns([
+                    notification_preference::Column::UserId,
+                    notification_preference::Column::Kind,
+                    notification_preference::Column::Channel,
+                ])
+                .update_columns([notification_preference::Column::Enabled, notification_preference::Column::UpdatedAt])
+                .to_owned(),
+            )
+            .exec_without_returning(&txn)
+            .await?;
+        let entry = Entry::by(actor, AuditAction::NotificationPreferenceSet)
+            .on(AuditTargetKind::User, actor.user_id)
+            .with("kind", preference.kind.to_string())
+            .with("channel", preference.channel.to_string())
+            .with("enabled", preference.enabled);
+        self.audit.append(&txn, entry).await?;
+        txn.commit().await?;
+        Ok(preference)
     }
 
     /// The active people with at least `least` on `path` (by a binding on it or above it).

@@ -1,6 +1,7 @@
 // Notifications in headless Chromium against a real `acc` and `acc-connector`: an agent asks for a
 // decision, and the bell says so without a reload; opening the notification leads to the
-// approvals and marks it read. A failed run of the person's own is told too.
+// approvals and marks it read. A failed run of the person's own is told too. On the notifications
+// page a person chooses which kinds also come by email.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { CAREFUL, FAILING, assertAccessible, screenshot, serverForTests, until } from "./harness.mjs";
@@ -34,4 +35,25 @@ test("the bell tells of a decision waiting and a failed run, live, and leads to 
   await bell.getByText("(0 unread)").waitFor(WAIT);
   const { unreadNotificationCount } = await suite.api("{ unreadNotificationCount }");
   assert.equal(unreadNotificationCount, 0);
+});
+
+test("a person chooses which kinds also come by email, and the choice stays", { timeout: 120_000 }, async () => {
+  const page = await suite.signedIn("phone", "/notifications");
+  await page.getByRole("heading", { name: "By email" }).waitFor(WAIT);
+  // This server has no SMTP relay: it says so, and the choices still hold for when it has one.
+  await page.getByText("This server sends no email yet").waitFor(WAIT);
+  const decisions = page.getByRole("checkbox", { name: "Email: A decision waits for you" });
+  const failures = page.getByRole("checkbox", { name: "Email: A run you started failed" });
+  assert.equal(await decisions.isChecked(), true, "on by default");
+  await decisions.uncheck();
+  await until(async () => {
+    const { notificationSettings } = await suite.api("{ notificationSettings { preferences { kind channel enabled } } }");
+    return notificationSettings.preferences.some((p) => p.kind === "APPROVAL_WAITING" && p.channel === "EMAIL" && !p.enabled);
+  });
+  await page.reload();
+  await decisions.waitFor(WAIT);
+  assert.equal(await decisions.isChecked(), false, "kept across a reload");
+  assert.equal(await failures.isChecked(), true, "the other kinds as they were");
+  await assertAccessible(page, "the notifications page");
+  await screenshot(page, "notification-settings");
 });

@@ -39,6 +39,7 @@ import { Skills } from "./pages/Skills";
 import { Candidates } from "./pages/Candidates";
 import { Audit } from "./pages/Audit";
 import { Usage } from "./pages/Usage";
+import { NotificationsPage } from "./pages/Notifications";
 import { NotificationBell } from "./NotificationBell";
 import { ViewerQuery } from "./api/viewer";
 
@@ -232,6 +233,7 @@ function Route({ path }: { path: string }) {
   if (match("/sessions", path)) return <Sessions />;
   if (match("/audit", path)) return <Audit />;
   if (match("/usage", path)) return <Usage />;
+  if (match("/notifications", path)) return <NotificationsPage />;
   if (match("/workspaces", path)) return <Workspaces />;
   if (match("/", path)) return <Home />;
   return <NotFound path={path} />;

@@ -4,22 +4,29 @@
 import { useEffect, useRef, useState } from "react";
 import { useMutation, useQuery, useSubscription } from "urql";
 import { graphql } from "./gql";
+import type { NotificationItemFragment } from "./gql/graphql";
 import { When } from "./ui/components";
 import { Link } from "./ui/router";
 import { notificationHref } from "./notices";
+
+export const NotificationItemFragmentDoc = graphql(`
+  fragment NotificationItem on Notification {
+    id
+    kind
+    title
+    body
+    subjectId
+    createdAt
+    readAt
+  }
+`);
 
 const BellQuery = graphql(`
   query Bell {
     unreadNotificationCount
     notifications(last: 20) {
       nodes {
-        id
-        kind
-        title
-        body
-        subjectId
-        createdAt
-        readAt
+        ...NotificationItem
       }
     }
   }
@@ -86,21 +93,14 @@ export function NotificationBell() {
           ) : (
             <ul className="plain stack">
               {items.map((n) => (
-                <li key={n.id} data-kind={n.kind} data-read={n.readAt ? "true" : "false"}>
-                  <Link
-                    href={notificationHref(n.kind, n.subjectId)}
-                    onClick={() => {
-                      setOpen(false);
-                      if (!n.readAt) void read([n.id]);
-                    }}
-                  >
-                    {n.readAt ? n.title : <strong>{n.title}</strong>}
-                  </Link>
-                  <div className="small">{n.body}</div>
-                  <div className="small muted">
-                    <When at={n.createdAt} />
-                  </div>
-                </li>
+                <NotificationLine
+                  key={n.id}
+                  n={n}
+                  onOpen={() => {
+                    setOpen(false);
+                    if (!n.readAt) void read([n.id]);
+                  }}
+                />
               ))}
             </ul>
           )}
@@ -109,8 +109,27 @@ export function NotificationBell() {
               Mark all read
             </button>
           )}
+          <Link href="/notifications" onClick={() => setOpen(false)}>
+            All notifications and email settings
+          </Link>
         </div>
       )}
     </div>
+  );
+}
+
+/** One notification: its title (bold while unread) leading to what it is about, its body, when. */
+export function NotificationLine({ n, onOpen, what }: { n: NotificationItemFragment; onOpen?: () => void; what?: string }) {
+  return (
+    <li data-kind={n.kind} data-read={n.readAt ? "true" : "false"}>
+      <Link href={notificationHref(n.kind, n.subjectId)} onClick={onOpen}>
+        {n.readAt ? n.title : <strong>{n.title}</strong>}
+      </Link>
+      <div className="small">{n.body}</div>
+      <div className="small muted">
+        {what && `${what} · `}
+        <When at={n.createdAt} />
+      </div>
+    </li>
   );
 }

@@ -15,7 +15,8 @@ import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-
  */
 type Documents = {
     "\n  mutation Logout {\n    logout\n  }\n": typeof types.LogoutDocument,
-    "\n  query Bell {\n    unreadNotificationCount\n    notifications(last: 20) {\n      nodes {\n        id\n        kind\n        title\n        body\n        subjectId\n        createdAt\n        readAt\n      }\n    }\n  }\n": typeof types.BellDocument,
+    "\n  fragment NotificationItem on Notification {\n    id\n    kind\n    title\n    body\n    subjectId\n    createdAt\n    readAt\n  }\n": typeof types.NotificationItemFragmentDoc,
+    "\n  query Bell {\n    unreadNotificationCount\n    notifications(last: 20) {\n      nodes {\n        ...NotificationItem\n      }\n    }\n  }\n": typeof types.BellDocument,
     "\n  subscription NotificationAdded {\n    notificationAdded {\n      id\n    }\n  }\n": typeof types.NotificationAddedDocument,
     "\n  mutation MarkNotificationsRead($ids: [ID!]) {\n    markNotificationsRead(ids: $ids)\n  }\n": typeof types.MarkNotificationsReadDocument,
     "\n  fragment AuthTokens on AuthPayload {\n    accessToken\n    accessTokenExpiresAt\n    refreshToken\n  }\n": typeof types.AuthTokensFragmentDoc,
@@ -66,6 +67,8 @@ type Documents = {
     "\n  mutation VerifyMemory($entryId: ID!, $expectedRevision: Int!, $verdict: MemoryVerdict!) {\n    verifyMemory(entryId: $entryId, expectedRevision: $expectedRevision, verdict: $verdict) {\n      ...MemoryEntryItem\n      current {\n        ...MemoryVersionItem\n      }\n    }\n  }\n": typeof types.VerifyMemoryDocument,
     "\n  mutation RetractMemory($entryId: ID!, $expectedRevision: Int!) {\n    retractMemory(entryId: $entryId, expectedRevision: $expectedRevision) {\n      ...MemoryEntryItem\n      current {\n        ...MemoryVersionItem\n      }\n    }\n  }\n": typeof types.RetractMemoryDocument,
     "\n  mutation ResolveMemoryConflict($conflictId: ID!, $expectedRevision: Int!, $resolution: MemoryConflictResolution!) {\n    resolveMemoryConflict(conflictId: $conflictId, expectedRevision: $expectedRevision, resolution: $resolution) {\n      ...MemoryConflictItem\n    }\n  }\n": typeof types.ResolveMemoryConflictDocument,
+    "\n  query NotificationsPage {\n    notificationSettings {\n      emailAvailable\n      emailAddress\n      preferences {\n        kind\n        channel\n        enabled\n      }\n    }\n    notifications(last: 100) {\n      nodes {\n        ...NotificationItem\n      }\n    }\n  }\n": typeof types.NotificationsPageDocument,
+    "\n  mutation SetNotificationPreference($kind: NotificationKind!, $channel: NotificationChannel!, $enabled: Boolean!) {\n    setNotificationPreference(kind: $kind, channel: $channel, enabled: $enabled) {\n      kind\n      channel\n      enabled\n    }\n  }\n": typeof types.SetNotificationPreferenceDocument,
     "\n  query People {\n    viewer {\n      id\n    }\n    users(first: 100) {\n      nodes {\n        id\n        email\n        displayName\n        disabled\n        roleBindings {\n          role\n        }\n      }\n      pageInfo {\n        hasNextPage\n      }\n    }\n  }\n": typeof types.PeopleDocument,
     "\n  mutation SetUserDisabled($id: ID!, $disabled: Boolean!) {\n    setUserDisabled(id: $id, disabled: $disabled) {\n      id\n      disabled\n    }\n  }\n": typeof types.SetUserDisabledDocument,
     "\n  query RunContext($runId: ID!) {\n    runContext(runId: $runId) {\n      runId\n      tokenBudget\n      tokensUsed\n      bundleHash\n      bundle\n      createdAt\n      items {\n        kind\n        source\n        title\n        contentHash\n        tokens\n        included\n        redactions\n      }\n    }\n  }\n": typeof types.RunContextDocument,
@@ -135,7 +138,8 @@ type Documents = {
 };
 const documents: Documents = {
     "\n  mutation Logout {\n    logout\n  }\n": types.LogoutDocument,
-    "\n  query Bell {\n    unreadNotificationCount\n    notifications(last: 20) {\n      nodes {\n        id\n        kind\n        title\n        body\n        subjectId\n        createdAt\n        readAt\n      }\n    }\n  }\n": types.BellDocument,
+    "\n  fragment NotificationItem on Notification {\n    id\n    kind\n    title\n    body\n    subjectId\n    createdAt\n    readAt\n  }\n": types.NotificationItemFragmentDoc,
+    "\n  query Bell {\n    unreadNotificationCount\n    notifications(last: 20) {\n      nodes {\n        ...NotificationItem\n      }\n    }\n  }\n": types.BellDocument,
     "\n  subscription NotificationAdded {\n    notificationAdded {\n      id\n    }\n  }\n": types.NotificationAddedDocument,
     "\n  mutation MarkNotificationsRead($ids: [ID!]) {\n    markNotificationsRead(ids: $ids)\n  }\n": types.MarkNotificationsReadDocument,
     "\n  fragment AuthTokens on AuthPayload {\n    accessToken\n    accessTokenExpiresAt\n    refreshToken\n  }\n": types.AuthTokensFragmentDoc,
@@ -186,6 +190,8 @@ const documents: Documents = {
     "\n  mutation VerifyMemory($entryId: ID!, $expectedRevision: Int!, $verdict: MemoryVerdict!) {\n    verifyMemory(entryId: $entryId, expectedRevision: $expectedRevision, verdict: $verdict) {\n      ...MemoryEntryItem\n      current {\n        ...MemoryVersionItem\n      }\n    }\n  }\n": types.VerifyMemoryDocument,
     "\n  mutation RetractMemory($entryId: ID!, $expectedRevision: Int!) {\n    retractMemory(entryId: $entryId, expectedRevision: $expectedRevision) {\n      ...MemoryEntryItem\n      current {\n        ...MemoryVersionItem\n      }\n    }\n  }\n": types.RetractMemoryDocument,
     "\n  mutation ResolveMemoryConflict($conflictId: ID!, $expectedRevision: Int!, $resolution: MemoryConflictResolution!) {\n    resolveMemoryConflict(conflictId: $conflictId, expectedRevision: $expectedRevision, resolution: $resolution) {\n      ...MemoryConflictItem\n    }\n  }\n": types.ResolveMemoryConflictDocument,
+    "\n  query NotificationsPage {\n    notificationSettings {\n      emailAvailable\n      emailAddress\n      preferences {\n        kind\n        channel\n        enabled\n      }\n    }\n    notifications(last: 100) {\n      nodes {\n        ...NotificationItem\n      }\n    }\n  }\n": types.NotificationsPageDocument,
+    "\n  mutation SetNotificationPreference($kind: NotificationKind!, $channel: NotificationChannel!, $enabled: Boolean!) {\n    setNotificationPreference(kind: $kind, channel: $channel, enabled: $enabled) {\n      kind\n      channel\n      enabled\n    }\n  }\n": types.SetNotificationPreferenceDocument,
     "\n  query People {\n    viewer {\n      id\n    }\n    users(first: 100) {\n      nodes {\n        id\n        email\n        displayName\n        disabled\n        roleBindings {\n          role\n        }\n      }\n      pageInfo {\n        hasNextPage\n      }\n    }\n  }\n": types.PeopleDocument,
     "\n  mutation SetUserDisabled($id: ID!, $disabled: Boolean!) {\n    setUserDisabled(id: $id, disabled: $disabled) {\n      id\n      disabled\n    }\n  }\n": types.SetUserDisabledDocument,
     "\n  query RunContext($runId: ID!) {\n    runContext(runId: $runId) {\n      runId\n      tokenBudget\n      tokensUsed\n      bundleHash\n      bundle\n      createdAt\n      items {\n        kind\n        source\n        title\n        contentHash\n        tokens\n        included\n        redactions\n      }\n    }\n  }\n": types.RunContextDocument,
@@ -275,7 +281,11 @@ export function graphql(source: "\n  mutation Logout {\n    logout\n  }\n"): (ty
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
-export function graphql(source: "\n  query Bell {\n    unreadNotificationCount\n    notifications(last: 20) {\n      nodes {\n        id\n        kind\n        title\n        body\n        subjectId\n        createdAt\n        readAt\n      }\n    }\n  }\n"): (typeof documents)["\n  query Bell {\n    unreadNotificationCount\n    notifications(last: 20) {\n      nodes {\n        id\n        kind\n        title\n        body\n        subjectId\n        createdAt\n        readAt\n      }\n    }\n  }\n"];
+export function graphql(source: "\n  fragment NotificationItem on Notification {\n    id\n    kind\n    title\n    body\n    subjectId\n    createdAt\n    readAt\n  }\n"): (typeof documents)["\n  fragment NotificationItem on Notification {\n    id\n    kind\n    title\n    body\n    subjectId\n    createdAt\n    readAt\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query Bell {\n    unreadNotificationCount\n    notifications(last: 20) {\n      nodes {\n        ...NotificationItem\n      }\n    }\n  }\n"): (typeof documents)["\n  query Bell {\n    unreadNotificationCount\n    notifications(last: 20) {\n      nodes {\n        ...NotificationItem\n      }\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
@@ -476,6 +486,14 @@ export function graphql(source: "\n  mutation RetractMemory($entryId: ID!, $expe
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */
 export function graphql(source: "\n  mutation ResolveMemoryConflict($conflictId: ID!, $expectedRevision: Int!, $resolution: MemoryConflictResolution!) {\n    resolveMemoryConflict(conflictId: $conflictId, expectedRevision: $expectedRevision, resolution: $resolution) {\n      ...MemoryConflictItem\n    }\n  }\n"): (typeof documents)["\n  mutation ResolveMemoryConflict($conflictId: ID!, $expectedRevision: Int!, $resolution: MemoryConflictResolution!) {\n    resolveMemoryConflict(conflictId: $conflictId, expectedRevision: $expectedRevision, resolution: $resolution) {\n      ...MemoryConflictItem\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  query NotificationsPage {\n    notificationSettings {\n      emailAvailable\n      emailAddress\n      preferences {\n        kind\n        channel\n        enabled\n      }\n    }\n    notifications(last: 100) {\n      nodes {\n        ...NotificationItem\n      }\n    }\n  }\n"): (typeof documents)["\n  query NotificationsPage {\n    notificationSettings {\n      emailAvailable\n      emailAddress\n      preferences {\n        kind\n        channel\n        enabled\n      }\n    }\n    notifications(last: 100) {\n      nodes {\n        ...NotificationItem\n      }\n    }\n  }\n"];
+/**
+ * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
+ */
+export function graphql(source: "\n  mutation SetNotificationPreference($kind: NotificationKind!, $channel: NotificationChannel!, $enabled: Boolean!) {\n    setNotificationPreference(kind: $kind, channel: $channel, enabled: $enabled) {\n      kind\n      channel\n      enabled\n    }\n  }\n"): (typeof documents)["\n  mutation SetNotificationPreference($kind: NotificationKind!, $channel: NotificationChannel!, $enabled: Boolean!) {\n    setNotificationPreference(kind: $kind, channel: $channel, enabled: $enabled) {\n      kind\n      channel\n      enabled\n    }\n  }\n"];
 /**
  * The graphql function is used to parse GraphQL queries into a document that can be used by GraphQL clients.
  */

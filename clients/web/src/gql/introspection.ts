@@ -4847,6 +4847,50 @@ export default {
             ]
           },
           {
+            "name": "setNotificationPreference",
+            "type": {
+              "kind": "NON_NULL",
+              "ofType": {
+                "name": "NotificationPreference",
+                "kind": "OBJECT",
+                "ofType": null
+              }
+            },
+            "args": [
+              {
+                "name": "channel",
+                "type": {
+                  "kind": "NON_NULL",
+                  "ofType": {
+                    "kind": "SCALAR",
+                    "name": "Any"
+                  }
+                }
+              },
+              {
+                "name": "enabled",
+                "type": {
+                  "kind": "NON_NULL",
+                  "ofType": {
+                    "name": "Boolean",
+                    "kind": "SCALAR",
+                    "ofType": null
+                  }
+                }
+              },
+              {
+                "name": "kind",
+                "type": {
+                  "kind": "NON_NULL",
+                  "ofType": {
+                    "kind": "SCALAR",
+                    "name": "Any"
+                  }
+                }
+              }
+            ]
+          },
+          {
             "name": "setSettings",
             "type": {
               "kind": "NON_NULL",
@@ -5545,6 +5589,96 @@ export default {
                 "name": "Notification",
                 "kind": "OBJECT",
                 "ofType": null
+              }
+            },
+            "args": []
+          }
+        ],
+        "interfaces": []
+      },
+      {
+        "kind": "OBJECT",
+        "name": "NotificationPreference",
+        "fields": [
+          {
+            "name": "channel",
+            "type": {
+              "kind": "NON_NULL",
+              "ofType": {
+                "kind": "SCALAR",
+                "name": "Any"
+              }
+            },
+            "args": []
+          },
+          {
+            "name": "enabled",
+            "type": {
+              "kind": "NON_NULL",
+              "ofType": {
+                "name": "Boolean",
+                "kind": "SCALAR",
+                "ofType": null
+              }
+            },
+            "args": []
+          },
+          {
+            "name": "kind",
+            "type": {
+              "kind": "NON_NULL",
+              "ofType": {
+                "kind": "SCALAR",
+                "name": "Any"
+              }
+            },
+            "args": []
+          }
+        ],
+        "interfaces": []
+      },
+      {
+        "kind": "OBJECT",
+        "name": "NotificationSettings",
+        "fields": [
+          {
+            "name": "emailAddress",
+            "type": {
+              "kind": "NON_NULL",
+              "ofType": {
+                "name": "String",
+                "kind": "SCALAR",
+                "ofType": null
+              }
+            },
+            "args": []
+          },
+          {
+            "name": "emailAvailable",
+            "type": {
+              "kind": "NON_NULL",
+              "ofType": {
+                "name": "Boolean",
+                "kind": "SCALAR",
+                "ofType": null
+              }
+            },
+            "args": []
+          },
+          {
+            "name": "preferences",
+            "type": {
+              "kind": "NON_NULL",
+              "ofType": {
+                "kind": "LIST",
+                "ofType": {
+                  "kind": "NON_NULL",
+                  "ofType": {
+                    "name": "NotificationPreference",
+                    "kind": "OBJECT",
+                    "ofType": null
+                  }
+                }
               }
             },
             "args": []
@@ -6542,6 +6676,18 @@ export default {
                 }
               }
             ]
+          },
+          {
+            "name": "notificationSettings",
+            "type": {
+              "kind": "NON_NULL",
+              "ofType": {
+                "name": "NotificationSettings",
+                "kind": "OBJECT",
+                "ofType": null
+              }
+            },
+            "args": []
           },
           {
             "name": "notifications",

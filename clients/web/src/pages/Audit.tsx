@@ -106,6 +106,7 @@ const AREA_OF: Record<AuditAction, string> = {
   CANDIDATE_APPLIED: "Candidates",
   BUDGET_POLICY_SET: "Budgets",
   BUDGET_POLICY_REMOVED: "Budgets",
+  NOTIFICATION_PREFERENCE_SET: "People and roles",
 };
 
 /** The kinds of action to narrow the trail to, by area. */
