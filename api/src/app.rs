@@ -24,7 +24,9 @@ use crate::identity::oidc::OidcProviders;
 use crate::identity::{Bootstrap, IdentityService, SignInRules, secrets};
 use crate::memory::{MemoryService, VectorSearch};
 use crate::notifications::NotificationService;
-use crate::notifications::email::{EmailOutbox, Mailer};
+use crate::notifications::email::Mailer;
+use crate::notifications::outbox::Outbox;
+use crate::notifications::push::Pusher;
 use crate::projects::ProjectService;
 use crate::run_tools::RunToolService;
 use crate::runs::{RunPolicy, RunReader, RunService};
@@ -47,6 +49,8 @@ pub enum StartError {
     ArtifactStore(#[from] crate::artifacts::StoreError),
     #[error(transparent)]
     Mailer(#[from] crate::notifications::email::MailerError),
+    #[error(transparent)]
+    Push(#[from] crate::notifications::push::PushError),
     #[error("data dir {path}: {source}")]
     DataDir { path: std::path::PathBuf, source: std::io::Error },
 }
@@ -156,12 +160,15 @@ impl App {
         // One embedding model, loaded once, for memory and the wiki.
         let vectors = Arc::new(VectorSearch::default());
         let memory = MemoryService::new(store.clone(), broker.clone(), vectors.clone(), audit.clone());
-        let email = match (&config.smtp, &config.public_url) {
-            (Some(smtp), Some(public_url)) => Some(EmailOutbox::new(pool.clone(), Mailer::new(smtp, public_url)?)),
+        let mailer = match (&config.smtp, &config.public_url) {
+            (Some(smtp), Some(public_url)) => Some(Mailer::new(smtp, public_url)?),
             _ => None,
         };
+        let pusher =
+            Pusher::open(&config.data_dir.join("keys"), config.push_contact(), &config.push.allowed_endpoints)?;
+        let outbox = Outbox::new(pool.clone(), mailer, pusher);
         let notifications =
-            NotificationService::new(&store, broker.clone(), audit.clone(), email, config.limits.max_page_size);
+            NotificationService::new(&store, broker.clone(), audit.clone(), outbox, config.limits.max_page_size);
         let approvals = ApprovalService::new(
             &store,
             broker.clone(),

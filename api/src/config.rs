@@ -84,6 +84,32 @@ pub struct Config {
     pub public_url: Option<String>,
     /// The SMTP relay email notifications go through; unset, nobody is emailed.
     pub smtp: Option<SmtpSettings>,
+    pub push: PushSettings,
+}
+
+/// Web Push to the PWA (`[push]`): who push services may contact about this server, and which
+/// services a browser's subscription may name (the server posts to them).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(default)]
+pub struct PushSettings {
+    /// `mailto:` or `https:` (the VAPID subject); unset: `public_url`, else a local placeholder
+    /// that Apple's service refuses.
+    pub contact: Option<String>,
+    /// `scheme://host[:port]/` of each push service allowed; a host may start with `*.`.
+    pub allowed_endpoints: Vec<String>,
+}
+
+impl Default for PushSettings {
+    fn default() -> Self {
+        // The browsers' own: Chrome and Edge on Android (FCM), Firefox, Safari, Edge on Windows.
+        let services = [
+            "https://fcm.googleapis.com/",
+            "https://updates.push.services.mozilla.com/",
+            "https://web.push.apple.com/",
+            "https://*.notify.windows.com/",
+        ];
+        Self { contact: None, allowed_endpoints: services.iter().map(|s| (*s).to_owned()).collect() }
+    }
 }
 
 /// An SMTP relay (`[smtp]` in the file): the organization's mail server, or a sending service's.
@@ -412,6 +438,7 @@ impl Default for Config {
             oidc: Vec::new(),
             public_url: None,
             smtp: None,
+            push: PushSettings::default(),
         }
     }
 }
@@ -482,6 +509,12 @@ fn is_origin(origin: &str) -> bool {
 }
 
 impl Config {
+    /// Who push services may contact about this server (the VAPID subject).
+    pub fn push_contact(&self) -> String {
+        let fallback = || self.public_url.clone().unwrap_or_else(|| "mailto:acc@localhost".into());
+        self.push.contact.clone().unwrap_or_else(fallback)
+    }
+
     /// Merges defaults, the file, the environment and the flags, then resolves `*_file` secrets.
     pub fn load(file: Option<&Path>, overrides: Overrides) -> Result<Self, ConfigError> {
         let mut figment = Figment::from(Serialized::defaults(Config::default()));

@@ -117,7 +117,7 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
     app.state.services.memory.spawn_embedding_model(config.embedding_source().map_err(|e| e.to_string())?);
     app.state.services.wiki.spawn_embedding_backfill();
     app.state.services.audit.spawn_checkpoints();
-    app.state.services.notifications.spawn_email();
+    app.state.services.notifications.spawn_outbox();
     let listener =
         std::net::TcpListener::bind(config.listen).map_err(|e| format!("cannot listen on {}: {e}", config.listen))?;
     let address = listener.local_addr().map_err(|e| e.to_string())?;

@@ -31,6 +31,7 @@ pub mod notification_preference;
 pub mod oidc_sign_in;
 pub mod organization;
 pub mod project;
+pub mod push_subscription;
 pub mod refresh_token;
 pub mod role_binding;
 pub mod run_attempt;

@@ -26,6 +26,9 @@ pub enum NotificationChannel {
     /// An email to the account's address, through the operator's SMTP relay.
     #[sea_orm(string_value = "email")]
     Email,
+    /// A Web Push message to each browser the person turned push on in.
+    #[sea_orm(string_value = "push")]
+    Push,
 }
 
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]

@@ -33,6 +33,7 @@ mod m20261207_000023_usage;
 mod m20261207_000024_notifications;
 mod m20261207_000025_oidc;
 mod m20261207_000026_notification_delivery;
+mod m20261207_000027_push_subscriptions;
 mod tables;
 
 /// How SQLite's memory search index is filled from the versions, for the search benchmark.
@@ -70,6 +71,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261207_000024_notifications::Migration),
             Box::new(m20261207_000025_oidc::Migration),
             Box::new(m20261207_000026_notification_delivery::Migration),
+            Box::new(m20261207_000027_push_subscriptions::Migration),
         ]
     }
 }

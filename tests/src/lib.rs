@@ -15,6 +15,7 @@ pub mod memory_corpus;
 pub mod model_api;
 pub mod object_store;
 pub mod peer;
+pub mod push_service;
 pub mod runtimes;
 pub mod server;
 pub mod tls;

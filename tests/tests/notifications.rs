@@ -12,6 +12,7 @@ use acc_api::ids::{GlobalId, NodeKind};
 use acc_protocol::{Capability, EventKind};
 use acc_tests::connector_client::RawConnector;
 use acc_tests::mail_relay::{self, MailRelay};
+use acc_tests::push_service::{Browser, Posted, PushService};
 use acc_tests::tls::TestCertificates;
 use acc_tests::{Client, Server, ServerOptions, TestDb, on_both_databases};
 use common::Fixture;
@@ -131,7 +132,8 @@ on_both_databases!(a_failed_run_and_a_budget_nearly_and_wholly_spent_are_told_on
     assert!(told.iter().all(|n| n["subjectId"] != run_node.as_str()));
 });
 
-const SETTINGS: &str = "{ notificationSettings { emailAvailable emailAddress preferences { kind channel enabled } } }";
+const SETTINGS: &str = "{ notificationSettings { emailAvailable emailAddress webPushPublicKey pushDevices \
+    preferences { kind channel enabled } } }";
 const SET_PREFERENCE: &str = "mutation($k: NotificationKind!, $c: NotificationChannel!, $e: Boolean!) \
     { setNotificationPreference(kind: $k, channel: $c, enabled: $e) { kind channel enabled } }";
 const WAIT: Duration = Duration::from_secs(60);
@@ -147,16 +149,20 @@ async fn logged(server: &Server, what: &str) -> String {
     panic!("the log never said {what:?}: {}", server.log())
 }
 
-/// The kinds `client` gets by email, as its settings say.
-async fn emailed_kinds(client: &Client) -> Vec<String> {
+/// The kinds `client` gets on `channel`, as its settings say.
+async fn kinds_on(client: &Client, channel: &str) -> Vec<String> {
     let settings = client.gql(SETTINGS, json!({})).await;
     let preferences = settings.data("notificationSettings")["preferences"].as_array().unwrap().clone();
-    assert_eq!(preferences.len(), 4, "every kind on the one channel: {preferences:?}");
+    assert_eq!(preferences.len(), 8, "every kind on both channels: {preferences:?}");
     preferences
         .iter()
-        .filter(|p| p["channel"] == "EMAIL" && p["enabled"] == true)
+        .filter(|p| p["channel"] == channel && p["enabled"] == true)
         .map(|p| p["kind"].as_str().unwrap().to_owned())
         .collect()
+}
+
+async fn emailed_kinds(client: &Client) -> Vec<String> {
+    kinds_on(client, "EMAIL").await
 }
 
 on_both_databases!(people_are_emailed_through_a_real_relay_what_they_did_not_turn_off, |db: TestDb| async move {
@@ -195,7 +201,7 @@ on_both_databases!(people_are_emailed_through_a_real_relay_what_they_did_not_tur
     let deferred = relay.next(WAIT).await.expect("the email is tried");
     assert!(!deferred.accepted);
     assert_eq!(deferred.to, ["owner@acme.test"]);
-    logged(&server, "an email could not be sent yet").await;
+    logged(&server, "a notification could not be sent yet").await;
     server.crash_and_restart().await;
     let mail = relay.next(WAIT).await.expect("the email is tried again after the restart");
     assert!(mail.accepted, "{mail:?}");
@@ -232,7 +238,7 @@ async fn a_relay_that_refuses_the_password_gets_nothing_and_the_log_says_why() {
     a_run_fails(&server, &f, &operator, "tests broke").await;
     assert_eq!(kinds(&common::notifications(&operator, 1).await), ["RUN_FAILED"], "told in the app all the same");
     // Refused for good (535): given up at once, not retried, and nothing reached the relay.
-    let line = logged(&server, "an email was given up on").await;
+    let line = logged(&server, "a notification was given up on").await;
     assert!(line.contains("535"), "{line}");
     let log = server.log();
     assert!(!log.contains(mail_relay::PASSWORD) && !log.contains("not the relay password"), "no password in the log");
@@ -258,3 +264,103 @@ async fn without_a_relay_nobody_is_emailed_and_preferences_are_checked() {
         .expect_code("UNAUTHENTICATED");
     assert_eq!(emailed_kinds(&owner).await.len(), 4);
 }
+
+const REGISTER: &str = "mutation($e: String!, $k: String!, $a: String!) \
+    { registerPushSubscription(endpoint: $e, p256dh: $k, auth: $a) }";
+
+async fn push_devices(client: &Client) -> u64 {
+    client.gql(SETTINGS, json!({})).await.data("notificationSettings")["pushDevices"].as_u64().unwrap()
+}
+
+/// The VAPID token of `posted` verifies with the server's published key, for the service's origin.
+fn assert_signed_by(posted: &Posted, public_key: &str, service: &PushService) {
+    use base64::Engine;
+    use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+    let vapid = posted.header("authorization");
+    let (token, key) =
+        vapid.strip_prefix("vapid t=").and_then(|v| v.split_once(", k=")).unwrap_or_else(|| panic!("{vapid}"));
+    assert_eq!(key, public_key, "the key the browser subscribed with");
+    let point = URL_SAFE_NO_PAD.decode(public_key).unwrap();
+    let (x, y) = (URL_SAFE_NO_PAD.encode(&point[1..33]), URL_SAFE_NO_PAD.encode(&point[33..]));
+    let key = jsonwebtoken::DecodingKey::from_ec_components(&x, &y).unwrap();
+    let mut validation = jsonwebtoken::Validation::new(jsonwebtoken::Algorithm::ES256);
+    validation.set_audience(&[service.url.trim_end_matches('/')]);
+    validation.set_required_spec_claims(&["exp", "aud", "sub"]);
+    jsonwebtoken::decode::<Value>(token, &key, &validation).unwrap_or_else(|e| panic!("{e}: {token}"));
+}
+
+on_both_databases!(browsers_get_push_messages_of_the_kinds_not_turned_off, |db: TestDb| async move {
+    let mut service = PushService::start().await;
+    let env = vec![("ACC_PUSH__ALLOWED_ENDPOINTS".to_owned(), format!("[\"{}\"]", service.url))];
+    let server = Server::start_with(db, ServerOptions { env, ..Default::default() }).await;
+    let f = common::fixture(&server).await;
+    let (operator, _) = common::user_with_role(&f.owner, "operator@acme.test", "OPERATOR").await;
+    let settings = operator.gql(SETTINGS, json!({})).await;
+    let public_key = settings.data("notificationSettings")["webPushPublicKey"].as_str().unwrap().to_owned();
+    assert_eq!(push_devices(&operator).await, 0);
+
+    // Endpoints the server would post to that are not at an allowed push service, and keys that
+    // are none, are refused; nothing is kept.
+    let phone = Browser::new(service.endpoint("phone"));
+    let (key, auth) = (phone.p256dh(), phone.auth());
+    for (endpoint, key, auth) in [
+        ("https://fcm.googleapis.com/fcm/send/x".to_owned(), &key, &auth),
+        ("http://127.0.0.1:1/push/phone".to_owned(), &key, &auth),
+        ("http://169.254.169.254/latest/meta-data".to_owned(), &key, &auth),
+        (phone.endpoint.replace("http://", "http://user:pw@"), &key, &auth),
+        (phone.endpoint.clone(), &"not a key".to_owned(), &auth),
+        (phone.endpoint.clone(), &key, &"c2hvcnQ".to_owned()),
+    ] {
+        let refused = operator.gql(REGISTER, json!({"e": endpoint, "k": key, "a": auth})).await;
+        refused.expect_code("VALIDATION");
+    }
+    assert_eq!(push_devices(&operator).await, 0);
+
+    // Two browsers: a failed run of the operator's reaches both, encrypted for each, signed.
+    let laptop = Browser::new(service.endpoint("laptop"));
+    for browser in [&phone, &laptop] {
+        let registered =
+            operator.gql(REGISTER, json!({"e": browser.endpoint, "k": browser.p256dh(), "a": browser.auth()})).await;
+        assert_eq!(registered.data("registerPushSubscription"), true);
+    }
+    assert_eq!(push_devices(&operator).await, 2);
+    let run_id = a_run_fails(&server, &f, &operator, "tests broke").await;
+    let mut posted = [service.next(WAIT).await.expect("one"), service.next(WAIT).await.expect("the other")];
+    posted.sort_by(|a, b| a.device.cmp(&b.device));
+    assert_eq!(posted.iter().map(|p| p.device.as_str()).collect::<Vec<_>>(), ["laptop", "phone"]);
+    for (posted, browser) in posted.iter().zip([&laptop, &phone]) {
+        assert_eq!((posted.header("content-encoding"), posted.header("urgency")), ("aes128gcm", "normal"));
+        assert!(posted.header("ttl").parse::<u64>().unwrap() > 0);
+        assert_signed_by(posted, &public_key, &service);
+        let message = browser.read(posted).expect("encrypted for this browser");
+        assert_eq!(message["title"], "A run you started failed");
+        assert_eq!(message["body"], "tests broke");
+        assert_eq!(message["href"], format!("/runs/{}", run_id.as_str().unwrap()));
+        // Only the browser it was made for can read it.
+        let other = if std::ptr::eq(browser, &phone) { &laptop } else { &phone };
+        assert!(other.read(posted).is_none());
+    }
+
+    // Failed runs turned off for push; the laptop unsubscribed at its push service.
+    let off = json!({"k": "RUN_FAILED", "c": "PUSH", "e": false});
+    assert_eq!(operator.gql(SET_PREFERENCE, off).await.data("setNotificationPreference")["enabled"], false);
+    assert_eq!(kinds_on(&operator, "PUSH").await, ["APPROVAL_WAITING", "BUDGET_WARNING", "BUDGET_SPENT"]);
+    service.drop_subscription("laptop");
+    a_run_fails(&server, &f, &operator, "again").await;
+    let _connector = an_agent_asks(&server, &f, &f.owner, "run the migration on production").await;
+    // Only the decision comes, urgent, to the phone; the laptop's 410 makes the server forget it.
+    let decision = service.next(WAIT).await.expect("the decision is pushed");
+    assert_eq!((decision.device.as_str(), decision.header("urgency")), ("phone", "high"));
+    let message = phone.read(&decision).unwrap();
+    assert_eq!((&message["title"], &message["href"]), (&json!("A decision waits for you"), &json!("/approvals")));
+    logged(&server, "push subscription is gone").await;
+    assert_eq!(push_devices(&operator).await, 1);
+    assert!(service.next(Duration::from_secs(3)).await.is_none(), "nothing of the failed run turned off");
+
+    // Push off on this phone: removed once; another person cannot remove it.
+    let remove = "mutation($e: String!) { removePushSubscription(endpoint: $e) }";
+    assert_eq!(f.owner.gql(remove, json!({"e": phone.endpoint})).await.data("removePushSubscription"), false);
+    assert_eq!(operator.gql(remove, json!({"e": phone.endpoint})).await.data("removePushSubscription"), true);
+    assert_eq!(operator.gql(remove, json!({"e": phone.endpoint})).await.data("removePushSubscription"), false);
+    assert_eq!(push_devices(&operator).await, 0);
+});

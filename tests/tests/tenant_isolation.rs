@@ -31,6 +31,9 @@ struct Row {
     expect: Expect,
 }
 
+const REGISTER_PUSH: &str = "mutation($e: String!, $k: String!, $a: String!) \
+    { registerPushSubscription(endpoint: $e, p256dh: $k, auth: $a) }";
+
 /// Ids of everything the first organization has, as global ids.
 #[derive(Default)]
 struct TenantA {
@@ -70,6 +73,8 @@ struct TenantA {
     budget_policy: String,
     /// The owner's: a decision waits for them.
     notification: String,
+    /// The owner's browser, which takes push messages.
+    push_endpoint: String,
 }
 
 impl TenantA {
@@ -243,6 +248,9 @@ async fn tenant_a(server: &Server) -> (common::Fixture, TenantA) {
         .await;
     let budget_policy = id(budget.data("setBudgetPolicy"));
     let notification = common::notifications(owner, 1).await[0]["id"].as_str().unwrap().to_owned();
+    let push_endpoint = "https://fcm.googleapis.com/fcm/send/tenant-a".to_owned();
+    let browser = json!({"e": push_endpoint, "k": "BGsX0fLhLEJH-Lzm5WOkQPJ3A32BLeszoPShOUXYmMKWT-NC4v4af5uO5-tKfA-eFivOM1drMV7Oy7ZAaDe_UfU", "a": "AAECAwQFBgcICQoLDA0ODw"});
+    assert_eq!(owner.gql(REGISTER_PUSH, browser).await.data("registerPushSubscription"), true);
     let a = TenantA {
         connector,
         agent,
@@ -278,6 +286,7 @@ async fn tenant_a(server: &Server) -> (common::Fixture, TenantA) {
         audit_event: id(&audit.data("auditEvents")["edges"][0]["node"]),
         budget_policy,
         notification,
+        push_endpoint,
     };
     (f, a)
 }
@@ -960,6 +969,20 @@ fn rows(a: &TenantA, b_project: &str, b_task: &str) -> Vec<Row> {
             json!({}),
             OwnDataOnly,
         ),
+        // No argument names a person: the caller's own browser, whoever they are; another
+        // person's endpoint is not theirs to remove (false).
+        row(
+            "registerPushSubscription",
+            REGISTER_PUSH,
+            json!({"e": "https://fcm.googleapis.com/fcm/send/tenant-b", "k": "BGsX0fLhLEJH-Lzm5WOkQPJ3A32BLeszoPShOUXYmMKWT-NC4v4af5uO5-tKfA-eFivOM1drMV7Oy7ZAaDe_UfU", "a": "AAECAwQFBgcICQoLDA0ODw"}),
+            OwnDataOnly,
+        ),
+        row(
+            "removePushSubscription",
+            "mutation($e: String!) { removePushSubscription(endpoint: $e) }",
+            json!({"e": a.push_endpoint}),
+            OwnDataOnly,
+        ),
         // No argument names a person: the caller's own choice, whoever they are.
         row(
             "setNotificationPreference",
@@ -1016,6 +1039,8 @@ on_both_databases!(a_second_tenant_sees_nothing_of_the_first, |db: TestDb| async
     }
 
     // Nothing of the first tenant changed.
+    let devices = f.owner.gql("{ notificationSettings { pushDevices } }", json!({})).await;
+    assert_eq!(devices.data("notificationSettings")["pushDevices"], 1, "the owner's browser still takes push");
     let after = f.owner.gql(op!("tasks"), json!({"projectId": a.project})).await.body;
     assert_eq!(before, after);
     let settings = f.owner.gql(op!("effective_settings"), json!({"scopeId": a.project})).await;

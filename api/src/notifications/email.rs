@@ -1,43 +1,19 @@
-//! Email notifications: each email owed is a `notification_deliveries` row, sent through the
-//! operator's SMTP relay (`[smtp]`) by [`EmailOutbox::run`], retried with back-off while the relay
-//! answers "try later" or cannot be reached, and given up on when it refuses for good. Rows
-//! outlive a restart; a sender claims a row for a while before sending, so two replicas never
-//! send one email twice unless one of them dies mid-send.
+//! Email notifications through the operator's SMTP relay (`[smtp]`): the message that tells a
+//! person of a notification, and its sending; `outbox.rs` decides when.
 
-use std::sync::Arc;
 use std::time::Duration;
 
 use acc_entity::notification::{self, NotificationKind};
-use acc_entity::notification_delivery::{self, DeliveryStatus};
-use acc_entity::notification_preference::NotificationChannel;
-use acc_entity::user;
-use chrono::Utc;
 use lettre::message::Mailbox;
 use lettre::message::header::ContentType;
 use lettre::transport::smtp::authentication::Credentials;
 use lettre::transport::smtp::client::{Certificate, Tls, TlsParameters};
 use lettre::{AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor};
-use sea_orm::sea_query::{Condition, Expr};
-use sea_orm::{ActiveModelTrait, ColumnTrait, EntityTrait, QueryFilter, QueryOrder, QuerySelect, Set};
-use tokio::sync::Notify;
 
+use super::outbox::SendError;
 use crate::config::{SmtpSecurity, SmtpSettings};
-use crate::db::Pool;
 use crate::ids::{GlobalId, NodeKind};
 
-/// How long a sender holds a delivery it took before another may take it.
-const CLAIM: Duration = Duration::from_secs(120);
-/// How often the sender looks for deliveries that came due without a wake-up (retries, and
-/// those another replica queued).
-const POLL: Duration = Duration::from_secs(5);
-/// The waits between attempts; after the last, a delivery is given up on.
-const BACKOFF: [Duration; 5] = [
-    Duration::from_secs(5),
-    Duration::from_secs(30),
-    Duration::from_secs(120),
-    Duration::from_secs(600),
-    Duration::from_secs(3600),
-];
 /// How much of a notification's body (an agent's request can be long) an email quotes.
 const MAX_BODY_CHARS: usize = 2_000;
 
@@ -49,17 +25,6 @@ pub enum MailerError {
     Read { path: std::path::PathBuf, source: std::io::Error },
     #[error("smtp: {0}")]
     Tls(String),
-}
-
-/// Why an email was not sent.
-#[derive(Debug, thiserror::Error)]
-enum SendError {
-    /// It will not go however often it is tried: a bad address, a refusal for good.
-    #[error("{0}")]
-    Permanent(String),
-    /// It may go later: the relay said so, or could not be reached.
-    #[error("{0}")]
-    Temporary(String),
 }
 
 /// The relay, who the emails are from, and where their links lead.
@@ -126,7 +91,7 @@ impl Mailer {
         )
     }
 
-    async fn send(&self, to: &str, told: &notification::Model) -> Result<(), SendError> {
+    pub(super) async fn send(&self, to: &str, told: &notification::Model) -> Result<(), SendError> {
         let message = self.compose(to, told)?;
         match self.transport.send(message).await {
             Ok(_) => Ok(()),
@@ -137,7 +102,7 @@ impl Mailer {
 }
 
 /// Where in the web client a notification's subject opens, as its bell leads there.
-fn web_path(told: &notification::Model) -> String {
+pub(super) fn web_path(told: &notification::Model) -> String {
     match (told.kind, told.subject_id) {
         (NotificationKind::RunFailed, Some(run)) => format!("/runs/{}", GlobalId::new(NodeKind::TaskRun, run).encode()),
         (NotificationKind::ApprovalWaiting, _) => "/approvals".into(),
@@ -145,147 +110,9 @@ fn web_path(told: &notification::Model) -> String {
     }
 }
 
-/// The emails owed, and their sender: queued by the notification service, sent by
-/// [`EmailOutbox::run`] for as long as the server runs.
-#[derive(Clone)]
-pub struct EmailOutbox {
-    db: Pool,
-    mailer: Arc<Mailer>,
-    wake: Arc<Notify>,
-}
-
-impl EmailOutbox {
-    pub fn new(db: Pool, mailer: Mailer) -> Self {
-        Self { db, mailer: Arc::new(mailer), wake: Arc::new(Notify::new()) }
-    }
-
-    /// The row that owes `told` to its person by email.
-    pub(super) fn delivery(told: &notification::Model) -> notification_delivery::ActiveModel {
-        let now = Utc::now();
-        notification_delivery::Model {
-            id: crate::ids::new_id(),
-            notification_id: told.id,
-            user_id: told.user_id,
-            channel: NotificationChannel::Email,
-            status: DeliveryStatus::Pending,
-            attempts: 0,
-            next_attempt_at: now,
-            claimed_until: None,
-            last_error: None,
-            sent_at: None,
-            created_at: now,
-        }
-        .into()
-    }
-
-    /// Wakes the sender: something was queued.
-    pub(super) fn queued(&self) {
-        self.wake.notify_one();
-    }
-
-    pub async fn run(self) {
-        loop {
-            if let Err(e) = self.send_due().await {
-                tracing::warn!(error = %e, "email notifications could not be read");
-            }
-            tokio::select! {
-                () = self.wake.notified() => {}
-                () = tokio::time::sleep(POLL) => {}
-            }
-        }
-    }
-
-    /// Sends every delivery due now that nobody else holds.
-    async fn send_due(&self) -> Result<(), sea_orm::DbErr> {
-        loop {
-            let now = Utc::now();
-            let due = notification_delivery::Entity::find()
-                .filter(notification_delivery::Column::Channel.eq(NotificationChannel::Email))
-                .filter(notification_delivery::Column::Status.eq(DeliveryStatus::Pending))
-                .filter(notification_delivery::Column::NextAttemptAt.lte(now))
-                .filter(unclaimed(now))
-                .order_by_asc(notification_delivery::Column::NextAttemptAt)
-                .limit(16)
-                .all(&self.db)
-                .await?;
-            if due.is_empty() {
-                return Ok(());
-            }
-            for delivery in due {
-                if self.claim(&delivery).await? {
-                    self.deliver(delivery).await?;
-                }
-            }
-        }
-    }
-
-    /// Takes `delivery` for this sender, unless another took it first.
-    async fn claim(&self, delivery: &notification_delivery::Model) -> Result<bool, sea_orm::DbErr> {
-        let now = Utc::now();
-        let until = now + CLAIM;
-        let taken = notification_delivery::Entity::update_many()
-            .col_expr(notification_delivery::Column::ClaimedUntil, Expr::value(Some(until)))
-            .filter(notification_delivery::Column::Id.eq(delivery.id))
-            .filter(notification_delivery::Column::Status.eq(DeliveryStatus::Pending))
-            .filter(unclaimed(now))
-            .exec(&self.db)
-            .await?;
-        Ok(taken.rows_affected == 1)
-    }
-
-    async fn deliver(&self, delivery: notification_delivery::Model) -> Result<(), sea_orm::DbErr> {
-        let span =
-            tracing::info_span!("email", delivery_id = %delivery.id, notification_id = %delivery.notification_id);
-        let _enter = span.enter();
-        let told = notification::Entity::find_by_id(delivery.notification_id).one(&self.db).await?;
-        let person = user::Entity::find_by_id(delivery.user_id).one(&self.db).await?;
-        let outcome = match (told, person) {
-            (Some(told), Some(person)) if !person.disabled => self.mailer.send(&person.email, &told).await,
-            _ => Err(SendError::Permanent("the account is disabled or gone".into())),
-        };
-        let attempts = delivery.attempts + 1;
-        let mut row: notification_delivery::ActiveModel = delivery.into();
-        row.attempts = Set(attempts);
-        row.claimed_until = Set(None);
-        match outcome {
-            Ok(()) => {
-                tracing::info!(attempts, "emailed");
-                row.status = Set(DeliveryStatus::Sent);
-                row.sent_at = Set(Some(Utc::now()));
-                row.last_error = Set(None);
-            }
-            Err(e) => {
-                let wait = match &e {
-                    SendError::Temporary(_) => BACKOFF.get(attempts as usize - 1),
-                    SendError::Permanent(_) => None,
-                };
-                match wait {
-                    Some(wait) => {
-                        tracing::warn!(error = %e, attempts, retry_in_s = wait.as_secs(), "an email could not be sent yet");
-                        row.next_attempt_at = Set(Utc::now() + *wait);
-                    }
-                    None => {
-                        tracing::warn!(error = %e, attempts, "an email was given up on");
-                        row.status = Set(DeliveryStatus::Failed);
-                    }
-                }
-                row.last_error = Set(Some(e.to_string()));
-            }
-        }
-        row.update(&self.db).await?;
-        Ok(())
-    }
-}
-
-/// Nobody holds it: never claimed, or its claim lapsed (its sender died).
-fn unclaimed(now: chrono::DateTime<Utc>) -> Condition {
-    Condition::any()
-        .add(notification_delivery::Column::ClaimedUntil.is_null())
-        .add(notification_delivery::Column::ClaimedUntil.lt(now))
-}
-
 #[cfg(test)]
 mod tests {
+    use chrono::Utc;
     use uuid::Uuid;
 
     use super::*;

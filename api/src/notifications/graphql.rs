@@ -31,6 +31,8 @@ pub enum NotificationKind {
 pub enum NotificationChannel {
     /// An email to your account's address, when the server has an SMTP relay.
     Email,
+    /// A Web Push message to each browser you turned push on in.
+    Push,
 }
 
 /// Whether one kind of notification reaches you on one channel (the app always keeps it).
@@ -54,6 +56,11 @@ pub struct NotificationSettings {
     email_available: bool,
     /// Where your emails go: your account's address.
     email_address: String,
+    /// The key a browser subscribes to this server's push messages with
+    /// (`pushManager.subscribe({applicationServerKey})`): a P-256 public key, base64url.
+    web_push_public_key: String,
+    /// How many of your browsers take push messages.
+    push_devices: u64,
     /// Every kind on every channel, as you chose or by default (on).
     preferences: Vec<NotificationPreference>,
 }
@@ -128,6 +135,8 @@ impl NotificationQuery {
         Ok(NotificationSettings {
             email_available: settings.email_available,
             email_address: settings.email_address,
+            web_push_public_key: settings.push_public_key,
+            push_devices: settings.push_devices,
             preferences: settings.preferences.into_iter().map(Into::into).collect(),
         })
     }
@@ -146,6 +155,26 @@ impl NotificationMutation {
             })
             .transpose()?;
         ctx.services().notifications.mark_read(ctx.actor()?, ids.as_deref()).await.map_err(gql_error)
+    }
+
+    /// Push messages to you go to this browser too: its `PushSubscription` (`endpoint`, and
+    /// `keys.p256dh` and `keys.auth`). The endpoint must be at a push service this server allows.
+    async fn register_push_subscription(
+        &self,
+        ctx: &Context<'_>,
+        endpoint: String,
+        // The name the browser gives it (`keys.p256dh`), not `p256Dh`.
+        #[graphql(name = "p256dh")] p256dh: String,
+        auth: String,
+    ) -> async_graphql::Result<bool> {
+        let subscription = super::push::NewSubscription { endpoint, p256dh, auth };
+        ctx.services().notifications.register_push(ctx.actor()?, subscription).await.map_err(gql_error)?;
+        Ok(true)
+    }
+
+    /// This browser takes no more push messages for you; whether it did.
+    async fn remove_push_subscription(&self, ctx: &Context<'_>, endpoint: String) -> async_graphql::Result<bool> {
+        ctx.services().notifications.remove_push(ctx.actor()?, &endpoint).await.map_err(gql_error)
     }
 
     /// Whether `kind` also reaches you on `channel` from now on; what was already sent stays sent.

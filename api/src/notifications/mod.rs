@@ -1,19 +1,21 @@
 //! Notifications (SPEC §16): what a person is told — a decision waits for them, a run they started
 //! failed, a budget of a scope they administer is nearly or wholly spent — once per dedupe key,
 //! in the app (`notifications`, the `notificationAdded` subscription) until they read it, and by
-//! email when the server has an SMTP relay and the person has not turned that kind off
-//! (`email.rs`).
+//! email (when the server has an SMTP relay) and Web Push to their browsers, unless they turned
+//! that kind off there (`outbox.rs`, `email.rs`, `push.rs`).
 //!
 //! A notification only tells: it never changes a task, run or approval, and one that cannot be
 //! made is logged, never an error of the action that caused it.
 
 pub mod email;
 pub mod graphql;
+pub mod outbox;
+pub mod push;
 
 use acc_entity::audit_event::{AuditAction, AuditTargetKind};
 use acc_entity::notification::{self, NotificationKind};
 use acc_entity::notification_preference::{self, NotificationChannel};
-use acc_entity::{approval, budget_policy, notification_delivery, role_binding, task_run, user};
+use acc_entity::{approval, budget_policy, notification_delivery, push_subscription, role_binding, task_run, user};
 use chrono::Utc;
 use sea_orm::sea_query::{Expr, OnConflict};
 use sea_orm::{ColumnTrait, EntityTrait, Iterable, QueryFilter};
@@ -26,7 +28,8 @@ use crate::error::CommonError;
 use crate::identity::actor::{Actor, Role, ScopePath};
 use crate::ids::new_id;
 use crate::pagination::{Page, PageRequest, paginate};
-use email::EmailOutbox;
+use outbox::Outbox;
+use push::NewSubscription;
 
 /// What to tell, and to whom it is the same notification.
 #[derive(Debug, Clone)]
@@ -58,6 +61,10 @@ pub struct NotificationSettings {
     pub email_available: bool,
     /// Where emails to the person go.
     pub email_address: String,
+    /// The key a browser subscribes to this server's push messages with.
+    pub push_public_key: String,
+    /// How many of the person's browsers take push messages.
+    pub push_devices: u64,
     /// Every kind on every channel, chosen or by default.
     pub preferences: Vec<Preference>,
 }
@@ -68,14 +75,13 @@ pub struct NotificationService {
     reads: Reads,
     broker: Broker,
     audit: AuditLog,
-    /// Set when the server has an SMTP relay.
-    email: Option<EmailOutbox>,
+    outbox: Outbox,
     max_page_size: u64,
 }
 
 impl NotificationService {
-    pub fn new(store: &Store, broker: Broker, audit: AuditLog, email: Option<EmailOutbox>, max_page_size: u64) -> Self {
-        Self { db: store.pool.clone(), reads: store.reads.clone(), broker, audit, email, max_page_size }
+    pub fn new(store: &Store, broker: Broker, audit: AuditLog, outbox: Outbox, max_page_size: u64) -> Self {
+        Self { db: store.pool.clone(), reads: store.reads.clone(), broker, audit, outbox, max_page_size }
     }
 
     /// Tells each of `recipients` `notice`, unless they were told it already (its dedupe key);
@@ -113,21 +119,34 @@ impl NotificationService {
         if made == 0 {
             return Ok(());
         }
-        if let Some(email) = &self.email
-            && self.enabled(user_id, row.kind, NotificationChannel::Email).await?
-        {
-            notification_delivery::Entity::insert(EmailOutbox::delivery(&row)).exec_without_returning(&self.db).await?;
-            email.queued();
+        for channel in self.channels(user_id).await? {
+            if self.enabled(user_id, row.kind, channel).await? {
+                let owed = Outbox::delivery(&row, channel);
+                notification_delivery::Entity::insert(owed).exec_without_returning(&self.db).await?;
+                self.outbox.queued();
+            }
         }
         self.broker.publish(Topic::UserNotifications(user_id), Event::Notification(row));
         Ok(())
     }
 
-    /// Sends the emails owed, in the background, when the server has an SMTP relay.
-    pub fn spawn_email(&self) {
-        if let Some(email) = &self.email {
-            tokio::spawn(email.clone().run());
+    /// Sends what is owed by email and push, in the background.
+    pub fn spawn_outbox(&self) {
+        tokio::spawn(self.outbox.clone().run());
+    }
+
+    /// The channels besides the app that can reach `user_id`: email when the server has a relay,
+    /// push when one of their browsers takes it.
+    async fn channels(&self, user_id: Uuid) -> Result<Vec<NotificationChannel>, sea_orm::DbErr> {
+        let mut channels = Vec::with_capacity(2);
+        if self.outbox.sends_email() {
+            channels.push(NotificationChannel::Email);
         }
+        let browsers = push_subscription::Entity::find().filter(push_subscription::Column::UserId.eq(user_id));
+        if self.reads.one(browsers).await?.is_some() {
+            channels.push(NotificationChannel::Push);
+        }
+        Ok(channels)
     }
 
     /// Whether `kind` reaches `user_id` on `channel`: as they chose, else by default (every kind
@@ -168,7 +187,18 @@ impl NotificationService {
                 Preference { kind, channel, enabled: choice.is_none_or(|p| p.enabled) }
             })
             .collect();
-        Ok(NotificationSettings { email_available: self.email.is_some(), email_address: person.email, preferences })
+        use sea_orm::PaginatorTrait;
+        let push_devices = push_subscription::Entity::find()
+            .filter(push_subscription::Column::UserId.eq(actor.user_id))
+            .count(&self.db)
+            .await?;
+        Ok(NotificationSettings {
+            email_available: self.outbox.sends_email(),
+            email_address: person.email,
+            push_public_key: self.outbox.pusher().public_key(),
+            push_devices,
+            preferences,
+        })
     }
 
     /// The caller's choice of whether `preference.kind` reaches them on `preference.channel`;
@@ -314,6 +344,45 @@ impl NotificationService {
             project_id: policy.project_id,
         };
         self.tell(notice, &admins).await;
+    }
+
+    /// Push messages to the caller go to this browser too (one browser profile is one
+    /// subscription: another person's earlier one there becomes the caller's).
+    pub async fn register_push(&self, actor: &Actor, subscription: NewSubscription) -> Result<(), CommonError> {
+        self.outbox.pusher().check(&subscription).map_err(CommonError::validation)?;
+        let row = push_subscription::ActiveModel::from(push_subscription::Model {
+            id: new_id(),
+            organization_id: actor.organization_id,
+            user_id: actor.user_id,
+            endpoint: subscription.endpoint,
+            p256dh: subscription.p256dh,
+            auth: subscription.auth,
+            created_at: Utc::now(),
+        });
+        push_subscription::Entity::insert(row)
+            .on_conflict(
+                OnConflict::column(push_subscription::Column::Endpoint)
+                    .update_columns([
+                        push_subscription::Column::OrganizationId,
+                        push_subscription::Column::UserId,
+                        push_subscription::Column::P256dh,
+                        push_subscription::Column::Auth,
+                    ])
+                    .to_owned(),
+            )
+            .exec_without_returning(&self.db)
+            .await?;
+        Ok(())
+    }
+
+    /// This browser takes no more push messages for the caller; whether it did.
+    pub async fn remove_push(&self, actor: &Actor, endpoint: &str) -> Result<bool, CommonError> {
+        let removed = push_subscription::Entity::delete_many()
+            .filter(push_subscription::Column::UserId.eq(actor.user_id))
+            .filter(push_subscription::Column::Endpoint.eq(endpoint))
+            .exec(&self.db)
+            .await?;
+        Ok(removed.rows_affected > 0)
     }
 
     /// The caller's notifications, newest last (`last` for the newest), unread ones only when asked.

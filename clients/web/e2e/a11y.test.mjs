@@ -93,7 +93,7 @@ for (const width of Object.keys(WIDTHS)) {
       ["/settings", () => page.getByRole("heading", { name: "What the control plane does here" }).waitFor(WAIT)],
       ["/people", () => page.getByRole("cell", { name: OWNER.email }).waitFor(WAIT)],
       ["/sessions", () => page.getByText("this device").waitFor(WAIT)],
-      ["/notifications", () => page.getByRole("heading", { name: "By email" }).waitFor(WAIT)],
+      ["/notifications", () => page.getByRole("heading", { name: "By email and push" }).waitFor(WAIT)],
       ["/nowhere", () => page.getByTestId("not-found").waitFor(WAIT)],
     ]) {
       await page.goto(`${suite.server.url}${path}`);

@@ -80,3 +80,27 @@ async function openFromNotification(notification, action) {
 }
 
 self.addEventListener("notificationclick", (event) => event.waitUntil(openFromNotification(event.notification, event.action)));
+
+/**
+ * A push message from the server (docs/notifications.md): a system notification that opens what
+ * it is about when tapped, as the page's own do. What it says is the server's, read as text; it
+ * never decides anything.
+ */
+self.addEventListener("push", (event) => {
+  let message;
+  try {
+    message = event.data?.json();
+  } catch {
+    return;
+  }
+  if (!message || typeof message.title !== "string") return;
+  const href = typeof message.href === "string" && /^\/(?!\/)/.test(message.href) ? message.href : "/";
+  event.waitUntil(
+    self.registration.showNotification(message.title, {
+      body: typeof message.body === "string" ? message.body : "",
+      tag: `push:${message.id ?? href}`,
+      data: { href },
+      actions: [{ action: "open", title: "Open" }],
+    }),
+  );
+});

@@ -1,6 +1,7 @@
 // The person's notifications page: everything they were told (the bell shows the latest 20),
-// and where each kind reaches them besides the app — by email when the server has a relay.
-import { useState } from "react";
+// and where each kind reaches them besides the app — by email when the server has a relay, and
+// by push to the browsers they turned it on in (this one, from here).
+import { useEffect, useState } from "react";
 import { useMutation, useQuery } from "urql";
 import { graphql } from "../gql";
 import type { NotificationChannel, NotificationKind } from "../gql/graphql";
@@ -13,6 +14,8 @@ const NotificationsPageQuery = graphql(`
     notificationSettings {
       emailAvailable
       emailAddress
+      webPushPublicKey
+      pushDevices
       preferences {
         kind
         channel
@@ -34,6 +37,18 @@ const SetNotificationPreferenceMutation = graphql(`
       channel
       enabled
     }
+  }
+`);
+
+const RegisterPushMutation = graphql(`
+  mutation RegisterPushSubscription($endpoint: String!, $p256dh: String!, $auth: String!) {
+    registerPushSubscription(endpoint: $endpoint, p256dh: $p256dh, auth: $auth)
+  }
+`);
+
+const RemovePushMutation = graphql(`
+  mutation RemovePushSubscription($endpoint: String!) {
+    removePushSubscription(endpoint: $endpoint)
   }
 `);
 
@@ -64,7 +79,7 @@ export function NotificationsPage() {
       {fetching && !data && <Loading what="notifications" />}
       {settings && (
         <section className="card stack" aria-labelledby="delivery">
-          <h2 id="delivery">By email</h2>
+          <h2 id="delivery">By email and push</h2>
           <p className="muted">
             {settings.emailAvailable
               ? `What you are told is kept here and, for the kinds ticked, emailed to ${settings.emailAddress}.`
@@ -76,19 +91,20 @@ export function NotificationsPage() {
             rowData={(r) => ({ "data-kind": r.kind })}
             columns={[
               { head: "What", cell: (r) => r.label },
-              {
-                head: "Email",
-                cell: (r) => (
+              ...CHANNELS.map(([channel, head]) => ({
+                head,
+                cell: (r: (typeof rows)[number]) => (
                   <input
                     type="checkbox"
-                    aria-label={`Email: ${r.label}`}
-                    checked={chosen[`${r.kind}:EMAIL`] ?? r.channels.EMAIL ?? false}
-                    onChange={(e) => void choose(r.kind, "EMAIL", e.currentTarget.checked)}
+                    aria-label={`${head}: ${r.label}`}
+                    checked={chosen[`${r.kind}:${channel}`] ?? r.channels[channel] ?? false}
+                    onChange={(e) => void choose(r.kind, channel, e.currentTarget.checked)}
                   />
                 ),
-              },
+              })),
             ]}
           />
+          <PushHere publicKey={settings.webPushPublicKey} devices={settings.pushDevices} changed={() => refetch({ requestPolicy: "network-only" })} />
         </section>
       )}
       <h2>What you were told</h2>
@@ -99,5 +115,71 @@ export function NotificationsPage() {
         ))}
       </ul>
     </section>
+  );
+}
+
+const CHANNELS: [NotificationChannel, string][] = [
+  ["EMAIL", "Email"],
+  ["PUSH", "Push"],
+];
+
+/** Whether this browser takes push messages, and the switch for it. */
+function PushHere({ publicKey, devices, changed }: { publicKey: string; devices: number; changed: () => void }) {
+  const [, register] = useMutation(RegisterPushMutation);
+  const [, remove] = useMutation(RemovePushMutation);
+  const [here, setHere] = useState<PushSubscription | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+  const supported = "serviceWorker" in navigator && "PushManager" in window;
+  useEffect(() => {
+    if (!supported) return;
+    void navigator.serviceWorker.ready.then((r) => r.pushManager.getSubscription()).then(setHere);
+  }, [supported]);
+  const turnOn = async () => {
+    setProblem(null);
+    try {
+      if ((await Notification.requestPermission()) !== "granted") throw new Error("notifications are not allowed for this site");
+      const registration = await navigator.serviceWorker.ready;
+      const subscription = await registration.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: publicKey });
+      const { endpoint, keys } = subscription.toJSON();
+      const result = await register({ endpoint: endpoint ?? "", p256dh: keys?.p256dh ?? "", auth: keys?.auth ?? "" });
+      if (result.error) {
+        await subscription.unsubscribe();
+        throw new Error(result.error.graphQLErrors[0]?.message ?? result.error.message);
+      }
+      setHere(subscription);
+      changed();
+    } catch (e) {
+      setProblem(`Push could not be turned on here: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  };
+  const turnOff = async () => {
+    if (!here) return;
+    await remove({ endpoint: here.endpoint });
+    await here.unsubscribe();
+    setHere(null);
+    changed();
+  };
+  return (
+    <div className="stack" data-testid="push-here">
+      <p className="muted">
+        Push reaches {devices === 1 ? "1 of your browsers" : `${devices} of your browsers`}.
+        {!supported && " This browser cannot take push messages."}
+      </p>
+      {supported &&
+        (here ? (
+          <button type="button" onClick={() => void turnOff()}>
+            Turn off push in this browser
+          </button>
+        ) : (
+          <button type="button" onClick={() => void turnOn()}>
+            Turn on push in this browser
+          </button>
+        ))}
+      {problem && (
+        <p role="alert" className="error">
+          {problem}
+        </p>
+      )}
+    </div>
   );
 }
