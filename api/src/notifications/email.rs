@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use acc_entity::notification::{self, NotificationKind};
+use acc_entity::notification;
 use lettre::message::Mailbox;
 use lettre::message::header::ContentType;
 use lettre::transport::smtp::authentication::Credentials;
@@ -12,7 +12,6 @@ use lettre::{AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor};
 
 use super::outbox::SendError;
 use crate::config::{SmtpSecurity, SmtpSettings};
-use crate::ids::{GlobalId, NodeKind};
 
 /// How much of a notification's body (an agent's request can be long) an email quotes.
 const MAX_BODY_CHARS: usize = 2_000;
@@ -86,7 +85,7 @@ impl Mailer {
         format!(
             "{body}\n\nOpen it: {}{}\n\n--\nAgent Control Center told you this because of your notification settings: {}/notifications\n",
             self.public_url,
-            web_path(told),
+            super::web_path(told),
             self.public_url,
         )
     }
@@ -101,19 +100,13 @@ impl Mailer {
     }
 }
 
-/// Where in the web client a notification's subject opens, as its bell leads there.
-pub(super) fn web_path(told: &notification::Model) -> String {
-    match (told.kind, told.subject_id) {
-        (NotificationKind::RunFailed, Some(run)) => format!("/runs/{}", GlobalId::new(NodeKind::TaskRun, run).encode()),
-        (NotificationKind::ApprovalWaiting, _) => "/approvals".into(),
-        _ => "/usage".into(),
-    }
-}
-
 #[cfg(test)]
 mod tests {
+    use acc_entity::notification::NotificationKind;
     use chrono::Utc;
     use uuid::Uuid;
+
+    use crate::ids::{GlobalId, NodeKind};
 
     use super::*;
 

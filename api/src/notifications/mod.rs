@@ -18,7 +18,7 @@ use acc_entity::notification_preference::{self, NotificationChannel};
 use acc_entity::{approval, budget_policy, notification_delivery, push_subscription, role_binding, task_run, user};
 use chrono::Utc;
 use sea_orm::sea_query::{Expr, OnConflict};
-use sea_orm::{ColumnTrait, EntityTrait, Iterable, QueryFilter};
+use sea_orm::{ColumnTrait, EntityTrait, Iterable, PaginatorTrait, QueryFilter};
 use uuid::Uuid;
 
 use crate::audit::{AuditLog, Entry};
@@ -26,10 +26,26 @@ use crate::broker::{Broker, Event, Topic};
 use crate::db::{Pool, Reads, Store};
 use crate::error::CommonError;
 use crate::identity::actor::{Actor, Role, ScopePath};
-use crate::ids::new_id;
+use crate::ids::{GlobalId, NodeKind, new_id};
 use crate::pagination::{Page, PageRequest, paginate};
 use outbox::Outbox;
 use push::NewSubscription;
+
+/// Whether `kind` reaches a person on `channel`, given their `chosen` preferences: as they chose,
+/// else on (every kind on every channel by default: a person turns off what they do not want).
+fn enabled(chosen: &[notification_preference::Model], kind: NotificationKind, channel: NotificationChannel) -> bool {
+    chosen.iter().find(|p| p.kind == kind && p.channel == channel).is_none_or(|p| p.enabled)
+}
+
+/// Where in the web client a notification's subject opens, as the bell leads there (notices.ts):
+/// the links of emails and push messages.
+fn web_path(told: &notification::Model) -> String {
+    match (told.kind, told.subject_id) {
+        (NotificationKind::RunFailed, Some(run)) => format!("/runs/{}", GlobalId::new(NodeKind::TaskRun, run).encode()),
+        (NotificationKind::ApprovalWaiting, _) => "/approvals".into(),
+        _ => "/usage".into(),
+    }
+}
 
 /// What to tell, and to whom it is the same notification.
 #[derive(Debug, Clone)]
@@ -119,10 +135,16 @@ impl NotificationService {
         if made == 0 {
             return Ok(());
         }
-        for channel in self.channels(user_id).await? {
-            if self.enabled(user_id, row.kind, channel).await? {
-                let owed = Outbox::delivery(&row, channel);
-                notification_delivery::Entity::insert(owed).exec_without_returning(&self.db).await?;
+        let channels = self.channels(user_id).await?;
+        if !channels.is_empty() {
+            let chosen = self.preferences_of(user_id).await?;
+            let owed: Vec<_> = channels
+                .into_iter()
+                .filter(|channel| enabled(&chosen, row.kind, *channel))
+                .map(|channel| Outbox::delivery(&row, channel))
+                .collect();
+            if !owed.is_empty() {
+                notification_delivery::Entity::insert_many(owed).exec_without_returning(&self.db).await?;
                 self.outbox.queued();
             }
         }
@@ -149,45 +171,22 @@ impl NotificationService {
         Ok(channels)
     }
 
-    /// Whether `kind` reaches `user_id` on `channel`: as they chose, else by default (every kind
-    /// on every channel: a person turns off what they do not want).
-    async fn enabled(
-        &self,
-        user_id: Uuid,
-        kind: NotificationKind,
-        channel: NotificationChannel,
-    ) -> Result<bool, sea_orm::DbErr> {
-        let chosen = self
-            .reads
-            .one(
-                notification_preference::Entity::find()
-                    .filter(notification_preference::Column::UserId.eq(user_id))
-                    .filter(notification_preference::Column::Kind.eq(kind))
-                    .filter(notification_preference::Column::Channel.eq(channel)),
-            )
-            .await?;
-        Ok(chosen.is_none_or(|p| p.enabled))
+    /// The choices `user_id` made; a kind and channel without one is on.
+    async fn preferences_of(&self, user_id: Uuid) -> Result<Vec<notification_preference::Model>, sea_orm::DbErr> {
+        self.reads
+            .all(notification_preference::Entity::find().filter(notification_preference::Column::UserId.eq(user_id)))
+            .await
     }
 
     /// What the caller is told, and where.
     pub async fn settings(&self, actor: &Actor) -> Result<NotificationSettings, CommonError> {
         let person =
             self.reads.one(user::Entity::find_by_id(actor.user_id)).await?.ok_or(CommonError::NotFound("user"))?;
-        let chosen = self
-            .reads
-            .all(
-                notification_preference::Entity::find()
-                    .filter(notification_preference::Column::UserId.eq(actor.user_id)),
-            )
-            .await?;
+        let chosen = self.preferences_of(actor.user_id).await?;
         let preferences = NotificationKind::iter()
             .flat_map(|kind| NotificationChannel::iter().map(move |channel| (kind, channel)))
-            .map(|(kind, channel)| {
-                let choice = chosen.iter().find(|p| p.kind == kind && p.channel == channel);
-                Preference { kind, channel, enabled: choice.is_none_or(|p| p.enabled) }
-            })
+            .map(|(kind, channel)| Preference { kind, channel, enabled: enabled(&chosen, kind, channel) })
             .collect();
-        use sea_orm::PaginatorTrait;
         let push_devices = push_subscription::Entity::find()
             .filter(push_subscription::Column::UserId.eq(actor.user_id))
             .count(&self.db)
@@ -400,7 +399,6 @@ impl NotificationService {
     }
 
     pub async fn unread_count(&self, actor: &Actor) -> Result<u64, CommonError> {
-        use sea_orm::PaginatorTrait;
         Ok(notification::Entity::find()
             .filter(notification::Column::UserId.eq(actor.user_id))
             .filter(notification::Column::ReadAt.is_null())

@@ -174,7 +174,7 @@ impl Pusher {
             "id": told.id,
             "title": told.title,
             "body": told.body.chars().take(MAX_BODY_CHARS).collect::<String>(),
-            "href": super::email::web_path(told),
+            "href": super::web_path(told),
             "kind": told.kind.to_string(),
         }))
         .expect("a JSON object");
