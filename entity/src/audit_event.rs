@@ -180,6 +180,12 @@ pub enum AuditAction {
     /// A person chose whether a kind of notification reaches them on a channel (`details`).
     #[sea_orm(string_value = "notification.preference_set")]
     NotificationPreferenceSet,
+    /// A browser of a person's was given push messages (its push service's host in `details`).
+    #[sea_orm(string_value = "notification.push_registered")]
+    PushSubscriptionRegistered,
+    /// A browser of a person's takes no more push messages.
+    #[sea_orm(string_value = "notification.push_removed")]
+    PushSubscriptionRemoved,
 }
 
 /// What an action was done to.

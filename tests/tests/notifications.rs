@@ -363,4 +363,16 @@ on_both_databases!(browsers_get_push_messages_of_the_kinds_not_turned_off, |db: 
     assert_eq!(operator.gql(remove, json!({"e": phone.endpoint})).await.data("removePushSubscription"), true);
     assert_eq!(operator.gql(remove, json!({"e": phone.endpoint})).await.data("removePushSubscription"), false);
     assert_eq!(push_devices(&operator).await, 0);
+
+    // The trail has each browser turned on and the one removal, with the push service's host
+    // but never the endpoint (whoever holds it may post to it); what was refused left nothing.
+    let registered = common::audit_events(&f.owner, &["PUSH_SUBSCRIPTION_REGISTERED"]).await;
+    assert_eq!(registered.len(), 2, "{registered:?}");
+    for event in &registered {
+        assert_eq!(event["details"]["push_service"], "127.0.0.1");
+        assert!(!event.to_string().contains("/push/"), "{event}");
+    }
+    let removed = common::audit_events(&f.owner, &["PUSH_SUBSCRIPTION_REMOVED"]).await;
+    assert_eq!(removed.len(), 1, "{removed:?}");
+    assert_eq!(removed[0]["actorId"], registered[0]["actorId"]);
 });

@@ -97,6 +97,10 @@ pub enum AuditAction {
     ArtifactUploaded,
     /// A person chose whether a kind of notification reaches them on a channel.
     NotificationPreferenceSet,
+    /// A browser of a person's was given push messages.
+    PushSubscriptionRegistered,
+    /// A browser of a person's takes no more push messages.
+    PushSubscriptionRemoved,
 }
 
 #[derive(Enum, Copy, Clone, Eq, PartialEq)]

@@ -348,7 +348,7 @@ impl NotificationService {
     /// Push messages to the caller go to this browser too (one browser profile is one
     /// subscription: another person's earlier one there becomes the caller's).
     pub async fn register_push(&self, actor: &Actor, subscription: NewSubscription) -> Result<(), CommonError> {
-        self.outbox.pusher().check(&subscription).map_err(CommonError::validation)?;
+        let service = self.outbox.pusher().check(&subscription).map_err(CommonError::validation)?;
         let row = push_subscription::ActiveModel::from(push_subscription::Model {
             id: new_id(),
             organization_id: actor.organization_id,
@@ -358,6 +358,7 @@ impl NotificationService {
             auth: subscription.auth,
             created_at: Utc::now(),
         });
+        let txn = self.db.begin_write().await?;
         push_subscription::Entity::insert(row)
             .on_conflict(
                 OnConflict::column(push_subscription::Column::Endpoint)
@@ -369,19 +370,33 @@ impl NotificationService {
                     ])
                     .to_owned(),
             )
-            .exec_without_returning(&self.db)
+            .exec_without_returning(&txn)
             .await?;
+        // The endpoint itself is where anyone holding it may post: only its service is recorded.
+        let entry = Entry::by(actor, AuditAction::PushSubscriptionRegistered)
+            .on(AuditTargetKind::User, actor.user_id)
+            .with("push_service", service);
+        self.audit.append(&txn, entry).await?;
+        txn.commit().await?;
         Ok(())
     }
 
     /// This browser takes no more push messages for the caller; whether it did.
     pub async fn remove_push(&self, actor: &Actor, endpoint: &str) -> Result<bool, CommonError> {
+        let txn = self.db.begin_write().await?;
         let removed = push_subscription::Entity::delete_many()
             .filter(push_subscription::Column::UserId.eq(actor.user_id))
             .filter(push_subscription::Column::Endpoint.eq(endpoint))
-            .exec(&self.db)
-            .await?;
-        Ok(removed.rows_affected > 0)
+            .exec(&txn)
+            .await?
+            .rows_affected
+            > 0;
+        if removed {
+            let entry = Entry::by(actor, AuditAction::PushSubscriptionRemoved).on(AuditTargetKind::User, actor.user_id);
+            self.audit.append(&txn, entry).await?;
+        }
+        txn.commit().await?;
+        Ok(removed)
     }
 
     /// The caller's notifications, newest last (`last` for the newest), unread ones only when asked.

@@ -138,8 +138,8 @@ impl Pusher {
         URL_SAFE_NO_PAD.encode(self.key.public_key().to_encoded_point(false).as_bytes())
     }
 
-    /// Why `subscription` is refused, if it is.
-    pub fn check(&self, subscription: &NewSubscription) -> Result<(), String> {
+    /// The push service `subscription` is at, or why it is refused.
+    pub fn check(&self, subscription: &NewSubscription) -> Result<String, String> {
         if subscription.endpoint.len() > MAX_ENDPOINT_LEN {
             return Err(format!("the endpoint is longer than {MAX_ENDPOINT_LEN} characters"));
         }
@@ -156,7 +156,7 @@ impl Pusher {
         if auth.len() != 16 {
             return Err("auth must be 16 bytes".into());
         }
-        Ok(())
+        Ok(endpoint.host_str().unwrap_or_default().to_owned())
     }
 
     /// Posts `told` to each browser of its person; a subscription its push service says is gone

@@ -61,6 +61,10 @@ export type AuditAction =
   | 'PROJECT_CREATED'
   /** A project's name or description changed (`details.changed` names which). */
   | 'PROJECT_UPDATED'
+  /** A browser of a person's was given push messages. */
+  | 'PUSH_SUBSCRIPTION_REGISTERED'
+  /** A browser of a person's takes no more push messages. */
+  | 'PUSH_SUBSCRIPTION_REMOVED'
   /** A rotated refresh token was presented again: its session was ended. */
   | 'REFRESH_TOKEN_REUSED'
   | 'ROLE_GRANTED'

@@ -107,6 +107,8 @@ const AREA_OF: Record<AuditAction, string> = {
   BUDGET_POLICY_SET: "Budgets",
   BUDGET_POLICY_REMOVED: "Budgets",
   NOTIFICATION_PREFERENCE_SET: "People and roles",
+  PUSH_SUBSCRIPTION_REGISTERED: "People and roles",
+  PUSH_SUBSCRIPTION_REMOVED: "People and roles",
 };
 
 /** The kinds of action to narrow the trail to, by area. */
