@@ -16,7 +16,9 @@ use crate::context::ContextBroker;
 use crate::db::{Pool, Reads, Store};
 use crate::gateway::GatewayService;
 use crate::gateway::ca::ConnectorCa;
+use crate::graphql::fanout::SubscriptionFanout;
 use crate::graphql::{AppSchema, build_schema};
+use crate::http::metrics::Metrics;
 use crate::http::{AppState, WebClient, router};
 use crate::identity::keys::{KeyPurpose, SigningKeys};
 use crate::identity::login_limiter::LoginLimiter;
@@ -264,6 +266,8 @@ impl App {
             Some(code)
         };
         let schema: AppSchema = build_schema(Some(services.clone()), &config.limits);
+        let fanout = Arc::new(SubscriptionFanout::default());
+        let metrics = Arc::new(Metrics::new(fanout.clone(), services.gateway.clone(), db.clone()));
         let state = AppState {
             schema,
             services,
@@ -271,9 +275,10 @@ impl App {
             max_body_bytes: config.limits.max_body_bytes,
             websocket: config.websocket.clone(),
             sockets: Default::default(),
-            fanout: Default::default(),
+            fanout,
             trusted_proxies: config.trusted_proxies.clone(),
             connector_certificates: crate::http::CertificateSource::new(config),
+            metrics,
         };
         Ok(Self {
             state,

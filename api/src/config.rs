@@ -85,6 +85,16 @@ pub struct Config {
     /// The SMTP relay email notifications go through; unset, nobody is emailed.
     pub smtp: Option<SmtpSettings>,
     pub push: PushSettings,
+    pub metrics: MetricsSettings,
+}
+
+/// Prometheus metrics (`[metrics]`): served at `/metrics` on a listener of their own, for the
+/// network the scraper is on; the public listener never serves them.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+#[serde(default)]
+pub struct MetricsSettings {
+    /// Where to serve `/metrics` (`127.0.0.1:9464`); unset, nowhere.
+    pub listen: Option<SocketAddr>,
 }
 
 /// Web Push to the PWA (`[push]`): who push services may contact about this server, and which
@@ -439,6 +449,7 @@ impl Default for Config {
             public_url: None,
             smtp: None,
             push: PushSettings::default(),
+            metrics: MetricsSettings::default(),
         }
     }
 }

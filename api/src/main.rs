@@ -121,7 +121,21 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
     let listener =
         std::net::TcpListener::bind(config.listen).map_err(|e| format!("cannot listen on {}: {e}", config.listen))?;
     let address = listener.local_addr().map_err(|e| e.to_string())?;
-    print_banner(&config, &app, address);
+    let metrics = match config.metrics.listen {
+        Some(listen) => {
+            Some(tokio::net::TcpListener::bind(listen).await.map_err(|e| format!("cannot listen on {listen}: {e}"))?)
+        }
+        None => None,
+    };
+    print_banner(&config, &app, address, metrics.as_ref().and_then(|m| m.local_addr().ok()));
+    if let Some(metrics) = metrics {
+        let router = acc_api::http::metrics_router(app.state.metrics.clone());
+        tokio::spawn(async move {
+            if let Err(e) = axum::serve(metrics, router).await {
+                tracing::error!(error = %e, "the metrics listener stopped");
+            }
+        });
+    }
     let tls = config.tls().map(|(certificate, key)| acc_api::http::tls::Tls {
         certificate: certificate.to_owned(),
         key: key.to_owned(),
@@ -131,13 +145,16 @@ async fn serve(args: ServeArgs) -> Result<(), String> {
 }
 
 /// What an operator needs to start using the server (SPEC §2); tests and scripts read it too.
-fn print_banner(config: &Config, app: &App, address: std::net::SocketAddr) {
+fn print_banner(config: &Config, app: &App, address: std::net::SocketAddr, metrics: Option<std::net::SocketAddr>) {
     let (http, ws) = if app.tls { ("https", "wss") } else { ("http", "ws") };
     println!("Agent Control Center {} on {http}://{address}", env!("CARGO_PKG_VERSION"));
     println!("GraphQL: {http}://{address}/graphql");
     println!("GraphQL subscriptions: {ws}://{address}/graphql/ws");
     println!("Connectors: {ws}://{address}/v1/connectors/ws");
     println!("Database: {}", acc_api::db::backend_name(&app.state.db));
+    if let Some(metrics) = metrics {
+        println!("Metrics: http://{metrics}/metrics");
+    }
     match &app.web {
         WebClient::Dir(dir) => println!("Web client: {http}://{address}/ (from {})", dir.display()),
         WebClient::BuiltIn => println!("Web client: {http}://{address}/ (built in)"),

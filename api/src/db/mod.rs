@@ -258,6 +258,21 @@ pub fn backend_name(db: &DatabaseConnection) -> &'static str {
     }
 }
 
+/// The pool's connections: how many are open, and how many of them idle.
+pub fn pool_usage(db: &DatabaseConnection) -> (u32, u32) {
+    match db.get_database_backend() {
+        DbBackend::Sqlite => {
+            let pool = db.get_sqlite_connection_pool();
+            (pool.size(), u32::try_from(pool.num_idle()).unwrap_or(u32::MAX))
+        }
+        DbBackend::Postgres => {
+            let pool = db.get_postgres_connection_pool();
+            (pool.size(), u32::try_from(pool.num_idle()).unwrap_or(u32::MAX))
+        }
+        _ => (0, 0),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

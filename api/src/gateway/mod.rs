@@ -418,6 +418,11 @@ impl GatewayService {
         sender.is_some_and(|s| s.try_send(envelope).is_ok())
     }
 
+    /// Connectors connected to this process now.
+    pub fn connected(&self) -> usize {
+        self.registry.connections.lock().map(|c| c.len()).unwrap_or(0)
+    }
+
     pub fn is_connected(&self, connector_id: Uuid) -> bool {
         self.registry.connections.lock().map(|c| c.contains_key(&connector_id)).unwrap_or(false)
     }

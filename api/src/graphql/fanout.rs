@@ -153,12 +153,18 @@ impl ShapeKey {
     }
 }
 
-/// The running shapes, and how much work they did (for the work-count tests).
+/// The running shapes, and how much work they did (for the work-count tests and `/metrics`).
 #[derive(Default)]
 pub struct SubscriptionFanout {
     shapes: Mutex<HashMap<ShapeKey, Arc<Shape>>>,
     executions: AtomicU64,
     serializations: AtomicU64,
+    /// Results handed to subscribers: each result once per subscriber it reached.
+    deliveries: AtomicU64,
+    /// Subscribers dropped for falling [`SUBSCRIBER_QUEUE`] results behind.
+    fell_behind: AtomicU64,
+    /// Subscribers now, of every shape (one that a late subscriber's new execution replaced too).
+    open: AtomicU64,
 }
 
 /// Where a subscription starts: the schema and services it runs on, and its caller.
@@ -208,6 +214,24 @@ impl SubscriptionFanout {
         self.serializations.load(Ordering::Relaxed)
     }
 
+    pub fn deliveries(&self) -> u64 {
+        self.deliveries.load(Ordering::Relaxed)
+    }
+
+    pub fn fell_behind(&self) -> u64 {
+        self.fell_behind.load(Ordering::Relaxed)
+    }
+
+    /// Subscriptions open now.
+    pub fn subscribers(&self) -> u64 {
+        self.open.load(Ordering::Relaxed)
+    }
+
+    fn publish(&self, shape: &Shape, payload: Payload) {
+        let reached = shape.publish(payload);
+        self.deliveries.fetch_add(reached as u64, Ordering::Relaxed);
+    }
+
     fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<ShapeKey, Arc<Shape>>> {
         self.shapes.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
     }
@@ -222,14 +246,14 @@ impl SubscriptionFanout {
         let first = span.in_scope(|| results.next().now_or_never());
         match first {
             Some(None) => return self.end(shape),
-            Some(Some(response)) => shape.publish(self.serialize(response, &correlation_id, max_bytes)),
+            Some(Some(response)) => self.publish(shape, self.serialize(response, &correlation_id, max_bytes)),
             None => {}
         }
         let (fanout, driven) = (self.clone(), shape.clone());
         let driver = crate::event_path::spawn(
             async move {
                 while let Some(response) = results.next().await {
-                    driven.publish(fanout.serialize(response, &correlation_id, max_bytes));
+                    fanout.publish(&driven, fanout.serialize(response, &correlation_id, max_bytes));
                 }
                 fanout.end(&driven);
             }
@@ -258,6 +282,7 @@ impl SubscriptionFanout {
         let mut shapes = self.lock();
         let mut state = shape.state();
         state.subscribers -= 1;
+        self.open.fetch_sub(1, Ordering::Relaxed);
         if state.subscribers > 0 {
             return;
         }
@@ -318,6 +343,7 @@ impl Shape {
             (_, false) => Vec::new(),
         };
         state.subscribers += 1;
+        fanout.open.fetch_add(1, Ordering::Relaxed);
         Some(Subscriber {
             backlog: Some(backlog.into_iter()),
             live: Some(BroadcastStream::new(receiver)),
@@ -327,7 +353,8 @@ impl Shape {
         })
     }
 
-    fn publish(&self, payload: Payload) {
+    /// Hands `payload` to the subscribers; how many it reached.
+    fn publish(&self, payload: Payload) -> usize {
         let mut state = self.state();
         if let Some(history) = &mut state.history {
             if history.len() < HISTORY_LIMIT {
@@ -336,10 +363,8 @@ impl Shape {
                 state.history = None;
             }
         }
-        if let Some(sender) = &state.sender {
-            // No receiver is no error: the last subscriber is leaving and stops the execution.
-            let _ = sender.send(payload);
-        }
+        // No receiver is no error: the last subscriber is leaving and stops the execution.
+        state.sender.as_ref().and_then(|sender| sender.send(payload).ok()).unwrap_or(0)
     }
 }
 
@@ -382,6 +407,7 @@ impl Stream for Subscriber {
             Poll::Ready(Some(Ok(payload))) => Poll::Ready(Some(payload)),
             Poll::Ready(Some(Err(BroadcastStreamRecvError::Lagged(missed)))) => {
                 self.live = None;
+                self.membership.fanout.fell_behind.fetch_add(1, Ordering::Relaxed);
                 tracing::debug!(missed, shape = ?self.membership.shape.key.operation_name, "a subscriber fell behind");
                 let mut error = gql_error(FellBehind { missed }).into_server_error(Default::default());
                 // It is about the subscription, not a place in its document.

@@ -509,8 +509,12 @@ impl<'a> Frames<'a> {
         }
         let events = std::mem::take(&mut self.events);
         let abouts: Vec<About> = events.iter().map(About::event).collect();
-        let span = tracing::info_span!("events", count = events.len());
-        match self.state.services.runs.ingest(self.connector_id, events).instrument(span).await {
+        let count = events.len();
+        let span = tracing::info_span!("events", count);
+        let started = std::time::Instant::now();
+        let ingested = self.state.services.runs.ingest(self.connector_id, events).instrument(span).await;
+        self.state.metrics.ingested(count, started.elapsed());
+        match ingested {
             Ok(Ingested { acks, refused }) => {
                 for (index, e) in refused {
                     let _ = self.answer(Err(refusal(e, abouts[index])));

@@ -7,6 +7,7 @@ mod connectors;
 mod graphql_http;
 mod graphql_ws;
 pub mod headers;
+pub mod metrics;
 mod request;
 mod skills;
 pub mod tls;
@@ -50,6 +51,8 @@ pub struct AppState {
     pub trusted_proxies: crate::config::TrustedProxies,
     /// Where the connector endpoint takes connectors' client certificates from.
     pub connector_certificates: connectors::CertificateSource,
+    /// What `/metrics` reports, on its own listener ([`metrics_router`]).
+    pub metrics: Arc<metrics::Metrics>,
 }
 
 /// What every request handler gets: the state, shared (cloning it is one reference count).
@@ -85,10 +88,17 @@ pub fn router(state: AppState, web: WebClient, allowed_origins: &[String], tls: 
         .route("/v1/connectors/runs/{run_id}/skills/{skill_version_id}", get(connectors::skill_files))
         .route("/healthz", get(|| async { "ok" }))
         .route("/readyz", get(readyz));
+    let metrics = state.metrics.clone();
     web.routes(api)
+        .layer(axum::middleware::from_fn_with_state(metrics, metrics::count_requests))
         .layer(axum::middleware::from_fn(request::correlate))
         .layer(axum::middleware::map_response(move |response| async move { headers::defend(tls, response) }))
         .with_state(Arc::new(state))
+}
+
+/// `/metrics` for Prometheus, for the metrics listener alone.
+pub fn metrics_router(metrics: Arc<metrics::Metrics>) -> Router {
+    Router::new().route("/metrics", get(metrics::scrape)).with_state(metrics)
 }
 
 /// GraphiQL for a browser that opens `/graphql` (it asks for HTML and sends no `query`);
