@@ -267,7 +267,8 @@ impl App {
         };
         let schema: AppSchema = build_schema(Some(services.clone()), &config.limits);
         let fanout = Arc::new(SubscriptionFanout::default());
-        let metrics = Arc::new(Metrics::new(fanout.clone(), services.gateway.clone(), db.clone()));
+        let metrics =
+            Arc::new(Metrics::new(schema.operation_times(), fanout.clone(), services.gateway.clone(), db.clone()));
         let state = AppState {
             schema,
             services,

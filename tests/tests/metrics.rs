@@ -1,6 +1,7 @@
 //! `/metrics` as Prometheus scrapes it, from the real `acc` with a real `acc-connector`: its own
 //! listener (never the public one), and figures that follow what happens — requests by route,
-//! run events in and out, subscriptions, connectors online, the database pool.
+//! GraphQL operations by root field, run events in and out, subscriptions, connectors online,
+//! the database pool.
 
 mod common;
 
@@ -85,6 +86,9 @@ on_both_databases!(metrics_follow_requests_run_events_subscribers_and_connectors
         watching.next().await.unwrap();
     }
 
+    // A field the schema lacks is answered with an error, and never becomes a label.
+    f.owner.gql("{ whatIWrite }", json!({})).await.expect_code("VALIDATION");
+
     // Every event the connector sent came in through a batch (the control plane writes the
     // run's status changes and notices itself), and every event went out to the subscriber.
     let sent = stored.iter().filter(|e| e["kind"] != "status" && e["kind"] != "notice").count() as f64;
@@ -113,6 +117,16 @@ on_both_databases!(metrics_follow_requests_run_events_subscribers_and_connectors
     let timed = value(&after, r#"acc_http_request_duration_seconds_count{route="/graphql"}"#);
     assert!(timed >= answered, "{timed} timed, {answered} answered");
     assert!(after.contains(r#"route="/v1/connectors/enroll",method="POST",status="2xx""#));
+    // GraphQL operations by their root field and outcome.
+    let started = r#"acc_graphql_operation_duration_seconds_count{operation="mutation startRun",outcome="ok"}"#;
+    assert_eq!(value(&after, started), 1.0);
+    assert!(
+        value(&after, r#"acc_graphql_operation_duration_seconds_count{operation="query runEvents",outcome="ok"}"#)
+            >= 1.0
+    );
+    let unknown = r#"acc_graphql_operation_duration_seconds_count{operation="other",outcome="error"}"#;
+    assert_eq!(value(&after, unknown), 1.0);
+    assert!(!after.contains("whatIWrite"));
     assert!(!after.contains(run_id.as_str().unwrap()), "no id is a label");
     assert!(value(&after, r#"acc_db_pool_connections{state="idle"}"#) >= 1.0);
 

@@ -139,6 +139,32 @@ impl QueryCost {
     }
 }
 
+impl QueryCost {
+    /// What the operation that would run is called in `/metrics`: its type and its first root
+    /// field (`query tasks`), or `other` when it has none the schema knows (a name the schema
+    /// does not have is the client's own, and labels must stay few).
+    pub fn operation_label(&self, document: &ExecutableDocument, operation_name: Option<&str>) -> String {
+        let operation = match (&document.operations, operation_name) {
+            (DocumentOperations::Single(op), _) => Some(op),
+            (DocumentOperations::Multiple(operations), Some(name)) => operations.get(name),
+            (DocumentOperations::Multiple(operations), None) if operations.len() == 1 => operations.values().next(),
+            (DocumentOperations::Multiple(_), None) => None,
+        };
+        let field = operation.and_then(|op| {
+            let (_, root) = self.roots.iter().find(|(ty, _)| *ty == op.node.ty)?;
+            let fields = self.fields.get(root)?;
+            op.node.selection_set.node.items.iter().find_map(|selection| match &selection.node {
+                Selection::Field(field) => fields.get_key_value(field.node.name.node.as_str()).map(|(name, _)| name),
+                _ => None,
+            })
+        });
+        match (operation, field) {
+            (Some(op), Some(field)) => format!("{} {field}", op.node.ty),
+            _ => "other".to_owned(),
+        }
+    }
+}
+
 /// One operation's walk: fragments are costed once each (a fragment spread many times, or
 /// spreading others many times, cannot make the count itself expensive).
 struct Walk<'a> {

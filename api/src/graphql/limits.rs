@@ -101,9 +101,10 @@ impl Admission {
     /// Refuses an operation with too many aliases or that costs too much, before the engine
     /// looks at it: the engine's own checks expand every fragment spread, so a kilobyte of
     /// fragments that each spread the next twice would keep them busy for minutes. A query that
-    /// does not parse is left to the engine, which says why.
-    pub fn admit(&self, request: &mut Request) -> Result<(), ServerError> {
-        let Some(parsed) = self.parse(&request.query) else { return Ok(()) };
+    /// does not parse is left to the engine, which says why. Admitted, what `/metrics` calls it
+    /// ([`QueryCost::operation_label`]).
+    pub fn admit(&self, request: &mut Request) -> Result<String, ServerError> {
+        let Some(parsed) = self.parse(&request.query) else { return Ok("other".to_owned()) };
         if parsed.aliases > self.max_aliases {
             return Err(request_error(LimitError::TooManyAliases { max: self.max_aliases }));
         }
@@ -111,9 +112,10 @@ impl Admission {
         if cost > self.max_cost {
             return Err(request_error(LimitError::TooCostly { cost, limit: self.max_cost }));
         }
+        let label = self.cost.operation_label(&parsed.document, request.operation_name.as_deref());
         // Parsed once: the engine takes a copy of this document instead of parsing the query again.
         request.set_parsed_query(parsed.document.clone());
-        Ok(())
+        Ok(label)
     }
 
     /// `query` parsed, from the cache when it was parsed before; `None` when it does not parse.
@@ -194,15 +196,17 @@ mod tests {
             let variables = async_graphql::Variables::from_json(serde_json::json!({ "n": n }));
             admission.admit(&mut async_graphql::Request::new(query).variables(variables)).map_err(|e| e.message)
         };
-        assert_eq!(admit(query, 1), Ok(()));
+        assert_eq!(admit(query, 1).as_deref(), Ok("query workspaces"));
         let refused = admit(query, 50).unwrap_err();
         assert!(refused.starts_with("the query is too complex"), "{refused}");
-        assert_eq!(admit("{ __typename }", 0), Ok(()));
-        assert_eq!(admit(query, 2), Ok(()));
-        assert_eq!(admission.parsed.lock().unwrap().len(), 2, "two texts, two documents kept");
+        // A root field the schema lacks is never a label.
+        assert_eq!(admit("{ __typename }", 0).as_deref(), Ok("other"));
+        assert_eq!(admit("{ whatIWrite }", 0).as_deref(), Ok("other"));
+        assert_eq!(admit(query, 2).as_deref(), Ok("query workspaces"));
+        assert_eq!(admission.parsed.lock().unwrap().len(), 3, "three texts, three documents kept");
 
         let long = format!("{{ __typename {} }}", " ".repeat(super::MAX_KEPT_QUERY_BYTES));
-        assert_eq!(admit(&long, 0), Ok(()));
-        assert_eq!(admission.parsed.lock().unwrap().len(), 2, "a longer text is parsed, not kept");
+        assert_eq!(admit(&long, 0).as_deref(), Ok("other"));
+        assert_eq!(admission.parsed.lock().unwrap().len(), 3, "a longer text is parsed, not kept");
     }
 }

@@ -13,8 +13,13 @@ mod ordered;
 
 use std::sync::Arc;
 
+use std::time::Instant;
+
 use async_graphql::{Context, Data, MergedObject, MergedSubscription, Request, Response, Schema};
 use futures_util::stream::{BoxStream, StreamExt};
+use prometheus_client::encoding::EncodeLabelSet;
+use prometheus_client::metrics::family::Family;
+use prometheus_client::metrics::histogram::{Histogram, exponential_buckets};
 
 use crate::app::Services;
 use crate::config::Limits;
@@ -111,28 +116,61 @@ pub struct SubscriptionRoot(
     crate::notifications::graphql::NotificationSubscription,
 );
 
+/// A GraphQL operation as `/metrics` counts it: its type and first root field (`query tasks`),
+/// and whether it answered without errors (`ok`, `error`, or `refused` by the limits).
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+pub struct OperationLabels {
+    operation: String,
+    outcome: &'static str,
+}
+
+/// Time to answer each query and mutation, by [`OperationLabels`] (registered by `/metrics`).
+pub type OperationTimes = Family<OperationLabels, Histogram, fn() -> Histogram>;
+
+/// Buckets for request latencies: 1 ms to about 16 s.
+pub fn latency_histogram() -> Histogram {
+    Histogram::new(exponential_buckets(0.001, 2.0, 15))
+}
+
 /// The schema, with the limits of SPEC §4 that every operation is admitted and run under.
 #[derive(Clone)]
 pub struct AppSchema {
     schema: Schema<QueryRoot, MutationRoot, SubscriptionRoot>,
     admission: Arc<Admission>,
+    times: OperationTimes,
 }
 
 impl AppSchema {
     /// Runs a query or mutation, if admitted, within its time budget.
     pub async fn execute(&self, request: impl Into<Request>) -> Response {
+        let started = Instant::now();
         let mut request = request.into();
-        if let Err(refusal) = self.admission.admit(&mut request) {
-            return Response::from_errors(vec![refusal]);
-        }
-        budget::within_time_budget(self.admission.time_budget, self.schema.execute(request)).await
+        let (labels, response) = match self.admission.admit(&mut request) {
+            Ok(operation) => {
+                let response =
+                    budget::within_time_budget(self.admission.time_budget, self.schema.execute(request)).await;
+                let outcome = if response.errors.is_empty() { "ok" } else { "error" };
+                (OperationLabels { operation, outcome }, response)
+            }
+            Err(refusal) => {
+                let labels = OperationLabels { operation: "other".to_owned(), outcome: "refused" };
+                (labels, Response::from_errors(vec![refusal]))
+            }
+        };
+        self.times.get_or_create(&labels).observe(started.elapsed().as_secs_f64());
+        response
+    }
+
+    /// The times [`Self::execute`] records.
+    pub fn operation_times(&self) -> OperationTimes {
+        self.times.clone()
     }
 
     /// Runs a subscription, if admitted; a refused one yields its error and ends.
     pub fn execute_stream(&self, request: Request) -> BoxStream<'static, Response> {
         let mut request = request;
         match self.admission.admit(&mut request) {
-            Ok(()) => self.schema.execute_stream(request).boxed(),
+            Ok(_) => self.schema.execute_stream(request).boxed(),
             Err(refusal) => futures_util::stream::once(async { Response::from_errors(vec![refusal]) }).boxed(),
         }
     }
@@ -152,7 +190,8 @@ pub fn build_schema(services: Option<Services>, limits: &Limits) -> AppSchema {
     if let Some(services) = services {
         builder = builder.data(services);
     }
-    AppSchema { schema: builder.finish(), admission: Arc::new(Admission::new(cost, limits)) }
+    let times = OperationTimes::new_with_constructor(latency_histogram);
+    AppSchema { schema: builder.finish(), admission: Arc::new(Admission::new(cost, limits)), times }
 }
 
 /// The SDL as `acc schema` prints it and `schema.graphql` holds it; limits do not change it.

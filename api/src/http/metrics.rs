@@ -1,4 +1,5 @@
-//! What `/metrics` tells Prometheus: HTTP requests and their latency by route, run events in
+//! What `/metrics` tells Prometheus: HTTP requests and their latency by route, GraphQL
+//! operations' latency by root field (timed by `AppSchema::execute`), run events in
 //! (batches, their size and how long storing them took) and out (results and deliveries to
 //! subscribers), subscriptions open and dropped for lag, connectors online, the database pool.
 //!
@@ -25,6 +26,7 @@ use sea_orm::DatabaseConnection;
 
 use crate::gateway::GatewayService;
 use crate::graphql::fanout::SubscriptionFanout;
+use crate::graphql::{OperationTimes, latency_histogram};
 
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
 struct RequestLabels {
@@ -43,11 +45,6 @@ struct RouteLabels {
 
 type HistogramFamily<L> = Family<L, Histogram, fn() -> Histogram>;
 
-fn latency_histogram() -> Histogram {
-    // 1 ms to about 16 s.
-    Histogram::new(exponential_buckets(0.001, 2.0, 15))
-}
-
 pub struct Metrics {
     registry: Registry,
     requests: Family<RequestLabels, Counter>,
@@ -59,7 +56,12 @@ pub struct Metrics {
 
 impl Metrics {
     /// The registry, with the states read at each scrape from their owners.
-    pub fn new(fanout: Arc<SubscriptionFanout>, gateway: GatewayService, db: DatabaseConnection) -> Self {
+    pub fn new(
+        operations: OperationTimes,
+        fanout: Arc<SubscriptionFanout>,
+        gateway: GatewayService,
+        db: DatabaseConnection,
+    ) -> Self {
         let mut registry = Registry::with_prefix("acc");
         let requests = Family::<RequestLabels, Counter>::default();
         registry.register(
@@ -72,6 +74,11 @@ impl Metrics {
             "http_request_duration_seconds",
             "Time to answer an HTTP request (for a WebSocket, to upgrade it), by route",
             request_seconds.clone(),
+        );
+        registry.register(
+            "graphql_operation_duration_seconds",
+            "Time to answer a query or mutation, by its first root field and outcome",
+            operations,
         );
         let events_ingested = Counter::default();
         registry.register("run_events_ingested", "Run events received from connectors", events_ingested.clone());
