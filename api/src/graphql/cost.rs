@@ -11,7 +11,7 @@ use async_graphql::parser::types::{
     BaseType, DocumentOperations, ExecutableDocument, FieldDefinition, OperationDefinition, OperationType, Selection,
     SelectionSet, Type, TypeKind, TypeSystemDefinition,
 };
-use async_graphql::{Name, Value, Variables};
+use async_graphql::{Name, Positioned, Value, Variables};
 
 use crate::config::Limits;
 use crate::pagination::DEFAULT_PAGE_SIZE;
@@ -137,31 +137,37 @@ impl QueryCost {
             (operations, _) => operations.iter().map(|(_, op)| cost(&op.node)).max().unwrap_or(0),
         }
     }
-}
 
-impl QueryCost {
     /// What the operation that would run is called in `/metrics`: its type and its first root
     /// field (`query tasks`), or `other` when it has none the schema knows (a name the schema
     /// does not have is the client's own, and labels must stay few).
     pub fn operation_label(&self, document: &ExecutableDocument, operation_name: Option<&str>) -> String {
-        let operation = match (&document.operations, operation_name) {
-            (DocumentOperations::Single(op), _) => Some(op),
-            (DocumentOperations::Multiple(operations), Some(name)) => operations.get(name),
-            (DocumentOperations::Multiple(operations), None) if operations.len() == 1 => operations.values().next(),
-            (DocumentOperations::Multiple(_), None) => None,
-        };
-        let field = operation.and_then(|op| {
-            let (_, root) = self.roots.iter().find(|(ty, _)| *ty == op.node.ty)?;
+        let Some(op) = chosen_operation(document, operation_name) else { return "other".to_owned() };
+        let field = self.roots.iter().find(|(ty, _)| *ty == op.node.ty).and_then(|(_, root)| {
             let fields = self.fields.get(root)?;
             op.node.selection_set.node.items.iter().find_map(|selection| match &selection.node {
                 Selection::Field(field) => fields.get_key_value(field.node.name.node.as_str()).map(|(name, _)| name),
                 _ => None,
             })
         });
-        match (operation, field) {
-            (Some(op), Some(field)) => format!("{} {field}", op.node.ty),
-            _ => "other".to_owned(),
+        match field {
+            Some(field) => format!("{} {field}", op.node.ty),
+            None => "other".to_owned(),
         }
+    }
+}
+
+/// The operation of `document` that runs: the one named, or the only one.
+pub fn chosen_operation<'a>(
+    document: &'a ExecutableDocument,
+    operation_name: Option<&str>,
+) -> Option<&'a Positioned<OperationDefinition>> {
+    match (&document.operations, operation_name) {
+        (DocumentOperations::Single(operation), _) => Some(operation),
+        (DocumentOperations::Multiple(operations), Some(name)) => operations.get(name),
+        // A named operation alone in its document may be run without naming it.
+        (DocumentOperations::Multiple(operations), None) if operations.len() == 1 => operations.values().next(),
+        (DocumentOperations::Multiple(_), None) => None,
     }
 }
 

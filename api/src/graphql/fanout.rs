@@ -21,7 +21,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll};
 
-use async_graphql::parser::types::{DocumentOperations, ExecutableDocument, OperationType, Selection};
+use async_graphql::parser::types::{ExecutableDocument, OperationType, Selection};
 use async_graphql::{Positioned, Response};
 use futures_util::stream::BoxStream;
 use futures_util::{FutureExt, Stream, StreamExt};
@@ -31,6 +31,7 @@ use tokio_stream::wrappers::errors::BroadcastStreamRecvError;
 use tracing::Instrument;
 use uuid::Uuid;
 
+use super::cost::chosen_operation;
 use super::{AppSchema, RequestContext, gql_error, request_data, response_json};
 use crate::app::Services;
 use crate::error::{DomainError, ErrorCode};
@@ -70,13 +71,7 @@ pub enum OperationKind {
 impl OperationKind {
     pub fn of(request: &async_graphql::Request) -> Self {
         let Ok(document) = async_graphql::parser::parse_query(&request.query) else { return Self::QueryOrMutation };
-        let operation = match (&document.operations, &request.operation_name) {
-            (DocumentOperations::Single(operation), _) => Some(operation),
-            (DocumentOperations::Multiple(operations), Some(name)) => operations.get(name.as_str()),
-            // A named operation alone in its document may be run without naming it.
-            (DocumentOperations::Multiple(operations), None) if operations.len() == 1 => operations.values().next(),
-            (DocumentOperations::Multiple(_), None) => None,
-        };
+        let operation = chosen_operation(&document, request.operation_name.as_deref());
         match operation {
             Some(operation) if operation.node.ty == OperationType::Subscription => {
                 let mut seen = HashSet::new();

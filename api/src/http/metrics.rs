@@ -114,12 +114,6 @@ impl Metrics {
     }
 }
 
-impl std::fmt::Debug for Metrics {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Metrics").finish_non_exhaustive()
-    }
-}
-
 /// Counts each request by its route and how it was answered.
 pub async fn count_requests(State(metrics): State<Arc<Metrics>>, request: Request, next: Next) -> Response {
     let route = match request.extensions().get::<MatchedPath>() {
